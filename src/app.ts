@@ -1,0 +1,156 @@
+/**
+ * The HTTP layer in one page: express for the wire, openapi-backend to route each request to its
+ * operation and Ajv (draft 2020-12) to validate it against the contract, then auth, the handler,
+ * and one place that writes every answer.
+ */
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { Deps } from './deps.js';
+import { authenticate, authorize } from './http/auth.js';
+import { loadContract, type OperationId, type OperationMeta } from './http/contract.js';
+import { ApiError, invalidField } from './http/errors.js';
+import type { Ctx, HandlerMap } from './http/handler.js';
+import { validationError } from './http/validation.js';
+import { handlers as allHandlers } from './resources/index.js';
+import { controlRouter } from './sim/control.js';
+
+export const JSON_LIMIT = '1mb';
+
+export interface AppOptions {
+  /** Check every answer against the contract and fail loudly on a mismatch (the test suite sets it). */
+  validateResponses?: boolean;
+  /** When set, every /__sim call needs the header X-Sim-Admin-Token with this value. */
+  simAdminToken?: string;
+  /** Replaces the handler map (tests of the pipeline itself). */
+  handlers?: HandlerMap;
+}
+
+export type App = express.Express & { contractViolations: string[] };
+
+let sharedBackend: Promise<OpenAPIBackend> | undefined;
+
+/** The router and validator hold no state of a server's own, so every app of the process shares one. */
+function backend(document: Record<string, unknown>): Promise<OpenAPIBackend> {
+  sharedBackend ??= buildBackend(document);
+  return sharedBackend;
+}
+
+/**
+ * Builds the openapi-backend router and validator for the contract (OpenAPI 3.1, Ajv 2020-12).
+ * `quick` compiles each operation's validators on its first request, which keeps start-up short.
+ */
+async function buildBackend(document: Record<string, unknown>): Promise<OpenAPIBackend> {
+  const api = new OpenAPIBackend({
+    definition: structuredClone(document) as unknown as Document,
+    apiRoot: '/',
+    strict: true,
+    quick: true,
+    coerceTypes: true,
+    ajvOpts: { allErrors: true, strict: false },
+    customizeAjv: (_ajv, opts) => {
+      const ajv = new Ajv2020({ ...opts, discriminator: true });
+      addFormats.default(ajv);
+      ajv.addFormat('binary', true);
+      return ajv as never;
+    },
+  });
+  // openapi-backend checks documents against the 3.0 schema only; the contract is linted by spectral instead.
+  api.validateDefinition = () => api.document;
+  await api.init();
+  return api;
+}
+
+function declaredQuery(operation: Operation, query: Record<string, string | string[]>): Record<string, string | string[]> {
+  const names = new Set((operation.parameters ?? []).flatMap((p) => ('in' in p && p.in === 'query' ? [p.name] : [])));
+  return Object.fromEntries(Object.entries(query).filter(([name]) => names.has(name)));
+}
+
+function parseJsonBody(req: Request): unknown {
+  const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  if (raw.length === 0) return {};
+  const type = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw invalidField('/', `Content-Type must be application/json, not ${type}.`);
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (e) {
+    throw invalidField('/', `The body is not valid JSON: ${(e as Error).message}.`);
+  }
+}
+
+/** Creates the whole server; `listen` is the caller's business (src/main.ts). */
+export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App> {
+  const contract = loadContract();
+  const api = await backend(contract.document);
+  const handlers = opts.handlers ?? allHandlers;
+  const schemas = (api.definition.components?.schemas ?? {}) as Record<string, object>;
+  const errorSchema = api.validator.getAjv(0 as never).compile(schemas.error_response ?? {});
+  const app = express() as App;
+  app.contractViolations = [];
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+
+  /** The one place an answer is written; in test mode it is checked against the contract first. */
+  function send(res: Response, status: number, body: unknown, operation?: Operation, contentType = 'application/json'): void {
+    if (opts.validateResponses && contentType === 'application/json') {
+      const declared = operation?.responses?.[String(status)];
+      const result = declared && operation
+        ? api.validator.validateResponse(body, operation, status)
+        : { errors: errorSchema(body) ? null : errorSchema.errors };
+      if (result.errors && result.errors.length) {
+        const what = `${operation?.operationId ?? 'no operation'} answered ${status} off contract: ${JSON.stringify(result.errors)}`;
+        app.contractViolations.push(what);
+        deps.logger.warn(what);
+      }
+    }
+    res.status(status).type(contentType);
+    if (status === 204) res.end();
+    else res.send(contentType === 'application/json' ? JSON.stringify(body) : body);
+  }
+
+  app.use('/__sim', express.json({ limit: JSON_LIMIT }), controlRouter(deps, { adminToken: opts.simAdminToken }));
+
+  app.use(express.raw({ type: (req) => !String(req.headers['content-type'] ?? '').startsWith('multipart/'), limit: JSON_LIMIT }));
+
+  app.use(async (req: Request, res: Response) => {
+    let operation: Operation | undefined;
+    let meta: OperationMeta | undefined;
+    try {
+      const route = { method: req.method, path: req.path, headers: req.headers as Record<string, string> };
+      operation = api.router.matchOperation(route);
+      meta = operation && contract.operations.get(operation.operationId as OperationId);
+      if (!operation || !meta) throw new ApiError('not_found', [{ detail: `Nothing at ${req.method} ${req.path}.` }]);
+      // query parameters the operation does not declare are ignored, as by most HTTP APIs
+      const request = { ...route, query: declaredQuery(operation, req.query as Record<string, string | string[]>) };
+      const principal = meta.scope ? authenticate(deps.store, req.headers.authorization) : null;
+      if (principal && meta.scope) authorize(principal, meta.scope);
+      const body = meta.jsonBody ? parseJsonBody(req) : undefined;
+      const validated = api.validator.validateRequest(
+        { ...request, headers: { ...request.headers, 'content-type': 'application/json' }, body }, operation);
+      if (validated.errors) throw validationError(validated.errors);
+      const parsed = api.router.parseRequest({ ...request, query: validated.coerced?.query ?? request.query, body }, operation);
+      const handler = handlers[meta.operationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
+      if (!handler) throw new ApiError('not_implemented', [{ detail: `${meta.operationId} is not simulated yet.` }]);
+      const ctx = { deps, principal, params: parsed.params, query: validated.coerced?.query ?? parsed.query, body, meta } as unknown as Ctx<OperationId>;
+      const reply = (await handler(ctx)) as { status: number; body: unknown; contentType?: string };
+      send(res, reply.status, reply.body, operation, reply.contentType);
+    } catch (err) {
+      if (err instanceof ApiError) return send(res, err.status(meta?.invalidStatus ?? 404), err.envelope(), operation);
+      deps.logger.warn(`internal error on ${req.method} ${req.path}: ${(err as Error).stack ?? String(err)}`);
+      send(res, 500, new ApiError('internal_error', [{ detail: 'The simulator failed; this is a dipswitch bug.' }]).envelope(), operation);
+    }
+  });
+
+  // errors thrown before routing: an oversized or unreadable body
+  app.use((err: { type?: string; status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+    if (err.type === 'entity.too.large') {
+      return send(res, 413, new ApiError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }]).envelope());
+    }
+    send(res, 422, invalidField('/', 'The body could not be read.').envelope());
+  });
+
+  return app;
+}

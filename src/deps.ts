@@ -1,0 +1,102 @@
+/**
+ * Every source of nondeterminism dipswitch has: wall time, randomness, identifiers.
+ * Nothing else in src/ reads the clock or a random source; tests and scenarios inject their own.
+ */
+import { randomBytes } from 'node:crypto';
+import { monotonicFactory } from 'ulid';
+import { v4 as uuidv4 } from 'uuid';
+import { SimClock, type ClockMode } from './sim/clock.js';
+import type { Store } from './store/store.js';
+
+/** Random bytes and floats; seeded (repeatable) in tests, from the OS otherwise. */
+export interface Random {
+  bytes(n: number): Buffer;
+  float(): number;
+}
+
+/** Identifier generators in the spec's formats. */
+export interface Ids {
+  uuid(): string;
+  ulid(): string;
+}
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface Deps {
+  store: Store;
+  clock: SimClock;
+  ids: Ids;
+  random: Random;
+  logger: Logger;
+}
+
+/** The wall clock, read here and only here. */
+export const wallClock = (): number => Date.now();
+
+/** sfc32: a small, fast PRNG whose whole state comes from a seed, so runs repeat exactly. */
+export function seededRandom(seed: number): Random {
+  let a = 0x9e3779b9, b = 0x243f6a88, c = 0xb7e15162, d = seed >>> 0;
+  const next = (): number => {
+    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    const t = (a + b) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    d = (d + 1) | 0;
+    const r = (t + d) | 0;
+    c = (c + r) | 0;
+    return (r >>> 0) / 4294967296;
+  };
+  for (let i = 0; i < 16; i++) next();
+  return {
+    float: next,
+    bytes(n) {
+      const out = Buffer.alloc(n);
+      for (let i = 0; i < n; i++) out[i] = Math.floor(next() * 256);
+      return out;
+    },
+  };
+}
+
+/** Randomness from the operating system, for a server that people run. */
+export function systemRandom(): Random {
+  return {
+    bytes: (n) => randomBytes(n),
+    float: () => randomBytes(4).readUInt32BE(0) / 4294967296,
+  };
+}
+
+/** Identifiers drawn from `random`, ULIDs timed by `clock`. */
+export function makeIds(random: Random, clock: SimClock): Ids {
+  const ulid = monotonicFactory(() => random.float());
+  return {
+    uuid: () => uuidv4({ random: random.bytes(16) }),
+    ulid: () => ulid(clock.now().getTime()),
+  };
+}
+
+export const consoleLogger: Logger = {
+  info: (m) => console.log(m),
+  warn: (m) => console.warn(m),
+};
+
+export const silentLogger: Logger = { info: () => {}, warn: () => {} };
+
+export interface DepsOptions {
+  store: Store;
+  /** A seed makes ids and secrets repeatable (tests); without one they come from the OS. */
+  seed?: number;
+  clockMode?: ClockMode;
+  startTime?: Date;
+  logger?: Logger;
+}
+
+/** Assembles the dependencies of one server. */
+export function createDeps(opts: DepsOptions): Deps {
+  const random = opts.seed === undefined ? systemRandom() : seededRandom(opts.seed);
+  const clock = new SimClock(wallClock, opts.clockMode ?? 'real', opts.startTime);
+  return { store: opts.store, clock, random, ids: makeIds(random, clock), logger: opts.logger ?? consoleLogger };
+}

@@ -1,0 +1,85 @@
+/**
+ * The contract, loaded once: the parsed OpenAPI document and what the pipeline reads off each
+ * operation (its scope, and whether invalid input answers 404 or 422).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import type { operations } from '../generated/api.js';
+
+export type OperationId = keyof operations;
+
+export interface Scope {
+  action: 'create' | 'update' | 'delete' | 'list' | 'get' | 'checkout' | 'share' | 'review';
+  resource: string;
+}
+
+export interface OperationMeta {
+  operationId: OperationId;
+  method: string;
+  path: string;
+  /** null for the operations that need no key (the contract itself). */
+  scope: Scope | null;
+  /** The status of `invalid_parameter`: 422 where the operation's 422 response lists that code, else 404. */
+  invalidStatus: 404 | 422;
+  jsonBody: boolean;
+}
+
+/** The folder that holds package.json, contract/ and fixtures/, from src/ or from dist/src/. */
+export const projectRoot: string = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('package.json not found above ' + dir);
+    dir = up;
+  }
+  return dir;
+})();
+
+export const contractPath = join(projectRoot, 'contract', 'openapi.yaml');
+
+type Json = Record<string, unknown>;
+
+export interface Contract {
+  yamlText: string;
+  document: Json;
+  operations: Map<OperationId, OperationMeta>;
+}
+
+let cached: Contract | undefined;
+
+/** Reads and indexes contract/openapi.yaml (once per process). */
+export function loadContract(): Contract {
+  if (cached) return cached;
+  const yamlText = readFileSync(contractPath, 'utf8');
+  const document = parse(yamlText) as Json;
+  const components = document.components as { responses: Record<string, Json> };
+  const resolve = (r: Json): Json => {
+    const ref = r.$ref;
+    if (typeof ref !== 'string') return r;
+    const name = ref.split('/').pop() ?? '';
+    return components.responses[name] ?? r;
+  };
+  const operations = new Map<OperationId, OperationMeta>();
+  for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (method === 'parameters') continue;
+      const o = op as Json;
+      const responses = o.responses as Record<string, Json>;
+      const unprocessable = responses['422'] ? resolve(responses['422']) : undefined;
+      const codes = (unprocessable?.['x-error-codes'] as string[] | undefined) ?? [];
+      const content = ((o.requestBody as Json | undefined)?.content ?? {}) as Json;
+      operations.set(o.operationId as OperationId, {
+        operationId: o.operationId as OperationId,
+        method: method.toUpperCase(),
+        path,
+        scope: (o['x-scope'] as Scope | undefined) ?? null,
+        invalidStatus: codes.includes('invalid_parameter') ? 422 : 404,
+        jsonBody: 'application/json' in content,
+      });
+    }
+  }
+  cached = { yamlText, document, operations };
+  return cached;
+}

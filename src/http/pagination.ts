@@ -1,0 +1,91 @@
+/**
+ * The one pagination every list uses (interface.md section 5): `inserted_at` then `id` order
+ * (or newest first where the spec says so), `first`/`after` forward, `last`/`before` backward,
+ * opaque cursors bound to their list.
+ */
+import { invalidParameter } from './errors.js';
+
+export interface PageQuery {
+  first?: number;
+  last?: number;
+  after?: string;
+  before?: string;
+}
+
+export interface Page<T> {
+  count: number;
+  page_info: { first: string | null; has_next_page: boolean; has_previous_page: boolean; last: string | null };
+  results: T[];
+}
+
+interface Keyed {
+  data: { id: string; inserted_at: string };
+}
+
+export const DEFAULT_PAGE_SIZE = 25;
+
+type SortKey = [string, string];
+
+const keyOf = (r: Keyed): SortKey => [r.data.inserted_at, r.data.id];
+
+function compare(a: SortKey, b: SortKey): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+}
+
+function encodeCursor(list: string, key: SortKey): string {
+  return Buffer.from(JSON.stringify([list, ...key])).toString('base64url');
+}
+
+function decodeCursor(list: string, cursor: string, parameter: string): SortKey {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = null;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((p) => typeof p === 'string') || parsed[0] !== list) {
+    throw invalidParameter(parameter, `${parameter} is not a cursor of this list.`);
+  }
+  return [parsed[1] as string, parsed[2] as string];
+}
+
+export interface ListOptions {
+  /** Names the list (operation and its scope), so a cursor of another list is refused. */
+  list: string;
+  newestFirst?: boolean;
+}
+
+/** One page of `rows`, each shown through `present`. */
+export function paginate<R extends Keyed, T>(rows: R[], query: PageQuery, opts: ListOptions, present: (row: R) => T): Page<T> {
+  if (query.first !== undefined && query.last !== undefined) {
+    throw invalidParameter('last', 'first and last cannot be given together.');
+  }
+  const dir = opts.newestFirst ? -1 : 1;
+  const cmp = (a: SortKey, b: SortKey): number => dir * compare(a, b);
+  const sorted = [...rows].sort((a, b) => cmp(keyOf(a), keyOf(b)));
+  let start = 0;
+  let end = sorted.length;
+  if (query.after !== undefined) {
+    const k = decodeCursor(opts.list, query.after, 'after');
+    while (start < end && cmp(keyOf(sorted[start] as R), k) <= 0) start++;
+  }
+  if (query.before !== undefined) {
+    const k = decodeCursor(opts.list, query.before, 'before');
+    while (end > start && cmp(keyOf(sorted[end - 1] as R), k) >= 0) end--;
+  }
+  if (query.last !== undefined) start = Math.max(start, end - query.last);
+  else end = Math.min(end, start + (query.first ?? DEFAULT_PAGE_SIZE));
+  const page = sorted.slice(start, end);
+  const firstRow = page[0];
+  const lastRow = page[page.length - 1];
+  return {
+    count: sorted.length,
+    page_info: {
+      first: firstRow ? encodeCursor(opts.list, keyOf(firstRow)) : null,
+      has_next_page: end < sorted.length,
+      has_previous_page: start > 0,
+      last: lastRow ? encodeCursor(opts.list, keyOf(lastRow)) : null,
+    },
+    results: page.map(present),
+  };
+}

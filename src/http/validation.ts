@@ -1,0 +1,63 @@
+/**
+ * The one place Ajv errors become `invalid_parameter` errors: one per violated location, body
+ * fields named by `source.pointer`, query and path parameters by `source.parameter`.
+ */
+import type { ErrorObject as AjvError } from 'ajv';
+import { ApiError, type ErrorInit } from './errors.js';
+
+/** Keywords that only say "a branch failed"; the branch's own errors say what is wrong. */
+const combinators = new Set(['oneOf', 'anyOf', 'allOf', 'if', 'not']);
+
+function location(e: AjvError): { pointer?: string; parameter?: string; field: string } {
+  const extra =
+    e.keyword === 'required' ? `/${(e.params as { missingProperty: string }).missingProperty}` :
+    e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` :
+    e.keyword === 'unevaluatedProperties' ? `/${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}` :
+    e.keyword === 'discriminator' ? `/${(e.params as { tag: string }).tag}` : '';
+  const full = e.instancePath + extra;
+  const [, where = '', ...rest] = full.split('/');
+  if (where === 'query' || where === 'path' || where === 'header') {
+    const name = decodePointer(rest[0] ?? '');
+    return { parameter: name, field: name };
+  }
+  const pointer = rest.length ? `/${rest.join('/')}` : '/';
+  return { pointer, field: pointer === '/' ? 'body' : decodePointer(rest[rest.length - 1] ?? '') };
+}
+
+const decodePointer = (s: string): string => s.replace(/~1/g, '/').replace(/~0/g, '~');
+
+function describe(e: AjvError, field: string): string {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': return `${field} is required.`;
+    case 'additionalProperties':
+    case 'unevaluatedProperties': return `${field} is not an accepted field.`;
+    case 'const': return `${field} must be ${JSON.stringify(p.allowedValue)}.`;
+    case 'enum': return `${field} must be one of ${(p.allowedValues as unknown[]).join(', ')}.`;
+    case 'discriminator': return `${field} must be one of the accepted types.`;
+    default: return `${field} ${e.message ?? 'is invalid'}.`;
+  }
+}
+
+/** Turns Ajv's errors into one `invalid_parameter` ApiError, one entry per location. */
+export function validationError(errors: AjvError[]): ApiError {
+  const byLocation = new Map<string, { e: AjvError; init: ErrorInit }>();
+  for (const e of errors) {
+    if (combinators.has(e.keyword)) continue;
+    const loc = location(e);
+    const key = loc.pointer !== undefined ? `p:${loc.pointer}` : `q:${loc.parameter}`;
+    const seen = byLocation.get(key);
+    // a `type` error from the null branch of a nullable field says less than the other branch's error
+    if (seen && !(seen.e.keyword === 'type' && e.keyword !== 'type')) continue;
+    const source = loc.pointer !== undefined ? { pointer: loc.pointer } : { parameter: loc.parameter ?? '' };
+    byLocation.set(key, { e, init: { detail: describe(e, loc.field), source } });
+  }
+  if (byLocation.size === 0) {
+    // only combinator errors: point at the deepest location they name
+    const e = errors[0];
+    const loc = e ? location(e) : { pointer: '/', field: 'body' };
+    const source = loc.pointer !== undefined ? { pointer: loc.pointer } : { parameter: loc.parameter ?? '' };
+    return new ApiError('invalid_parameter', [{ detail: `${loc.field} does not match any accepted shape.`, source }]);
+  }
+  return new ApiError('invalid_parameter', [...byLocation.values()].map((v) => v.init));
+}

@@ -1,0 +1,35 @@
+/** `npm start`: read configuration (interface.md section 1), build the server, listen. */
+import { parseArgs } from 'node:util';
+import { buildServer, listen } from './server.js';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    data: { type: 'string' },
+    memory: { type: 'boolean', default: false },
+    clock: { type: 'string' },
+    'start-time': { type: 'string' },
+  },
+});
+
+const port = Number(values.port ?? process.env.PORT ?? 4010);
+const host = values.host ?? process.env.HOST ?? '127.0.0.1';
+const dataFile = values.data ?? process.env.DATA_FILE ?? './data/db.json';
+const clockMode = values.clock === 'frozen' ? 'frozen' : 'real';
+const startTime = values['start-time'] ? new Date(values['start-time']) : undefined;
+
+const { app, deps } = await buildServer({
+  store: values.memory ? { memory: true } : { file: dataFile },
+  clockMode,
+  startTime,
+  simAdminToken: process.env.SIM_ADMIN_TOKEN || undefined,
+});
+await listen(app, port, host);
+
+const base = `http://${host}:${port}`;
+deps.logger.info(`dipswitch serving ${base}/api/v1 (store: ${values.memory ? 'memory' : dataFile})`);
+for (const account of deps.store.accounts.list()) {
+  const keys = deps.store.apiKeys.filter((k) => k.account_id === account.id).map((k) => k.data.key);
+  deps.logger.info(`  ${account.name} (${account.id}): ${keys.join(', ')}`);
+}

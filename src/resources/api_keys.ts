@@ -1,0 +1,74 @@
+/**
+ * API keys (spec: Resources > API key; Endpoints > API keys). Keys created here are standard keys;
+ * `secret` and `smpp_secert` are shown once, in the create response, and kept only as hashes.
+ */
+import { hashSecret, token } from '../domain/secrets.js';
+import { assertFound, inUse } from '../http/errors.js';
+import type { HandlerMap } from '../http/handler.js';
+import { paginate } from '../http/pagination.js';
+import type { ApiKeyRow } from '../store/rows.js';
+
+const present = (row: ApiKeyRow) => ({ data: row.data, type: 'api_key' as const });
+
+const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/** `n` lowercase letters and digits, the alphabet SMPP and MM4 credentials can carry. */
+const alnum = (bytes: Buffer): string => [...bytes].map((b) => ALNUM[b % ALNUM.length]).join('');
+
+export const apiKeyHandlers = {
+  createApiKey: async ({ deps, principal, body }) => {
+    const { store, clock, ids, random } = deps;
+    const now = clock.iso();
+    const secret = token(random, 24);
+    // SMPP v3.4 passwords are at most 9 octets, so the SMPP secret is 8 characters
+    const smppSecret = alnum(random.bytes(8));
+    const row = store.apiKeys.insert({
+      account_id: principal.accountId,
+      user_id: null,
+      secret_hash: hashSecret(secret),
+      smpp_secret_hash: hashSecret(smppSecret),
+      data: {
+        active: body.data.active ?? true,
+        id: ids.uuid(),
+        identity: `mm4_${alnum(random.bytes(12))}`,
+        inserted_at: now,
+        updated_at: now,
+        key: token(random, 24),
+        name: body.data.name,
+        notes: body.data.notes ?? null,
+        smpp_system_id: `s${alnum(random.bytes(11))}`,
+      },
+    });
+    await store.commit();
+    return { status: 201, body: { data: { ...row.data, secret, smpp_secert: smppSecret }, type: 'api_key' } };
+  },
+
+  listApiKeys: ({ deps, principal, query, meta }) => ({
+    status: 200,
+    body: paginate(deps.store.apiKeys.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` }, present),
+  }),
+
+  getApiKey: ({ deps, principal, params }) => ({
+    status: 200,
+    body: present(assertFound(deps.store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id)),
+  }),
+
+  updateApiKey: async ({ deps, principal, params, body }) => {
+    const row = assertFound(deps.store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id);
+    Object.assign(row.data, body.data, { updated_at: deps.clock.iso() });
+    await deps.store.commit();
+    return { status: 200, body: present(row) };
+  },
+
+  deleteApiKey: async ({ deps, principal, params }) => {
+    const { store } = deps;
+    const row = assertFound(store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id);
+    const switches = store.switches.usingApiKey(row.data.id).length;
+    const numbers = store.numbers.usingApiKey(row.data.id).length;
+    if (switches + numbers > 0) {
+      throw inUse(`The API key is used by ${switches} switch(es) and ${numbers} number(s); re-assign them first.`);
+    }
+    store.apiKeys.remove(row);
+    await store.commit();
+    return { status: 200, body: present(row) };
+  },
+} satisfies HandlerMap;

@@ -1,0 +1,12 @@
+/** The contract itself, served at GET /api/v1/openapi (JSON, or YAML with `?format=yaml`). */
+import { loadContract } from '../http/contract.js';
+import type { HandlerMap } from '../http/handler.js';
+
+export const metaHandlers = {
+  getOpenapi: ({ query }) => {
+    const contract = loadContract();
+    return query.format === 'yaml'
+      ? { status: 200, body: contract.yamlText as never, contentType: 'application/yaml' }
+      : { status: 200, body: contract.document };
+  },
+} satisfies HandlerMap;

@@ -1,0 +1,54 @@
+/**
+ * The simulated clock. `real` mode follows wall time plus an offset; `frozen` mode stands still
+ * until moved. Time never goes backwards (interface.md section 7).
+ */
+export type ClockMode = 'real' | 'frozen';
+
+export class SimClock {
+  private offsetMs = 0;
+  private frozenAt = 0;
+  private last = 0;
+
+  constructor(private readonly wall: () => number, private currentMode: ClockMode = 'real', start?: Date) {
+    const wallNow = wall();
+    const startMs = start ? start.getTime() : wallNow;
+    this.offsetMs = startMs - wallNow;
+    this.frozenAt = startMs;
+  }
+
+  get mode(): ClockMode {
+    return this.currentMode;
+  }
+
+  /** The current simulated time; never earlier than any time it answered before. */
+  now(): Date {
+    const t = this.currentMode === 'frozen' ? this.frozenAt : this.wall() + this.offsetMs;
+    this.last = Math.max(this.last, t);
+    return new Date(this.last);
+  }
+
+  /** ISO 8601 string of `now()`, the form every timestamp of the API takes. */
+  iso(): string {
+    return this.now().toISOString();
+  }
+
+  freeze(): void {
+    if (this.currentMode === 'frozen') return;
+    this.frozenAt = this.now().getTime();
+    this.currentMode = 'frozen';
+  }
+
+  resume(): void {
+    if (this.currentMode === 'real') return;
+    this.offsetMs = this.now().getTime() - this.wall();
+    this.currentMode = 'real';
+  }
+
+  /** Moves the clock forward to `t`; a time in the past is ignored. */
+  advanceTo(t: Date): void {
+    const target = Math.max(t.getTime(), this.now().getTime());
+    if (this.currentMode === 'frozen') this.frozenAt = target;
+    else this.offsetMs = target - this.wall();
+    this.last = target;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The default fixtures (interface.md section 3). The file holds records as the contract shows them
+ * plus the hidden fields; fixture secrets are given in clear there and hashed on the way in.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hashSecret } from '../domain/secrets.js';
+import { projectRoot } from '../http/contract.js';
+import { emptyDb, type ApiKeyRow, type DbData, type UserRow } from './rows.js';
+
+export const defaultFixturesPath = join(projectRoot, 'fixtures', 'default.json');
+
+type FixtureApiKey = Omit<ApiKeyRow, 'secret_hash' | 'smpp_secret_hash'> & { secret: string; smpp_secret: string };
+type FixtureUser = Omit<UserRow, 'password_hash'>;
+
+export type FixtureFile = Omit<Partial<DbData>, 'api_keys' | 'users' | 'version'> & { api_keys: FixtureApiKey[]; users: FixtureUser[] };
+
+export function readFixtureFile(path = defaultFixturesPath): FixtureFile {
+  return JSON.parse(readFileSync(path, 'utf8')) as FixtureFile;
+}
+
+/** The store's initial state from a fixture file. */
+export function fixtureState(file: FixtureFile = readFixtureFile()): DbData {
+  const { api_keys, users, ...rest } = structuredClone(file);
+  return {
+    ...emptyDb(),
+    ...rest,
+    users: users.map((u) => ({ ...u, password_hash: null })),
+    api_keys: api_keys.map(({ secret, smpp_secret, ...k }) => ({ ...k, secret_hash: hashSecret(secret), smpp_secret_hash: hashSecret(smpp_secret) })),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * What the store keeps. Each row holds the record exactly as the contract shows it (`data`),
+ * the owning account, and the fields the API never shows (hashes, roles, bindings).
+ */
+import type { components } from '../generated/api.js';
+
+type S = components['schemas'];
+
+export type Role = 'admin' | 'operator' | 'read_only';
+
+export interface AccountRow {
+  id: string;
+  name: string;
+  inserted_at: string;
+}
+
+export interface Row<T extends { id: string; inserted_at: string }> {
+  account_id: string;
+  data: T;
+}
+
+export interface UserRow extends Row<S['user']> {
+  role: Role;
+  suspended: boolean;
+  /** `scrypt$<salt hex>$<hash hex>`, or null for a user who never set a password. */
+  password_hash: string | null;
+}
+
+export interface ApiKeyRow extends Row<S['api_key']> {
+  /** The user an impersonated key acts for; null for a standard key. */
+  user_id: string | null;
+  secret_hash: string;
+  smpp_secret_hash: string;
+}
+
+export interface SecretKeyRow extends Row<S['secret_key']> {
+  active: boolean;
+  material_hash: string;
+}
+
+export interface SwitchRow extends Row<S['switch']> {
+  api_key_id: string | null;
+  mms_encryption_key_id: string | null;
+  mms_signing_key_id: string | null;
+  sms_encryption_key_id: string | null;
+  sms_signing_key_id: string | null;
+}
+
+export interface NumberRow extends Row<S['number']> {
+  switch_id: string | null;
+  api_key_id: string | null;
+  auto_response_id: string | null;
+  campaign_id: string | null;
+}
+
+export interface CampaignRow extends Row<S['csp_campaign']> {
+  brand: { id: string; tcr_brand_id: string | null } | null;
+  shared_resource_group_id: string | null;
+  /** Accounts the campaign is shared with; they see it as `shared: PARTNER`. */
+  shared_with: string[];
+}
+
+export interface SharedResourceGroupRow extends Row<{ id: string; name: string; inserted_at: string }> {}
+
+/** The whole state: what the JSON file holds. */
+export interface DbData {
+  version: 1;
+  accounts: AccountRow[];
+  users: UserRow[];
+  api_keys: ApiKeyRow[];
+  secret_keys: SecretKeyRow[];
+  switches: SwitchRow[];
+  numbers: NumberRow[];
+  campaigns: CampaignRow[];
+  shared_resource_groups: SharedResourceGroupRow[];
+}
+
+export type CollectionName = Exclude<keyof DbData, 'version' | 'accounts'>;
+
+export const emptyDb = (): DbData => ({
+  version: 1,
+  accounts: [],
+  users: [],
+  api_keys: [],
+  secret_keys: [],
+  switches: [],
+  numbers: [],
+  campaigns: [],
+  shared_resource_groups: [],
+});

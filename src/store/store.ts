@@ -1,0 +1,152 @@
+/**
+ * Typed collections over lowdb, with names that say what a handler wants, and group commit:
+ * writes made while a file write is under way are committed together by the next one.
+ */
+import { Low, Memory, type Adapter } from 'lowdb';
+import { DurableJsonFile } from './adapter.js';
+import { emptyDb, type AccountRow, type ApiKeyRow, type CampaignRow, type CollectionName, type DbData, type NumberRow,
+  type SecretKeyRow, type SharedResourceGroupRow, type SwitchRow, type UserRow } from './rows.js';
+
+type AnyRow = DbData[CollectionName][number];
+
+/** One collection: rows in insertion order, an index by id, every read scoped to an account. */
+export class Collection<R extends AnyRow> {
+  private index = new Map<string, R>();
+
+  /** `rows` is read lazily: the store swaps its whole state on reset. Call `reindex` after a swap. */
+  constructor(private readonly rows: () => R[]) {}
+
+  reindex(): void {
+    this.index = new Map(this.rows().map((r) => [r.data.id, r]));
+  }
+
+  /** The row with this id, if it belongs to the account. */
+  get(accountId: string, id: string): R | undefined {
+    const row = this.index.get(id);
+    return row && row.account_id === accountId ? row : undefined;
+  }
+
+  /** Any account's row; for the control API and cross-account rules only. */
+  getAnyAccount(id: string): R | undefined {
+    return this.index.get(id);
+  }
+
+  /** The account's rows, oldest first (interface.md section 5). */
+  list(accountId: string, filter?: (row: R) => boolean): R[] {
+    return this.rows().filter((r) => r.account_id === accountId && (!filter || filter(r)));
+  }
+
+  find(pred: (row: R) => boolean): R | undefined {
+    return this.rows().find(pred);
+  }
+
+  filter(pred: (row: R) => boolean): R[] {
+    return this.rows().filter(pred);
+  }
+
+  insert(row: R): R {
+    this.rows().push(row);
+    this.index.set(row.data.id, row);
+    return row;
+  }
+
+  remove(row: R): void {
+    const rows = this.rows();
+    const i = rows.indexOf(row);
+    if (i >= 0) rows.splice(i, 1);
+    this.index.delete(row.data.id);
+  }
+}
+
+class ApiKeys extends Collection<ApiKeyRow> {
+  byKey(key: string): ApiKeyRow | undefined {
+    return this.find((r) => r.data.key === key);
+  }
+  byIdentity(identity: string): ApiKeyRow | undefined {
+    return this.find((r) => r.data.identity === identity);
+  }
+}
+
+class Switches extends Collection<SwitchRow> {
+  usingApiKey(id: string): SwitchRow[] {
+    return this.filter((s) => s.api_key_id === id);
+  }
+  usingSecretKey(id: string): SwitchRow[] {
+    return this.filter((s) => [s.mms_encryption_key_id, s.mms_signing_key_id, s.sms_encryption_key_id, s.sms_signing_key_id].includes(id));
+  }
+}
+
+class Numbers extends Collection<NumberRow> {
+  usingApiKey(id: string): NumberRow[] {
+    return this.filter((n) => n.api_key_id === id);
+  }
+}
+
+export type StoreOptions = { memory: true } | { file: string };
+
+/** The state of every account, and how it reaches the disk. */
+export class Store {
+  readonly accounts: { list(): AccountRow[]; get(id: string): AccountRow | undefined };
+  readonly users = new Collection<UserRow>(() => this.db.data.users);
+  readonly apiKeys = new ApiKeys(() => this.db.data.api_keys);
+  readonly secretKeys = new Collection<SecretKeyRow>(() => this.db.data.secret_keys);
+  readonly switches = new Switches(() => this.db.data.switches);
+  readonly numbers = new Numbers(() => this.db.data.numbers);
+  readonly campaigns = new Collection<CampaignRow>(() => this.db.data.campaigns);
+  readonly sharedResourceGroups = new Collection<SharedResourceGroupRow>(() => this.db.data.shared_resource_groups);
+
+  private inFlight: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | null = null;
+
+  private constructor(private readonly db: Low<DbData>) {
+    this.accounts = {
+      list: () => this.db.data.accounts,
+      get: (id) => this.db.data.accounts.find((a) => a.id === id),
+    };
+  }
+
+  /** Opens the store, reading the file if there is one; `isEmpty()` then says whether to seed. */
+  static async open(opts: StoreOptions): Promise<Store> {
+    const adapter: Adapter<DbData> = 'memory' in opts ? new Memory<DbData>() : new DurableJsonFile<DbData>(opts.file);
+    const db = new Low<DbData>(adapter, emptyDb());
+    await db.read();
+    db.data = { ...emptyDb(), ...db.data };
+    const store = new Store(db);
+    store.reindex();
+    return store;
+  }
+
+  isEmpty(): boolean {
+    return this.db.data.accounts.length === 0;
+  }
+
+  /** Replaces the whole state (seeding, reset) and commits it. */
+  async replace(data: DbData): Promise<void> {
+    this.db.data = structuredClone(data);
+    this.reindex();
+    await this.commit();
+  }
+
+  insertAccount(row: AccountRow): void {
+    this.db.data.accounts.push(row);
+  }
+
+  /**
+   * Resolves once every change made before the call is on disk. Calls that arrive while a write
+   * is running share the next write: one file write per batch, however many changes it holds.
+   */
+  commit(): Promise<void> {
+    if (this.queued) return this.queued;
+    const next = this.inFlight.then(() => {
+      this.queued = null;
+      return this.db.write();
+    });
+    this.queued = next;
+    this.inFlight = next.catch(() => undefined);
+    return next;
+  }
+
+  private reindex(): void {
+    for (const c of [this.users, this.apiKeys, this.secretKeys, this.switches, this.numbers, this.campaigns, this.sharedResourceGroups]) c.reindex();
+  }
+}

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { contractPath, loadContract, projectRoot } from '../src/http/contract.js';
+import { handlers } from '../src/resources/index.js';
+import { readFixtureFile } from '../src/store/fixtures.js';
+import { useServer } from './helpers.js';
+
+/** Operations whose issue has not landed: they answer 501. Shrinks as each resource is built. */
+const STILL_501 = [
+  'attachMmsEncryptionKey', 'detachMmsEncryptionKey',
+  'createSwitch', 'listSwitches', 'getSwitch', 'updateSwitch', 'deleteSwitch',
+  'listNumbers', 'getNumber', 'updateNumber',
+  'createAutoResponse', 'listAutoResponses', 'getAutoResponse', 'updateAutoResponse', 'deleteAutoResponse',
+  'createOptoutItem', 'listNumberOptoutItems', 'listOptoutItems', 'getOptoutItem', 'deleteOptoutItem',
+  'createDestination', 'listDestinations', 'updateDestination', 'deleteDestination',
+  'createCart', 'listCarts', 'getCart', 'updateCart', 'deleteCart', 'checkoutCart',
+  'createCartRequest', 'listCartRequests', 'getCartRequest', 'updateCartRequest', 'deleteCartRequest',
+  'uploadCartRequestDocument', 'listCartRequestDocuments', 'getCartRequestDocument', 'deleteCartRequestDocument',
+  'uploadRequestDocument', 'listRequestDocuments', 'getRequestDocument', 'deleteRequestDocument',
+  'listOrders', 'getOrder', 'getRequest',
+  'listCampaigns', 'getCampaign', 'shareCampaignWithAccount', 'shareCampaignWithGroup', 'removeCampaignGroup',
+  'createBulkDipTask', 'listBulkDipTasks', 'getBulkDipTask',
+  'createCallDataWebhook', 'listCallDataWebhooks', 'getCallDataWebhook', 'updateCallDataWebhook', 'deleteCallDataWebhook',
+  'createEventSubscription', 'listEventSubscriptions', 'getEventSubscription', 'updateEventSubscription', 'deleteEventSubscription',
+  'listOverwriteRequests', 'getOverwriteRequest', 'reviewOverwriteRequest',
+].sort();
+
+describe('contract', () => {
+  const server = useServer();
+  const { document, operations } = loadContract();
+
+  it('every operation has a handler, except those still answering 501', () => {
+    const missing = [...operations.keys()].filter((id) => !(id in handlers)).sort();
+    console.info(`operations still 501 (${missing.length} of ${operations.size}): ${missing.join(', ')}`);
+    expect(missing).toEqual(STILL_501);
+    for (const id of Object.keys(handlers)) expect(operations.has(id as never), id).toBe(true);
+  });
+
+  it('every operation but the contract itself names its scope; every error response its codes', () => {
+    for (const op of operations.values()) {
+      if (op.operationId === 'getOpenapi') expect(op.scope).toBeNull();
+      else expect(op.scope, op.operationId).toMatchObject({ action: expect.any(String), resource: expect.any(String) });
+    }
+    const responses = (document.components as { responses: Record<string, { 'x-error-codes'?: string[] }> }).responses;
+    for (const [name, r] of Object.entries(responses)) expect(r['x-error-codes'], name).toBeDefined();
+  });
+
+  it('every fixture record is valid against the contract', () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    ajv.addSchema({ ...document, $id: 'contract' });
+    const schemaOf: Record<string, string> = {
+      users: 'user', api_keys: 'api_key', numbers: 'number', campaigns: 'csp_campaign',
+    };
+    const fixtures = readFixtureFile() as unknown as Record<string, { data: unknown }[]>;
+    let checked = 0;
+    for (const [collection, schema] of Object.entries(schemaOf)) {
+      const validate = ajv.getSchema(`contract#/components/schemas/${schema}`)!;
+      for (const row of fixtures[collection] ?? []) {
+        expect(validate(row.data), `${collection}: ${JSON.stringify(validate.errors)}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('the fixtures are those interface.md names', () => {
+    const f = readFixtureFile();
+    expect(f.accounts?.map((a) => [a.id, a.name])).toEqual([
+      ['0a0a0a0a-0000-4000-8000-000000000001', 'Demo'], ['0a0a0a0a-0000-4000-8000-000000000002', 'Partner'],
+    ]);
+    expect(f.api_keys.map((k) => k.data.key)).toEqual(['demo-admin-key', 'demo-operator-key', 'demo-readonly-key', 'demo-standard-key', 'partner-admin-key']);
+    const demoNumbers = f.numbers?.filter((n) => n.account_id === f.accounts?.[0]?.id).map((n) => n.data.number);
+    expect(demoNumbers).toEqual(Array.from({ length: 10 }, (_, i) => `+131255501${String(i).padStart(2, '0')}`));
+    const partnerNumbers = f.numbers?.filter((n) => n.account_id === f.accounts?.[1]?.id).map((n) => n.data.number);
+    expect(partnerNumbers).toEqual(Array.from({ length: 5 }, (_, i) => `+131255502${String(i).padStart(2, '0')}`));
+    expect(f.campaigns?.[0]?.data).toMatchObject({ shared: 'OWNED', tcr_status: 'ACTIVE' });
+    expect(f.shared_resource_groups?.map((g) => g.account_id)).toEqual([f.accounts?.[0]?.id, f.accounts?.[1]?.id]);
+  });
+
+  it('src/generated/api.ts is what `npm run generate` makes of the contract', async () => {
+    const ast = await openapiTS(parse(readFileSync(contractPath, 'utf8')), { defaultNonNullable: false });
+    const fresh = astToString(ast);
+    const committed = readFileSync(join(projectRoot, 'src', 'generated', 'api.ts'), 'utf8');
+    const body = (s: string) => s.slice(s.indexOf('export interface paths')).trim();
+    expect(body(committed) === body(fresh), 'src/generated/api.ts is stale: run npm run generate').toBe(true);
+  });
+
+  it('the contract is served at /api/v1/openapi as JSON, and as YAML with format=yaml, without a key', async () => {
+    const json = await server().call('GET', '/api/v1/openapi', { key: null });
+    expect(json.status).toBe(200);
+    expect(json.headers.get('content-type')).toContain('application/json');
+    expect(json.body.openapi).toBe('3.1.0');
+    expect(Object.keys(json.body.paths)).toContain('/api/v1/api_keys');
+    const yaml = await server().call('GET', '/api/v1/openapi?format=yaml', { key: null });
+    expect(yaml.headers.get('content-type')).toContain('application/yaml');
+    expect(parse(yaml.body as string)).toEqual(json.body);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * A fresh dipswitch for each test: in-memory store with the default fixtures, a frozen clock,
+ * seeded ids, served on a loopback port and called over real HTTP. After each test, every answer
+ * the test saw must have matched the contract.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { afterEach, beforeEach, expect } from 'vitest';
+import type { App } from '../src/app.js';
+import { silentLogger, type Deps } from '../src/deps.js';
+import { buildServer, listen } from '../src/server.js';
+
+export const DEMO = '0a0a0a0a-0000-4000-8000-000000000001';
+export const PARTNER = '0a0a0a0a-0000-4000-8000-000000000002';
+export const START = new Date('2026-03-01T12:00:00.000Z');
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestServer {
+  app: App;
+  deps: Deps;
+  base: string;
+  call<T = any>(method: string, path: string, opts?: CallOptions): Promise<Answer<T>>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(): Promise<TestServer> {
+  const { app, deps } = await buildServer({
+    store: { memory: true },
+    seed: 42,
+    clockMode: 'frozen',
+    startTime: START,
+    logger: silentLogger,
+    validateResponses: true,
+  });
+  const server: Server = await listen(app, 0, '127.0.0.1');
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    app,
+    deps,
+    base,
+    async call(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
+      if (key !== null) headers.authorization ??= `Bearer ${key}`;
+      let body: string | Buffer | undefined = opts.raw;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(base + path, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        // not JSON (the YAML contract): keep the text
+      }
+      return { status: res.status, body: parsed as any, headers: res.headers };
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Registers a fresh server before each test and the contract check after it. */
+export function useServer(): () => TestServer {
+  let current: TestServer | undefined;
+  beforeEach(async () => {
+    current = await startTestServer();
+  });
+  afterEach(async () => {
+    const violations = current?.app.contractViolations ?? [];
+    await current?.close();
+    expect(violations, 'every answer matches the contract').toEqual([]);
+  });
+  return () => {
+    if (!current) throw new Error('no server: call useServer() at the top of the describe block');
+    return current;
+  };
+}
+
+/** Wraps a record's writable fields in the request envelope. */
+export const envelope = (type: string, data: unknown) => ({ type, data });
+
+/** The single error of an error answer, asserting there is exactly one. */
+export function onlyError(answer: Answer): { code: string; detail: string; title: string; sub_code: string; params?: any; source?: any } {
+  expect(answer.body.errors, JSON.stringify(answer.body)).toHaveLength(1);
+  return answer.body.errors[0];
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../src/http/contract.js';
+import { envelope, onlyError, useServer } from './helpers.js';
+
+describe('request pipeline', () => {
+  const server = useServer();
+
+  it('malformed JSON is invalid_parameter at pointer / (404 for API keys, 422 for users)', async () => {
+    const headers = { 'content-type': 'application/json' };
+    const keys = await server().call('POST', '/api/v1/api_keys', { raw: '{"type":', headers });
+    expect(keys.status).toBe(404);
+    expect(onlyError(keys)).toMatchObject({ code: 'invalid_parameter', source: { pointer: '/' } });
+    const users = await server().call('POST', '/api/v1/users', { raw: '{"type":', headers });
+    expect(users.status).toBe(422);
+    expect(onlyError(users).source.pointer).toBe('/');
+  });
+
+  it('a wrong envelope type points at /type; a missing data at /data', async () => {
+    const wrong = await server().call('POST', '/api/v1/users', { body: envelope('api_key', { email: 'a@b.example' }) });
+    expect(wrong.status).toBe(422);
+    expect(onlyError(wrong)).toMatchObject({ code: 'invalid_parameter', source: { pointer: '/type' } });
+    const missing = await server().call('POST', '/api/v1/users', { body: { type: 'user' } });
+    expect(onlyError(missing).source.pointer).toBe('/data');
+  });
+
+  it('an empty body reports both missing members', async () => {
+    const res = await server().call('POST', '/api/v1/users', { raw: '', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: any) => e.source.pointer).sort()).toEqual(['/data', '/type']);
+  });
+
+  it('a body that is not JSON by its content type is refused', async () => {
+    const res = await server().call('POST', '/api/v1/users', { raw: 'email=a@b.example', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(422);
+    expect(onlyError(res)).toMatchObject({ code: 'invalid_parameter', source: { pointer: '/' } });
+  });
+
+  it('an unknown path answers 404 not_found', async () => {
+    const res = await server().call('GET', '/api/v1/no_such_resource');
+    expect(res.status).toBe(404);
+    expect(onlyError(res).code).toBe('not_found');
+    const root = await server().call('GET', '/');
+    expect(onlyError(root).code).toBe('not_found');
+  });
+
+  it('a body over 1 MB answers 413 payload_too_large and nothing is written', async () => {
+    const before = (await server().call('GET', '/api/v1/api_keys')).body.count;
+    const res = await server().call('POST', '/api/v1/api_keys', { body: envelope('api_key', { name: 'big', notes: 'n'.repeat(1_100_000) }) });
+    expect(res.status).toBe(413);
+    expect(onlyError(res).code).toBe('payload_too_large');
+    expect((await server().call('GET', '/api/v1/api_keys')).body.count).toBe(before);
+  });
+
+  it('undeclared query parameters are ignored', async () => {
+    const res = await server().call('GET', '/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301?cachebust=1');
+    expect(res.status).toBe(200);
+  });
+
+  it('the status of invalid_parameter is read from each operation\'s declared errors', () => {
+    const ops = loadContract().operations;
+    expect(ops.get('createApiKey')?.invalidStatus).toBe(404);
+    expect(ops.get('deleteApiKey')?.invalidStatus).toBe(404);
+    expect(ops.get('createUser')?.invalidStatus).toBe(422);
+    expect(ops.get('createCart')?.invalidStatus).toBe(422);
+    expect(ops.get('createBulkDipTask')?.invalidStatus).toBe(422);
+    expect(ops.get('createCallDataWebhook')?.invalidStatus).toBe(422);
+    expect(ops.get('createSwitch')?.invalidStatus).toBe(404);
+    expect(ops.get('deleteAutoResponse')?.invalidStatus).toBe(404);
+  });
+
+  it('operations not built yet answer 501 not_implemented in the error envelope', async () => {
+    const res = await server().call('GET', '/api/v1/orders');
+    expect(res.status).toBe(501);
+    expect(onlyError(res).code).toBe('not_implemented');
+  });
+
+  it('__proto__ in a body is just an unknown field', async () => {
+    const res = await server().call('POST', '/api/v1/api_keys', { raw: '{"type":"api_key","data":{"name":"proto","__proto__":{"active":false}}}', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(404);
+    expect(onlyError(res).source.pointer).toBe('/data/__proto__');
+  });
+});
+
+describe('response validation', () => {
+  it('an answer that leaves the contract is caught, so the suite cannot drift from it', async () => {
+    const { buildServer, listen } = await import('../src/server.js');
+    const { silentLogger } = await import('../src/deps.js');
+    const { app } = await buildServer({
+      store: { memory: true }, seed: 1, logger: silentLogger, validateResponses: true,
+      handlers: { listApiKeys: () => ({ status: 200, body: { count: 'many' } as never }) },
+    });
+    const server = await listen(app, 0, '127.0.0.1');
+    const { port } = server.address() as { port: number };
+    await fetch(`http://127.0.0.1:${port}/api/v1/api_keys`, { headers: { authorization: 'Bearer demo-admin-key' } });
+    await new Promise((r) => server.close(r));
+    expect(app.contractViolations).toHaveLength(1);
+    expect(app.contractViolations[0]).toContain('listApiKeys answered 200 off contract');
+  });
+});
