@@ -17,7 +17,7 @@ export const START = new Date('2026-03-01T12:00:00.000Z');
 export interface CallOptions {
   key?: string | null;
   body?: unknown;
-  raw?: string | Buffer;
+  raw?: string | Blob;
   headers?: Record<string, string>;
 }
 
@@ -54,7 +54,7 @@ export async function startTestServer(): Promise<TestServer> {
       const headers: Record<string, string> = { ...opts.headers };
       const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
       if (key !== null) headers.authorization ??= `Bearer ${key}`;
-      let body: string | Buffer | undefined = opts.raw;
+      let body: string | Blob | undefined = opts.raw;
       if (opts.body !== undefined) {
         body = JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';
