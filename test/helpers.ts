@@ -94,7 +94,13 @@ export function useServer(): () => TestServer {
 export const envelope = (type: string, data: unknown) => ({ type, data });
 
 /** The single error of an error answer, asserting there is exactly one. */
-export function onlyError(answer: Answer): { code: string; detail: string; title: string; sub_code: string; params?: any; source?: any } {
+export function onlyError(answer: { body: any }): { code: string; detail: string; title: string; sub_code: string; params?: any; source?: any } {
   expect(answer.body.errors, JSON.stringify(answer.body)).toHaveLength(1);
   return answer.body.errors[0];
+}
+
+/** Asserts an answer is one `invalid_parameter` at `pointer`, with the status the operation uses. */
+export function expectInvalid(answer: { status: number; body: any }, pointer: string, status = 404): void {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  expect(onlyError(answer)).toMatchObject({ code: 'invalid_parameter', source: { pointer } });
 }

@@ -50,12 +50,8 @@ describe('secret keys', () => {
 
   it('a key used by a switch cannot be deleted; an unused one can', async () => {
     const { id } = (await create({ name: 'attached', size: 32, usage: 'ENCRYPTION' })).body.data;
-    const { store, clock } = server().deps;
-    const account = store.accounts.list()[0]!.id;
-    store.switches.insert({
-      account_id: account, api_key_id: null, mms_encryption_key_id: id, mms_signing_key_id: null, sms_encryption_key_id: null, sms_signing_key_id: null,
-      data: { id: '0a0a0a0a-0000-4000-8000-00000000ffff', name: 'sw', inserted_at: clock.iso(), updated_at: clock.iso(), sms_enabled: false, sms_protocol: 'NONE', mms_enabled: false, mms_protocol: 'NONE', voice_enabled: false, voice_protocol: 'NONE' },
-    });
+    const sw = (await server().call('POST', '/api/v1/switches', { body: envelope('switch', { name: 'mms gateway' }) })).body.data;
+    expect((await server().call('PUT', `/api/v1/switches/${sw.id}/mms_encryption_key/${id}`, { body: envelope('switch', {}) })).status).toBe(200);
     const res = await server().call('DELETE', `/api/v1/secret_keys/${id}`);
     expect(res.status).toBe(422);
     expect(onlyError(res).code).toBe('resource_in_use');

@@ -1568,7 +1568,8 @@ export interface components {
             /** @description Seconds (the unit is not shown in the spec). */
             wait_time?: number;
         };
-        destination_create: WithRequired<components["schemas"]["destination_writable"], "type" | "destination">;
+        /** @description `destination` is required except for TTS_MESSAGE_SET, whose destination is always UNUSED. */
+        destination_create: WithRequired<components["schemas"]["destination_writable"], "type">;
         destination_update: components["schemas"]["destination_writable"];
         /** @description `auth_secret` appears only in the create response. */
         destination: {

@@ -76,3 +76,8 @@ export function assertFound<T>(record: T | undefined | null, type: string, id: s
   if (record === undefined || record === null) throw notFound(type, id);
   return record;
 }
+
+/** Throws one `invalid_parameter` with an entry per violation, if there are any. */
+export function assertNoViolations(violations: { pointer: string; detail: string }[]): void {
+  if (violations.length) throw new ApiError('invalid_parameter', violations.map((v) => ({ detail: v.detail, source: { pointer: v.pointer } })));
+}

@@ -1,8 +1,13 @@
 /** Every operation dipswitch simulates, keyed by operationId; the rest answer 501 `not_implemented`. */
 import type { HandlerMap } from '../http/handler.js';
 import { apiKeyHandlers } from './api_keys.js';
+import { autoResponseHandlers } from './auto_responses.js';
+import { destinationHandlers } from './destinations.js';
 import { metaHandlers } from './meta.js';
+import { numberHandlers } from './numbers.js';
+import { optoutItemHandlers } from './optout_items.js';
 import { secretKeyHandlers } from './secret_keys.js';
+import { switchHandlers } from './switches.js';
 import { userHandlers } from './users.js';
 
 export const handlers: HandlerMap = {
@@ -10,4 +15,9 @@ export const handlers: HandlerMap = {
   ...apiKeyHandlers,
   ...secretKeyHandlers,
   ...userHandlers,
+  ...switchHandlers,
+  ...numberHandlers,
+  ...autoResponseHandlers,
+  ...optoutItemHandlers,
+  ...destinationHandlers,
 };

@@ -38,7 +38,15 @@ export interface SecretKeyRow extends Row<S['secret_key']> {
   material_hash: string;
 }
 
+/** The secrets of a switch: shown in the create response only. */
+export interface SwitchSecrets {
+  sms_secret: string | null;
+  mms_secret: string | null;
+  voice_secret: string | null;
+}
+
 export interface SwitchRow extends Row<S['switch']> {
+  secrets: SwitchSecrets;
   api_key_id: string | null;
   mms_encryption_key_id: string | null;
   mms_signing_key_id: string | null;
@@ -51,6 +59,19 @@ export interface NumberRow extends Row<S['number']> {
   api_key_id: string | null;
   auto_response_id: string | null;
   campaign_id: string | null;
+}
+
+export interface AutoResponseRow extends Row<S['auto_response']> {}
+
+export interface OptoutItemRow extends Row<S['optout_item']> {
+  number_id: string;
+  /** The inbound message whose keyword created the item; null for a manual one. */
+  sms_id: string | null;
+}
+
+export interface DestinationRow extends Row<S['destination']> {
+  number_id: string;
+  auth_secret: string | null;
 }
 
 export interface CampaignRow extends Row<S['csp_campaign']> {
@@ -71,6 +92,9 @@ export interface DbData {
   secret_keys: SecretKeyRow[];
   switches: SwitchRow[];
   numbers: NumberRow[];
+  auto_responses: AutoResponseRow[];
+  optout_items: OptoutItemRow[];
+  destinations: DestinationRow[];
   campaigns: CampaignRow[];
   shared_resource_groups: SharedResourceGroupRow[];
 }
@@ -85,6 +109,9 @@ export const emptyDb = (): DbData => ({
   secret_keys: [],
   switches: [],
   numbers: [],
+  auto_responses: [],
+  optout_items: [],
+  destinations: [],
   campaigns: [],
   shared_resource_groups: [],
 });

@@ -4,8 +4,9 @@
  */
 import { Low, Memory, type Adapter } from 'lowdb';
 import { DurableJsonFile } from './adapter.js';
-import { emptyDb, type AccountRow, type ApiKeyRow, type CampaignRow, type CollectionName, type DbData, type NumberRow,
-  type SecretKeyRow, type SharedResourceGroupRow, type SwitchRow, type UserRow } from './rows.js';
+import { emptyDb, type AccountRow, type ApiKeyRow, type AutoResponseRow, type CampaignRow, type CollectionName, type DbData,
+  type DestinationRow, type NumberRow, type OptoutItemRow, type SecretKeyRow, type SharedResourceGroupRow, type SwitchRow,
+  type UserRow } from './rows.js';
 
 type AnyRow = DbData[CollectionName][number];
 
@@ -80,6 +81,31 @@ class Numbers extends Collection<NumberRow> {
   usingApiKey(id: string): NumberRow[] {
     return this.filter((n) => n.api_key_id === id);
   }
+  usingSwitch(id: string): NumberRow[] {
+    return this.filter((n) => n.switch_id === id);
+  }
+  usingAutoResponse(id: string): NumberRow[] {
+    return this.filter((n) => n.auto_response_id === id);
+  }
+  /** The account's number, E.164 with the plus. */
+  byNumber(accountId: string, e164: string): NumberRow | undefined {
+    return this.find((n) => n.account_id === accountId && n.data.number === e164);
+  }
+}
+
+class OptoutItems extends Collection<OptoutItemRow> {
+  ofNumber(accountId: string, numberId: string): OptoutItemRow[] {
+    return this.list(accountId, (o) => o.number_id === numberId);
+  }
+  byPair(accountId: string, numberId: string, remote: string): OptoutItemRow | undefined {
+    return this.find((o) => o.account_id === accountId && o.number_id === numberId && o.data.remote_number === remote);
+  }
+}
+
+class Destinations extends Collection<DestinationRow> {
+  ofNumber(accountId: string, numberId: string): DestinationRow[] {
+    return this.list(accountId, (d) => d.number_id === numberId);
+  }
 }
 
 export type StoreOptions = { memory: true } | { file: string };
@@ -92,6 +118,9 @@ export class Store {
   readonly secretKeys = new Collection<SecretKeyRow>(() => this.db.data.secret_keys);
   readonly switches = new Switches(() => this.db.data.switches);
   readonly numbers = new Numbers(() => this.db.data.numbers);
+  readonly autoResponses = new Collection<AutoResponseRow>(() => this.db.data.auto_responses);
+  readonly optoutItems = new OptoutItems(() => this.db.data.optout_items);
+  readonly destinations = new Destinations(() => this.db.data.destinations);
   readonly campaigns = new Collection<CampaignRow>(() => this.db.data.campaigns);
   readonly sharedResourceGroups = new Collection<SharedResourceGroupRow>(() => this.db.data.shared_resource_groups);
 
@@ -147,6 +176,7 @@ export class Store {
   }
 
   private reindex(): void {
-    for (const c of [this.users, this.apiKeys, this.secretKeys, this.switches, this.numbers, this.campaigns, this.sharedResourceGroups]) c.reindex();
+    for (const c of [this.users, this.apiKeys, this.secretKeys, this.switches, this.numbers, this.autoResponses, this.optoutItems,
+      this.destinations, this.campaigns, this.sharedResourceGroups]) c.reindex();
   }
 }

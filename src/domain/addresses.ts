@@ -1,0 +1,75 @@
+/**
+ * What a routing target must look like (spec: Switch `sms_data`/`mms_data`, DID destination
+ * `destination`). Each check answers null when the value is acceptable, else why not.
+ */
+
+export type Problem = string | null;
+
+const E164 = /^\+?[1-9][0-9]{1,14}$/;
+
+/** E.164, the plus optional (spec: "plus may be omitted"). */
+export const phoneProblem = (v: string | null | undefined): Problem =>
+  v && E164.test(v.trim()) ? null : 'must be an E.164 number (the plus may be omitted)';
+
+/** The number with its plus: `13125550100` → `+13125550100`. */
+export const toE164 = (v: string): string => (v.trim().startsWith('+') ? v.trim() : `+${v.trim()}`);
+
+function parseUrl(v: string | null | undefined): URL | null {
+  if (!v) return null;
+  try {
+    return new URL(v);
+  } catch {
+    return null;
+  }
+}
+
+export function httpUrlProblem(v: string | null | undefined): Problem {
+  const url = parseUrl(v);
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname ? null : 'must be an http or https URL';
+}
+
+/** MM4: scheme mm4 (no TLS), mm4+s (optional TLS) or mm4s (mandatory TLS), host and port only. */
+export function mm4UrlProblem(v: string | null | undefined): Problem {
+  const url = parseUrl(v);
+  if (!url || !['mm4:', 'mm4+s:', 'mm4s:'].includes(url.protocol) || !url.hostname) {
+    return 'must be a URL with scheme mm4, mm4+s or mm4s';
+  }
+  if ((url.pathname !== '' && url.pathname !== '/') || url.search || url.hash) return 'must be a URL without a path';
+  return null;
+}
+
+export function sftpUrlProblem(v: string | null | undefined): Problem {
+  const url = parseUrl(v);
+  return url && url.protocol === 'sftp:' && url.hostname ? null : 'must be a URL with scheme sftp';
+}
+
+/** A SIP address `local@domain`, a port allowed after the domain. */
+export function sipProblem(v: string | null | undefined): Problem {
+  const m = /^([^@\s:]+)@([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*)(?::(\d{1,5}))?$/.exec(v ?? '');
+  if (!m) return 'must be local@domain, optionally with :port';
+  return m[3] && Number(m[3]) > 65535 ? 'has a port above 65535' : null;
+}
+
+/** One number, or several separated by commas. */
+export function phoneListProblem(v: string | null | undefined): Problem {
+  const parts = (v ?? '').split(',').map((p) => p.trim());
+  return parts.length > 0 && parts.every((p) => E164.test(p)) ? null : 'must be a number or a comma-separated list of numbers';
+}
+
+export const BUILT_IN_TTS = ['DISCONNECTED', 'TEXT_ONLY', 'BUSY', 'CONGESTION'] as const;
+
+export const ttsProblem = (v: string | null | undefined): Problem =>
+  (BUILT_IN_TTS as readonly string[]).includes(v ?? '') ? null : `must be one of ${BUILT_IN_TTS.join(', ')}`;
+
+export const textProblem = (v: string | null | undefined): Problem => (v && v.trim() ? null : 'must be a non-empty text');
+
+export const unusedProblem = (v: string | null | undefined): Problem => (v === 'UNUSED' ? null : 'must be UNUSED');
+
+/** The voice target rules, shared by a switch's fallback (`voice_data`) and DID destinations. */
+export const voiceTargetProblem: Record<'VOIP' | 'PSTN' | 'HTTP_ROUTE' | 'TTS' | 'TTS_CUSTOM', (v: string | null | undefined) => Problem> = {
+  VOIP: sipProblem,
+  PSTN: phoneListProblem,
+  HTTP_ROUTE: httpUrlProblem,
+  TTS: ttsProblem,
+  TTS_CUSTOM: textProblem,
+};
