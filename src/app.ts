@@ -12,6 +12,7 @@ import { authenticate, authorize } from './http/auth.js';
 import { loadContract, type OperationId, type OperationMeta } from './http/contract.js';
 import { ApiError, invalidField } from './http/errors.js';
 import type { Ctx, HandlerMap } from './http/handler.js';
+import { readMultipart } from './http/multipart.js';
 import { validationError } from './http/validation.js';
 import { handlers as allHandlers } from './resources/index.js';
 import { controlRouter } from './sim/control.js';
@@ -127,14 +128,16 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
       const request = { ...route, query: declaredQuery(operation, req.query as Record<string, string | string[]>) };
       const principal = meta.scope ? authenticate(deps.store, req.headers.authorization) : null;
       if (principal && meta.scope) authorize(principal, meta.scope);
-      const body = meta.jsonBody ? parseJsonBody(req) : undefined;
-      const validated = api.validator.validateRequest(
-        { ...request, headers: { ...request.headers, 'content-type': 'application/json' }, body }, operation);
+      const upload = meta.multipart ? await readMultipart(req) : undefined;
+      // the file itself is checked by the handler; the schema sees that it is there
+      const body = meta.jsonBody ? parseJsonBody(req) : upload ? { ...upload.fields, ...(upload.file ? { file: '' } : {}) } : undefined;
+      const contentType = meta.multipart ? 'multipart/form-data' : 'application/json';
+      const validated = api.validator.validateRequest({ ...request, headers: { ...request.headers, 'content-type': contentType }, body }, operation);
       if (validated.errors) throw validationError(validated.errors);
       const parsed = api.router.parseRequest({ ...request, query: validated.coerced?.query ?? request.query, body }, operation);
       const handler = handlers[meta.operationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
       if (!handler) throw new ApiError('not_implemented', [{ detail: `${meta.operationId} is not simulated yet.` }]);
-      const ctx = { deps, principal, params: parsed.params, query: validated.coerced?.query ?? parsed.query, body, meta } as unknown as Ctx<OperationId>;
+      const ctx = { deps, principal, params: parsed.params, query: validated.coerced?.query ?? parsed.query, body, upload, meta } as unknown as Ctx<OperationId>;
       const reply = (await handler(ctx)) as { status: number; body: unknown; contentType?: string };
       send(res, reply.status, reply.body, operation, reply.contentType);
     } catch (err) {

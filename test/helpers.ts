@@ -18,6 +18,8 @@ export interface CallOptions {
   key?: string | null;
   body?: unknown;
   raw?: string | Blob;
+  /** A multipart/form-data body. */
+  form?: FormData;
   headers?: Record<string, string>;
 }
 
@@ -54,7 +56,7 @@ export async function startTestServer(): Promise<TestServer> {
       const headers: Record<string, string> = { ...opts.headers };
       const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
       if (key !== null) headers.authorization ??= `Bearer ${key}`;
-      let body: string | Blob | undefined = opts.raw;
+      let body: string | Blob | FormData | undefined = opts.form ?? opts.raw;
       if (opts.body !== undefined) {
         body = JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';

@@ -68,16 +68,26 @@ describe('request pipeline', () => {
     expect(ops.get('deleteAutoResponse')?.invalidStatus).toBe(404);
   });
 
-  it('operations not built yet answer 501 not_implemented in the error envelope', async () => {
-    const res = await server().call('GET', '/api/v1/orders');
-    expect(res.status).toBe(501);
-    expect(onlyError(res).code).toBe('not_implemented');
-  });
 
   it('__proto__ in a body is just an unknown field', async () => {
     const res = await server().call('POST', '/api/v1/api_keys', { raw: '{"type":"api_key","data":{"name":"proto","__proto__":{"active":false}}}', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(404);
     expect(onlyError(res).source.pointer).toBe('/data/__proto__');
+  });
+});
+
+describe('operations without a handler', () => {
+  it('answer 501 not_implemented in the error envelope', async () => {
+    const { buildServer, listen } = await import('../src/server.js');
+    const { silentLogger } = await import('../src/deps.js');
+    const { app } = await buildServer({ store: { memory: true }, seed: 1, logger: silentLogger, validateResponses: true, handlers: {} });
+    const server = await listen(app, 0, '127.0.0.1');
+    const { port } = server.address() as { port: number };
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/api_keys`, { headers: { authorization: 'Bearer demo-admin-key' } });
+    await new Promise((r) => server.close(r));
+    expect(res.status).toBe(501);
+    expect(onlyError({ body: await res.json() }).code).toBe('not_implemented');
+    expect(app.contractViolations).toEqual([]);
   });
 });
 

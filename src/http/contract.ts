@@ -5,6 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import type { operations } from '../generated/api.js';
 
@@ -24,6 +26,8 @@ export interface OperationMeta {
   /** The status of `invalid_parameter`: 422 where the operation's 422 response lists that code, else 404. */
   invalidStatus: 404 | 422;
   jsonBody: boolean;
+  /** The body is multipart/form-data (document uploads). */
+  multipart: boolean;
 }
 
 /** The folder that holds package.json, contract/ and fixtures/, from src/ or from dist/src/. */
@@ -54,12 +58,12 @@ export function loadContract(): Contract {
   if (cached) return cached;
   const yamlText = readFileSync(contractPath, 'utf8');
   const document = parse(yamlText) as Json;
-  const components = document.components as { responses: Record<string, Json> };
-  const resolve = (r: Json): Json => {
+  const components = document.components as { responses: Record<string, Json>; requestBodies: Record<string, Json> };
+  const resolve = (r: Json, kind: 'responses' | 'requestBodies' = 'responses'): Json => {
     const ref = r.$ref;
     if (typeof ref !== 'string') return r;
     const name = ref.split('/').pop() ?? '';
-    return components.responses[name] ?? r;
+    return components[kind][name] ?? r;
   };
   const operations = new Map<OperationId, OperationMeta>();
   for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
@@ -69,7 +73,8 @@ export function loadContract(): Contract {
       const responses = o.responses as Record<string, Json>;
       const unprocessable = responses['422'] ? resolve(responses['422']) : undefined;
       const codes = (unprocessable?.['x-error-codes'] as string[] | undefined) ?? [];
-      const content = ((o.requestBody as Json | undefined)?.content ?? {}) as Json;
+      const body = o.requestBody ? resolve(o.requestBody as Json, 'requestBodies') : undefined;
+      const content = (body?.content ?? {}) as Json;
       operations.set(o.operationId as OperationId, {
         operationId: o.operationId as OperationId,
         method: method.toUpperCase(),
@@ -77,9 +82,29 @@ export function loadContract(): Contract {
         scope: (o['x-scope'] as Scope | undefined) ?? null,
         invalidStatus: codes.includes('invalid_parameter') ? 422 : 404,
         jsonBody: 'application/json' in content,
+        multipart: 'multipart/form-data' in content,
       });
     }
   }
   cached = { yamlText, document, operations };
   return cached;
+}
+
+const componentValidators = new Map<string, ValidateFunction>();
+let componentAjv: Ajv2020 | undefined;
+
+/** A validator for one schema of `components.schemas`, for checks that depend on stored state. */
+export function componentValidator(name: string): ValidateFunction {
+  let validate = componentValidators.get(name);
+  if (!validate) {
+    if (!componentAjv) {
+      componentAjv = new Ajv2020({ allErrors: true, strict: false });
+      addFormats.default(componentAjv);
+      componentAjv.addSchema({ ...loadContract().document, $id: 'contract' });
+    }
+    validate = componentAjv.getSchema(`contract#/components/schemas/${name}`);
+    if (!validate) throw new Error(`no schema ${name} in the contract`);
+    componentValidators.set(name, validate);
+  }
+  return validate;
 }

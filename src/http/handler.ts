@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import type { operations } from '../generated/api.js';
 import type { Principal } from './auth.js';
 import type { OperationId, OperationMeta } from './contract.js';
+import type { Upload } from './multipart.js';
 
 type Op<K extends OperationId> = operations[K];
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
@@ -32,6 +33,8 @@ export interface Ctx<K extends OperationId> {
   params: PathOf<K>;
   query: QueryOf<K>;
   body: BodyOf<K>;
+  /** The parts of a multipart/form-data upload, for the operations that take one. */
+  upload?: Upload;
   meta: OperationMeta;
 }
 

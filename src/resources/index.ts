@@ -2,10 +2,13 @@
 import type { HandlerMap } from '../http/handler.js';
 import { apiKeyHandlers } from './api_keys.js';
 import { autoResponseHandlers } from './auto_responses.js';
+import { cartHandlers } from './carts.js';
 import { destinationHandlers } from './destinations.js';
+import { documentHandlers } from './documents.js';
 import { metaHandlers } from './meta.js';
 import { numberHandlers } from './numbers.js';
 import { optoutItemHandlers } from './optout_items.js';
+import { requestHandlers } from './requests.js';
 import { secretKeyHandlers } from './secret_keys.js';
 import { switchHandlers } from './switches.js';
 import { userHandlers } from './users.js';
@@ -20,4 +23,7 @@ export const handlers: HandlerMap = {
   ...autoResponseHandlers,
   ...optoutItemHandlers,
   ...destinationHandlers,
+  ...cartHandlers,
+  ...requestHandlers,
+  ...documentHandlers,
 };

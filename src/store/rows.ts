@@ -74,6 +74,23 @@ export interface DestinationRow extends Row<S['destination']> {
   auth_secret: string | null;
 }
 
+export interface CartRow extends Row<S['cart']> {}
+
+export interface OrderRow extends Row<S['order']> {}
+
+/** A cart request, and after checkout a submitted request (`order_id` set, `status` in `data`). */
+export interface RequestRow extends Row<S['request']> {
+  cart_id: string;
+  order_id: string | null;
+}
+
+/** A document's record; its bytes live in the store's file area under the document id. */
+export interface DocumentRow extends Row<S['request_document']> {
+  request_id: string;
+  file_hint: string | null;
+  size: number;
+}
+
 export interface CampaignRow extends Row<S['csp_campaign']> {
   brand: { id: string; tcr_brand_id: string | null } | null;
   shared_resource_group_id: string | null;
@@ -95,6 +112,10 @@ export interface DbData {
   auto_responses: AutoResponseRow[];
   optout_items: OptoutItemRow[];
   destinations: DestinationRow[];
+  carts: CartRow[];
+  orders: OrderRow[];
+  requests: RequestRow[];
+  documents: DocumentRow[];
   campaigns: CampaignRow[];
   shared_resource_groups: SharedResourceGroupRow[];
 }
@@ -112,6 +133,10 @@ export const emptyDb = (): DbData => ({
   auto_responses: [],
   optout_items: [],
   destinations: [],
+  carts: [],
+  orders: [],
+  requests: [],
+  documents: [],
   campaigns: [],
   shared_resource_groups: [],
 });

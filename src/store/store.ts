@@ -2,10 +2,12 @@
  * Typed collections over lowdb, with names that say what a handler wants, and group commit:
  * writes made while a file write is under way are committed together by the next one.
  */
+import { dirname, join } from 'node:path';
 import { Low, Memory, type Adapter } from 'lowdb';
 import { DurableJsonFile } from './adapter.js';
-import { emptyDb, type AccountRow, type ApiKeyRow, type AutoResponseRow, type CampaignRow, type CollectionName, type DbData,
-  type DestinationRow, type NumberRow, type OptoutItemRow, type SecretKeyRow, type SharedResourceGroupRow, type SwitchRow,
+import { DiskFiles, MemoryFiles, type FileArea } from './files.js';
+import { emptyDb, type AccountRow, type ApiKeyRow, type AutoResponseRow, type CampaignRow, type CartRow, type CollectionName,
+  type DbData, type DestinationRow, type DocumentRow, type OrderRow, type RequestRow, type NumberRow, type OptoutItemRow, type SecretKeyRow, type SharedResourceGroupRow, type SwitchRow,
   type UserRow } from './rows.js';
 
 type AnyRow = DbData[CollectionName][number];
@@ -108,6 +110,27 @@ class Destinations extends Collection<DestinationRow> {
   }
 }
 
+class Requests extends Collection<RequestRow> {
+  ofCart(accountId: string, cartId: string): RequestRow[] {
+    return this.list(accountId, (r) => r.cart_id === cartId && r.order_id === null);
+  }
+  ofOrder(accountId: string, orderId: string): RequestRow[] {
+    return this.list(accountId, (r) => r.order_id === orderId);
+  }
+}
+
+class Documents extends Collection<DocumentRow> {
+  ofRequest(accountId: string, requestId: string): DocumentRow[] {
+    return this.list(accountId, (d) => d.request_id === requestId);
+  }
+}
+
+class Carts extends Collection<CartRow> {
+  byName(accountId: string, name: string): CartRow | undefined {
+    return this.find((c) => c.account_id === accountId && c.data.name === name);
+  }
+}
+
 export type StoreOptions = { memory: true } | { file: string };
 
 /** The state of every account, and how it reaches the disk. */
@@ -121,13 +144,17 @@ export class Store {
   readonly autoResponses = new Collection<AutoResponseRow>(() => this.db.data.auto_responses);
   readonly optoutItems = new OptoutItems(() => this.db.data.optout_items);
   readonly destinations = new Destinations(() => this.db.data.destinations);
+  readonly carts = new Carts(() => this.db.data.carts);
+  readonly orders = new Collection<OrderRow>(() => this.db.data.orders);
+  readonly requests = new Requests(() => this.db.data.requests);
+  readonly documents = new Documents(() => this.db.data.documents);
   readonly campaigns = new Collection<CampaignRow>(() => this.db.data.campaigns);
   readonly sharedResourceGroups = new Collection<SharedResourceGroupRow>(() => this.db.data.shared_resource_groups);
 
   private inFlight: Promise<void> = Promise.resolve();
   private queued: Promise<void> | null = null;
 
-  private constructor(private readonly db: Low<DbData>) {
+  private constructor(private readonly db: Low<DbData>, readonly files: FileArea) {
     this.accounts = {
       list: () => this.db.data.accounts,
       get: (id) => this.db.data.accounts.find((a) => a.id === id),
@@ -140,7 +167,8 @@ export class Store {
     const db = new Low<DbData>(adapter, emptyDb());
     await db.read();
     db.data = { ...emptyDb(), ...db.data };
-    const store = new Store(db);
+    const files = 'memory' in opts ? new MemoryFiles() : new DiskFiles(join(dirname(opts.file), 'files'));
+    const store = new Store(db, files);
     store.reindex();
     return store;
   }
@@ -149,9 +177,10 @@ export class Store {
     return this.db.data.accounts.length === 0;
   }
 
-  /** Replaces the whole state (seeding, reset) and commits it. */
+  /** Replaces the whole state (seeding, reset) and commits it; document files not in it are removed. */
   async replace(data: DbData): Promise<void> {
     this.db.data = structuredClone(data);
+    await this.files.keepOnly(new Set(this.db.data.documents.map((d) => d.data.id)));
     this.reindex();
     await this.commit();
   }
@@ -177,6 +206,6 @@ export class Store {
 
   private reindex(): void {
     for (const c of [this.users, this.apiKeys, this.secretKeys, this.switches, this.numbers, this.autoResponses, this.optoutItems,
-      this.destinations, this.campaigns, this.sharedResourceGroups]) c.reindex();
+      this.destinations, this.carts, this.orders, this.requests, this.documents, this.campaigns, this.sharedResourceGroups]) c.reindex();
   }
 }
