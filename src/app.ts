@@ -96,7 +96,7 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
 
   /** The one place an answer is written; in test mode it is checked against the contract first. */
   function send(res: Response, status: number, body: unknown, operation?: Operation, contentType = 'application/json'): void {
-    if (opts.validateResponses && contentType === 'application/json') {
+    if (opts.validateResponses && contentType === 'application/json' && status !== 204) {
       const declared = operation?.responses?.[String(status)];
       const result = declared && operation
         ? api.validator.validateResponse(body, operation, status)

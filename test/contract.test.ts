@@ -11,13 +11,7 @@ import { readFixtureFile } from '../src/store/fixtures.js';
 import { useServer } from './helpers.js';
 
 /** Operations whose issue has not landed: they answer 501. Shrinks as each resource is built. */
-const STILL_501 = [
-  'listCampaigns', 'getCampaign', 'shareCampaignWithAccount', 'shareCampaignWithGroup', 'removeCampaignGroup',
-  'createBulkDipTask', 'listBulkDipTasks', 'getBulkDipTask',
-  'createCallDataWebhook', 'listCallDataWebhooks', 'getCallDataWebhook', 'updateCallDataWebhook', 'deleteCallDataWebhook',
-  'createEventSubscription', 'listEventSubscriptions', 'getEventSubscription', 'updateEventSubscription', 'deleteEventSubscription',
-  'listOverwriteRequests', 'getOverwriteRequest', 'reviewOverwriteRequest',
-].sort();
+const STILL_501: string[] = [];
 
 describe('contract', () => {
   const server = useServer();
@@ -44,7 +38,7 @@ describe('contract', () => {
     addFormats.default(ajv);
     ajv.addSchema({ ...document, $id: 'contract' });
     const schemaOf: Record<string, string> = {
-      users: 'user', api_keys: 'api_key', numbers: 'number', campaigns: 'csp_campaign',
+      users: 'user', api_keys: 'api_key', numbers: 'number', campaigns: 'csp_campaign', overwrite_requests: 'osr_overwrite_request',
     };
     const fixtures = readFixtureFile() as unknown as Record<string, { data: unknown }[]>;
     let checked = 0;

@@ -73,3 +73,10 @@ export const voiceTargetProblem: Record<'VOIP' | 'PSTN' | 'HTTP_ROUTE' | 'TTS' |
   TTS: ttsProblem,
   TTS_CUSTOM: textProblem,
 };
+
+/** An SFTP server named by URL (`sftp://host[:port]/path`) or as `host[:port]`. */
+export function sftpTargetProblem(v: string | null | undefined): Problem {
+  if (!sftpUrlProblem(v)) return null;
+  const m = /^([A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::(\d{1,5}))?$/.exec(v ?? '');
+  return m && (!m[2] || Number(m[2]) <= 65535) ? null : 'must be an sftp URL or host[:port]';
+}

@@ -98,6 +98,25 @@ export interface CampaignRow extends Row<S['csp_campaign']> {
   shared_with: string[];
 }
 
+export interface BulkDipTaskRow extends Row<S['bulk_dip_task']> {
+  /** The `auth_secret` of each on-done action, by index; never shown. */
+  action_secrets: (string | null)[];
+}
+
+export interface CallDataWebhookRow extends Row<S['call_data_webhook']> {
+  auth_secret: string | null;
+}
+
+export interface EventSubscriptionRow extends Row<S['event_subscription']> {
+  auth_secret: string | null;
+}
+
+export interface OverwriteRequestRow extends Row<S['osr_overwrite_request']> {
+  number_id: string;
+  service_provider: string;
+  reviewed_user_id: string | null;
+}
+
 export interface SharedResourceGroupRow extends Row<{ id: string; name: string; inserted_at: string }> {}
 
 /** The whole state: what the JSON file holds. */
@@ -118,6 +137,10 @@ export interface DbData {
   documents: DocumentRow[];
   campaigns: CampaignRow[];
   shared_resource_groups: SharedResourceGroupRow[];
+  bulk_dip_tasks: BulkDipTaskRow[];
+  call_data_webhooks: CallDataWebhookRow[];
+  event_subscriptions: EventSubscriptionRow[];
+  overwrite_requests: OverwriteRequestRow[];
 }
 
 export type CollectionName = Exclude<keyof DbData, 'version' | 'accounts'>;
@@ -139,4 +162,8 @@ export const emptyDb = (): DbData => ({
   documents: [],
   campaigns: [],
   shared_resource_groups: [],
+  bulk_dip_tasks: [],
+  call_data_webhooks: [],
+  event_subscriptions: [],
+  overwrite_requests: [],
 });

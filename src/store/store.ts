@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { Low, Memory, type Adapter } from 'lowdb';
 import { DurableJsonFile } from './adapter.js';
 import { DiskFiles, MemoryFiles, type FileArea } from './files.js';
-import { emptyDb, type AccountRow, type ApiKeyRow, type AutoResponseRow, type CampaignRow, type CartRow, type CollectionName,
+import { emptyDb, type AccountRow, type ApiKeyRow, type AutoResponseRow, type BulkDipTaskRow, type CallDataWebhookRow,
+  type EventSubscriptionRow, type OverwriteRequestRow, type CampaignRow, type CartRow, type CollectionName,
   type DbData, type DestinationRow, type DocumentRow, type OrderRow, type RequestRow, type NumberRow, type OptoutItemRow, type SecretKeyRow, type SharedResourceGroupRow, type SwitchRow,
   type UserRow } from './rows.js';
 
@@ -150,6 +151,10 @@ export class Store {
   readonly documents = new Documents(() => this.db.data.documents);
   readonly campaigns = new Collection<CampaignRow>(() => this.db.data.campaigns);
   readonly sharedResourceGroups = new Collection<SharedResourceGroupRow>(() => this.db.data.shared_resource_groups);
+  readonly bulkDipTasks = new Collection<BulkDipTaskRow>(() => this.db.data.bulk_dip_tasks);
+  readonly callDataWebhooks = new Collection<CallDataWebhookRow>(() => this.db.data.call_data_webhooks);
+  readonly eventSubscriptions = new Collection<EventSubscriptionRow>(() => this.db.data.event_subscriptions);
+  readonly overwriteRequests = new Collection<OverwriteRequestRow>(() => this.db.data.overwrite_requests);
 
   private inFlight: Promise<void> = Promise.resolve();
   private queued: Promise<void> | null = null;
@@ -204,8 +209,8 @@ export class Store {
     return next;
   }
 
+  /** Rebuilds every collection's id index after the state was swapped. */
   private reindex(): void {
-    for (const c of [this.users, this.apiKeys, this.secretKeys, this.switches, this.numbers, this.autoResponses, this.optoutItems,
-      this.destinations, this.carts, this.orders, this.requests, this.documents, this.campaigns, this.sharedResourceGroups]) c.reindex();
+    for (const value of Object.values(this)) if (value instanceof Collection) value.reindex();
   }
 }
