@@ -7,7 +7,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { Deps } from './deps.js';
+import { forAccount, type Deps } from './deps.js';
 import { authenticate, authorize } from './http/auth.js';
 import { loadContract, type OperationId, type OperationMeta } from './http/contract.js';
 import { ApiError, invalidField } from './http/errors.js';
@@ -137,7 +137,8 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
       const parsed = api.router.parseRequest({ ...request, query: validated.coerced?.query ?? request.query, body }, operation);
       const handler = handlers[meta.operationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
       if (!handler) throw new ApiError('not_implemented', [{ detail: `${meta.operationId} is not simulated yet.` }]);
-      const ctx = { deps, principal, params: parsed.params, query: validated.coerced?.query ?? parsed.query, body, upload, meta } as unknown as Ctx<OperationId>;
+      const scoped = principal ? forAccount(deps, principal.accountId) : deps;
+      const ctx = { deps: scoped, principal, params: parsed.params, query: validated.coerced?.query ?? parsed.query, body, upload, meta } as unknown as Ctx<OperationId>;
       const reply = (await handler(ctx)) as { status: number; body: unknown; contentType?: string };
       send(res, reply.status, reply.body, operation, reply.contentType);
     } catch (err) {

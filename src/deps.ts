@@ -5,7 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import { v4 as uuidv4 } from 'uuid';
-import { SimClock, type ClockMode } from './sim/clock.js';
+import { Clocks, SimClock, type ClockMode } from './sim/clock.js';
+import { Deliveries } from './sim/deliveries.js';
+import { Scheduler } from './sim/scheduler.js';
 import type { Store } from './store/store.js';
 
 /** Random bytes and floats; seeded (repeatable) in tests, from the OS otherwise. */
@@ -17,7 +19,8 @@ export interface Random {
 /** Identifier generators in the spec's formats. */
 export interface Ids {
   uuid(): string;
-  ulid(): string;
+  /** A ULID timed `at` (ms); by default, now on the clock the ids were made for. */
+  ulid(at?: number): string;
 }
 
 export interface Logger {
@@ -27,10 +30,17 @@ export interface Logger {
 
 export interface Deps {
   store: Store;
+  /** Every account's clock. */
+  clocks: Clocks;
+  /** The clock of the account being served (see `forAccount`); the server's own otherwise. */
   clock: SimClock;
   ids: Ids;
   random: Random;
   logger: Logger;
+  /** Lifecycle steps on the accounts' clocks. */
+  scheduler: Scheduler;
+  /** Outbound deliveries and their log. */
+  deliveries: Deliveries;
 }
 
 /** The wall clock, read here and only here. */
@@ -74,8 +84,14 @@ export function makeIds(random: Random, clock: SimClock): Ids {
   const ulid = monotonicFactory(() => random.float());
   return {
     uuid: () => uuidv4({ random: random.bytes(16) }),
-    ulid: () => ulid(clock.now().getTime()),
+    ulid: (at) => ulid(at ?? clock.now().getTime()),
   };
+}
+
+/** The dependencies as seen while serving one account: its clock, and ids timed by it. */
+export function forAccount(deps: Deps, accountId: string): Deps {
+  const clock = deps.clocks.for(accountId);
+  return { ...deps, clock, ids: { uuid: deps.ids.uuid, ulid: (at) => deps.ids.ulid(at ?? clock.now().getTime()) } };
 }
 
 export const consoleLogger: Logger = {
@@ -98,5 +114,6 @@ export interface DepsOptions {
 export function createDeps(opts: DepsOptions): Deps {
   const random = opts.seed === undefined ? systemRandom() : seededRandom(opts.seed);
   const clock = new SimClock(wallClock, opts.clockMode ?? 'real', opts.startTime);
-  return { store: opts.store, clock, random, ids: makeIds(random, clock), logger: opts.logger ?? consoleLogger };
+  const clocks = new Clocks(wallClock, opts.clockMode ?? 'real', opts.startTime);
+  return { store: opts.store, clocks, clock, random, ids: makeIds(random, clock), logger: opts.logger ?? consoleLogger, scheduler: new Scheduler(), deliveries: new Deliveries() };
 }

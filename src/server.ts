@@ -2,6 +2,7 @@
 import type { Server } from 'node:http';
 import { createApp, type App, type AppOptions } from './app.js';
 import { createDeps, type Deps, type DepsOptions } from './deps.js';
+import { startSimulation } from './sim/simulation.js';
 import { fixtureState } from './store/fixtures.js';
 import { Store, type StoreOptions } from './store/store.js';
 
@@ -14,6 +15,7 @@ export async function buildServer(opts: StartOptions): Promise<{ app: App; deps:
   const store = await Store.open(opts.store);
   if (store.isEmpty()) await store.replace(fixtureState());
   const deps = createDeps({ ...opts, store });
+  startSimulation(deps);
   const app = await createApp(deps, opts);
   return { app, deps };
 }

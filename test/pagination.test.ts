@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, onlyError, useServer } from './helpers.js';
+import { DEMO, envelope, onlyError, useServer } from './helpers.js';
 
 describe('pagination', () => {
   const server = useServer();
@@ -9,7 +9,7 @@ describe('pagination', () => {
     for (let i = 0; i < n; i++) {
       const name = `key ${String(i).padStart(3, '0')}`;
       await server().call('POST', '/api/v1/api_keys', { body: envelope('api_key', { name }) });
-      server().deps.clock.advanceTo(new Date(server().deps.clock.now().getTime() + 1000));
+      { const clock = server().deps.clocks.for(DEMO); clock.advanceTo(new Date(clock.now().getTime() + 1000)); }
       names.push(name);
     }
     return names;

@@ -31,3 +31,37 @@ export const requestTransitions: Record<RequestStatus, RequestStatus[]> = {
 export const DOCUMENT_EDITABLE: readonly RequestStatus[] = ['NEW', 'MANUAL', 'REVIEW', 'AUTHOR_REVIEW', 'ERROR'];
 
 export const canMove = <S extends string>(table: Record<S, S[]>, from: S, to: S): boolean => table[from].includes(to);
+
+export type BulkDipStatus = components['schemas']['bulk_dip_task']['status'];
+
+/** A timed step: the status a record moves to, and how long after entering its current one. */
+export interface Timed<S extends string> {
+  next: S;
+  /** Milliseconds, given the record's size (numbers of a dip, requests of an order). */
+  afterMs: (size: number) => number;
+}
+
+/** Bulk dip: NEW → PROCESSING → STORING → DELIVERING → COMPLETED, longer for more numbers. */
+export const bulkDipSteps: Partial<Record<BulkDipStatus, Timed<BulkDipStatus>>> = {
+  NEW: { next: 'PROCESSING', afterMs: () => 1_000 },
+  PROCESSING: { next: 'STORING', afterMs: (n) => 2_000 + 2 * n },
+  STORING: { next: 'DELIVERING', afterMs: (n) => 1_000 + Math.ceil(n / 2) },
+  DELIVERING: { next: 'COMPLETED', afterMs: () => 1_000 },
+};
+
+/** Orders: NEW → PROCESSING → COMPLETED (or ERROR), longer for more requests; their requests move with them. */
+export const orderSteps: Partial<Record<OrderStatus, Timed<OrderStatus>>> = {
+  NEW: { next: 'PROCESSING', afterMs: () => 5_000 },
+  PROCESSING: { next: 'COMPLETED', afterMs: (n) => 30_000 + 5_000 * n },
+};
+
+/** How long an OSR overwrite request waits for review before it goes STALE. */
+export const OSR_REVIEW_WINDOW_MS = 7 * 24 * 3600_000;
+
+/** Magic values that make a record fail, so a client can test its error paths (README). */
+export const MAGIC = {
+  /** A bulk dip whose reference_id starts so ends ERROR with BAD_SOURCE_FILE. */
+  badSourceFile: 'fail-bad-source',
+  /** A request whose name starts so ends ERROR, and its order with it. */
+  failingRequest: 'fail-',
+} as const;

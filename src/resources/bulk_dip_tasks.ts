@@ -7,6 +7,7 @@ import type { Violation } from '../domain/switches.js';
 import { assertFound, assertNoViolations } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { paginate } from '../http/pagination.js';
+import { startBulkDip } from '../sim/lifecycles.js';
 import type { BulkDipTaskRow } from '../store/rows.js';
 
 const present = (row: BulkDipTaskRow) => ({ data: row.data, type: 'bulk_dip_task' as const });
@@ -49,6 +50,7 @@ export const bulkDipTaskHandlers = {
         updated_at: now,
       },
     });
+    startBulkDip(deps, row);
     await store.commit();
     return { status: 201, body: present(row) };
   },

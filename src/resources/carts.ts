@@ -7,6 +7,7 @@ import type { Principal } from '../http/auth.js';
 import { ApiError, assertFound, inUse, invalidField, notFound } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { paginate } from '../http/pagination.js';
+import { startOrder } from '../sim/orders.js';
 import type { CartRow, OrderRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 
@@ -94,6 +95,7 @@ export const cartHandlers = {
       Object.assign(r.data, { status: 'NEW', error_code: 'OK', updated_at: now });
     }
     store.carts.remove(cart);
+    await startOrder(deps, order);
     await store.commit();
     return { status: 200, body: presentOrder(order) };
   },

@@ -7,6 +7,7 @@ import type { Principal } from '../http/auth.js';
 import { assertFound, invalidField } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { paginate } from '../http/pagination.js';
+import { publish } from '../sim/events.js';
 import type { NumberRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 
@@ -64,6 +65,7 @@ export const numberHandlers = {
     if (auto_response_id !== undefined) row.auto_response_id = auto_response_id;
     row.data.updated_at = clock.iso();
     await store.commit();
+    await publish(deps, principal.accountId, 'DID', 'did.updated', { type: 'number', data: row.data });
     return { status: 200, body: presentNumber(store, row) };
   },
 } satisfies HandlerMap;

@@ -5,6 +5,7 @@
 import { assertFound } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { paginate } from '../http/pagination.js';
+import { publish } from '../sim/events.js';
 import type { OverwriteRequestRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 
@@ -51,6 +52,7 @@ export const overwriteRequestHandlers = {
     Object.assign(row.data, { review_status: review, status: STATUS_AFTER[review], updated_at: clock.iso() });
     row.reviewed_user_id = principal.user?.data.id ?? null;
     await store.commit();
+    await publish(deps, principal.accountId, 'OSR', 'osr.reviewed', { type: 'osr_overwrite_request', data: row.data });
     return { status: 200, body: presentOverwrite(store, row) };
   },
 } satisfies HandlerMap;

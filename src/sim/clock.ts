@@ -52,3 +52,29 @@ export class SimClock {
     this.last = target;
   }
 }
+
+/** One clock per account (interface.md section 7), made on first use with the server's start settings. */
+export class Clocks {
+  private readonly clocks = new Map<string, SimClock>();
+
+  constructor(private readonly wall: () => number, private readonly mode: ClockMode = 'real', private readonly start?: Date) {}
+
+  for(accountId: string): SimClock {
+    let clock = this.clocks.get(accountId);
+    if (!clock) {
+      clock = new SimClock(this.wall, this.mode, this.start);
+      this.clocks.set(accountId, clock);
+    }
+    return clock;
+  }
+
+  /** Every clock made so far, by account. */
+  entries(): [string, SimClock][] {
+    return [...this.clocks.entries()];
+  }
+
+  /** Back to the start settings (reset). */
+  clear(): void {
+    this.clocks.clear();
+  }
+}

@@ -1,52 +1,164 @@
 /**
- * The control API under /__sim (interface.md section 7): not part of the simulated service.
- * This first slice: health, reset to the fixtures, and the list of accounts with their keys.
+ * The control API under /__sim (interface.md section 7; contract/sim.yaml): not part of the
+ * simulated service. Account-scoped calls act on the account of the key in Authorization, the
+ * Demo account when none is given.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import type { Deps } from '../deps.js';
+import { parse } from 'yaml';
+import { forAccount, type Deps } from '../deps.js';
+import { authenticate } from '../http/auth.js';
+import { projectRoot } from '../http/contract.js';
+import { ApiError, invalidField } from '../http/errors.js';
+import { validationError } from '../http/validation.js';
 import { fixtureState } from '../store/fixtures.js';
+import { parseDuration } from './duration.js';
+import { inboundCall, inboundSms } from './inbound.js';
+import { raiseOverwriteRequest } from './lifecycles.js';
+import { runScenarioByName } from './scenario_runner.js';
 
 export interface ControlOptions {
   adminToken?: string;
 }
 
+export const DEMO_ACCOUNT = '0a0a0a0a-0000-4000-8000-000000000001';
+
+const simDocument = parse(readFileSync(join(projectRoot, 'contract', 'sim.yaml'), 'utf8')) as { components: { schemas: Record<string, object> } };
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats.default(ajv);
+ajv.addSchema({ ...simDocument, $id: 'sim' });
+
+/** The body, checked against a schema of contract/sim.yaml. */
+function checked<T>(schema: string, body: unknown): T {
+  const validate = ajv.getSchema(`sim#/components/schemas/${schema}`)!;
+  if (!validate(body)) throw validationError((validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody${e.instancePath}` })));
+  return body as T;
+}
+
+type Handler = (req: Request, deps: Deps) => Promise<{ status?: number; body: unknown }> | { status?: number; body: unknown };
+
 export function controlRouter(deps: Deps, opts: ControlOptions): Router {
   const router = Router();
   const initial = fixtureState();
 
+  /** The account a call acts on: the key's, or Demo. */
+  const accountOf = (req: Request): string => (req.headers.authorization ? authenticate(deps.store, req.headers.authorization).accountId : DEMO_ACCOUNT);
+  const clockOf = (accountId: string) => {
+    const clock = deps.clocks.for(accountId);
+    return { now: clock.iso(), mode: clock.mode };
+  };
+
+  const route = (method: 'get' | 'post', path: string, handler: Handler) => {
+    router[method](path, async (req: Request, res: Response) => {
+      try {
+        const { status = 200, body } = await handler(req, deps);
+        res.status(status).json(body);
+      } catch (err) {
+        const e = err instanceof ApiError ? err : new ApiError('internal_error', [{ detail: (err as Error).message }]);
+        if (!(err instanceof ApiError)) deps.logger.warn(`control ${req.method} ${req.path}: ${(err as Error).stack}`);
+        res.status(e.status(422)).json(e.envelope());
+      }
+    });
+  };
+
   router.use((req: Request, res: Response, next: NextFunction) => {
     if (opts.adminToken && req.header('x-sim-admin-token') !== opts.adminToken) {
-      res.status(403).json({ errors: [{ code: 'access_denied.unauthenticated', title: 'Access denied', sub_code: 'missing_key', detail: 'The control API needs the header X-Sim-Admin-Token.' }] });
+      res.status(403).json(new ApiError('access_denied.unauthenticated', [{ detail: 'The control API needs the header X-Sim-Admin-Token.', sub_code: 'missing_key' }]).envelope());
       return;
     }
     next();
   });
 
-  router.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  route('get', '/openapi', () => ({ body: simDocument }));
+  route('get', '/health', () => ({ body: { status: 'ok' } }));
 
-  router.post('/reset', async (_req, res) => {
+  route('post', '/reset', async () => {
+    deps.clocks.clear();
+    deps.deliveries.clear();
     await deps.store.replace(initial);
-    res.json({ status: 'reset', accounts: deps.store.accounts.list().length });
+    deps.scheduler.rearm();
+    return { body: { status: 'reset', accounts: deps.store.accounts.list().length } };
   });
 
-  router.get('/accounts', (_req, res) => {
-    const { store } = deps;
-    res.json({
-      accounts: store.accounts.list().map((a) => ({
+  route('get', '/accounts', () => ({
+    body: {
+      accounts: deps.store.accounts.list().map((a) => ({
         id: a.id,
         name: a.name,
-        keys: store.apiKeys.filter((k) => k.account_id === a.id).map((k) => {
-          const user = k.user_id ? store.users.getAnyAccount(k.user_id) : undefined;
+        keys: deps.store.apiKeys.filter((k) => k.account_id === a.id).map((k) => {
+          const user = k.user_id ? deps.store.users.getAnyAccount(k.user_id) : undefined;
           return { id: k.data.id, key: k.data.key, name: k.data.name, kind: user ? 'impersonated' : 'standard', role: user?.role ?? null, active: k.data.active };
         }),
       })),
-    });
+    },
+  }));
+
+  route('get', '/clock', (req) => ({ body: clockOf(accountOf(req)) }));
+  route('post', '/clock/freeze', (req) => {
+    const account = accountOf(req);
+    deps.clocks.for(account).freeze();
+    return { body: clockOf(account) };
+  });
+  route('post', '/clock/resume', (req) => {
+    const account = accountOf(req);
+    deps.clocks.for(account).resume();
+    deps.scheduler.rearm();
+    return { body: clockOf(account) };
+  });
+  route('post', '/clock/advance', async (req) => {
+    const account = accountOf(req);
+    const body = checked<{ by?: string; to?: string; next?: true }>('advance_request', req.body ?? {});
+    const clock = deps.clocks.for(account);
+    let target: Date | 'next';
+    if (body.by !== undefined) {
+      const ms = parseDuration(body.by);
+      if (ms === null) throw invalidField('/by', `${body.by} is not an ISO 8601 duration such as PT10M.`);
+      target = new Date(clock.now().getTime() + ms);
+    } else if (body.to !== undefined) {
+      target = new Date(body.to);
+      if (target.getTime() < clock.now().getTime()) throw invalidField('/to', 'Time never goes backwards: `to` is before the clock.');
+    } else {
+      target = 'next';
+    }
+    return { body: await deps.scheduler.advance(account, target) };
   });
 
+  route('get', '/deliveries', (req) => {
+    const account = accountOf(req);
+    const kind = typeof req.query.kind === 'string' ? req.query.kind : undefined;
+    const deliveries = deps.deliveries.list().filter((d) => d.account_id === account && (!kind || d.kind === kind));
+    return { body: { count: deliveries.length, deliveries } };
+  });
+
+  route('post', '/inbound/sms', async (req) => {
+    const account = accountOf(req);
+    const body = checked<{ to: string; from: string; text: string; media_urls?: string[] }>('inbound_sms', req.body ?? {});
+    return { body: await inboundSms(forAccount(deps, account), account, body) };
+  });
+
+  route('post', '/inbound/call', async (req) => {
+    const account = accountOf(req);
+    const body = checked<{ to: string; from: string }>('inbound_call', req.body ?? {});
+    return { body: await inboundCall(forAccount(deps, account), account, body) };
+  });
+
+  route('post', '/osr/overwrite_requests', async (req) => {
+    const account = accountOf(req);
+    const body = checked<{ number: string; service_provider?: string }>('raise_overwrite', req.body ?? {});
+    const e164 = body.number.startsWith('+') ? body.number : `+${body.number}`;
+    const number = deps.store.numbers.byNumber(account, e164);
+    if (!number) throw invalidField('/number', `${e164} is not a number of this account.`);
+    const row = await raiseOverwriteRequest(forAccount(deps, account), account, number.data.id, body.service_provider ?? 'Northwind Messaging (NNID 741852)');
+    return { status: 201, body: { data: row.data, type: 'osr_overwrite_request' } };
+  });
+
+  route('post', '/scenarios/:name', async (req) => ({ body: await runScenarioByName(deps, String(req.params.name)) }));
+
   router.use((req: Request, res: Response) => {
-    res.status(404).json({ errors: [{ code: 'not_found', title: 'Not found', sub_code: 'none', detail: `Nothing at ${req.method} /__sim${req.path}.` }] });
+    res.status(404).json(new ApiError('not_found', [{ detail: `Nothing at ${req.method} /__sim${req.path}.` }]).envelope());
   });
 
   return router;

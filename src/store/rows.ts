@@ -119,6 +119,20 @@ export interface OverwriteRequestRow extends Row<S['osr_overwrite_request']> {
 
 export interface SharedResourceGroupRow extends Row<{ id: string; name: string; inserted_at: string }> {}
 
+export type StepKind = 'bulk_dip' | 'order' | 'osr_expire' | 'delivery';
+
+/** A lifecycle step waiting on an account's clock; kept in the store so a restart resumes it. */
+export interface ScheduledStep {
+  id: string;
+  account_id: string;
+  /** When it falls due, ISO 8601 on the account's clock. */
+  at: string;
+  kind: StepKind;
+  /** The record (or delivery) it moves. */
+  ref: string;
+  data?: unknown;
+}
+
 /** The whole state: what the JSON file holds. */
 export interface DbData {
   version: 1;
@@ -141,9 +155,10 @@ export interface DbData {
   call_data_webhooks: CallDataWebhookRow[];
   event_subscriptions: EventSubscriptionRow[];
   overwrite_requests: OverwriteRequestRow[];
+  schedule: ScheduledStep[];
 }
 
-export type CollectionName = Exclude<keyof DbData, 'version' | 'accounts'>;
+export type CollectionName = Exclude<keyof DbData, 'version' | 'accounts' | 'schedule'>;
 
 export const emptyDb = (): DbData => ({
   version: 1,
@@ -166,4 +181,5 @@ export const emptyDb = (): DbData => ({
   call_data_webhooks: [],
   event_subscriptions: [],
   overwrite_requests: [],
+  schedule: [],
 });

@@ -8,7 +8,7 @@ import { DurableJsonFile } from './adapter.js';
 import { DiskFiles, MemoryFiles, type FileArea } from './files.js';
 import { emptyDb, type AccountRow, type ApiKeyRow, type AutoResponseRow, type BulkDipTaskRow, type CallDataWebhookRow,
   type EventSubscriptionRow, type OverwriteRequestRow, type CampaignRow, type CartRow, type CollectionName,
-  type DbData, type DestinationRow, type DocumentRow, type OrderRow, type RequestRow, type NumberRow, type OptoutItemRow, type SecretKeyRow, type SharedResourceGroupRow, type SwitchRow,
+  type DbData, type DestinationRow, type ScheduledStep, type DocumentRow, type OrderRow, type RequestRow, type NumberRow, type OptoutItemRow, type SecretKeyRow, type SharedResourceGroupRow, type SwitchRow,
   type UserRow } from './rows.js';
 
 type AnyRow = DbData[CollectionName][number];
@@ -189,6 +189,24 @@ export class Store {
     this.reindex();
     await this.commit();
   }
+
+  /** The steps waiting on the clocks, earliest first. */
+  readonly schedule = {
+    add: (step: ScheduledStep): void => {
+      const steps = this.db.data.schedule;
+      let i = steps.length;
+      while (i > 0 && (steps[i - 1] as ScheduledStep).at > step.at) i--;
+      steps.splice(i, 0, step);
+    },
+    remove: (step: ScheduledStep): void => {
+      const i = this.db.data.schedule.indexOf(step);
+      if (i >= 0) this.db.data.schedule.splice(i, 1);
+    },
+    /** The account's earliest step, if any (or anyone's, without an account). */
+    earliest: (accountId?: string): ScheduledStep | undefined =>
+      this.db.data.schedule.find((s) => accountId === undefined || s.account_id === accountId),
+    all: (): readonly ScheduledStep[] => this.db.data.schedule,
+  };
 
   insertAccount(row: AccountRow): void {
     this.db.data.accounts.push(row);
