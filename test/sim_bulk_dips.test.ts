@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { envelope, useServer } from './helpers.js';
+import { expectConforms } from './conformance.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 describe('bulk dip lifecycle', () => {
@@ -97,6 +98,7 @@ describe('bulk dip lifecycle', () => {
     expect(cdrs).toHaveLength(3);
     expect(cdrs.map((c) => c.data.to).sort()).toEqual(['+13125550100', '+14155550123', '+18885550100']);
     expect(cdrs[0]).toMatchObject({ type: 'cdr', data: { kind: 'LRN' } });
+    for (const c of cdrs) expectConforms('cdr_delivery', c);
   });
 
   it('a 20,000-number dip completes in one advance and its file is delivered', async () => {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseRouteReply } from '../src/sim/inbound.js';
 import { envelope, useServer } from './helpers.js';
+import { expectConforms } from './conformance.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 describe('inbound SMS', () => {
@@ -25,6 +26,7 @@ describe('inbound SMS', () => {
     expect(res.body.trace.map((t: any) => t.step)).toEqual(['received', 'switch_http']);
     const got = receiver.received[0]!;
     expect(got.json()).toEqual({ type: 'sms', data: { id: res.body.message.id, from: '+14155550123', to: '+13125550100', text: 'Hello there', received_at: '2026-03-01T12:00:00.000Z' } });
+    expectConforms('message_delivery', got.json());
     const hex = createHmac('sha256', 'sign-me').update(got.body).digest('hex');
     expect(got.headers.authorization).toBe(`SERVICE0-HMAC-SHA256 ${hex}`);
   });
@@ -35,6 +37,7 @@ describe('inbound SMS', () => {
     const got = receiver.received[0]!;
     expect(got.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(Object.fromEntries(new URLSearchParams(got.text))).toMatchObject({ from: '+14155550123', to: '+13125550100', text: 'Hi' });
+    expectConforms('message_fields', Object.fromEntries(new URLSearchParams(got.text)));
     expect(got.headers.authorization).toBe(`Basic ${Buffer.from('u:p').toString('base64')}`);
   });
 
@@ -85,6 +88,7 @@ describe('inbound SMS', () => {
     await sms('billable');
     const cdr = receiver.received.find((r) => r.path === '/cdr')!;
     expect(cdr.headers.authorization).toBe('Bearer c');
+    expectConforms('cdr_delivery', cdr.json());
     expect(cdr.json()).toMatchObject({ type: 'cdr', data: { kind: 'SMS', from: '+14155550123', to: '+13125550100', billed_at: '2026-03-01T12:00:00.000Z' } });
   });
 
@@ -112,6 +116,7 @@ describe('inbound calls', () => {
     expect(got.method).toBe('GET');
     expect(got.headers.accept).toBe('application/json, text/plain');
     expect(got.headers.authorization).toBe('Bearer r');
+    expectConforms('route_callback', got.json());
     expect(got.json()).toEqual({ id: res.body.call.id, inserted_at: '2026-03-01T12:00:00.000Z', from: '+14155550123', to: '+13125550106', direction: 'INCOMING' });
     expect(res.body.decision).toMatchObject({ type: 'VOIP', data: '1001@pbx.example.com', source: 'destination' });
   });

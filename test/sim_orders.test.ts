@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { envelope, useServer } from './helpers.js';
+import { expectConforms } from './conformance.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 describe('order lifecycle', () => {
@@ -41,6 +42,7 @@ describe('order lifecycle', () => {
     expect(await get(`/api/v1/orders/${id}`)).toMatchObject({ status: 'COMPLETED', error_code: 'OK' });
     expect(await get(`/api/v1/requests/${requestIds[0]}`)).toMatchObject({ status: 'COMPLETED', error_code: 'OK' });
     expect(events().map((e) => e.kind)).toEqual(['order.created', 'request.updated', 'order.updated', 'request.completed', 'order.completed']);
+    for (const r of receiver.received) expectConforms('event_delivery', r.json());
     expect((await server().call('GET', '/api/v1/numbers/+13125550100')).body.associations.campaign).toEqual({ id: '01KEAQ8JB0DEM0CAMPA1GN0001', tcr_campaign_id: 'CDEMO01' });
   });
 
@@ -53,6 +55,7 @@ describe('order lifecycle', () => {
     expect(added).toHaveLength(3);
     expect(added[0]).toMatchObject({ state: 'CA', rate_center: 'SAN FRANCISCO' });
     expect(events().filter((e) => e.kind === 'did.created')).toHaveLength(3);
+    for (const r of receiver.received) expectConforms('event_delivery', r.json());
   });
 
   it('REMOVE_NUMBERS removes them; messaging and voice requests change the numbers', async () => {

@@ -1184,7 +1184,108 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event, to a subscription
+         * @description Sent to every enabled HTTP subscription whose topics include the event's, with its auth, custom headers and query parameters.
+         */
+        post: operations["deliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    cdr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A billed CDR, to the call data webhook
+         * @description One CDR a request, with the webhook's auth, custom headers and query parameters.
+         */
+        post: operations["deliverCdr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    inboundMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inbound SMS or MMS, to a switch's HTTP endpoint
+         * @description SMSFMT_JSON_1_0 (and the MMS formats) as JSON; SMSFMT_POST_1_0 and SMSFMT_POST_2_0 form-encoded. HMAC_SHA256 auth sends `Authorization: SERVICE0-HMAC-SHA256 <hex>`, the HMAC of the exact body.
+         */
+        post: operations["deliverInboundMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    httpRouteCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A routing request, to an HTTP_ROUTE destination
+         * @description A GET with a JSON body and `Accept: application/json, text/plain`; the reply names where the call goes.
+         */
+        get: operations["routeCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    bulkDipResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bulk dip's result file, to an on-done action
+         * @description CSV with a header row, or MLJSON (a JSON record a line), or either in a tar.gz when the action's archive_format is TAR_GZ; with the action's auth.
+         */
+        post: operations["deliverBulkDipResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** Format: uuid */
@@ -2095,6 +2196,67 @@ export interface components {
             count: number;
             page_info: components["schemas"]["page_info"];
             results: components["schemas"]["overwrite_request_response"][];
+        };
+        event_delivery: {
+            /** @constant */
+            type: "event";
+            data: {
+                id: components["schemas"]["ulid"];
+                topic: components["schemas"]["event_topic"];
+                /** @description What happened, e.g. order.completed, request.updated, did.updated, osr.created. */
+                kind: string;
+                occurred_at: components["schemas"]["timestamp"];
+                resource: {
+                    type: string;
+                    data: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        cdr_delivery: {
+            /** @constant */
+            type: "cdr";
+            data: {
+                id: components["schemas"]["ulid"];
+                /** @enum {string} */
+                kind: "SMS" | "MMS" | "LRN" | "CNAM" | "MCL";
+                from: string;
+                to: string;
+                billed_at: components["schemas"]["timestamp"];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        message_fields: {
+            id: components["schemas"]["ulid"];
+            from: string;
+            to: components["schemas"]["e164"];
+            text: string;
+            received_at: components["schemas"]["timestamp"];
+            media_urls?: string[];
+        };
+        message_delivery: {
+            /** @enum {string} */
+            type: "sms" | "mms";
+            data: components["schemas"]["message_fields"];
+        };
+        route_callback: {
+            id: components["schemas"]["ulid"];
+            inserted_at: components["schemas"]["timestamp"];
+            from: components["schemas"]["e164"];
+            to: components["schemas"]["e164"];
+            /** @enum {string} */
+            direction: "INCOMING";
+        };
+        route_reply: {
+            /** @constant */
+            type: "http_route_response";
+            data: {
+                /** @enum {string} */
+                type: "SKIP" | "PSTN" | "VOIP" | "TTS" | "TTS_CUSTOM" | "TTS_MESSAGE_SET";
+                data?: string;
+            };
         };
     };
     responses: {
@@ -4690,6 +4852,122 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    deliverEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["event_delivery"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverCdr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["cdr_delivery"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverInboundMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["message_delivery"];
+                "application/x-www-form-urlencoded": components["schemas"]["message_fields"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    routeCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["route_callback"];
+            };
+        };
+        responses: {
+            /** @description The routing answer: text/plain `TYPE:DATA`, or JSON `http_route_response`; anything else is SKIP. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                    "application/json": components["schemas"]["route_reply"];
+                };
+            };
+        };
+    };
+    deliverBulkDipResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+                "application/gzip": string;
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

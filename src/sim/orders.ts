@@ -106,14 +106,22 @@ async function applyRequest(deps: Deps, request: RequestRow): Promise<void> {
     case 'REGISTER_BRAND':
     case 'VET_BRAND':
     case 'UNREGISTER_BRAND':
-      await publish(deps, request.account_id, 'CSP_BRAND', `brand.${request.data.type.toLowerCase().split('_')[0]}ed`, { type: 'request', data: request.data });
-      return;
     case 'REGISTER_CAMPAIGN':
-    case 'UNREGISTER_CAMPAIGN':
-      await publish(deps, request.account_id, 'CSP_CAMPAIGN', `campaign.${request.data.type.toLowerCase().split('_')[0]}ed`, { type: 'request', data: request.data });
-      return;
+    case 'UNREGISTER_CAMPAIGN': {
+      const [topic, kind] = REGISTRY_EVENTS[request.data.type];
+      await publish(deps, request.account_id, topic, kind, { type: 'request', data: request.data });
+    }
   }
 }
+
+/** The registry requests announce themselves on the brand and campaign topics. */
+const REGISTRY_EVENTS = {
+  REGISTER_BRAND: ['CSP_BRAND', 'brand.registered'],
+  VET_BRAND: ['CSP_BRAND', 'brand.vetted'],
+  UNREGISTER_BRAND: ['CSP_BRAND', 'brand.unregistered'],
+  REGISTER_CAMPAIGN: ['CSP_CAMPAIGN', 'campaign.registered'],
+  UNREGISTER_CAMPAIGN: ['CSP_CAMPAIGN', 'campaign.unregistered'],
+} as const;
 
 export async function runOrder(step: ScheduledStep, deps: Deps): Promise<string> {
   const order = deps.store.orders.getAnyAccount(step.ref);
