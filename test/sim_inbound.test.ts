@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseRouteReply } from '../src/sim/inbound.js';
 import { envelope, useServer } from './helpers.js';
 import { expectConforms } from './conformance.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { startReceiver, type Receiver } from '../src/sim/receiver.js';
 
 describe('inbound SMS', () => {
   const server = useServer();

@@ -18,7 +18,7 @@ import { fixtureState } from '../store/fixtures.js';
 import { parseDuration } from './duration.js';
 import { inboundCall, inboundSms } from './inbound.js';
 import { raiseOverwriteRequest } from './lifecycles.js';
-import { runScenarioByName } from './scenario_runner.js';
+import { runScenarioByName, scenarioNames } from './scenario_runner.js';
 
 export interface ControlOptions {
   adminToken?: string;
@@ -155,7 +155,8 @@ export function controlRouter(deps: Deps, opts: ControlOptions): Router {
     return { status: 201, body: { data: row.data, type: 'osr_overwrite_request' } };
   });
 
-  route('post', '/scenarios/:name', async (req) => ({ body: await runScenarioByName(deps, String(req.params.name)) }));
+  route('get', '/scenarios', () => ({ body: { scenarios: scenarioNames() } }));
+  route('post', '/scenarios/:name', async (req) => ({ body: await runScenarioByName(`${req.protocol}://${req.get('host')}`, String(req.params.name)) }));
 
   router.use((req: Request, res: Response) => {
     res.status(404).json(new ApiError('not_found', [{ detail: `Nothing at ${req.method} /__sim${req.path}.` }]).envelope());

@@ -1,4 +1,4 @@
-/** A local HTTP server standing in for a client's endpoint: it records every request and answers as told. */
+/** A local HTTP server standing in for a client's endpoint (tests and scenarios): it records every request and answers as told. */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

@@ -1,0 +1,118 @@
+/**
+ * The scenario DSL: a script calls the API over HTTP as a client would, moves the clock, sends
+ * simulated traffic, starts local receivers for what the platform sends out, and states what it
+ * expects. Running one answers its timeline, on the simulated clock.
+ */
+import { startReceiver, type Receiver } from './receiver.js';
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+}
+
+export interface ScenarioContext {
+  /** Calls the API (`/api/v1` or `/__sim`) with a key, the Demo admin's by default. */
+  api<T = any>(method: string, path: string, opts?: { key?: string | null; body?: unknown }): Promise<Answer<T>>;
+  /** Moves the Demo clock by an ISO 8601 duration, running what falls due. */
+  advance(by: string): Promise<{ now: string; fired: { what: string }[] }>;
+  sms(to: string, from: string, text: string): Promise<any>;
+  call(to: string, from: string): Promise<any>;
+  /** A local endpoint (loopback) that records what it receives; closed when the scenario ends. */
+  receiver(): Promise<Receiver>;
+  /** Records an expectation; a false one fails the scenario at once. */
+  expect(condition: boolean, what: string): void;
+  note(what: string): void;
+}
+
+export interface Scenario {
+  name: string;
+  title: string;
+  run(s: ScenarioContext): Promise<void>;
+}
+
+export const scenario = (name: string, title: string, run: Scenario['run']): Scenario => ({ name, title, run });
+
+export interface TimelineEntry {
+  at: string;
+  step: string;
+  detail: string;
+}
+
+export interface ScenarioResult {
+  name: string;
+  title: string;
+  passed: boolean;
+  error?: string;
+  timeline: TimelineEntry[];
+}
+
+class ExpectationFailed extends Error {}
+
+/** Runs a scenario against the server at `base` and answers its timeline. */
+export async function runScenario(base: string, sc: Scenario): Promise<ScenarioResult> {
+  const timeline: TimelineEntry[] = [];
+  const receivers: Receiver[] = [];
+  let now = '';
+  const log = (step: string, detail: string) => timeline.push({ at: now, step, detail });
+
+  const api = async (method: string, path: string, opts: { key?: string | null; body?: unknown } = {}): Promise<Answer> => {
+    const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
+    const res = await fetch(base + path, {
+      method,
+      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+    const text = await res.text();
+    const body = text ? JSON.parse(text) : null;
+    log('api', `${method} ${path} → ${res.status}`);
+    return { status: res.status, body };
+  };
+
+  const context: ScenarioContext = {
+    api,
+    async advance(by) {
+      const res = await api('POST', '/__sim/clock/advance', { key: null, body: { by } });
+      now = res.body.now;
+      for (const f of res.body.fired ?? []) log('fired', f.what);
+      return res.body;
+    },
+    async sms(to, from, text) {
+      const res = await api('POST', '/__sim/inbound/sms', { key: null, body: { to, from, text } });
+      for (const t of res.body.trace ?? []) log('sms', `${t.step}: ${t.detail}`);
+      return res.body;
+    },
+    async call(to, from) {
+      const res = await api('POST', '/__sim/inbound/call', { key: null, body: { to, from } });
+      for (const t of res.body.steps ?? []) log('call', `${t.step}: ${t.detail}`);
+      return res.body;
+    },
+    async receiver() {
+      const r = await startReceiver();
+      receivers.push(r);
+      return r;
+    },
+    expect(condition, what) {
+      log(condition ? 'ok' : 'FAILED', what);
+      if (!condition) throw new ExpectationFailed(what);
+    },
+    note: (what) => log('note', what),
+  };
+
+  try {
+    now = (await api('GET', '/__sim/clock', { key: null })).body.now;
+    timeline.length = 0;
+    await sc.run(context);
+    return { name: sc.name, title: sc.title, passed: true, timeline };
+  } catch (e) {
+    if (!(e instanceof ExpectationFailed)) log('FAILED', (e as Error).message);
+    return { name: sc.name, title: sc.title, passed: false, error: (e as Error).message, timeline };
+  } finally {
+    await Promise.all(receivers.map((r) => r.close()));
+  }
+}
+
+/** Prints a result as lines a person reads. */
+export function formatTimeline(result: ScenarioResult): string {
+  const lines = result.timeline.map((e) => `${e.at}  ${e.step.padEnd(6)}  ${e.detail}`);
+  return [`${result.passed ? 'PASSED' : 'FAILED'}  ${result.name}: ${result.title}`, ...lines, ...(result.error ? [`error: ${result.error}`] : [])].join('\n');
+}

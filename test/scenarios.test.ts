@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { formatTimeline } from '../src/sim/scenario.js';
+import { runScenarioByName, scenarioNames } from '../src/sim/scenario_runner.js';
+import { useServer } from './helpers.js';
+
+describe('scenarios', () => {
+  const server = useServer();
+
+  it('there are at least the five main stories', () => {
+    expect(scenarioNames()).toEqual(expect.arrayContaining(['bulk-dip-to-file', 'cart-to-order', 'osr-raise-expire', 'sms-auto-response-stop', 'call-http-route']));
+  });
+
+  for (const name of scenarioNames()) {
+    it(`${name} passes`, async () => {
+      const result = await runScenarioByName(server().base, name);
+      expect(result.passed, formatTimeline(result)).toBe(true);
+      expect(result.timeline.filter((e) => e.step === 'ok').length).toBeGreaterThan(2);
+    });
+  }
+
+  it('POST /__sim/scenarios/{name} runs one on the server; an unknown one is 404', async () => {
+    const res = await server().call('POST', '/__sim/scenarios/call-http-route', { key: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'call-http-route', passed: true });
+    expect((await server().call('POST', '/__sim/scenarios/no-such-story', { key: null })).status).toBe(404);
+    expect((await server().call('POST', '/__sim/scenarios/..%2Fsrc%2Fmain', { key: null })).status).toBe(404);
+  });
+});
