@@ -83,6 +83,15 @@ describe('inbound SMS', () => {
     expect(res.body.outbound[0].to).toBe('12345');
   });
 
+  it('forward_dlr stops delivery receipts from reaching the switch; other messages still go', async () => {
+    await route({ sms_protocol: 'HTTP', sms_data: `${receiver.url}/sms`, sms_options: { forward_dlr: true } });
+    const dlr = await sms('id:0123456789 sub:001 dlvrd:001 submit date:2603011200 done date:2603011201 stat:DELIVRD err:000 text:hello');
+    expect(dlr.body.trace.at(-1).step).toBe('dlr_dropped');
+    expect(receiver.received).toHaveLength(0);
+    await sms('a normal message');
+    expect(receiver.received).toHaveLength(1);
+  });
+
   it('each inbound SMS produces a CDR for the call data webhook', async () => {
     await server().call('POST', '/api/v1/call_data_webhooks', { body: envelope('call_data_webhook', { name: 'cdr', protocol: 'HTTP', data: `${receiver.url}/cdr`, auth_method: 'BEARER', auth_secret: 'c' }) });
     await sms('billable');

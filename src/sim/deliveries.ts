@@ -124,6 +124,15 @@ export class Deliveries {
   }
 }
 
+/**
+ * The SFTP login for an auth method (spec: BASIC logs in with identity and secret; BEARER uses a
+ * placeholder username and the secret as password; NONE placeholder values).
+ */
+export function sftpLogin(method: string | undefined, identity: string | null | undefined, secret: string | null | undefined): { username: string; password: string } {
+  if (method === 'BASIC') return { username: identity ?? '', password: secret ?? '' };
+  return { username: 'dipswitch', password: method === 'BEARER' ? secret ?? '' : '' };
+}
+
 /** The Authorization header for NONE, BASIC or BEARER auth (spec: Call data webhook, Event subscription). */
 export function authHeader(method: string | undefined, identity: string | null | undefined, secret: string | null | undefined): Record<string, string> {
   if (method === 'BASIC') return { authorization: `Basic ${Buffer.from(`${identity ?? ''}:${secret ?? ''}`).toString('base64')}` };

@@ -1,15 +1,18 @@
 /**
- * The one way dipswitch calls out: a real HTTP request with a time limit. node:http rather than
- * fetch, because the spec's HTTP route callback is a GET with a JSON body.
+ * The one way dipswitch calls out: a real HTTP request with a time limit (node:http rather than
+ * fetch, because the spec's HTTP route callback is a GET with a JSON body), or an SFTP upload.
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { sftpUpload } from './sftp.js';
 
 export interface OutboundRequest {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'SFTP';
   url: string;
   headers: Record<string, string>;
   body: string | Buffer;
+  /** For method SFTP: the login and the file's name (never logged). */
+  sftp?: { username: string; password: string; filename: string };
 }
 
 export interface OutboundResponse {
@@ -18,7 +21,12 @@ export interface OutboundResponse {
   body: string;
 }
 
-export function send(req: OutboundRequest, timeoutMs: number): Promise<OutboundResponse> {
+export async function send(req: OutboundRequest, timeoutMs: number): Promise<OutboundResponse> {
+  if (req.method === 'SFTP') {
+    const body = typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body);
+    await sftpUpload({ url: req.url, ...req.sftp!, }, body, timeoutMs);
+    return { status: 200, headers: {}, body: '' };
+  }
   return new Promise((resolve, reject) => {
     const url = new URL(req.url);
     const body = typeof req.body === 'string' ? Buffer.from(req.body) : req.body;

@@ -28,6 +28,9 @@ function findNumber(deps: Deps, accountId: string, to: string): NumberRow {
   return number;
 }
 
+/** A delivery receipt in the usual SMPP text form: `id:… sub:… dlvrd:… submit date:… done date:… stat:…`. */
+export const isDeliveryReceipt = (text: string): boolean => /^id:\S+ .*\bstat:[A-Z]+/i.test(text.trim());
+
 /** Spec (switch options): pads a short code with leading zeroes to 11 digits. */
 const padShortCode = (from: string): string => (/^\d{5,6}$/.test(from) ? from.padStart(11, '0') : from);
 
@@ -96,6 +99,11 @@ export async function inboundSms(deps: Deps, accountId: string, input: { to: str
     trace.push({ step: 'discarded', detail: sw ? `the switch has ${kind.toUpperCase()} ${enabled ? 'protocol NONE' : 'disabled'}` : 'the number has no switch' });
   } else {
     const options = kind === 'sms' ? sw.data.sms_options : sw.data.mms_options;
+    if (options?.forward_dlr && isDeliveryReceipt(input.text)) {
+      trace.push({ step: 'dlr_dropped', detail: 'a delivery receipt, not delivered because the switch sets forward_dlr' });
+      await store.commit();
+      return { message, trace, outbound };
+    }
     const delivered = { ...message, from: options?.pad_shortcodes ? padShortCode(from) : from };
     if (protocol === 'HTTP') {
       const res = await deps.deliveries.deliver(deps, accountId, 'sms', switchRequest(sw, kind, delivered), { retry: true });

@@ -6,7 +6,8 @@ import { bulkDipSteps, MAGIC, OSR_REVIEW_WINDOW_MS } from '../domain/lifecycles.
 import type { Deps } from '../deps.js';
 import type { BulkDipTaskRow, OverwriteRequestRow, ScheduledStep } from '../store/rows.js';
 import { tarGz } from './archive.js';
-import { authHeader } from './deliveries.js';
+import { authHeader, sftpLogin } from './deliveries.js';
+import type { OutboundRequest } from './http_client.js';
 import { resultFile, runDips } from './dips.js';
 import { publish, sendCdr } from './events.js';
 
@@ -29,31 +30,32 @@ async function exportCdrs(deps: Deps, row: BulkDipTaskRow): Promise<void> {
   await Promise.all(Array.from({ length: CDR_CONCURRENCY }, worker));
 }
 
-/** Runs each on-done action: the result file POSTed with the action's auth. */
+/** Runs each on-done action: the result file POSTed, or uploaded by SFTP, with the action's auth. */
 async function deliverResults(deps: Deps, row: BulkDipTaskRow): Promise<void> {
   const file = await deps.store.files.get(resultId(row.data.id));
   const { contentType, extension } = resultFile(row.data, []);
   await Promise.all(row.data.on_done_actions.map(async (action, i) => {
-    if (action.protocol !== 'HTTP') {
-      Object.assign(action, { status: 'ERROR', error_code: 'SFTP_NOT_SIMULATED' });
-      return;
-    }
     const name = action.filename ?? `${row.data.reference_id}.${extension}`;
     const archived = action.archive_format === 'TAR_GZ';
+    const filename = archived ? `${name}.tar.gz` : name;
     const body = archived ? tarGz(name, file ?? Buffer.alloc(0), deps.clock.now().getTime()) : file ?? Buffer.alloc(0);
+    const secret = row.action_secrets[i];
     action.status = 'DELIVERING';
-    await deps.deliveries.deliver(deps, row.account_id, 'result', {
-      method: 'POST',
-      url: action.data,
-      headers: {
-        'content-type': archived ? 'application/gzip' : contentType,
-        'content-disposition': `attachment; filename="${archived ? `${name}.tar.gz` : name}"`,
-        'x-bulk-dip-task-id': row.data.id,
-        'x-reference-id': action.reference_id ?? row.data.reference_id,
-        ...authHeader(action.auth_method, action.auth_identity, row.action_secrets[i]),
-      },
-      body,
-    }, {
+    const request: OutboundRequest = action.protocol === 'SFTP'
+      ? { method: 'SFTP', url: action.data, headers: {}, body, sftp: { ...sftpLogin(action.auth_method, action.auth_identity, secret), filename } }
+      : {
+        method: 'POST',
+        url: action.data,
+        headers: {
+          'content-type': archived ? 'application/gzip' : contentType,
+          'content-disposition': `attachment; filename="${filename}"`,
+          'x-bulk-dip-task-id': row.data.id,
+          'x-reference-id': action.reference_id ?? row.data.reference_id,
+          ...authHeader(action.auth_method, action.auth_identity, secret),
+        },
+        body,
+      };
+    await deps.deliveries.deliver(deps, row.account_id, 'result', request, {
       retry: true,
       onSettled: (ok) => Object.assign(action, ok ? { status: 'COMPLETED', error_code: 'OK' } : { status: 'ERROR', error_code: 'DELIVERY_FAILED' }),
     });

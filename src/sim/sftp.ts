@@ -1,0 +1,46 @@
+/**
+ * SFTP uploads (spec: SFTP event subscriptions, call data webhooks, bulk dip on-done actions):
+ * a real SSH connection with ssh2, password authentication, one file written.
+ */
+import { Client } from 'ssh2';
+
+export interface SftpTarget {
+  /** `sftp://host[:port]/dir`, or `host[:port]` (the call data webhook allows it). */
+  url: string;
+  username: string;
+  password: string;
+  /** The file's name, put under the URL's path (spec: the path is used to change directory). */
+  filename: string;
+}
+
+/** Where a target points: host, port and the remote file path. */
+export function sftpLocation(t: SftpTarget): { host: string; port: number; path: string } {
+  const url = new URL(t.url.includes('://') ? t.url : `sftp://${t.url}`);
+  const dir = decodeURIComponent(url.pathname).replace(/\/+$/, '');
+  return { host: url.hostname, port: Number(url.port || 22), path: `${dir}/${t.filename}` };
+}
+
+export function sftpUpload(t: SftpTarget, bytes: Buffer, timeoutMs: number): Promise<void> {
+  const { host, port, path } = sftpLocation(t);
+  return new Promise((resolve, reject) => {
+    const conn = new Client();
+    const timer = setTimeout(() => {
+      conn.end();
+      reject(new Error(`no SFTP upload within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const finish = (err?: Error) => {
+      clearTimeout(timer);
+      conn.end();
+      if (err) reject(err);
+      else resolve();
+    };
+    conn.on('ready', () => {
+      conn.sftp((err, sftp) => {
+        if (err) return finish(err);
+        sftp.writeFile(path, bytes, (werr) => finish(werr ?? undefined));
+      });
+    });
+    conn.on('error', finish);
+    conn.connect({ host, port, username: t.username, password: t.password, readyTimeout: timeoutMs, hostVerifier: () => true });
+  });
+}
