@@ -8,7 +8,7 @@ import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { forAccount, type Deps } from './deps.js';
-import { authenticate, authorize } from './http/auth.js';
+import { authenticate, authorize, type Principal } from './http/auth.js';
 import { loadContract, type OperationId, type OperationMeta } from './http/contract.js';
 import { ApiError, invalidField } from './http/errors.js';
 import type { Ctx, HandlerMap } from './http/handler.js';
@@ -16,6 +16,7 @@ import { readMultipart } from './http/multipart.js';
 import { validationError } from './http/validation.js';
 import { handlers as allHandlers } from './resources/index.js';
 import { controlRouter } from './sim/control.js';
+import type { FaultEffect } from './sim/faults.js';
 
 export const JSON_LIMIT = '1mb';
 
@@ -68,6 +69,29 @@ function declaredQuery(operation: Operation, query: Record<string, string | stri
   return Object.fromEntries(Object.entries(query).filter(([name]) => names.has(name)));
 }
 
+type Answer = (status: number, payload: unknown, contentType?: string, checked?: boolean) => void;
+
+/**
+ * Applies an injected fault; answers whether it answered the call (a delay alone lets it go on).
+ * Injected answers are not checked against the contract: they leave it on purpose.
+ */
+async function injectFault(effect: FaultEffect, req: Request, res: Response, answer: Answer): Promise<boolean> {
+  if (effect.delay_ms) await new Promise((r) => setTimeout(r, effect.delay_ms));
+  if (effect.drop) {
+    req.socket.destroy();
+    return true;
+  }
+  if (effect.malformed) {
+    res.status(effect.status ?? 200).type('application/json').send('{"data": {"id": ');
+    return true;
+  }
+  if (effect.status !== undefined) {
+    answer(effect.status, effect.body ?? { errors: [{ code: 'injected_fault', title: 'Injected fault', detail: 'A rule of /__sim/faults answered this call.', sub_code: 'none' }] }, 'application/json', false);
+    return true;
+  }
+  return false;
+}
+
 function parseJsonBody(req: Request): unknown {
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   if (raw.length === 0) return {};
@@ -95,8 +119,8 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
   app.set('query parser', 'simple');
 
   /** The one place an answer is written; in test mode it is checked against the contract first. */
-  function send(res: Response, status: number, body: unknown, operation?: Operation, contentType = 'application/json'): void {
-    if (opts.validateResponses && contentType === 'application/json' && status !== 204) {
+  function send(res: Response, status: number, body: unknown, operation?: Operation, contentType = 'application/json', checked = true): void {
+    if (opts.validateResponses && checked && contentType === 'application/json' && status !== 204) {
       const declared = operation?.responses?.[String(status)];
       const result = declared && operation
         ? api.validator.validateResponse(body, operation, status)
@@ -117,8 +141,21 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
   app.use(express.raw({ type: (req) => !String(req.headers['content-type'] ?? '').startsWith('multipart/'), limit: JSON_LIMIT }));
 
   app.use(async (req: Request, res: Response) => {
+    const started = process.hrtime.bigint();
     let operation: Operation | undefined;
     let meta: OperationMeta | undefined;
+    let principal: Principal | null = null;
+    let body: unknown;
+    /** Answers, and writes the call into the request journal. */
+    const answer = (status: number, payload: unknown, contentType?: string, checked = true) => {
+      send(res, status, payload, checked ? operation : undefined, contentType, checked);
+      const clock = principal ? deps.clocks.for(principal.accountId) : deps.clock;
+      deps.journal.record({
+        at: clock.iso(), method: req.method, path: req.path, operation_id: meta?.operationId ?? null, account_id: principal?.accountId ?? null,
+        status, latency_ms: Number(process.hrtime.bigint() - started) / 1e6,
+        request: { headers: req.headers, body }, response: { body: contentType && contentType !== 'application/json' ? '(not JSON)' : payload },
+      });
+    };
     try {
       const route = { method: req.method, path: req.path, headers: req.headers as Record<string, string> };
       operation = api.router.matchOperation(route);
@@ -126,11 +163,19 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
       if (!operation || !meta) throw new ApiError('not_found', [{ detail: `Nothing at ${req.method} ${req.path}.` }]);
       // query parameters the operation does not declare are ignored, as by most HTTP APIs
       const request = { ...route, query: declaredQuery(operation, req.query as Record<string, string | string[]>) };
-      const principal = meta.scope ? authenticate(deps.store, req.headers.authorization) : null;
+      let unauthenticated: unknown;
+      try {
+        principal = meta.scope ? authenticate(deps.store, req.headers.authorization) : null;
+      } catch (e) {
+        unauthenticated = e;
+      }
+      const fault = deps.faults.inbound({ method: req.method, path: req.path, template: meta.path, operationId: meta.operationId, accountId: principal?.accountId });
+      if (fault && (await injectFault(fault, req, res, answer))) return;
+      if (unauthenticated) throw unauthenticated;
       if (principal && meta.scope) authorize(principal, meta.scope);
       const upload = meta.multipart ? await readMultipart(req) : undefined;
       // the file itself is checked by the handler; the schema sees that it is there
-      const body = meta.jsonBody ? parseJsonBody(req) : upload ? { ...upload.fields, ...(upload.file ? { file: '' } : {}) } : undefined;
+      body = meta.jsonBody ? parseJsonBody(req) : upload ? { ...upload.fields, ...(upload.file ? { file: '' } : {}) } : undefined;
       const contentType = meta.multipart ? 'multipart/form-data' : 'application/json';
       const validated = api.validator.validateRequest({ ...request, headers: { ...request.headers, 'content-type': contentType }, body }, operation);
       if (validated.errors) throw validationError(validated.errors);
@@ -140,11 +185,11 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
       const scoped = principal ? forAccount(deps, principal.accountId) : deps;
       const ctx = { deps: scoped, principal, params: parsed.params, query: validated.coerced?.query ?? parsed.query, body, upload, meta } as unknown as Ctx<OperationId>;
       const reply = (await handler(ctx)) as { status: number; body: unknown; contentType?: string };
-      send(res, reply.status, reply.body, operation, reply.contentType);
+      answer(reply.status, reply.body, reply.contentType);
     } catch (err) {
-      if (err instanceof ApiError) return send(res, err.status(meta?.invalidStatus ?? 404), err.envelope(), operation);
+      if (err instanceof ApiError) return answer(err.status(meta?.invalidStatus ?? 404), err.envelope());
       deps.logger.warn(`internal error on ${req.method} ${req.path}: ${(err as Error).stack ?? String(err)}`);
-      send(res, 500, new ApiError('internal_error', [{ detail: 'The simulator failed; this is a dipswitch bug.' }]).envelope(), operation);
+      answer(500, new ApiError('internal_error', [{ detail: 'The simulator failed; this is a dipswitch bug.' }]).envelope());
     }
   });
 

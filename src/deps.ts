@@ -7,6 +7,8 @@ import { monotonicFactory } from 'ulid';
 import { v4 as uuidv4 } from 'uuid';
 import { Clocks, SimClock, type ClockMode } from './sim/clock.js';
 import { Deliveries } from './sim/deliveries.js';
+import { Faults } from './sim/faults.js';
+import { Journal } from './sim/journal.js';
 import { Scheduler } from './sim/scheduler.js';
 import type { Store } from './store/store.js';
 
@@ -41,6 +43,10 @@ export interface Deps {
   scheduler: Scheduler;
   /** Outbound deliveries and their log. */
   deliveries: Deliveries;
+  /** Injected faults, inbound and outbound. */
+  faults: Faults;
+  /** Every API call, secrets redacted. */
+  journal: Journal;
 }
 
 /** The wall clock, read here and only here. */
@@ -115,5 +121,5 @@ export function createDeps(opts: DepsOptions): Deps {
   const random = opts.seed === undefined ? systemRandom() : seededRandom(opts.seed);
   const clock = new SimClock(wallClock, opts.clockMode ?? 'real', opts.startTime);
   const clocks = new Clocks(wallClock, opts.clockMode ?? 'real', opts.startTime);
-  return { store: opts.store, clocks, clock, random, ids: makeIds(random, clock), logger: opts.logger ?? consoleLogger, scheduler: new Scheduler(), deliveries: new Deliveries() };
+  return { store: opts.store, clocks, clock, random, ids: makeIds(random, clock), logger: opts.logger ?? consoleLogger, scheduler: new Scheduler(), deliveries: new Deliveries(), faults: new Faults(random), journal: new Journal() };
 }

@@ -77,4 +77,15 @@ export class Clocks {
   clear(): void {
     this.clocks.clear();
   }
+
+  /** Every clock's time and mode, to restore later. */
+  save(): { accountId: string; now: string; mode: ClockMode }[] {
+    return this.entries().map(([accountId, c]) => ({ accountId, now: c.iso(), mode: c.mode }));
+  }
+
+  /** Puts the clocks back as saved (a snapshot's restore). */
+  restore(saved: { accountId: string; now: string; mode: ClockMode }[]): void {
+    this.clocks.clear();
+    for (const c of saved) this.clocks.set(c.accountId, new SimClock(this.wall, c.mode, new Date(c.now)));
+  }
 }

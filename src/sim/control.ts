@@ -12,12 +12,14 @@ import { parse } from 'yaml';
 import { forAccount, type Deps } from '../deps.js';
 import { authenticate } from '../http/auth.js';
 import { projectRoot } from '../http/contract.js';
-import { ApiError, invalidField } from '../http/errors.js';
+import { ApiError, invalidField, notFound } from '../http/errors.js';
 import { validationError } from '../http/validation.js';
 import { fixtureState } from '../store/fixtures.js';
 import { parseDuration } from './duration.js';
+import type { FaultEffect, FaultMatch } from './faults.js';
 import { inboundCall, inboundSms } from './inbound.js';
 import { raiseOverwriteRequest } from './lifecycles.js';
+import { createSandbox, Snapshots } from './sandboxes.js';
 import { runScenarioByName, scenarioNames } from './scenario_runner.js';
 
 export interface ControlOptions {
@@ -43,6 +45,7 @@ type Handler = (req: Request, deps: Deps) => Promise<{ status?: number; body: un
 export function controlRouter(deps: Deps, opts: ControlOptions): Router {
   const router = Router();
   const initial = fixtureState();
+  const snapshots = new Snapshots();
 
   /** The account a call acts on: the key's, or Demo. */
   const accountOf = (req: Request): string => (req.headers.authorization ? authenticate(deps.store, req.headers.authorization).accountId : DEMO_ACCOUNT);
@@ -51,7 +54,7 @@ export function controlRouter(deps: Deps, opts: ControlOptions): Router {
     return { now: clock.iso(), mode: clock.mode };
   };
 
-  const route = (method: 'get' | 'post', path: string, handler: Handler) => {
+  const route = (method: 'get' | 'post' | 'delete', path: string, handler: Handler) => {
     router[method](path, async (req: Request, res: Response) => {
       try {
         const { status = 200, body } = await handler(req, deps);
@@ -78,6 +81,8 @@ export function controlRouter(deps: Deps, opts: ControlOptions): Router {
   route('post', '/reset', async () => {
     deps.clocks.clear();
     deps.deliveries.clear();
+    deps.faults.clear();
+    deps.journal.clear();
     await deps.store.replace(initial);
     deps.scheduler.rearm();
     return { body: { status: 'reset', accounts: deps.store.accounts.list().length } };
@@ -95,6 +100,45 @@ export function controlRouter(deps: Deps, opts: ControlOptions): Router {
       })),
     },
   }));
+
+  route('post', '/accounts', async (req) => ({ status: 201, body: await createSandbox(deps, checked<{ name?: string }>('sandbox_request', req.body ?? {}).name) }));
+  route('delete', '/accounts/:id', async (req) => {
+    const id = String(req.params.id);
+    const account = deps.store.accounts.get(id);
+    if (!account) throw notFound('account', id);
+    deps.store.deleteAccount(id);
+    await deps.store.commit();
+    return { body: { id, name: account.name, deleted: true } };
+  });
+
+  route('post', '/faults', (req) => {
+    const body = checked<{ match: FaultMatch; effect: FaultEffect; times?: number; probability?: number }>('fault_request', req.body ?? {});
+    return { status: 201, body: deps.faults.add({ id: deps.ids.uuid(), match: body.match, effect: body.effect, times: body.times ?? null, probability: body.probability ?? null }) };
+  });
+  route('get', '/faults', () => ({ body: { faults: deps.faults.list() } }));
+  route('delete', '/faults/:id', (req) => {
+    const rule = deps.faults.remove(String(req.params.id));
+    if (!rule) throw notFound('fault', String(req.params.id));
+    return { body: rule };
+  });
+
+  route('get', '/requests', (req) => {
+    const q = req.query as Record<string, string | undefined>;
+    const entries = deps.journal.list({ ...q, status: q.status === undefined ? undefined : Number(q.status) });
+    return { body: { count: entries.length, requests: entries } };
+  });
+
+  route('post', '/snapshots', async (req) => {
+    const { name } = checked<{ name: string }>('snapshot_request', req.body ?? {});
+    await snapshots.save(deps, name);
+    return { status: 201, body: { name, snapshots: snapshots.names() } };
+  });
+  route('post', '/snapshots/:name/restore', async (req) => {
+    const name = String(req.params.name);
+    if (!snapshots.has(name)) throw notFound('snapshot', name);
+    await snapshots.restore(deps, name);
+    return { body: { name, restored: true } };
+  });
 
   route('get', '/clock', (req) => ({ body: clockOf(accountOf(req)) }));
   route('post', '/clock/freeze', (req) => {

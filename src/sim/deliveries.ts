@@ -57,6 +57,7 @@ export class Deliveries {
   clear(): void {
     this.log.length = 0;
     this.settled.clear();
+    this.held.clear();
   }
 
   /** Sends now; answers the response, or null when it failed. A failure is retried if asked. */
@@ -69,10 +70,39 @@ export class Deliveries {
     this.log.push(record);
     if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
     if (opts.onSettled) this.settled.set(record.id, opts.onSettled);
-    const res = await this.attempt(deps, record, req);
+    const fault = deps.faults.outbound(req.url, accountId);
+    if (fault?.reorder) {
+      // held back: it goes out right after the next delivery to the same endpoint
+      record.outcome = 'retrying';
+      this.held.set(req.url, [...(this.held.get(req.url) ?? []), { record, req, retry: opts.retry }]);
+      return null;
+    }
+    const res = fault?.fail ? this.injectedFailure(deps, record) : await this.attempt(deps, record, req);
+    if (res && fault?.duplicate) await this.attempt(deps, record, req);
     if (res || !opts.retry) this.settle(deps, record, res !== null);
     else this.scheduleRetry(deps, record, req);
+    await this.releaseHeld(deps, req.url);
     return res;
+  }
+
+  private readonly held = new Map<string, { record: DeliveryRecord; req: OutboundRequest; retry: boolean }[]>();
+
+  /** Sends what an out-of-order fault held back for this endpoint. */
+  private async releaseHeld(deps: Deps, url: string): Promise<void> {
+    const waiting = this.held.get(url);
+    if (!waiting?.length) return;
+    this.held.delete(url);
+    for (const { record, req, retry } of waiting) {
+      const res = await this.attempt(deps, record, req);
+      if (res || !retry) this.settle(deps, record, res !== null);
+      else this.scheduleRetry(deps, record, req);
+    }
+  }
+
+  /** An attempt an outbound fault failed before it left. */
+  private injectedFailure(deps: Deps, record: DeliveryRecord): null {
+    record.attempts.push({ at: deps.clock.iso(), status: null, error: 'injected fault', duration_ms: 0 });
+    return null;
   }
 
   /** The scheduler's runner for a due retry. */
@@ -80,7 +110,7 @@ export class Deliveries {
     const record = this.log.find((r) => r.id === step.ref);
     const { req } = step.data as { req: OutboundRequest };
     if (!record) return `delivery ${step.ref} is no longer logged`;
-    const res = await this.attempt(deps, record, req);
+    const res = deps.faults.outbound(req.url, record.account_id)?.fail ? this.injectedFailure(deps, record) : await this.attempt(deps, record, req);
     if (res) {
       this.settle(deps, record, true);
       return `delivery ${record.kind} to ${record.target}: attempt ${record.attempts.length} answered ${res.status}`;

@@ -185,7 +185,7 @@ export class Store {
   /** Replaces the whole state (seeding, reset) and commits it; document files not in it are removed. */
   async replace(data: DbData): Promise<void> {
     this.db.data = structuredClone(data);
-    await this.files.keepOnly(new Set(this.db.data.documents.map((d) => d.data.id)));
+    await this.files.keepOnly(new Set([...this.db.data.documents.map((d) => d.data.id), ...this.db.data.bulk_dip_tasks.map((t) => `result-${t.data.id}`)]));
     this.reindex();
     await this.commit();
   }
@@ -210,6 +210,22 @@ export class Store {
 
   insertAccount(row: AccountRow): void {
     this.db.data.accounts.push(row);
+  }
+
+  /** Removes an account and everything it owns, pending steps included. */
+  deleteAccount(id: string): void {
+    const data = this.db.data as unknown as Record<string, unknown>;
+    for (const [name, rows] of Object.entries(data)) {
+      if (!Array.isArray(rows) || name === 'accounts') continue;
+      data[name] = (rows as { account_id?: string }[]).filter((r) => r.account_id !== id);
+    }
+    this.db.data.accounts = this.db.data.accounts.filter((a) => a.id !== id);
+    this.reindex();
+  }
+
+  /** A deep copy of the whole state (snapshots). */
+  snapshot(): DbData {
+    return structuredClone(this.db.data);
   }
 
   /**

@@ -1,0 +1,75 @@
+/**
+ * The request journal (`GET /__sim/requests`): every API call with its operation, account, status,
+ * latency and bodies, secrets redacted everywhere, the newest 5,000 kept.
+ */
+
+export interface JournalEntry {
+  id: number;
+  at: string;
+  method: string;
+  path: string;
+  operation_id: string | null;
+  account_id: string | null;
+  status: number;
+  latency_ms: number;
+  request: { headers: Record<string, string>; body: unknown };
+  response: { body: unknown };
+}
+
+const LIMIT = 5_000;
+
+/** Field names whose values are secret wherever they appear. */
+const SECRET_FIELDS = new Set(['secret', 'smpp_secert', 'smpp_secret', 'auth_secret', 'sms_secret', 'mms_secret', 'voice_secret', 'password', 'password_confirmation', 'key']);
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-sim-admin-token']);
+export const REDACTED = '[redacted]';
+
+/** A deep copy with secret values replaced; a secret key's material (`data.data`) too. */
+export function redact(value: unknown, parentType?: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => redact(v, parentType));
+  if (value === null || typeof value !== 'object') return value;
+  const obj = value as Record<string, unknown>;
+  const type = typeof obj.type === 'string' ? obj.type : parentType;
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => {
+    if (SECRET_FIELDS.has(k) && typeof v === 'string') return [k, REDACTED];
+    if (k === 'data' && typeof v === 'string' && type === 'secret_key') return [k, REDACTED];
+    return [k, redact(v, type)];
+  }));
+}
+
+export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, SECRET_HEADERS.has(k.toLowerCase()) ? REDACTED : String(v)]])));
+}
+
+export interface JournalFilter {
+  path?: string;
+  method?: string;
+  status?: number;
+  operation_id?: string;
+  account_id?: string;
+  since?: string;
+  until?: string;
+}
+
+export class Journal {
+  private entries: JournalEntry[] = [];
+  private next = 1;
+
+  record(entry: Omit<JournalEntry, 'id' | 'request'> & { request: { headers: Record<string, string | string[] | undefined>; body: unknown } }): void {
+    this.entries.push({ id: this.next++, ...entry, request: { headers: redactHeaders(entry.request.headers), body: redact(entry.request.body) }, response: { body: redact(entry.response.body) } });
+    if (this.entries.length > LIMIT) this.entries.splice(0, this.entries.length - LIMIT);
+  }
+
+  list(f: JournalFilter = {}): JournalEntry[] {
+    return this.entries.filter((e) => (!f.path || e.path.includes(f.path))
+      && (!f.method || e.method === f.method.toUpperCase())
+      && (f.status === undefined || e.status === f.status)
+      && (!f.operation_id || e.operation_id === f.operation_id)
+      && (!f.account_id || e.account_id === f.account_id)
+      && (!f.since || e.at >= f.since)
+      && (!f.until || e.at <= f.until));
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+}
