@@ -1,6 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // the README's library example imports the package by name, as a client team would
+    alias: { dipswitch: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,

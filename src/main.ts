@@ -1,9 +1,12 @@
-/** `npm start`: read configuration (interface.md section 1), build the server, listen. */
+/** `npm start`: read configuration (interface.md section 1), build the server, listen; `npm start -- proxy --upstream URL` runs the validating proxy instead. */
 import { parseArgs } from 'node:util';
+import { consoleLogger, wallClock } from './deps.js';
 import { buildServer, listen } from './server.js';
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
   options: {
+    upstream: { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
     data: { type: 'string' },
@@ -19,17 +22,32 @@ const dataFile = values.data ?? process.env.DATA_FILE ?? './data/db.json';
 const clockMode = values.clock === 'frozen' ? 'frozen' : 'real';
 const startTime = values['start-time'] ? new Date(values['start-time']) : undefined;
 
-const { app, deps } = await buildServer({
-  store: values.memory ? { memory: true } : { file: dataFile },
-  clockMode,
-  startTime,
-  simAdminToken: process.env.SIM_ADMIN_TOKEN || undefined,
-});
-await listen(app, port, host);
+if (positionals[0] === 'proxy') {
+  if (!values.upstream) {
+    console.error('usage: npm start -- proxy --upstream URL [--port N] [--host H]');
+    process.exit(2);
+  }
+  // the proxy module (and prism-http with it) is loaded only for this command
+  const { startProxy } = await import('./proxy.js');
+  await startProxy({ upstream: values.upstream, port, host, logger: consoleLogger, now: () => new Date(wallClock()).toISOString() });
+  consoleLogger.info(`dipswitch validating proxy on http://${host}:${port} → ${values.upstream} (violations: GET /__proxy/violations)`);
+} else {
+  await serve();
+}
 
-const base = `http://${host}:${port}`;
-deps.logger.info(`dipswitch serving ${base}/api/v1 (store: ${values.memory ? 'memory' : dataFile})`);
-for (const account of deps.store.accounts.list()) {
-  const keys = deps.store.apiKeys.filter((k) => k.account_id === account.id).map((k) => k.data.key);
-  deps.logger.info(`  ${account.name} (${account.id}): ${keys.join(', ')}`);
+async function serve(): Promise<void> {
+  const { app, deps } = await buildServer({
+    store: values.memory ? { memory: true } : { file: dataFile },
+    clockMode,
+    startTime,
+    simAdminToken: process.env.SIM_ADMIN_TOKEN || undefined,
+  });
+  await listen(app, port, host);
+
+  const base = `http://${host}:${port}`;
+  deps.logger.info(`dipswitch serving ${base}/api/v1 (store: ${values.memory ? 'memory' : dataFile})`);
+  for (const account of deps.store.accounts.list()) {
+    const keys = deps.store.apiKeys.filter((k) => k.account_id === account.id).map((k) => k.data.key);
+    deps.logger.info(`  ${account.name} (${account.id}): ${keys.join(', ')}`);
+  }
 }

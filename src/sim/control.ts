@@ -14,13 +14,13 @@ import { authenticate } from '../http/auth.js';
 import { projectRoot } from '../http/contract.js';
 import { ApiError, invalidField, notFound } from '../http/errors.js';
 import { validationError } from '../http/validation.js';
-import { fixtureState } from '../store/fixtures.js';
 import { parseDuration } from './duration.js';
 import type { FaultEffect, FaultMatch } from './faults.js';
 import { inboundCall, inboundSms } from './inbound.js';
 import { raiseOverwriteRequest } from './lifecycles.js';
 import { createSandbox, Snapshots } from './sandboxes.js';
 import { runScenarioByName, scenarioNames } from './scenario_runner.js';
+import { resetSimulation } from './simulation.js';
 
 export interface ControlOptions {
   adminToken?: string;
@@ -44,7 +44,6 @@ type Handler = (req: Request, deps: Deps) => Promise<{ status?: number; body: un
 
 export function controlRouter(deps: Deps, opts: ControlOptions): Router {
   const router = Router();
-  const initial = fixtureState();
   const snapshots = new Snapshots();
 
   /** The account a call acts on: the key's, or Demo. */
@@ -79,12 +78,7 @@ export function controlRouter(deps: Deps, opts: ControlOptions): Router {
   route('get', '/health', () => ({ body: { status: 'ok' } }));
 
   route('post', '/reset', async () => {
-    deps.clocks.clear();
-    deps.deliveries.clear();
-    deps.faults.clear();
-    deps.journal.clear();
-    await deps.store.replace(initial);
-    deps.scheduler.rearm();
+    await resetSimulation(deps);
     return { body: { status: 'reset', accounts: deps.store.accounts.list().length } };
   });
 

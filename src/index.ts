@@ -1,0 +1,97 @@
+/**
+ * dipswitch as a library, for a client team's own test suite:
+ * `const sim = await startDipswitch()` serves the API on a free loopback port with an in-memory store.
+ */
+import type { AddressInfo } from 'node:net';
+import { silentLogger, type Logger } from './deps.js';
+import { createSandbox, type Sandbox } from './sim/sandboxes.js';
+import type { Fired } from './sim/scheduler.js';
+import { DEMO_ACCOUNT } from './sim/control.js';
+import { parseDuration } from './sim/duration.js';
+import { resetSimulation } from './sim/simulation.js';
+import { buildServer, listen } from './server.js';
+
+export interface StartOptions {
+  /** `frozen` (the default here: tests move time themselves) or `real`. */
+  clock?: 'frozen' | 'real';
+  /** Where the clocks start; now by default. */
+  startTime?: Date | string;
+  /** Seeds ids, secrets and random choices, so runs repeat. */
+  seed?: number;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  logger?: Logger;
+}
+
+/** One account's clock, driven as `POST /__sim/clock/...` would. */
+export interface ClockControl {
+  now(): string;
+  /** By an ISO 8601 duration (`PT10M`), running every step that falls due. */
+  advance(by: string): Promise<{ now: string; fired: Fired[] }>;
+  advanceTo(time: Date | string): Promise<{ now: string; fired: Fired[] }>;
+  /** To the next scheduled step. */
+  next(): Promise<{ now: string; fired: Fired[] }>;
+  freeze(): void;
+  resume(): void;
+}
+
+export interface SandboxHandle extends Sandbox {
+  clock: ClockControl;
+}
+
+export interface Dipswitch {
+  /** The base URL, e.g. `http://127.0.0.1:53211`; the API is under `/api/v1`. */
+  url: string;
+  /** The fixture keys (interface.md section 3). */
+  keys: { admin: string; operator: string; readonly: string; standard: string; partner: string };
+  /** The Demo account's clock. */
+  clock: ClockControl;
+  /** A fresh isolated account with its own keys, numbers and clock. */
+  sandbox(name?: string): Promise<SandboxHandle>;
+  /** Back to the fixtures. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch> {
+  const { app, deps } = await buildServer({
+    store: { memory: true },
+    seed: opts.seed,
+    clockMode: opts.clock ?? 'frozen',
+    startTime: opts.startTime === undefined ? undefined : new Date(opts.startTime),
+    logger: opts.logger ?? silentLogger,
+  });
+  const server = await listen(app, opts.port ?? 0, '127.0.0.1');
+  const clockOf = (accountId: string): ClockControl => ({
+    now: () => deps.clocks.for(accountId).iso(),
+    advance: (by) => {
+      const ms = parseDuration(by);
+      if (ms === null) throw new Error(`${by} is not an ISO 8601 duration`);
+      return deps.scheduler.advance(accountId, new Date(deps.clocks.for(accountId).now().getTime() + ms));
+    },
+    advanceTo: (time) => deps.scheduler.advance(accountId, new Date(time)),
+    next: () => deps.scheduler.advance(accountId, 'next'),
+    freeze: () => deps.clocks.for(accountId).freeze(),
+    resume: () => {
+      deps.clocks.for(accountId).resume();
+      deps.scheduler.rearm();
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    keys: { admin: 'demo-admin-key', operator: 'demo-operator-key', readonly: 'demo-readonly-key', standard: 'demo-standard-key', partner: 'partner-admin-key' },
+    clock: clockOf(DEMO_ACCOUNT),
+    async sandbox(name) {
+      const box = await createSandbox(deps, name);
+      return { ...box, clock: clockOf(box.id) };
+    },
+    reset: () => resetSimulation(deps),
+    async close() {
+      deps.scheduler.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type { Sandbox } from './sim/sandboxes.js';

@@ -1,0 +1,88 @@
+/**
+ * The validating proxy (`npm start -- proxy --upstream URL`): forwards every request to the real
+ * service and checks the request and the response against the contract with @stoplight/prism-http,
+ * logging each violation with its JSON pointer. prism-http is loaded here only, never by the server.
+ */
+import express, { type Request, type Response } from 'express';
+import type { Server } from 'node:http';
+import type { Logger } from './deps.js';
+import { contractPath } from './http/contract.js';
+
+export interface Violation {
+  at: string;
+  method: string;
+  path: string;
+  /** `request` or `response`. */
+  side: 'request' | 'response';
+  /** A JSON pointer into the request or response (`/body/data/name`). */
+  pointer: string;
+  message: string;
+  severity: string;
+}
+
+export interface ProxyOptions {
+  upstream: string;
+  port: number;
+  host: string;
+  logger: Logger;
+  /** Time stamps of the violation log; the wall clock by default (src/deps.ts). */
+  now: () => string;
+}
+
+const pointer = (path: string[] | undefined): string => `/${(path ?? []).map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+
+export async function startProxy(opts: ProxyOptions): Promise<{ server: Server; violations: Violation[]; close(): Promise<void> }> {
+  const [{ createInstance, getHttpOperationsFromSpec }, { default: pino }] = await Promise.all([import('@stoplight/prism-http'), import('pino')]);
+  const operations = await getHttpOperationsFromSpec(contractPath);
+  const prism = createInstance(
+    { isProxy: true, upstream: new URL(opts.upstream), validateRequest: true, validateResponse: true, checkSecurity: false, errors: false, upstreamProxy: undefined, mock: { dynamic: false } },
+    { logger: pino({ level: 'silent' }) },
+  );
+  const violations: Violation[] = [];
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/__proxy/violations', (_req, res) => {
+    res.json({ count: violations.length, violations });
+  });
+  app.use(express.raw({ type: () => true, limit: '10mb' }));
+  app.use(async (req: Request, res: Response) => {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const isJson = String(req.headers['content-type'] ?? '').includes('json');
+    let body: unknown = raw.length ? raw.toString('utf8') : undefined;
+    if (isJson && raw.length) {
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        // forwarded as it came; prism reports what is wrong with it
+      }
+    }
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+    const url = new URL(req.originalUrl, 'http://proxy');
+    const query = Object.fromEntries([...url.searchParams.keys()].map((k) => [k, url.searchParams.getAll(k)]));
+    const result = await prism.request({ method: req.method.toLowerCase() as never, url: { path: url.pathname, query }, headers, body }, operations)();
+    if (result._tag === 'Left') {
+      opts.logger.warn(`[proxy] ${req.method} ${url.pathname}: ${result.left.message}`);
+      res.status(502).json({ errors: [{ code: 'proxy_error', title: 'Proxy error', sub_code: 'none', detail: result.left.message }] });
+      return;
+    }
+    const { output, validations } = result.right;
+    for (const [side, list] of [['request', validations.input], ['response', validations.output]] as const) {
+      for (const v of list) {
+        const violation = { at: opts.now(), method: req.method, path: url.pathname, side, pointer: pointer(v.path), message: v.message, severity: String(v.severity) };
+        violations.push(violation);
+        opts.logger.warn(`[proxy] ${side} violation ${req.method} ${url.pathname} at ${violation.pointer}: ${v.message}`);
+      }
+    }
+    for (const [k, v] of Object.entries(output.headers ?? {})) {
+      if (!['content-length', 'transfer-encoding', 'connection'].includes(k.toLowerCase())) res.setHeader(k, v);
+    }
+    res.status(output.statusCode);
+    if (output.body === undefined) res.end();
+    else res.send(typeof output.body === 'string' ? output.body : JSON.stringify(output.body));
+  });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(opts.port, opts.host, () => resolve(s));
+    s.on('error', reject);
+  });
+  return { server, violations, close: () => new Promise((r) => server.close(() => r())) };
+}
