@@ -12,29 +12,36 @@ import { silentLogger } from '../src/deps.js';
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'dipswitch-')), 'db.json');
 
 describe('store', () => {
-  it('a committed change is in the file when commit resolves', async () => {
+  it('a committed change is on disk when commit resolves', async () => {
     const file = tempFile();
     const store = await Store.open({ file });
     await store.replace(fixtureState());
     const key = store.apiKeys.byKey('demo-admin-key')!;
     key.data.name = 'renamed on disk';
+    store.apiKeys.touch(key);
     await store.commit();
-    expect(JSON.parse(readFileSync(file, 'utf8')).api_keys[0].data.name).toBe('renamed on disk');
+    const reopened = await Store.open({ file });
+    expect(reopened.apiKeys.byKey('demo-admin-key')!.data.name).toBe('renamed on disk');
   });
 
-  it('changes that arrive together are written together, in one file write', async () => {
-    const store = await Store.open({ memory: true });
+  it('changes that arrive together are written together, in one append', async () => {
+    const store = await Store.open({ file: tempFile() });
     await store.replace(emptyDb());
-    let writes = 0;
-    const db = (store as unknown as { db: { write(): Promise<void> } }).db;
-    const original = db.write.bind(db);
-    db.write = async () => {
-      writes++;
+    let appends = 0;
+    const log = (store as unknown as { log: { append(c: unknown): Promise<void> } }).log;
+    const original = log.append.bind(log);
+    log.append = async (changes) => {
+      appends++;
       await new Promise((r) => setTimeout(r, 5));
-      return original();
+      return original(changes);
     };
-    await Promise.all(Array.from({ length: 50 }, () => store.commit()));
-    expect(writes).toBeLessThanOrEqual(2);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => {
+      store.sharedResourceGroups.insert({ account_id: 'a', data: { id: `g${i}`, name: `g${i}`, inserted_at: '2026-01-01T00:00:00.000Z' } });
+      return store.commit();
+    }));
+    expect(appends).toBe(1);
+    const reopened = await Store.open({ file: (store as unknown as { log: { path: string } }).log.path });
+    expect(reopened.sharedResourceGroups.filter(() => true)).toHaveLength(50);
   });
 
   it('a restarted server on the same file finds every acknowledged write', async () => {

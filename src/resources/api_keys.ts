@@ -55,6 +55,7 @@ export const apiKeyHandlers = {
   updateApiKey: async ({ deps, principal, params, body }) => {
     const row = assertFound(deps.store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id);
     Object.assign(row.data, body.data, { updated_at: deps.clock.iso() });
+    deps.store.apiKeys.touch(row);
     await deps.store.commit();
     return { status: 200, body: present(row) };
   },

@@ -41,6 +41,7 @@ export const autoResponseHandlers = {
       row.data.keywords = keywords;
     }
     Object.assign(row.data, fields, { updated_at: clock.iso() });
+    store.autoResponses.touch(row);
     await store.commit();
     return { status: 200, body: present(row) };
   },

@@ -46,6 +46,7 @@ export const callDataWebhookHandlers = {
     const secret = auth_secret === undefined ? row.auth_secret : auth_secret;
     assertNoViolations(targetViolations('/data', data, secret, true));
     Object.assign(row, { data: { ...data, updated_at: clock.iso() }, auth_secret: secret });
+    store.callDataWebhooks.touch(row);
     await store.commit();
     return { status: 200, body: present(row) };
   },

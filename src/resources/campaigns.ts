@@ -54,6 +54,7 @@ export const campaignHandlers = {
     if (!row.shared_with.includes(target.id)) {
       row.shared_with.push(target.id);
       row.data.updated_at = clock.iso();
+      store.campaigns.touch(row);
       await store.commit();
     }
     return { status: 200, body: present(row, principal.accountId) };
@@ -72,6 +73,7 @@ export const campaignHandlers = {
     if (row.shared_resource_group_id !== group.data.id) {
       row.shared_resource_group_id = group.data.id;
       row.data.updated_at = clock.iso();
+      store.campaigns.touch(row);
       await store.commit();
     }
     return { status: 200, body: present(row, principal.accountId) };
@@ -85,6 +87,7 @@ export const campaignHandlers = {
     if (numbers) throw inUse(`${numbers} number(s) use the campaign; its shared resource group cannot be removed.`);
     row.shared_resource_group_id = null;
     row.data.updated_at = clock.iso();
+    store.campaigns.touch(row);
     await store.commit();
     return { status: 200, body: present(row, principal.accountId) };
   },

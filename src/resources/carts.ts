@@ -64,6 +64,7 @@ export const cartHandlers = {
     const row = writableCart(store, principal, params.id);
     if (body.data.name !== undefined) assertNameFree(store, principal, body.data.name, row.data.id);
     Object.assign(row.data, body.data, { updated_at: clock.iso() });
+    store.carts.touch(row);
     await store.commit();
     return { status: 200, body: present(row) };
   },
@@ -93,6 +94,7 @@ export const cartHandlers = {
     for (const r of store.requests.ofCart(principal.accountId, cart.data.id)) {
       r.order_id = order.data.id;
       Object.assign(r.data, { status: 'NEW', error_code: 'OK', updated_at: now });
+      store.requests.touch(r);
     }
     store.carts.remove(cart);
     await startOrder(deps, order);

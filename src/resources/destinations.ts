@@ -60,6 +60,7 @@ export const destinationHandlers = {
     const secret = sent === undefined ? found.auth_secret : sent;
     assertNoViolations(destinationViolations(data, secret));
     Object.assign(found, { data: { ...data, updated_at: clock.iso() }, auth_secret: secret });
+    store.destinations.touch(found);
     await store.commit();
     return { status: 200, body: present(found) };
   },

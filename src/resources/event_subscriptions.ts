@@ -56,6 +56,7 @@ export const eventSubscriptionHandlers = {
     const secret = auth_secret === undefined ? row.auth_secret : auth_secret;
     assertNoViolations(subscriptionViolations(data, secret));
     Object.assign(row, { data: { ...data, updated_at: clock.iso() }, auth_secret: secret });
+    store.eventSubscriptions.touch(row);
     await store.commit();
     return { status: 200, body: present(row) };
   },

@@ -64,6 +64,7 @@ export const numberHandlers = {
     if (api_key_id !== undefined) row.api_key_id = api_key_id;
     if (auto_response_id !== undefined) row.auto_response_id = auto_response_id;
     row.data.updated_at = clock.iso();
+    store.numbers.touch(row);
     await store.commit();
     await publish(deps, principal.accountId, 'DID', 'did.updated', { type: 'number', data: row.data });
     return { status: 200, body: presentNumber(store, row) };

@@ -51,6 +51,7 @@ export const overwriteRequestHandlers = {
     const review = body.data.review_status;
     Object.assign(row.data, { review_status: review, status: STATUS_AFTER[review], updated_at: clock.iso() });
     row.reviewed_user_id = principal.user?.data.id ?? null;
+    store.overwriteRequests.touch(row);
     await store.commit();
     await publish(deps, principal.accountId, 'OSR', 'osr.reviewed', { type: 'osr_overwrite_request', data: row.data });
     return { status: 200, body: presentOverwrite(store, row) };

@@ -83,6 +83,7 @@ export const requestHandlers = {
     if (name !== undefined) row.data.name = name;
     if (notes !== undefined) row.data.notes = notes;
     row.data.updated_at = clock.iso();
+    store.requests.touch(row);
     await store.commit();
     return { status: 200, body: presentRequest(row) };
   },

@@ -42,6 +42,7 @@ export const secretKeyHandlers = {
     const { active, ...fields } = body.data;
     if (active !== undefined) row.active = active;
     Object.assign(row.data, fields, { updated_at: deps.clock.iso() });
+    deps.store.secretKeys.touch(row);
     await deps.store.commit();
     return { status: 200, body: present(row) };
   },

@@ -72,6 +72,7 @@ export const switchHandlers = {
     const apiKey = boundApiKey(store, principal, api_key_id, row.api_key_id);
     assertNoViolations(switchViolations(data, secrets, apiKey !== null));
     Object.assign(row, { data: { ...data, updated_at: clock.iso() }, secrets, api_key_id: apiKey });
+    store.switches.touch(row);
     await store.commit();
     return { status: 200, body: present(row) };
   },
@@ -95,6 +96,7 @@ export const switchHandlers = {
     row.mms_encryption_key_id = key.data.id;
     if (body.data.mms_encryption_method !== undefined) row.data.mms_encryption_method = body.data.mms_encryption_method;
     row.data.updated_at = clock.iso();
+    store.switches.touch(row);
     await store.commit();
     return { status: 200, body: { data: key.data, type: 'secret_key' } };
   },
@@ -106,6 +108,7 @@ export const switchHandlers = {
     if (!key) throw notFound('secret_key', `mms_encryption_key of switch ${row.data.id}`);
     row.mms_encryption_key_id = null;
     row.data.updated_at = clock.iso();
+    store.switches.touch(row);
     await store.commit();
     return { status: 200, body: { data: key.data, type: 'secret_key' } };
   },

@@ -65,6 +65,7 @@ export const userHandlers = {
     const row = assertFound(store.users.get(principal.accountId, params.id), 'user', params.id);
     if (body.data.email !== undefined) assertEmailFree(store, principal.accountId, body.data.email, row.data.id);
     Object.assign(row.data, body.data, { updated_at: deps.clock.iso() });
+    store.users.touch(row);
     await store.commit();
     return { status: 200, body: present(row) };
   },

@@ -57,7 +57,10 @@ async function deliverResults(deps: Deps, row: BulkDipTaskRow): Promise<void> {
       };
     await deps.deliveries.deliver(deps, row.account_id, 'result', request, {
       retry: true,
-      onSettled: (ok) => Object.assign(action, ok ? { status: 'COMPLETED', error_code: 'OK' } : { status: 'ERROR', error_code: 'DELIVERY_FAILED' }),
+      onSettled: (ok) => {
+        Object.assign(action, ok ? { status: 'COMPLETED', error_code: 'OK' } : { status: 'ERROR', error_code: 'DELIVERY_FAILED' });
+        deps.store.bulkDipTasks.touch(row);
+      },
     });
   }));
 }
@@ -71,6 +74,7 @@ export async function runBulkDip(step: ScheduledStep, deps: Deps): Promise<strin
   const now = deps.clock.iso();
   if (from === 'NEW' && row.data.reference_id.startsWith(MAGIC.badSourceFile)) {
     Object.assign(row.data, { status: 'ERROR', error_code: 'BAD_SOURCE_FILE', done_at: now, updated_at: now });
+    deps.store.bulkDipTasks.touch(row);
     return 'bulk dip NEW → ERROR (BAD_SOURCE_FILE)';
   }
   Object.assign(row.data, { status: timed.next, updated_at: now });
@@ -81,6 +85,7 @@ export async function runBulkDip(step: ScheduledStep, deps: Deps): Promise<strin
   }
   if (timed.next === 'DELIVERING') await deliverResults(deps, row);
   if (timed.next === 'COMPLETED') row.data.done_at = now;
+  deps.store.bulkDipTasks.touch(row);
   const after = bulkDipSteps[timed.next];
   if (after) deps.scheduler.at(row.account_id, deps.clock.now().getTime() + after.afterMs(row.data.numbers.length), 'bulk_dip', row.data.id);
   return `bulk dip ${from} → ${timed.next}`;
@@ -113,6 +118,7 @@ export async function runOsrExpiry(step: ScheduledStep, deps: Deps): Promise<str
   if (!row) return 'the overwrite request is gone';
   if (row.data.status !== 'NEW' || row.data.review_status !== 'NONE') return `overwrite request already ${row.data.status}`;
   Object.assign(row.data, { status: 'STALE', is_stale: true, updated_at: deps.clock.iso() });
+  deps.store.overwriteRequests.touch(row);
   await publish(deps, row.account_id, 'OSR', 'osr.stale', { type: 'osr_overwrite_request', data: row.data });
   return 'overwrite request NEW → STALE';
 }

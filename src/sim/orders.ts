@@ -74,6 +74,7 @@ async function applyRequest(deps: Deps, request: RequestRow): Promise<void> {
     for (const n of rows) {
       Object.assign(n, fields);
       Object.assign(n.data, data, { updated_at: now });
+      deps.store.numbers.touch(n);
     }
     await changed(deps, rows, 'did.updated');
   };
@@ -132,8 +133,10 @@ export async function runOrder(step: ScheduledStep, deps: Deps): Promise<string>
   const now = deps.clock.iso();
   if (timed.next === 'PROCESSING') {
     Object.assign(order.data, { status: 'PROCESSING', updated_at: now });
+    deps.store.orders.touch(order);
     for (const r of requests) {
       Object.assign(r.data, { status: 'PROCESSING', updated_at: now });
+      deps.store.requests.touch(r);
       await publish(deps, r.account_id, 'REQUEST', 'request.updated', { type: 'request', data: r.data });
     }
     await publish(deps, order.account_id, 'ORDER', 'order.updated', { type: 'order', data: order.data });
@@ -146,15 +149,18 @@ export async function runOrder(step: ScheduledStep, deps: Deps): Promise<string>
       if ((r.data.name ?? '').startsWith(MAGIC.failingRequest)) throw new RequestFailure('SIMULATED_FAILURE', 'The request name asks for a failure.');
       await applyRequest(deps, r);
       Object.assign(r.data, { status: 'COMPLETED', error_code: 'OK', updated_at: now });
+      deps.store.requests.touch(r);
       await publish(deps, r.account_id, 'REQUEST', 'request.completed', { type: 'request', data: r.data });
     } catch (e) {
       if (!(e instanceof RequestFailure)) throw e;
       failed++;
       Object.assign(r.data, { status: 'ERROR', error_code: e.code, updated_at: now });
+      deps.store.requests.touch(r);
       await publish(deps, r.account_id, 'REQUEST', 'request.failed', { type: 'request', data: r.data });
     }
   }
   Object.assign(order.data, failed ? { status: 'ERROR', error_code: 'REQUEST_FAILED' } : { status: 'COMPLETED', error_code: 'OK' }, { updated_at: now });
+  deps.store.orders.touch(order);
   await publish(deps, order.account_id, 'ORDER', failed ? 'order.failed' : 'order.completed', { type: 'order', data: order.data });
   return `order PROCESSING → ${order.data.status}`;
 }

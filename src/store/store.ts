@@ -4,7 +4,7 @@
  */
 import { dirname, join } from 'node:path';
 import { Low, Memory, type Adapter } from 'lowdb';
-import { DurableJsonFile } from './adapter.js';
+import { LogFile, type Change } from './log_file.js';
 import { DiskFiles, MemoryFiles, type FileArea } from './files.js';
 import { emptyDb, type AccountRow, type ApiKeyRow, type AutoResponseRow, type BulkDipTaskRow, type CallDataWebhookRow,
   type EventSubscriptionRow, type OverwriteRequestRow, type CampaignRow, type CartRow, type CollectionName,
@@ -13,12 +13,26 @@ import { emptyDb, type AccountRow, type ApiKeyRow, type AutoResponseRow, type Bu
 
 type AnyRow = DbData[CollectionName][number];
 
+/** Where a collection reports what changed, so a commit writes only that. */
+export interface ChangeTracker {
+  put(collection: string, row: AnyRow): void;
+  del(collection: string, id: string): void;
+}
+
 /** One collection: rows in insertion order, an index by id, every read scoped to an account. */
 export class Collection<R extends AnyRow> {
   private index = new Map<string, R>();
+  private tracker: ChangeTracker | undefined;
+  private name = '';
 
   /** `rows` is read lazily: the store swaps its whole state on reset. Call `reindex` after a swap. */
   constructor(private readonly rows: () => R[]) {}
+
+  /** Connects the collection to the store's change log under its name in the state. */
+  track(name: string, tracker: ChangeTracker): void {
+    this.name = name;
+    this.tracker = tracker;
+  }
 
   reindex(): void {
     this.index = new Map(this.rows().map((r) => [r.data.id, r]));
@@ -51,7 +65,13 @@ export class Collection<R extends AnyRow> {
   insert(row: R): R {
     this.rows().push(row);
     this.index.set(row.data.id, row);
+    this.tracker?.put(this.name, row);
     return row;
+  }
+
+  /** Says that rows were changed in place, so the next commit writes them. */
+  touch(...rows: R[]): void {
+    for (const row of rows) this.tracker?.put(this.name, row);
   }
 
   remove(row: R): void {
@@ -59,6 +79,7 @@ export class Collection<R extends AnyRow> {
     const i = rows.indexOf(row);
     if (i >= 0) rows.splice(i, 1);
     this.index.delete(row.data.id);
+    this.tracker?.del(this.name, row.data.id);
   }
 }
 
@@ -132,6 +153,15 @@ class Carts extends Collection<CartRow> {
   }
 }
 
+/** The name of each collection property in the state (`apiKeys` → `api_keys`). */
+const COLLECTION_NAMES: Record<string, CollectionName> = {
+  users: 'users', apiKeys: 'api_keys', secretKeys: 'secret_keys', switches: 'switches', numbers: 'numbers',
+  autoResponses: 'auto_responses', optoutItems: 'optout_items', destinations: 'destinations', carts: 'carts', orders: 'orders',
+  requests: 'requests', documents: 'documents', campaigns: 'campaigns', sharedResourceGroups: 'shared_resource_groups',
+  bulkDipTasks: 'bulk_dip_tasks', callDataWebhooks: 'call_data_webhooks', eventSubscriptions: 'event_subscriptions',
+  overwriteRequests: 'overwrite_requests',
+};
+
 export type StoreOptions = { memory: true } | { file: string };
 
 /** The state of every account, and how it reaches the disk. */
@@ -158,23 +188,46 @@ export class Store {
 
   private inFlight: Promise<void> = Promise.resolve();
   private queued: Promise<void> | null = null;
+  /** Rows put since the last commit, by collection and id (the last put wins). */
+  private puts = new Map<string, Map<string, AnyRow>>();
+  private dels: Change[] = [];
+  /** Top-level values (accounts, schedule) changed since the last commit. */
+  private sets = new Set<'accounts' | 'schedule'>();
+  /** The next commit writes the whole state (after a replace or an account's removal). */
+  private whole = true;
 
-  private constructor(private readonly db: Low<DbData>, readonly files: FileArea) {
+  private constructor(private readonly db: Low<DbData>, readonly files: FileArea, private readonly log: LogFile<DbData> | null) {
     this.accounts = {
       list: () => this.db.data.accounts,
       get: (id) => this.db.data.accounts.find((a) => a.id === id),
     };
+    const tracker: ChangeTracker = {
+      put: (collection, row) => {
+        let rows = this.puts.get(collection);
+        if (!rows) this.puts.set(collection, (rows = new Map()));
+        rows.set(row.data.id, row);
+      },
+      del: (collection, id) => {
+        this.puts.get(collection)?.delete(id);
+        this.dels.push(['del', collection, id]);
+      },
+    };
+    for (const [name, value] of Object.entries(this)) {
+      if (value instanceof Collection) value.track(COLLECTION_NAMES[name] ?? name, tracker);
+    }
   }
 
   /** Opens the store, reading the file if there is one; `isEmpty()` then says whether to seed. */
   static async open(opts: StoreOptions): Promise<Store> {
-    const adapter: Adapter<DbData> = 'memory' in opts ? new Memory<DbData>() : new DurableJsonFile<DbData>(opts.file);
+    const log = 'memory' in opts ? null : new LogFile<DbData>(opts.file);
+    const adapter: Adapter<DbData> = log ?? new Memory<DbData>();
     const db = new Low<DbData>(adapter, emptyDb());
     await db.read();
     db.data = { ...emptyDb(), ...db.data };
     const files = 'memory' in opts ? new MemoryFiles() : new DiskFiles(join(dirname(opts.file), 'files'));
-    const store = new Store(db, files);
+    const store = new Store(db, files, log);
     store.reindex();
+    store.whole = false;
     return store;
   }
 
@@ -185,6 +238,7 @@ export class Store {
   /** Replaces the whole state (seeding, reset) and commits it; document files not in it are removed. */
   async replace(data: DbData): Promise<void> {
     this.db.data = structuredClone(data);
+    this.whole = true;
     await this.files.keepOnly(new Set([...this.db.data.documents.map((d) => d.data.id), ...this.db.data.bulk_dip_tasks.map((t) => `result-${t.data.id}`)]));
     this.reindex();
     await this.commit();
@@ -197,10 +251,12 @@ export class Store {
       let i = steps.length;
       while (i > 0 && (steps[i - 1] as ScheduledStep).at > step.at) i--;
       steps.splice(i, 0, step);
+      this.sets.add('schedule');
     },
     remove: (step: ScheduledStep): void => {
       const i = this.db.data.schedule.indexOf(step);
       if (i >= 0) this.db.data.schedule.splice(i, 1);
+      this.sets.add('schedule');
     },
     /** The account's earliest step, if any (or anyone's, without an account). */
     earliest: (accountId?: string): ScheduledStep | undefined =>
@@ -210,6 +266,7 @@ export class Store {
 
   insertAccount(row: AccountRow): void {
     this.db.data.accounts.push(row);
+    this.sets.add('accounts');
   }
 
   /** Removes an account and everything it owns, pending steps included. */
@@ -221,6 +278,7 @@ export class Store {
     }
     this.db.data.accounts = this.db.data.accounts.filter((a) => a.id !== id);
     this.reindex();
+    this.whole = true;
   }
 
   /** A deep copy of the whole state (snapshots). */
@@ -230,17 +288,44 @@ export class Store {
 
   /**
    * Resolves once every change made before the call is on disk. Calls that arrive while a write
-   * is running share the next write: one file write per batch, however many changes it holds.
+   * is running share the next write: one append (or snapshot) per batch, however many changes it holds.
    */
   commit(): Promise<void> {
     if (this.queued) return this.queued;
     const next = this.inFlight.then(() => {
       this.queued = null;
-      return this.db.write();
+      return this.write();
     });
     this.queued = next;
     this.inFlight = next.catch(() => undefined);
     return next;
+  }
+
+  /** Appends what changed since the last write; the whole state when asked, or when the log has grown. */
+  private async write(): Promise<void> {
+    if (!this.log) {
+      this.forget();
+      return;
+    }
+    if (this.whole) {
+      this.whole = false;
+      this.forget();
+      await this.log.write(this.db.data);
+      return;
+    }
+    const changes: Change[] = [...this.dels];
+    for (const [collection, rows] of this.puts) for (const row of rows.values()) changes.push(['put', collection, row]);
+    for (const key of this.sets) changes.push(['set', key, this.db.data[key]]);
+    this.forget();
+    // serialized before the first await, so later changes to the same rows go to the next commit
+    await this.log.append(changes);
+    if (this.log.needsCompaction) await this.log.write(this.db.data);
+  }
+
+  private forget(): void {
+    this.puts = new Map();
+    this.dels = [];
+    this.sets.clear();
   }
 
   /** Rebuilds every collection's id index after the state was swapped. */
