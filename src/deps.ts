@@ -47,6 +47,8 @@ export interface Deps {
   faults: Faults;
   /** Every API call, secrets redacted. */
   journal: Journal;
+  /** Hosts deliveries may go to (`--outbound-allow`); empty: anywhere. */
+  outboundAllow: string[];
 }
 
 /** The wall clock, read here and only here. */
@@ -114,6 +116,8 @@ export interface DepsOptions {
   clockMode?: ClockMode;
   startTime?: Date;
   logger?: Logger;
+  /** Host names (or `*.suffix` patterns) deliveries may reach; all when empty or absent. */
+  outboundAllow?: string[];
 }
 
 /** Assembles the dependencies of one server. */
@@ -121,5 +125,5 @@ export function createDeps(opts: DepsOptions): Deps {
   const random = opts.seed === undefined ? systemRandom() : seededRandom(opts.seed);
   const clock = new SimClock(wallClock, opts.clockMode ?? 'real', opts.startTime);
   const clocks = new Clocks(wallClock, opts.clockMode ?? 'real', opts.startTime);
-  return { store: opts.store, clocks, clock, random, ids: makeIds(random, clock), logger: opts.logger ?? consoleLogger, scheduler: new Scheduler(), deliveries: new Deliveries(), faults: new Faults(random), journal: new Journal() };
+  return { store: opts.store, clocks, clock, random, ids: makeIds(random, clock), logger: opts.logger ?? consoleLogger, scheduler: new Scheduler(), deliveries: new Deliveries(), faults: new Faults(random), journal: new Journal(), outboundAllow: opts.outboundAllow ?? [] };
 }

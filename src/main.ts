@@ -1,4 +1,5 @@
 /** `npm start`: read configuration (interface.md section 1), build the server, listen; `npm start -- proxy --upstream URL` runs the validating proxy instead. */
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { consoleLogger, wallClock } from './deps.js';
 import { buildServer, listen } from './server.js';
@@ -7,6 +8,8 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     upstream: { type: 'string' },
+    'admin-token': { type: 'string' },
+    'outbound-allow': { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
     data: { type: 'string' },
@@ -40,11 +43,12 @@ async function serve(): Promise<void> {
     store: values.memory ? { memory: true } : { file: dataFile },
     clockMode,
     startTime,
-    simAdminToken: process.env.SIM_ADMIN_TOKEN || undefined,
+    simAdminToken: values['admin-token'] ?? (process.env.SIM_ADMIN_TOKEN || undefined),
+    outboundAllow: (values['outbound-allow'] ?? process.env.OUTBOUND_ALLOW ?? '').split(',').map((h) => h.trim()).filter(Boolean),
   });
-  await listen(app, port, host);
+  const server = await listen(app, port, host);
 
-  const base = `http://${host}:${port}`;
+  const base = `http://${host}:${(server.address() as AddressInfo).port}`;
   deps.logger.info(`dipswitch serving ${base}/api/v1 (store: ${values.memory ? 'memory' : dataFile})`);
   for (const account of deps.store.accounts.list()) {
     const keys = deps.store.apiKeys.filter((k) => k.account_id === account.id).map((k) => k.data.key);

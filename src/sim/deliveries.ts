@@ -25,7 +25,19 @@ export interface DeliveryRecord {
   headers: Record<string, string>;
   body: string;
   attempts: Attempt[];
-  outcome: 'delivered' | 'retrying' | 'failed';
+  outcome: 'delivered' | 'retrying' | 'failed' | 'refused';
+}
+
+/** Whether `--outbound-allow` lets a delivery reach this URL's host. */
+export function outboundAllowed(allow: string[], url: string): boolean {
+  if (!allow.length) return true;
+  let host: string;
+  try {
+    host = new URL(url.includes('://') ? url : `sftp://${url}`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  return allow.some((a) => (a.startsWith('*.') ? host.endsWith(a.slice(1)) : host === a));
 }
 
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
@@ -70,6 +82,13 @@ export class Deliveries {
     this.log.push(record);
     if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
     if (opts.onSettled) this.settled.set(record.id, opts.onSettled);
+    if (!outboundAllowed(deps.outboundAllow, req.url)) {
+      record.attempts.push({ at: deps.clock.iso(), status: null, error: 'refused: the host is not in --outbound-allow', duration_ms: 0 });
+      record.outcome = 'refused';
+      this.settle(deps, record, false);
+      record.outcome = 'refused';
+      return null;
+    }
     const fault = deps.faults.outbound(req.url, accountId);
     if (fault?.reorder) {
       // held back: it goes out right after the next delivery to the same endpoint

@@ -35,7 +35,15 @@ export function sample(schema: Schema | undefined, r: Random, depth = 0): unknow
   const s = deref(schema);
   if ('const' in s) return s.const;
   if (s.enum) return pick(r, s.enum);
-  if (s.allOf) return Object.assign({}, ...s.allOf.map((x: Schema) => sample(x, r, depth)), sample({ ...s, allOf: undefined }, r, depth));
+  if (s.allOf) {
+    // one object schema of all the parts: their properties and requirements together
+    const parts = [s, ...s.allOf.map((x: Schema) => deref(x))];
+    return sample({
+      type: 'object',
+      properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})),
+      required: parts.flatMap((p) => p.required ?? []),
+    }, r, depth);
+  }
   if (s.oneOf || s.anyOf) {
     const branches = (s.oneOf ?? s.anyOf).filter((b: Schema) => deref(b).type !== 'null');
     return sample(pick(r, branches.length ? branches : s.oneOf ?? s.anyOf), r, depth);
