@@ -13,6 +13,7 @@ import { loadContract, type OperationId, type OperationMeta } from './http/contr
 import { ApiError, invalidField } from './http/errors.js';
 import type { Ctx, HandlerMap } from './http/handler.js';
 import { readMultipart } from './http/multipart.js';
+import { compileRoutes } from './http/router.js';
 import { validationError } from './http/validation.js';
 import { handlers as allHandlers } from './resources/index.js';
 import { controlRouter } from './sim/control.js';
@@ -113,6 +114,7 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
   const handlers = opts.handlers ?? allHandlers;
   const schemas = (api.definition.components?.schemas ?? {}) as Record<string, object>;
   const errorSchema = api.validator.getAjv(0 as never).compile(schemas.error_response ?? {});
+  const match = compileRoutes(contract, api);
   const app = express() as App;
   app.contractViolations = [];
   app.disable('x-powered-by');
@@ -157,12 +159,12 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
       });
     };
     try {
-      const route = { method: req.method, path: req.path, headers: req.headers as Record<string, string> };
-      operation = api.router.matchOperation(route);
-      meta = operation && contract.operations.get(operation.operationId as OperationId);
-      if (!operation || !meta) throw new ApiError('not_found', [{ detail: `Nothing at ${req.method} ${req.path}.` }]);
+      const route = match(req.method, req.path);
+      operation = route?.operation;
+      meta = route?.meta;
+      if (!route || !operation || !meta) throw new ApiError('not_found', [{ detail: `Nothing at ${req.method} ${req.path}.` }]);
       // query parameters the operation does not declare are ignored, as by most HTTP APIs
-      const request = { ...route, query: declaredQuery(operation, req.query as Record<string, string | string[]>) };
+      const query: Record<string, unknown> = declaredQuery(operation, req.query as Record<string, string | string[]>);
       let unauthenticated: unknown;
       try {
         principal = meta.scope ? authenticate(deps.store, req.headers.authorization) : null;
@@ -176,14 +178,15 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
       const upload = meta.multipart ? await readMultipart(req) : undefined;
       // the file itself is checked by the handler; the schema sees that it is there
       body = meta.jsonBody ? parseJsonBody(req) : upload ? { ...upload.fields, ...(upload.file ? { file: '' } : {}) } : undefined;
-      const contentType = meta.multipart ? 'multipart/form-data' : 'application/json';
-      const validated = api.validator.validateRequest({ ...request, headers: { ...request.headers, 'content-type': contentType }, body }, operation);
-      if (validated.errors) throw validationError(validated.errors);
-      const parsed = api.router.parseRequest({ ...request, query: validated.coerced?.query ?? request.query, body }, operation);
+      // the operation's validators, compiled by openapi-backend from the contract; the parameters one coerces in place
+      const parameters: Record<string, unknown> = { path: route.params, query, header: req.headers };
+      if (meta.jsonBody || meta.multipart) parameters.requestBody = body;
+      const errors = (api.validator.getRequestValidatorsForOperation(meta.operationId) ?? []).flatMap((validate) => (validate(parameters) ? [] : validate.errors ?? []));
+      if (errors.length) throw validationError(errors);
       const handler = handlers[meta.operationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
       if (!handler) throw new ApiError('not_implemented', [{ detail: `${meta.operationId} is not simulated yet.` }]);
       const scoped = principal ? forAccount(deps, principal.accountId) : deps;
-      const ctx = { deps: scoped, principal, params: parsed.params, query: validated.coerced?.query ?? parsed.query, body, upload, meta } as unknown as Ctx<OperationId>;
+      const ctx = { deps: scoped, principal, params: route.params, query, body, upload, meta } as unknown as Ctx<OperationId>;
       const reply = (await handler(ctx)) as { status: number; body: unknown; contentType?: string };
       answer(reply.status, reply.body, reply.contentType);
     } catch (err) {

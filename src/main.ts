@@ -48,6 +48,15 @@ async function serve(): Promise<void> {
   });
   const server = await listen(app, port, host);
 
+  // a clean stop (SIGTERM, SIGINT) lets pending writes finish first
+  const shutdown = () => {
+    deps.scheduler.stop();
+    server.close();
+    void deps.store.commit().finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+
   const base = `http://${host}:${(server.address() as AddressInfo).port}`;
   deps.logger.info(`dipswitch serving ${base}/api/v1 (store: ${values.memory ? 'memory' : dataFile})`);
   for (const account of deps.store.accounts.list()) {

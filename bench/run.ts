@@ -1,0 +1,174 @@
+/**
+ * `npm run bench`: dipswitch against its ceiling and a peer, on this machine, in one run. Every
+ * server runs in its own process on loopback; autocannon drives it (50 connections, a warm-up,
+ * then timed runs whose median is kept). Writes the table to BENCHMARKS.md.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { fixtureState } from '../src/store/fixtures.js';
+import type { DbData } from '../src/store/rows.js';
+import { startReceiver } from '../src/sim/receiver.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const CONNECTIONS = 50;
+const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2);
+const RUN_S = Number(process.env.BENCH_SECONDS ?? 4);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+const AUTH = { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' };
+const DEMO = '0a0a0a0a-0000-4000-8000-000000000001';
+const SWITCH_ID = '0b0b0b0b-0000-4000-8000-000000000001';
+let nextPort = 4600;
+
+interface Figure { name: string; rps: number; p50: number; p99: number }
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Starts a process and times it to its first 2xx on `probe`. */
+async function startProcess(cmd: string, args: string[], probe: string, headers: Record<string, string> = {}): Promise<{ child: ChildProcess; startupMs: number }> {
+  const t0 = performance.now();
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (;;) {
+    try {
+      const res = await fetch(probe, { headers });
+      if (res.ok) return { child, startupMs: performance.now() - t0 };
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null) throw new Error(`${cmd} ${args.join(' ')} exited`);
+    await sleep(10);
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+/** req/s and latency of one request shape: a warm-up, then REPEATS timed runs, the median kept. */
+async function measure(name: string, opts: autocannon.Options): Promise<Figure> {
+  await autocannon({ ...opts, connections: CONNECTIONS, duration: WARMUP_S });
+  const runs: Figure[] = [];
+  for (let i = 0; i < REPEATS; i++) {
+    const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: RUN_S });
+    if (r.non2xx > 0 || r.errors > 0) console.warn(`  ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    runs.push({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 });
+  }
+  const fig = { name, rps: median(runs.map((x) => x.rps)), p50: median(runs.map((x) => x.p50)), p99: median(runs.map((x) => x.p99)) };
+  console.log(`  ${name}: ${fig.rps.toFixed(0)} req/s, p50 ${fig.p50} ms, p99 ${fig.p99} ms`);
+  return fig;
+}
+
+/** A data file holding the fixtures and `total` records (carts, and one switch to PATCH). */
+function storeWith(total: number): string {
+  const state: DbData = fixtureState();
+  const now = '2026-01-06T00:00:00.000Z';
+  state.switches.push({
+    account_id: DEMO, secrets: { sms_secret: null, mms_secret: null, voice_secret: null }, api_key_id: null,
+    mms_encryption_key_id: null, mms_signing_key_id: null, sms_encryption_key_id: null, sms_signing_key_id: null,
+    data: { id: SWITCH_ID, name: 'bench', inserted_at: now, updated_at: now, sms_enabled: false, sms_protocol: 'NONE', mms_enabled: false, mms_protocol: 'NONE', voice_enabled: false, voice_protocol: 'NONE' },
+  });
+  const existing = Object.values(state).reduce((n, v) => n + (Array.isArray(v) ? v.length : 0), 0);
+  for (let i = 0; i < total - existing; i++) {
+    const id = `01KB${String(i).padStart(22, '0')}`;
+    state.carts.push({ account_id: DEMO, data: { id, name: `cart ${i}`, notes: null, inserted_at: now, updated_at: now } });
+  }
+  const file = join(mkdtempSync(join(os.tmpdir(), `dipswitch-bench-${total}-`)), 'db.json');
+  writeFileSync(file, JSON.stringify(state));
+  return file;
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; startupMs: number; rss: number }> {
+  const port = nextPort++;
+  const base = `http://127.0.0.1:${port}`;
+  const { child, startupMs } = await startProcess(process.execPath, ['dist/src/main.js', '--port', String(port), '--data', storeWith(total)], `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, AUTH);
+  const rss = rssMb(child.pid!);
+  let n = 0;
+  const figures = [
+    await measure(`dipswitch GET one API key (${total.toLocaleString('en')})`, { url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, headers: AUTH }),
+    await measure(`dipswitch list 25 carts (${total.toLocaleString('en')})`, { url: `${base}/api/v1/carts?first=25`, headers: AUTH }),
+    await measure(`dipswitch create cart, durable (${total.toLocaleString('en')})`, {
+      url: `${base}/api/v1/carts`, method: 'POST', headers: AUTH,
+      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ type: 'cart', data: { name: `bench ${total} ${process.pid} ${n++}` } }) }) }],
+    }),
+    await measure(`dipswitch PATCH a switch (${total.toLocaleString('en')})`, { url: `${base}/api/v1/switches/${SWITCH_ID}`, method: 'PATCH', headers: AUTH, body: JSON.stringify({ type: 'switch', data: { notes: 'benchmarked' } }) }),
+  ];
+  await stop(child);
+  return { figures, startupMs, rss };
+}
+
+async function simulationFigures(): Promise<{ thousandDips: number; bigDip: number }> {
+  const { simBench } = await import('./sim.js');
+  return simBench(startReceiver);
+}
+
+function table(rows: { name: string; rps?: number; p50?: number; p99?: number; ratio?: string; note?: string }[]): string {
+  const lines = ['| measure | req/s | p50 ms | p99 ms | vs express ceiling |', '|---|---:|---:|---:|---:|'];
+  for (const r of rows) lines.push(`| ${r.name} | ${r.rps === undefined ? '' : r.rps.toFixed(0)} | ${r.p50 ?? ''} | ${r.p99 ?? ''} | ${r.ratio ?? r.note ?? ''} |`);
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  console.log('ceiling');
+  const ceilings: Figure[] = [];
+  for (const mode of ['express', 'node:http']) {
+    const port = nextPort++;
+    const { child } = await startProcess(process.execPath, ['bench/ceiling.mjs', mode === 'express' ? 'express' : 'http', String(port)], `http://127.0.0.1:${port}/`);
+    ceilings.push(await measure(`ceiling: ${mode}, fixed JSON`, { url: `http://127.0.0.1:${port}/api/v1/api_keys/x` }));
+    await stop(child);
+  }
+  const ceiling = ceilings[0]!.rps;
+
+  console.log('peer: prism mock');
+  const prismPort = nextPort++;
+  const prism = await startProcess(join(ROOT, 'node_modules/.bin/prism'), ['mock', 'contract/openapi.yaml', '-p', String(prismPort), '-h', '127.0.0.1', '-m', 'false'],
+    `http://127.0.0.1:${prismPort}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, AUTH);
+  const prismFig = await measure('prism mock: GET one API key', { url: `http://127.0.0.1:${prismPort}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, headers: AUTH });
+  await stop(prism.child);
+
+  console.log('dipswitch, 1,000 records');
+  const small = await dipswitchFigures(1_000);
+  console.log('dipswitch, 100,000 records');
+  const large = await dipswitchFigures(100_000);
+
+  console.log('simulation');
+  const sim = await simulationFigures();
+
+  const ratio = (f: Figure) => (f.rps / ceiling).toFixed(2);
+  const createSmall = small.figures[2]!.rps;
+  const createLarge = large.figures[2]!.rps;
+  const rows = [
+    ...ceilings.map((f) => ({ ...f, ratio: ratio(f) })),
+    { ...prismFig, ratio: ratio(prismFig) },
+    ...small.figures.map((f) => ({ ...f, ratio: ratio(f) })),
+    ...large.figures.map((f) => ({ ...f, ratio: ratio(f) })),
+    { name: 'create rate at 100,000 vs 1,000 records', note: `${(createLarge / createSmall).toFixed(2)}` },
+    { name: 'start-up to first 2xx: dipswitch (1,000 records)', note: `${small.startupMs.toFixed(0)} ms` },
+    { name: 'start-up to first 2xx: dipswitch (100,000 records)', note: `${large.startupMs.toFixed(0)} ms` },
+    { name: 'start-up to first 2xx: prism mock', note: `${prism.startupMs.toFixed(0)} ms (dipswitch/prism ${(small.startupMs / prism.startupMs).toFixed(2)})` },
+    { name: 'RSS after loading 100,000 records', note: `${large.rss.toFixed(0)} MB` },
+    { name: 'advance completing 1,000 bulk dips of 100 numbers', note: `${sim.thousandDips.toFixed(0)} ms` },
+    { name: 'advance completing one 20,000-number dip, file delivered', note: `${sim.bigDip.toFixed(0)} ms` },
+  ];
+  const cpu = os.cpus();
+  const header = `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu[0]?.model ?? 'unknown CPU'} (${cpu.length} cores), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ` +
+    `autocannon ${CONNECTIONS} connections, ${WARMUP_S} s warm-up, median of ${REPEATS} runs of ${RUN_S} s.`;
+  const out = table(rows);
+  console.log(`\n${header}\n\n${out}`);
+  const file = join(ROOT, 'BENCHMARKS.md');
+  const previous = (() => { try { return readFileSync(file, 'utf8'); } catch { return ''; } })();
+  const marker = '<!-- bench:latest -->';
+  const notes = previous.includes('<!-- bench:end -->') ? previous.slice(previous.indexOf('<!-- bench:end -->')) : '<!-- bench:end -->\n';
+  writeFileSync(file, `# Benchmarks\n\n${marker}\n${header}\n\n${out}\n\n${notes}`);
+}
+
+await main();
+process.exit(0);

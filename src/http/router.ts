@@ -1,0 +1,57 @@
+/**
+ * Routing a request to its operation, compiled once from the contract: a pattern per path
+ * template, literal routes before parametrised ones. openapi-backend's own router rebuilds its
+ * patterns on every request, which showed as the largest cost in the profile (BENCHMARKS.md).
+ */
+import type { OpenAPIBackend, Operation } from 'openapi-backend';
+import type { Contract, OperationMeta } from './contract.js';
+import { invalidParameter } from './errors.js';
+
+export interface Route {
+  meta: OperationMeta;
+  operation: Operation;
+  params: Record<string, string>;
+}
+
+interface Compiled {
+  method: string;
+  pattern: RegExp;
+  names: string[];
+  meta: OperationMeta;
+  operation: Operation;
+}
+
+export function compileRoutes(contract: Contract, api: OpenAPIBackend): (method: string, path: string) => Route | undefined {
+  const routes: Compiled[] = [];
+  for (const meta of contract.operations.values()) {
+    const names: string[] = [];
+    const source = meta.path.split(/(\{\w+\})/).map((part) => {
+      const m = /^\{(\w+)\}$/.exec(part);
+      if (m) {
+        names.push(m[1]!);
+        return '([^/]+)';
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    }).join('');
+    routes.push({ method: meta.method, pattern: new RegExp(`^${source}/?$`), names, meta, operation: api.router.getOperation(meta.operationId)! });
+  }
+  // more literal text first, so a fixed segment wins over a parameter in the same place
+  routes.sort((a, b) => b.meta.path.replace(/\{\w+\}/g, '').length - a.meta.path.replace(/\{\w+\}/g, '').length);
+  return (method, path) => {
+    for (const r of routes) {
+      if (r.method !== method) continue;
+      const m = r.pattern.exec(path);
+      if (!m) continue;
+      const params: Record<string, string> = {};
+      r.names.forEach((name, i) => {
+        try {
+          params[name] = decodeURIComponent(m[i + 1]!);
+        } catch {
+          throw invalidParameter(name, `${name} is not a valid path segment.`);
+        }
+      });
+      return { meta: r.meta, operation: r.operation, params };
+    }
+    return undefined;
+  };
+}
