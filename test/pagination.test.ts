@@ -82,3 +82,19 @@ describe('pagination', () => {
     expect(next.body.results.map((r: any) => r.data.name)).toEqual(['key 001', 'key 002']);
   });
 });
+
+describe('pagination, newest first', () => {
+  it('pages forward and back through a newest-first list with its cursors', async () => {
+    const { paginate } = await import('../src/http/pagination.js');
+    const rows = Array.from({ length: 7 }, (_, i) => ({ data: { id: `id${i}`, inserted_at: `2026-01-0${i + 1}T00:00:00.000Z` } }));
+    const ids = (p: { results: { data: { id: string } }[] }) => p.results.map((r) => r.data.id);
+    const opts = { list: 'osr', newestFirst: true };
+    const p1 = paginate(rows, { first: 3 }, opts, (r) => r);
+    expect(ids(p1)).toEqual(['id6', 'id5', 'id4']);
+    const p2 = paginate(rows, { first: 3, after: p1.page_info.last! }, opts, (r) => r);
+    expect(ids(p2)).toEqual(['id3', 'id2', 'id1']);
+    const back = paginate(rows, { last: 2, before: p2.page_info.first! }, opts, (r) => r);
+    expect(ids(back)).toEqual(['id5', 'id4']);
+    expect(back.page_info).toMatchObject({ has_previous_page: true, has_next_page: true });
+  });
+});

@@ -55,34 +55,65 @@ export interface ListOptions {
   newestFirst?: boolean;
 }
 
-/** One page of `rows`, each shown through `present`. */
-export function paginate<R extends Keyed, T>(rows: R[], query: PageQuery, opts: ListOptions, present: (row: R) => T): Page<T> {
+/** The first index in `rows` whose key sorts after `key` (`rows` sorted ascending). */
+function firstAfter<R extends Keyed>(rows: readonly R[], key: SortKey): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(keyOf(rows[mid]!), key) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first index in `rows` whose key sorts at or after `key`. */
+function firstAtOrAfter<R extends Keyed>(rows: readonly R[], key: SortKey): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(keyOf(rows[mid]!), key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const isSorted = <R extends Keyed>(rows: readonly R[]): boolean => rows.every((r, i) => i === 0 || compare(keyOf(rows[i - 1]!), keyOf(r)) <= 0);
+
+/**
+ * One page of `rows`, each shown through `present`. The store keeps lists in order, so a page
+ * costs a binary search and a slice, not a sort of the whole list.
+ */
+export function paginate<R extends Keyed, T>(rows: readonly R[], query: PageQuery, opts: ListOptions, present: (row: R) => T): Page<T> {
   if (query.first !== undefined && query.last !== undefined) {
     throw invalidParameter('last', 'first and last cannot be given together.');
   }
-  const dir = opts.newestFirst ? -1 : 1;
-  const cmp = (a: SortKey, b: SortKey): number => dir * compare(a, b);
-  const sorted = [...rows].sort((a, b) => cmp(keyOf(a), keyOf(b)));
+  const ascending = isSorted(rows) ? rows : [...rows].sort((a, b) => compare(keyOf(a), keyOf(b)));
+  const n = ascending.length;
+  // positions in the list as shown (newest first reverses it)
+  const at = (i: number): R => ascending[opts.newestFirst ? n - 1 - i : i]!;
   let start = 0;
-  let end = sorted.length;
+  let end = n;
   if (query.after !== undefined) {
     const k = decodeCursor(opts.list, query.after, 'after');
-    while (start < end && cmp(keyOf(sorted[start] as R), k) <= 0) start++;
+    start = opts.newestFirst ? n - firstAtOrAfter(ascending, k) : firstAfter(ascending, k);
   }
   if (query.before !== undefined) {
     const k = decodeCursor(opts.list, query.before, 'before');
-    while (end > start && cmp(keyOf(sorted[end - 1] as R), k) >= 0) end--;
+    end = Math.max(start, opts.newestFirst ? n - firstAfter(ascending, k) : firstAtOrAfter(ascending, k));
   }
   if (query.last !== undefined) start = Math.max(start, end - query.last);
   else end = Math.min(end, start + (query.first ?? DEFAULT_PAGE_SIZE));
-  const page = sorted.slice(start, end);
+  const page: R[] = [];
+  for (let i = start; i < end; i++) page.push(at(i));
   const firstRow = page[0];
   const lastRow = page[page.length - 1];
   return {
-    count: sorted.length,
+    count: n,
     page_info: {
       first: firstRow ? encodeCursor(opts.list, keyOf(firstRow)) : null,
-      has_next_page: end < sorted.length,
+      has_next_page: end < n,
       has_previous_page: start > 0,
       last: lastRow ? encodeCursor(opts.list, keyOf(lastRow)) : null,
     },

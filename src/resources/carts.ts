@@ -62,8 +62,12 @@ export const cartHandlers = {
   updateCart: async ({ deps, principal, params, body }) => {
     const { store, clock } = deps;
     const row = writableCart(store, principal, params.id);
-    if (body.data.name !== undefined) assertNameFree(store, principal, body.data.name, row.data.id);
-    Object.assign(row.data, body.data, { updated_at: clock.iso() });
+    const { name, ...fields } = body.data;
+    if (name !== undefined) {
+      assertNameFree(store, principal, name, row.data.id);
+      store.carts.rename(row, name);
+    }
+    Object.assign(row.data, fields, { updated_at: clock.iso() });
     store.carts.touch(row);
     await store.commit();
     return { status: 200, body: present(row) };

@@ -22,6 +22,8 @@ export interface ChangeTracker {
 /** One collection: rows in insertion order, an index by id, every read scoped to an account. */
 export class Collection<R extends AnyRow> {
   private index = new Map<string, R>();
+  /** Each account's rows in list order: `inserted_at`, then `id` (interface.md section 5). */
+  private byAccount = new Map<string, R[]>();
   private tracker: ChangeTracker | undefined;
   private name = '';
 
@@ -36,6 +38,13 @@ export class Collection<R extends AnyRow> {
 
   reindex(): void {
     this.index = new Map(this.rows().map((r) => [r.data.id, r]));
+    this.byAccount = new Map();
+    for (const row of this.rows()) {
+      let list = this.byAccount.get(row.account_id);
+      if (!list) this.byAccount.set(row.account_id, (list = []));
+      list.push(row);
+    }
+    for (const list of this.byAccount.values()) list.sort(compareRows);
   }
 
   /** The row with this id, if it belongs to the account. */
@@ -49,9 +58,10 @@ export class Collection<R extends AnyRow> {
     return this.index.get(id);
   }
 
-  /** The account's rows, oldest first (interface.md section 5). */
-  list(accountId: string, filter?: (row: R) => boolean): R[] {
-    return this.rows().filter((r) => r.account_id === accountId && (!filter || filter(r)));
+  /** The account's rows in list order; without a filter, the live list (do not change it). */
+  list(accountId: string, filter?: (row: R) => boolean): readonly R[] {
+    const rows = this.byAccount.get(accountId) ?? [];
+    return filter ? rows.filter(filter) : rows;
   }
 
   find(pred: (row: R) => boolean): R | undefined {
@@ -65,6 +75,9 @@ export class Collection<R extends AnyRow> {
   insert(row: R): R {
     this.rows().push(row);
     this.index.set(row.data.id, row);
+    let list = this.byAccount.get(row.account_id);
+    if (!list) this.byAccount.set(row.account_id, (list = []));
+    list.splice(sortedIndex(list, row), 0, row);
     this.tracker?.put(this.name, row);
     return row;
   }
@@ -76,11 +89,35 @@ export class Collection<R extends AnyRow> {
 
   remove(row: R): void {
     const rows = this.rows();
-    const i = rows.indexOf(row);
+    const i = rows.lastIndexOf(row);
     if (i >= 0) rows.splice(i, 1);
     this.index.delete(row.data.id);
+    const list = this.byAccount.get(row.account_id);
+    if (list) {
+      const at = sortedIndex(list, row) - 1;
+      const j = list[at] === row ? at : list.indexOf(row);
+      if (j >= 0) list.splice(j, 1);
+    }
     this.tracker?.del(this.name, row.data.id);
   }
+}
+
+function compareRows(a: AnyRow, b: AnyRow): number {
+  const x = a.data.inserted_at;
+  const y = b.data.inserted_at;
+  return x < y ? -1 : x > y ? 1 : a.data.id < b.data.id ? -1 : a.data.id > b.data.id ? 1 : 0;
+}
+
+/** Where `row` goes in a sorted list: after every row that sorts before or with it. */
+function sortedIndex(list: AnyRow[], row: AnyRow): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareRows(list[mid]!, row) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 class ApiKeys extends Collection<ApiKeyRow> {
@@ -118,7 +155,7 @@ class Numbers extends Collection<NumberRow> {
 }
 
 class OptoutItems extends Collection<OptoutItemRow> {
-  ofNumber(accountId: string, numberId: string): OptoutItemRow[] {
+  ofNumber(accountId: string, numberId: string): readonly OptoutItemRow[] {
     return this.list(accountId, (o) => o.number_id === numberId);
   }
   byPair(accountId: string, numberId: string, remote: string): OptoutItemRow | undefined {
@@ -127,29 +164,55 @@ class OptoutItems extends Collection<OptoutItemRow> {
 }
 
 class Destinations extends Collection<DestinationRow> {
-  ofNumber(accountId: string, numberId: string): DestinationRow[] {
+  ofNumber(accountId: string, numberId: string): readonly DestinationRow[] {
     return this.list(accountId, (d) => d.number_id === numberId);
   }
 }
 
 class Requests extends Collection<RequestRow> {
-  ofCart(accountId: string, cartId: string): RequestRow[] {
+  ofCart(accountId: string, cartId: string): readonly RequestRow[] {
     return this.list(accountId, (r) => r.cart_id === cartId && r.order_id === null);
   }
-  ofOrder(accountId: string, orderId: string): RequestRow[] {
+  ofOrder(accountId: string, orderId: string): readonly RequestRow[] {
     return this.list(accountId, (r) => r.order_id === orderId);
   }
 }
 
 class Documents extends Collection<DocumentRow> {
-  ofRequest(accountId: string, requestId: string): DocumentRow[] {
+  ofRequest(accountId: string, requestId: string): readonly DocumentRow[] {
     return this.list(accountId, (d) => d.request_id === requestId);
   }
 }
 
 class Carts extends Collection<CartRow> {
+  private names = new Map<string, CartRow>();
+  private readonly key = (accountId: string, name: string) => `${accountId}\u0000${name}`;
+
+  override reindex(): void {
+    super.reindex();
+    this.names = new Map(this.filter(() => true).map((c) => [this.key(c.account_id, c.data.name), c]));
+  }
+
+  override insert(row: CartRow): CartRow {
+    this.names.set(this.key(row.account_id, row.data.name), row);
+    return super.insert(row);
+  }
+
+  override remove(row: CartRow): void {
+    this.names.delete(this.key(row.account_id, row.data.name));
+    super.remove(row);
+  }
+
+  /** The account's cart of this name, in constant time. */
   byName(accountId: string, name: string): CartRow | undefined {
-    return this.find((c) => c.account_id === accountId && c.data.name === name);
+    return this.names.get(this.key(accountId, name));
+  }
+
+  /** Changes a cart's name, keeping the name index right. */
+  rename(row: CartRow, name: string): void {
+    this.names.delete(this.key(row.account_id, row.data.name));
+    row.data.name = name;
+    this.names.set(this.key(row.account_id, name), row);
   }
 }
 
