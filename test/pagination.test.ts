@@ -86,9 +86,9 @@ describe('pagination', () => {
 describe('pagination, newest first', () => {
   it('pages forward and back through a newest-first list with its cursors', async () => {
     const { paginate } = await import('../src/http/pagination.js');
-    const rows = Array.from({ length: 7 }, (_, i) => ({ data: { id: `id${i}`, inserted_at: `2026-01-0${i + 1}T00:00:00.000Z` } }));
+    const rows = Array.from({ length: 7 }, (_, i) => ({ data: { id: `id${i}`, inserted_at: `2026-01-0${i + 1}T00:00:00.000Z` } })).reverse();
     const ids = (p: { results: { data: { id: string } }[] }) => p.results.map((r) => r.data.id);
-    const opts = { list: 'osr', newestFirst: true };
+    const opts = { list: 'osr', newestFirst: true, unsorted: true };
     const p1 = paginate(rows, { first: 3 }, opts, (r) => r);
     expect(ids(p1)).toEqual(['id6', 'id5', 'id4']);
     const p2 = paginate(rows, { first: 3, after: p1.page_info.last! }, opts, (r) => r);

@@ -2,12 +2,12 @@
  * The contract, loaded once: the parsed OpenAPI document and what the pipeline reads off each
  * operation (its scope, and whether invalid input answers 404 or 422).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { parse } from 'yaml';
 import type { operations } from '../generated/api.js';
 
 export type OperationId = keyof operations;
@@ -45,8 +45,23 @@ export const contractPath = join(projectRoot, 'contract', 'openapi.yaml');
 
 type Json = Record<string, unknown>;
 
+/**
+ * A contract document: the JSON copy `npm run build` leaves in dist/contract when it is at least as
+ * new as the YAML (start-up then skips the YAML parser), else the YAML itself.
+ */
+export function readContractDocument(name: 'openapi' | 'sim'): Record<string, unknown> {
+  const yamlPath = join(projectRoot, 'contract', `${name}.yaml`);
+  const jsonPath = join(projectRoot, 'dist', 'contract', `${name}.json`);
+  if (existsSync(jsonPath) && statSync(jsonPath).mtimeMs >= statSync(yamlPath).mtimeMs) {
+    return JSON.parse(readFileSync(jsonPath, 'utf8')) as Record<string, unknown>;
+  }
+  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return parse(readFileSync(yamlPath, 'utf8')) as Record<string, unknown>;
+}
+
 export interface Contract {
-  yamlText: string;
+  /** The YAML text, read when first asked for (`?format=yaml`). */
+  yamlText(): string;
   document: Json;
   operations: Map<OperationId, OperationMeta>;
 }
@@ -56,8 +71,9 @@ let cached: Contract | undefined;
 /** Reads and indexes contract/openapi.yaml (once per process). */
 export function loadContract(): Contract {
   if (cached) return cached;
-  const yamlText = readFileSync(contractPath, 'utf8');
-  const document = parse(yamlText) as Json;
+  const document = readContractDocument('openapi') as Json;
+  let yaml: string | undefined;
+  const yamlText = () => (yaml ??= readFileSync(contractPath, 'utf8'));
   const components = document.components as { responses: Record<string, Json>; requestBodies: Record<string, Json> };
   const resolve = (r: Json, kind: 'responses' | 'requestBodies' = 'responses'): Json => {
     const ref = r.$ref;

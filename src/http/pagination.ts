@@ -53,6 +53,8 @@ export interface ListOptions {
   /** Names the list (operation and its scope), so a cursor of another list is refused. */
   list: string;
   newestFirst?: boolean;
+  /** The rows are not in list order yet (the store's own lists always are). */
+  unsorted?: boolean;
 }
 
 /** The first index in `rows` whose key sorts after `key` (`rows` sorted ascending). */
@@ -79,8 +81,6 @@ function firstAtOrAfter<R extends Keyed>(rows: readonly R[], key: SortKey): numb
   return lo;
 }
 
-const isSorted = <R extends Keyed>(rows: readonly R[]): boolean => rows.every((r, i) => i === 0 || compare(keyOf(rows[i - 1]!), keyOf(r)) <= 0);
-
 /**
  * One page of `rows`, each shown through `present`. The store keeps lists in order, so a page
  * costs a binary search and a slice, not a sort of the whole list.
@@ -89,7 +89,7 @@ export function paginate<R extends Keyed, T>(rows: readonly R[], query: PageQuer
   if (query.first !== undefined && query.last !== undefined) {
     throw invalidParameter('last', 'first and last cannot be given together.');
   }
-  const ascending = isSorted(rows) ? rows : [...rows].sort((a, b) => compare(keyOf(a), keyOf(b)));
+  const ascending = opts.unsorted ? [...rows].sort((a, b) => compare(keyOf(a), keyOf(b))) : rows;
   const n = ascending.length;
   // positions in the list as shown (newest first reverses it)
   const at = (i: number): R => ascending[opts.newestFirst ? n - 1 - i : i]!;

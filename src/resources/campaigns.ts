@@ -36,7 +36,7 @@ const ownCampaign = (store: Store, principal: Principal, id: string): CampaignRo
 export const campaignHandlers = {
   listCampaigns: ({ deps, principal, query, meta }) => ({
     status: 200,
-    body: paginate(deps.store.campaigns.filter(visibleTo(principal.accountId)), query, { list: `${meta.operationId}:${principal.accountId}` },
+    body: paginate(deps.store.campaigns.filter(visibleTo(principal.accountId)), query, { list: `${meta.operationId}:${principal.accountId}`, unsorted: true },
       (row) => present(row, principal.accountId)),
   }),
 

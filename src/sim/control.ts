@@ -3,15 +3,12 @@
  * simulated service. Account-scoped calls act on the account of the key in Authorization, the
  * Demo account when none is given.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { parse } from 'yaml';
 import { forAccount, type Deps } from '../deps.js';
 import { authenticate } from '../http/auth.js';
-import { projectRoot } from '../http/contract.js';
+import { readContractDocument } from '../http/contract.js';
 import { ApiError, invalidField, notFound } from '../http/errors.js';
 import { validationError } from '../http/validation.js';
 import { parseDuration } from './duration.js';
@@ -28,7 +25,7 @@ export interface ControlOptions {
 
 export const DEMO_ACCOUNT = '0a0a0a0a-0000-4000-8000-000000000001';
 
-const simDocument = parse(readFileSync(join(projectRoot, 'contract', 'sim.yaml'), 'utf8')) as { components: { schemas: Record<string, object> } };
+const simDocument = readContractDocument('sim') as { components: { schemas: Record<string, object> } };
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats.default(ajv);
 ajv.addSchema({ ...simDocument, $id: 'sim' });
