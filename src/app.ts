@@ -121,7 +121,8 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
   app.set('query parser', 'simple');
 
   /** The one place an answer is written; in test mode it is checked against the contract first. */
-  function send(res: Response, status: number, body: unknown, operation?: Operation, contentType = 'application/json', checked = true): void {
+  /** Writes the answer; answers the JSON text sent (for the journal), if it was JSON. */
+  function send(res: Response, status: number, body: unknown, operation?: Operation, contentType = 'application/json', checked = true): string | undefined {
     if (opts.validateResponses && checked && contentType === 'application/json' && status !== 204) {
       const declared = operation?.responses?.[String(status)];
       const result = declared && operation
@@ -134,8 +135,13 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
       }
     }
     res.status(status).type(contentType);
-    if (status === 204) res.end();
-    else res.send(contentType === 'application/json' ? JSON.stringify(body) : body);
+    if (status === 204) {
+      res.end();
+      return undefined;
+    }
+    const text = contentType === 'application/json' ? JSON.stringify(body) : undefined;
+    res.send(text ?? body);
+    return text;
   }
 
   app.use('/__sim', express.json({ limit: JSON_LIMIT }), controlRouter(deps, { adminToken: opts.simAdminToken }));
@@ -150,12 +156,13 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
     let body: unknown;
     /** Answers, and writes the call into the request journal. */
     const answer = (status: number, payload: unknown, contentType?: string, checked = true) => {
-      send(res, status, payload, checked ? operation : undefined, contentType, checked);
+      const text = send(res, status, payload, checked ? operation : undefined, contentType, checked);
       const clock = principal ? deps.clocks.for(principal.accountId) : deps.clock;
       deps.journal.record({
         at: clock.iso(), method: req.method, path: req.path, operation_id: meta?.operationId ?? null, account_id: principal?.accountId ?? null,
         status, latency_ms: Number(process.hrtime.bigint() - started) / 1e6,
-        request: { headers: req.headers, body }, response: { body: contentType && contentType !== 'application/json' ? '(not JSON)' : payload },
+        request: { headers: req.headers, body: meta?.multipart ? body : Buffer.isBuffer(req.body) ? req.body.toString('utf8') : undefined },
+        response: { text: text ?? (status === 204 ? '' : '"(not JSON)"') },
       });
     };
     try {

@@ -50,12 +50,31 @@ export interface JournalFilter {
   until?: string;
 }
 
+/** What is kept per call: the texts as they crossed the wire, redacted when read (cheap on the hot path). */
+interface Kept extends Omit<JournalEntry, 'request' | 'response'> {
+  headers: Record<string, string>;
+  requestBody: unknown;
+  responseText: string;
+}
+
+/** A body as it came: JSON text parsed when it parses, else kept as text; then redacted. */
+function shown(body: unknown): unknown {
+  if (typeof body !== 'string') return redact(body);
+  if (body === '') return null;
+  try {
+    return redact(JSON.parse(body));
+  } catch {
+    return body.length > 2_000 ? `${body.slice(0, 2_000)}…` : body;
+  }
+}
+
 export class Journal {
-  private entries: JournalEntry[] = [];
+  private entries: Kept[] = [];
   private next = 1;
 
-  record(entry: Omit<JournalEntry, 'id' | 'request'> & { request: { headers: Record<string, string | string[] | undefined>; body: unknown } }): void {
-    this.entries.push({ id: this.next++, ...entry, request: { headers: redactHeaders(entry.request.headers), body: redact(entry.request.body) }, response: { body: redact(entry.response.body) } });
+  record(entry: Omit<JournalEntry, 'id' | 'request' | 'response'> & { request: { headers: Record<string, string | string[] | undefined>; body: unknown }; response: { text: string } }): void {
+    const { request, response, ...rest } = entry;
+    this.entries.push({ id: this.next++, ...rest, headers: redactHeaders(request.headers), requestBody: request.body, responseText: response.text });
     if (this.entries.length > LIMIT) this.entries.splice(0, this.entries.length - LIMIT);
   }
 
@@ -66,7 +85,8 @@ export class Journal {
       && (!f.operation_id || e.operation_id === f.operation_id)
       && (!f.account_id || e.account_id === f.account_id)
       && (!f.since || e.at >= f.since)
-      && (!f.until || e.at <= f.until));
+      && (!f.until || e.at <= f.until))
+      .map(({ headers, requestBody, responseText, ...e }) => ({ ...e, request: { headers, body: shown(requestBody) }, response: { body: shown(responseText) } }));
   }
 
   clear(): void {
