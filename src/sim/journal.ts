@@ -52,7 +52,7 @@ export interface JournalFilter {
 
 /** What is kept per call: the texts as they crossed the wire, redacted when read (cheap on the hot path). */
 interface Kept extends Omit<JournalEntry, 'request' | 'response'> {
-  headers: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
   requestBody: unknown;
   responseText: string;
 }
@@ -74,19 +74,20 @@ export class Journal {
 
   record(entry: Omit<JournalEntry, 'id' | 'request' | 'response'> & { request: { headers: Record<string, string | string[] | undefined>; body: unknown }; response: { text: string } }): void {
     const { request, response, ...rest } = entry;
-    this.entries.push({ id: this.next++, ...rest, headers: redactHeaders(request.headers), requestBody: request.body, responseText: response.text });
-    if (this.entries.length > LIMIT) this.entries.splice(0, this.entries.length - LIMIT);
+    this.entries.push({ id: this.next++, ...rest, headers: request.headers, requestBody: request.body, responseText: response.text });
+    // trimmed in steps, not on every call: dropping one of 5,000 each time is a copy of them all
+    if (this.entries.length > LIMIT * 1.2) this.entries = this.entries.slice(-LIMIT);
   }
 
   list(f: JournalFilter = {}): JournalEntry[] {
-    return this.entries.filter((e) => (!f.path || e.path.includes(f.path))
+    return this.entries.slice(-LIMIT).filter((e) => (!f.path || e.path.includes(f.path))
       && (!f.method || e.method === f.method.toUpperCase())
       && (f.status === undefined || e.status === f.status)
       && (!f.operation_id || e.operation_id === f.operation_id)
       && (!f.account_id || e.account_id === f.account_id)
       && (!f.since || e.at >= f.since)
       && (!f.until || e.at <= f.until))
-      .map(({ headers, requestBody, responseText, ...e }) => ({ ...e, request: { headers, body: shown(requestBody) }, response: { body: shown(responseText) } }));
+      .map(({ headers, requestBody, responseText, ...e }) => ({ ...e, request: { headers: redactHeaders(headers), body: shown(requestBody) }, response: { body: shown(responseText) } }));
   }
 
   clear(): void {
