@@ -120,3 +120,19 @@ export function paginate<R extends Keyed, T>(rows: readonly R[], query: PageQuer
     results: page.map(present),
   };
 }
+
+/** What a list handler knows that names its list: the operation and the caller's account. */
+export interface ListContext {
+  query: PageQuery;
+  meta: { operationId: string };
+  principal: { accountId: string };
+}
+
+/**
+ * The 200 answer of a list operation: one page of `rows`, its cursors bound to the operation and
+ * to `scope` (the caller's account unless the list belongs to one record, such as a number).
+ */
+export function pageOf<R extends Keyed, T>(ctx: ListContext, rows: readonly R[], present: (row: R) => T, opts: { scope?: string; newestFirst?: boolean; unsorted?: boolean } = {}) {
+  const { scope, ...rest } = opts;
+  return { status: 200 as const, body: paginate(rows, ctx.query, { list: `${ctx.meta.operationId}:${scope ?? ctx.principal.accountId}`, ...rest }, present) };
+}

@@ -5,7 +5,7 @@
 import { hashSecret, token } from '../domain/secrets.js';
 import { assertFound, inUse } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import type { ApiKeyRow } from '../store/rows.js';
 
 const present = (row: ApiKeyRow) => ({ data: row.data, type: 'api_key' as const });
@@ -42,10 +42,8 @@ export const apiKeyHandlers = {
     return { status: 201, body: { data: { ...row.data, secret, smpp_secert: smppSecret }, type: 'api_key' } };
   },
 
-  listApiKeys: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.apiKeys.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` }, present),
-  }),
+  listApiKeys: (ctx) =>
+    pageOf(ctx, ctx.deps.store.apiKeys.list(ctx.principal.accountId), present),
 
   getApiKey: ({ deps, principal, params }) => ({
     status: 200,

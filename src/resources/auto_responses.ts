@@ -2,7 +2,7 @@
 import { normalizeKeywords } from '../domain/keywords.js';
 import { assertFound, assertNoViolations, inUse } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import type { AutoResponseRow } from '../store/rows.js';
 
 const present = (row: AutoResponseRow) => ({ data: row.data, type: 'messaging_auto_response' as const });
@@ -21,10 +21,8 @@ export const autoResponseHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listAutoResponses: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.autoResponses.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` }, present),
-  }),
+  listAutoResponses: (ctx) =>
+    pageOf(ctx, ctx.deps.store.autoResponses.list(ctx.principal.accountId), present),
 
   getAutoResponse: ({ deps, principal, params }) => ({
     status: 200,

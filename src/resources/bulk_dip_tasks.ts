@@ -6,7 +6,7 @@ import { targetViolations } from '../domain/deliveries.js';
 import type { Violation } from '../domain/switches.js';
 import { assertFound, assertNoViolations } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import { startBulkDip } from '../sim/lifecycles.js';
 import type { BulkDipTaskRow } from '../store/rows.js';
 
@@ -55,10 +55,8 @@ export const bulkDipTaskHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listBulkDipTasks: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.bulkDipTasks.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` }, present),
-  }),
+  listBulkDipTasks: (ctx) =>
+    pageOf(ctx, ctx.deps.store.bulkDipTasks.list(ctx.principal.accountId), present),
 
   getBulkDipTask: ({ deps, principal, params }) => ({
     status: 200,

@@ -5,7 +5,7 @@
 import { targetViolations } from '../domain/deliveries.js';
 import { ApiError, assertFound, assertNoViolations } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import type { CallDataWebhookRow } from '../store/rows.js';
 
 const present = (row: CallDataWebhookRow) => ({ data: row.data, type: 'call_data_webhook' as const });
@@ -28,10 +28,8 @@ export const callDataWebhookHandlers = {
     return { status: 201, body: { ...present(row), data: { ...row.data, auth_secret: row.auth_secret } } };
   },
 
-  listCallDataWebhooks: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.callDataWebhooks.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` }, present),
-  }),
+  listCallDataWebhooks: (ctx) =>
+    pageOf(ctx, ctx.deps.store.callDataWebhooks.list(ctx.principal.accountId), present),
 
   getCallDataWebhook: ({ deps, principal, params }) => ({
     status: 200,

@@ -5,7 +5,7 @@
 import type { Principal } from '../http/auth.js';
 import { ApiError, assertFound, inUse, invalidParameter, notFound } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import type { CampaignRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 
@@ -34,11 +34,8 @@ const ownCampaign = (store: Store, principal: Principal, id: string): CampaignRo
   assertFound(store.campaigns.get(principal.accountId, id), 'csp_campaign', id);
 
 export const campaignHandlers = {
-  listCampaigns: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.campaigns.filter(visibleTo(principal.accountId)), query, { list: `${meta.operationId}:${principal.accountId}`, unsorted: true },
-      (row) => present(row, principal.accountId)),
-  }),
+  listCampaigns: (ctx) =>
+    pageOf(ctx, ctx.deps.store.campaigns.filter(visibleTo(ctx.principal.accountId)), (row) => present(row, ctx.principal.accountId), { unsorted: true }),
 
   getCampaign: ({ deps, principal, params }) => ({
     status: 200,

@@ -6,7 +6,7 @@
 import type { Principal } from '../http/auth.js';
 import { ApiError, assertFound, inUse, invalidField, notFound } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import { startOrder } from '../sim/orders.js';
 import type { CartRow, OrderRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
@@ -52,10 +52,8 @@ export const cartHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listCarts: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.carts.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` }, present),
-  }),
+  listCarts: (ctx) =>
+    pageOf(ctx, ctx.deps.store.carts.list(ctx.principal.accountId), present),
 
   getCart: ({ deps, principal, params }) => ({ status: 200, body: present(findCart(deps.store, principal, params.id)) }),
 
@@ -106,10 +104,8 @@ export const cartHandlers = {
     return { status: 200, body: presentOrder(order) };
   },
 
-  listOrders: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.orders.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` }, presentOrder),
-  }),
+  listOrders: (ctx) =>
+    pageOf(ctx, ctx.deps.store.orders.list(ctx.principal.accountId), presentOrder),
 
   getOrder: ({ deps, principal, params }) => ({
     status: 200,

@@ -2,7 +2,7 @@
 import { destinationViolations, type Destination } from '../domain/destinations.js';
 import { assertFound, assertNoViolations, invalidField } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import type { DestinationRow } from '../store/rows.js';
 import { findNumber } from './numbers.js';
 
@@ -44,10 +44,8 @@ export const destinationHandlers = {
 
   listDestinations: ({ deps, principal, params, query, meta }) => {
     const number = findNumber(deps.store, principal, params.number_id);
-    return {
-      status: 200,
-      body: paginate(deps.store.destinations.ofNumber(principal.accountId, number.data.id), query, { list: `${meta.operationId}:${number.data.id}` }, present),
-    };
+    return pageOf({ query, meta, principal },
+      deps.store.destinations.ofNumber(principal.accountId, number.data.id), present, { scope: number.data.id });
   },
 
   updateDestination: async ({ deps, principal, params, body }) => {

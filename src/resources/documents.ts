@@ -8,7 +8,7 @@ import type { Principal } from '../http/auth.js';
 import { assertFound, invalidField, invalidParameter } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import type { Upload } from '../http/multipart.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import type { DocumentRow, RequestRow } from '../store/rows.js';
 import { findCart, writableCart } from './carts.js';
 import { cartRequest, submittedRequest } from './requests.js';
@@ -81,10 +81,8 @@ export const documentHandlers = {
   listCartRequestDocuments: ({ deps, principal, params, query, meta }) => {
     findCart(deps.store, principal, params.cart_id);
     const request = cartRequest(deps.store, principal, params.cart_id, params.request_id);
-    return {
-      status: 200,
-      body: paginate(deps.store.documents.ofRequest(principal.accountId, request.data.id), query, { list: `${meta.operationId}:${request.data.id}` }, present),
-    };
+    return pageOf({ query, meta, principal },
+      deps.store.documents.ofRequest(principal.accountId, request.data.id), present, { scope: request.data.id });
   },
 
   getCartRequestDocument: ({ deps, principal, params }) => {
@@ -106,10 +104,8 @@ export const documentHandlers = {
 
   listRequestDocuments: ({ deps, principal, params, query, meta }) => {
     const request = submittedRequest(deps.store, principal, params.request_id);
-    return {
-      status: 200,
-      body: paginate(deps.store.documents.ofRequest(principal.accountId, request.data.id), query, { list: `${meta.operationId}:${request.data.id}` }, present),
-    };
+    return pageOf({ query, meta, principal },
+      deps.store.documents.ofRequest(principal.accountId, request.data.id), present, { scope: request.data.id });
   },
 
   getRequestDocument: ({ deps, principal, params }) => {

@@ -6,7 +6,7 @@ import { targetViolations } from '../domain/deliveries.js';
 import type { Violation } from '../domain/switches.js';
 import { assertFound, assertNoViolations } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import type { EventSubscriptionRow } from '../store/rows.js';
 
 type Subscription = EventSubscriptionRow['data'];
@@ -38,10 +38,8 @@ export const eventSubscriptionHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listEventSubscriptions: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.eventSubscriptions.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` }, present),
-  }),
+  listEventSubscriptions: (ctx) =>
+    pageOf(ctx, ctx.deps.store.eventSubscriptions.list(ctx.principal.accountId), present),
 
   getEventSubscription: ({ deps, principal, params }) => ({
     status: 200,

@@ -6,7 +6,7 @@ import { toE164 } from '../domain/addresses.js';
 import type { Principal } from '../http/auth.js';
 import { assertFound, invalidField } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import { publish } from '../sim/events.js';
 import type { NumberRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
@@ -39,11 +39,8 @@ export function presentNumber(store: Store, row: NumberRow) {
 }
 
 export const numberHandlers = {
-  listNumbers: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.numbers.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` },
-      (row) => presentNumber(deps.store, row)),
-  }),
+  listNumbers: (ctx) =>
+    pageOf(ctx, ctx.deps.store.numbers.list(ctx.principal.accountId), (row) => presentNumber(ctx.deps.store, row)),
 
   getNumber: ({ deps, principal, params }) => ({
     status: 200,

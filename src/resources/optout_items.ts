@@ -5,7 +5,7 @@
 import { toE164 } from '../domain/addresses.js';
 import { assertFound, invalidField } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import type { OptoutItemRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 import { findNumber } from './numbers.js';
@@ -47,18 +47,12 @@ export const optoutItemHandlers = {
 
   listNumberOptoutItems: ({ deps, principal, params, query, meta }) => {
     const number = findNumber(deps.store, principal, params.number_id);
-    return {
-      status: 200,
-      body: paginate(deps.store.optoutItems.ofNumber(principal.accountId, number.data.id), query,
-        { list: `${meta.operationId}:${number.data.id}` }, (row) => presentOptout(deps.store, row)),
-    };
+    return pageOf({ query, meta, principal },
+      deps.store.optoutItems.ofNumber(principal.accountId, number.data.id), (row) => presentOptout(deps.store, row), { scope: number.data.id });
   },
 
-  listOptoutItems: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.optoutItems.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` },
-      (row) => presentOptout(deps.store, row)),
-  }),
+  listOptoutItems: (ctx) =>
+    pageOf(ctx, ctx.deps.store.optoutItems.list(ctx.principal.accountId), (row) => presentOptout(ctx.deps.store, row)),
 
   getOptoutItem: ({ deps, principal, params }) => ({
     status: 200,

@@ -4,7 +4,7 @@
  */
 import { assertFound } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import { publish } from '../sim/events.js';
 import type { OverwriteRequestRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
@@ -33,11 +33,8 @@ export function presentOverwrite(store: Store, row: OverwriteRequestRow) {
 }
 
 export const overwriteRequestHandlers = {
-  listOverwriteRequests: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.overwriteRequests.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}`, newestFirst: true },
-      (row) => presentOverwrite(deps.store, row)),
-  }),
+  listOverwriteRequests: (ctx) =>
+    pageOf(ctx, ctx.deps.store.overwriteRequests.list(ctx.principal.accountId), (row) => presentOverwrite(ctx.deps.store, row), { newestFirst: true }),
 
   getOverwriteRequest: ({ deps, principal, params }) => ({
     status: 200,

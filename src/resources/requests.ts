@@ -7,7 +7,7 @@ import type { Principal } from '../http/auth.js';
 import { componentValidator } from '../http/contract.js';
 import { assertFound, assertNoViolations, invalidField } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import { validationError } from '../http/validation.js';
 import type { RequestRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
@@ -55,10 +55,8 @@ export const requestHandlers = {
 
   listCartRequests: ({ deps, principal, params, query, meta }) => {
     const cart = findCart(deps.store, principal, params.cart_id);
-    return {
-      status: 200,
-      body: paginate(deps.store.requests.ofCart(principal.accountId, cart.data.id), query, { list: `${meta.operationId}:${cart.data.id}` }, presentRequest),
-    };
+    return pageOf({ query, meta, principal },
+      deps.store.requests.ofCart(principal.accountId, cart.data.id), presentRequest, { scope: cart.data.id });
   },
 
   getCartRequest: ({ deps, principal, params }) => {

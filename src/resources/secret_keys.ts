@@ -5,7 +5,7 @@
 import { hashSecret } from '../domain/secrets.js';
 import { assertFound, inUse, invalidField } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import type { SecretKeyRow } from '../store/rows.js';
 
 const present = (row: SecretKeyRow) => ({ data: row.data, type: 'secret_key' as const });
@@ -27,10 +27,8 @@ export const secretKeyHandlers = {
     return { status: 201, body: { data: { ...row.data, data: material }, type: 'secret_key' } };
   },
 
-  listSecretKeys: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.secretKeys.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` }, present),
-  }),
+  listSecretKeys: (ctx) =>
+    pageOf(ctx, ctx.deps.store.secretKeys.list(ctx.principal.accountId), present),
 
   getSecretKey: ({ deps, principal, params }) => ({
     status: 200,

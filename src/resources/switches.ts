@@ -6,7 +6,7 @@ import { applySwitchFields, switchDefaults, switchViolations, type Switch } from
 import type { Principal } from '../http/auth.js';
 import { assertFound, assertNoViolations, inUse, invalidField, invalidParameter, notFound } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import type { SwitchRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 
@@ -55,10 +55,8 @@ export const switchHandlers = {
     return { status: 201, body: { ...present(row), data: { ...row.data, ...row.secrets } } };
   },
 
-  listSwitches: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.switches.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` }, present),
-  }),
+  listSwitches: (ctx) =>
+    pageOf(ctx, ctx.deps.store.switches.list(ctx.principal.accountId), present),
 
   getSwitch: ({ deps, principal, params }) => ({ status: 200, body: present(findSwitch(deps.store, principal, params.id)) }),
 

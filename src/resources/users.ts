@@ -5,7 +5,7 @@
 import { hashPassword } from '../domain/secrets.js';
 import { ApiError, assertFound, invalidField } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../http/pagination.js';
 import type { UserRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 
@@ -50,10 +50,8 @@ export const userHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listUsers: ({ deps, principal, query, meta }) => ({
-    status: 200,
-    body: paginate(deps.store.users.list(principal.accountId), query, { list: `${meta.operationId}:${principal.accountId}` }, present),
-  }),
+  listUsers: (ctx) =>
+    pageOf(ctx, ctx.deps.store.users.list(ctx.principal.accountId), present),
 
   getUser: ({ deps, principal, params }) => ({
     status: 200,
