@@ -30,7 +30,11 @@ export const requestTransitions: Record<RequestStatus, RequestStatus[]> = {
 /** Spec: documents can be uploaded or deleted only while the request is in one of these. */
 export const DOCUMENT_EDITABLE: readonly RequestStatus[] = ['NEW', 'MANUAL', 'REVIEW', 'AUTHOR_REVIEW', 'ERROR'];
 
-export const canMove = <S extends string>(table: Record<S, S[]>, from: S, to: S): boolean => table[from].includes(to);
+/** Checks a move against its table: a lifecycle that leaves its table is a dipswitch bug. */
+export function assertMove<S extends string>(table: Record<S, S[]>, from: S, to: S): S {
+  if (!table[from].includes(to)) throw new Error(`no move from ${from} to ${to} in the lifecycle table`);
+  return to;
+}
 
 export type BulkDipStatus = components['schemas']['bulk_dip_task']['status'];
 

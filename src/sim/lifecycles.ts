@@ -91,9 +91,6 @@ export async function runBulkDip(step: ScheduledStep, deps: Deps): Promise<strin
   return `bulk dip ${from} → ${timed.next}`;
 }
 
-/** The result file of a task, once it is stored. */
-export const bulkDipResult = (deps: Deps, taskId: string) => deps.store.files.get(resultId(taskId));
-
 /** Raises an OSR overwrite request for one of the account's numbers (control API). */
 export async function raiseOverwriteRequest(deps: Deps, accountId: string, numberId: string, serviceProvider: string): Promise<OverwriteRequestRow> {
   const number = deps.store.numbers.get(accountId, numberId)!;

@@ -2,7 +2,7 @@
  * The order lifecycle: NEW → PROCESSING → COMPLETED or ERROR, its requests moving with it, and
  * each request's effect on the account (numbers added or removed, bindings changed) as it completes.
  */
-import { MAGIC, orderSteps } from '../domain/lifecycles.js';
+import { assertMove, MAGIC, orderSteps, orderTransitions, requestTransitions, type RequestStatus } from '../domain/lifecycles.js';
 import type { Deps } from '../deps.js';
 import type { NumberRow, OrderRow, RequestRow, ScheduledStep } from '../store/rows.js';
 import { publish } from './events.js';
@@ -14,6 +14,9 @@ class RequestFailure extends Error {
 }
 
 const presentNumber = (n: NumberRow) => ({ type: 'number', data: n.data });
+
+/** A submitted request's next status, checked against the request table. */
+const moveRequest = (r: RequestRow, to: RequestStatus): RequestStatus => assertMove(requestTransitions, r.data.status ?? 'NEW', to);
 
 /** Schedules a new order's first step and announces it. */
 export async function startOrder(deps: Deps, order: OrderRow): Promise<void> {
@@ -132,10 +135,10 @@ export async function runOrder(step: ScheduledStep, deps: Deps): Promise<string>
   const requests = deps.store.requests.ofOrder(order.account_id, order.data.id);
   const now = deps.clock.iso();
   if (timed.next === 'PROCESSING') {
-    Object.assign(order.data, { status: 'PROCESSING', updated_at: now });
+    Object.assign(order.data, { status: assertMove(orderTransitions, order.data.status, 'PROCESSING'), updated_at: now });
     deps.store.orders.touch(order);
     for (const r of requests) {
-      Object.assign(r.data, { status: 'PROCESSING', updated_at: now });
+      Object.assign(r.data, { status: moveRequest(r, 'PROCESSING'), updated_at: now });
       deps.store.requests.touch(r);
       await publish(deps, r.account_id, 'REQUEST', 'request.updated', { type: 'request', data: r.data });
     }
@@ -148,18 +151,19 @@ export async function runOrder(step: ScheduledStep, deps: Deps): Promise<string>
     try {
       if ((r.data.name ?? '').startsWith(MAGIC.failingRequest)) throw new RequestFailure('SIMULATED_FAILURE', 'The request name asks for a failure.');
       await applyRequest(deps, r);
-      Object.assign(r.data, { status: 'COMPLETED', error_code: 'OK', updated_at: now });
+      Object.assign(r.data, { status: moveRequest(r, 'COMPLETED'), error_code: 'OK', updated_at: now });
       deps.store.requests.touch(r);
       await publish(deps, r.account_id, 'REQUEST', 'request.completed', { type: 'request', data: r.data });
     } catch (e) {
       if (!(e instanceof RequestFailure)) throw e;
       failed++;
-      Object.assign(r.data, { status: 'ERROR', error_code: e.code, updated_at: now });
+      Object.assign(r.data, { status: moveRequest(r, 'ERROR'), error_code: e.code, updated_at: now });
       deps.store.requests.touch(r);
       await publish(deps, r.account_id, 'REQUEST', 'request.failed', { type: 'request', data: r.data });
     }
   }
-  Object.assign(order.data, failed ? { status: 'ERROR', error_code: 'REQUEST_FAILED' } : { status: 'COMPLETED', error_code: 'OK' }, { updated_at: now });
+  const status = assertMove(orderTransitions, order.data.status, failed ? 'ERROR' : 'COMPLETED');
+  Object.assign(order.data, { status, error_code: failed ? 'REQUEST_FAILED' : 'OK', updated_at: now });
   deps.store.orders.touch(order);
   await publish(deps, order.account_id, 'ORDER', failed ? 'order.failed' : 'order.completed', { type: 'order', data: order.data });
   return `order PROCESSING → ${order.data.status}`;
