@@ -21,6 +21,17 @@ describe('request journal', () => {
     expect(all.requests[3]).toMatchObject({ status: 404, operation_id: null });
   });
 
+  it('keeps long bodies cut, so the journal stays bounded', async () => {
+    await server().call('POST', '/api/v1/api_keys', { body: envelope('api_key', { name: 'long notes', notes: 'n'.repeat(65_000) }) });
+    await server().call('POST', '/api/v1/switches', { body: envelope('switch', { name: 'c', sms_secret: 'cut-but-secret', notes: 'x'.repeat(65_535) }) });
+    const [first, second] = (await server().call('GET', '/__sim/requests', { key: null })).body.requests;
+    expect(first.request.body.data.notes).toHaveLength(65_000);
+    expect(typeof second.request.body).toBe('string');
+    expect(second.request.body).toContain('(cut at 64 KB)');
+    expect(second.request.body).not.toContain('cut-but-secret');
+    expect(second.request.body).toContain('"sms_secret":"[redacted]"');
+  });
+
   it('filters by path, method, status, operationId and time', async () => {
     await server().call('GET', '/api/v1/carts');
     await server().call('POST', '/api/v1/carts', { body: envelope('cart', {}) });

@@ -17,6 +17,9 @@ export interface JournalEntry {
 }
 
 const LIMIT = 5_000;
+/** Bodies longer than this are kept cut (the journal stays bounded: at most about 6,000 × 2 × 64 KB). */
+const BODY_LIMIT = 64 * 1024;
+const cut = (body: unknown): unknown => (typeof body === 'string' && body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}… (cut at 64 KB)` : body);
 
 /** Field names whose values are secret wherever they appear. */
 const SECRET_FIELDS = new Set(['secret', 'smpp_secert', 'smpp_secret', 'auth_secret', 'sms_secret', 'mms_secret', 'voice_secret', 'password', 'password_confirmation', 'key']);
@@ -64,9 +67,12 @@ function shown(body: unknown): unknown {
   try {
     return redact(JSON.parse(body));
   } catch {
-    return body.length > 2_000 ? `${body.slice(0, 2_000)}…` : body;
+    // not JSON (or cut): the secret fields are found in the text itself
+    return body.replace(SECRET_IN_TEXT, (_m, name: string) => `"${name}":"${REDACTED}"`);
   }
 }
+
+const SECRET_IN_TEXT = new RegExp(`"(${[...SECRET_FIELDS].join('|')})"\\s*:\\s*"(?:[^"\\\\]|\\\\.)*"?`, 'g');
 
 export class Journal {
   private entries: Kept[] = [];
@@ -74,7 +80,7 @@ export class Journal {
 
   record(entry: Omit<JournalEntry, 'id' | 'request' | 'response'> & { request: { headers: Record<string, string | string[] | undefined>; body: unknown }; response: { text: string } }): void {
     const { request, response, ...rest } = entry;
-    this.entries.push({ id: this.next++, ...rest, headers: request.headers, requestBody: request.body, responseText: response.text });
+    this.entries.push({ id: this.next++, ...rest, headers: request.headers, requestBody: cut(request.body), responseText: cut(response.text) as string });
     // trimmed in steps, not on every call: dropping one of 5,000 each time is a copy of them all
     if (this.entries.length > LIMIT * 1.2) this.entries = this.entries.slice(-LIMIT);
   }
