@@ -9,6 +9,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { fixtureState } from '../src/store/fixtures.js';
+import { STORE_FORMAT, STORE_VERSION } from '../src/store/log_file.js';
 import type { DbData } from '../src/store/rows.js';
 import { startReceiver } from '../src/sim/receiver.js';
 
@@ -64,7 +65,8 @@ async function measure(name: string, opts: autocannon.Options): Promise<Figure> 
 
 /** A data file holding the fixtures and `total` records (carts, and one switch to PATCH). */
 function storeWith(total: number): string {
-  const state: DbData = fixtureState();
+  const fixtures = fixtureState();
+  const state = { ...fixtures, switches: [...fixtures.switches], carts: [...fixtures.carts] };
   const now = '2026-01-06T00:00:00.000Z';
   state.switches.push({
     account_id: DEMO, secrets: { sms_secret: null, mms_secret: null, voice_secret: null }, api_key_id: null,
@@ -77,7 +79,7 @@ function storeWith(total: number): string {
     state.carts.push({ account_id: DEMO, data: { id, name: `cart ${i}`, notes: null, inserted_at: now, updated_at: now } });
   }
   const file = join(mkdtempSync(join(os.tmpdir(), `dipswitch-bench-${total}-`)), 'db.json');
-  writeFileSync(file, JSON.stringify(state));
+  writeFileSync(file, JSON.stringify({ format: STORE_FORMAT, version: STORE_VERSION, collections: state satisfies DbData }));
   return file;
 }
 

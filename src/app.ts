@@ -1,23 +1,26 @@
 /**
- * The HTTP layer in one page: express for the wire, openapi-backend to route each request to its
- * operation and Ajv (draft 2020-12) to validate it against the contract, then auth, the handler,
- * and one place that writes every answer.
+ * The HTTP layer in one page: express for the wire, and a pipeline of named stages in the order a
+ * request meets them: route (compiled from the contract), authenticate, faults, authorize, parse,
+ * validate (openapi-backend's Ajv 2020-12 validators), handle inside one unit of work, commit,
+ * answer (checked against the contract in the test suite), journal.
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { forAccount, type Deps } from './deps.js';
+import { elapsedMs, stopwatch } from './deps.js';
 import { authenticate, authorize, type Principal } from './http/auth.js';
 import { loadContract, type OperationId, type OperationMeta } from './http/contract.js';
 import { ApiError, invalidField } from './http/errors.js';
 import type { Ctx, HandlerMap } from './http/handler.js';
-import { readMultipart } from './http/multipart.js';
-import { compileRoutes } from './http/router.js';
+import { readMultipart, type Upload } from './http/multipart.js';
+import { compileRoutes, type Route } from './http/router.js';
 import { validationError } from './http/validation.js';
 import { handlers as allHandlers } from './resources/index.js';
 import { controlRouter } from './sim/control.js';
 import type { FaultEffect } from './sim/faults.js';
+import type { Runtime } from './server.js';
+import { StorageUnavailable } from './store/store.js';
 
 export const JSON_LIMIT = '1mb';
 
@@ -79,29 +82,6 @@ function declaredQuery(operation: Operation, query: Record<string, string | stri
   return out;
 }
 
-type Answer = (status: number, payload: unknown, contentType?: string, checked?: boolean) => void;
-
-/**
- * Applies an injected fault; answers whether it answered the call (a delay alone lets it go on).
- * Injected answers are not checked against the contract: they leave it on purpose.
- */
-async function injectFault(effect: FaultEffect, req: Request, res: Response, answer: Answer): Promise<boolean> {
-  if (effect.delay_ms) await new Promise((r) => setTimeout(r, effect.delay_ms));
-  if (effect.drop) {
-    req.socket.destroy();
-    return true;
-  }
-  if (effect.malformed) {
-    res.status(effect.status ?? 200).type('application/json').send('{"data": {"id": ');
-    return true;
-  }
-  if (effect.status !== undefined) {
-    answer(effect.status, effect.body ?? { errors: [{ code: 'injected_fault', title: 'Injected fault', detail: 'A rule of /__sim/faults answered this call.', sub_code: 'none' }] }, 'application/json', false);
-    return true;
-  }
-  return false;
-}
-
 function parseJsonBody(req: Request): unknown {
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   if (raw.length === 0) return {};
@@ -116,14 +96,33 @@ function parseJsonBody(req: Request): unknown {
   }
 }
 
+/** What the pipeline knows of a call so far; each stage adds to it. */
+interface Call {
+  req: Request;
+  res: Response;
+  started: bigint;
+  route?: Route;
+  principal: Principal | null;
+  /** The failure of authentication, raised after faults had their chance. */
+  unauthenticated?: unknown;
+  query: Record<string, unknown>;
+  body?: unknown;
+  upload?: Upload;
+  /** The call was answered (an injected fault, or the handler's reply). */
+  answered: boolean;
+}
+
+const STORAGE_ERROR = () => new ApiError('storage_unavailable', [{ detail: 'The simulator could not store the change (its disk refused the write); nothing was kept. Try again.' }]);
+
 /** Creates the whole server; `listen` is the caller's business (src/main.ts). */
-export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App> {
+export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promise<App> {
   const contract = loadContract();
   const api = await backend(contract.document);
   const handlers = opts.handlers ?? allHandlers;
   const schemas = (api.definition.components?.schemas ?? {}) as Record<string, object>;
   const errorSchema = api.validator.getAjv(0 as never).compile(schemas.error_response ?? {});
   const match = compileRoutes(contract, api);
+  const { store, faults, journal, clocks } = runtime;
   const app = express() as App;
   app.contractViolations = [];
   app.disable('x-powered-by');
@@ -131,8 +130,7 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  /** The one place an answer is written; in test mode it is checked against the contract first. */
-  /** Writes the answer; answers the JSON text sent (for the journal), if it was JSON. */
+  /** Writes the answer; in test mode it is checked against the contract first. Answers the JSON text sent. */
   function send(res: Response, status: number, body: unknown, operation?: Operation, contentType = 'application/json', checked = true): string | undefined {
     if (opts.validateResponses && checked && contentType === 'application/json' && status !== 204) {
       const declared = operation?.responses?.[String(status)];
@@ -142,7 +140,7 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
       if (result.errors && result.errors.length) {
         const what = `${operation?.operationId ?? 'no operation'} answered ${status} off contract: ${JSON.stringify(result.errors)}`;
         app.contractViolations.push(what);
-        deps.logger.warn(what);
+        runtime.logger.warn(what);
       }
     }
     res.status(status).type(contentType);
@@ -155,71 +153,137 @@ export async function createApp(deps: Deps, opts: AppOptions = {}): Promise<App>
     return text;
   }
 
-  app.use('/__sim', express.json({ limit: JSON_LIMIT }), controlRouter(deps, { adminToken: opts.simAdminToken }));
+  // the stages, in the order a call meets them
+
+  /** The operation of the method and path; 404 when the contract has none. */
+  function routeStage(call: Call): Route {
+    const route = match(call.req.method, call.req.path);
+    if (!route) throw new ApiError('not_found', [{ detail: `Nothing at ${call.req.method} ${call.req.path}.` }]);
+    call.route = route;
+    // query parameters the operation does not declare are ignored, as by most HTTP APIs
+    call.query = declaredQuery(route.operation, call.req.query as Record<string, string | string[]>);
+    return route;
+  }
+
+  /** Who calls: the key of the Authorization header. A failure is held until faults had their say. */
+  async function authenticateStage(call: Call, meta: OperationMeta): Promise<void> {
+    if (!meta.scope) return;
+    try {
+      call.principal = await store.run({ read: true }, (w) => authenticate(w, call.req.headers.authorization));
+    } catch (e) {
+      call.unauthenticated = e;
+    }
+  }
+
+  /** An injected fault answers (or delays) the call, before authorization: /__sim/faults. */
+  async function faultStage(call: Call, meta: OperationMeta): Promise<void> {
+    const effect = faults.inbound({ method: call.req.method, path: call.req.path, template: meta.path, operationId: meta.operationId, accountId: call.principal?.accountId });
+    if (effect) call.answered = await injectFault(effect, call);
+  }
+
+  function authorizeStage(call: Call, meta: OperationMeta): void {
+    if (call.unauthenticated) throw call.unauthenticated;
+    if (call.principal && meta.scope) authorize(call.principal, meta.scope);
+  }
+
+  async function parseStage(call: Call, meta: OperationMeta): Promise<void> {
+    call.upload = meta.multipart ? await readMultipart(call.req) : undefined;
+    // the file itself is checked by the handler; the schema sees that it is there
+    call.body = meta.jsonBody ? parseJsonBody(call.req) : call.upload ? { ...call.upload.fields, ...(call.upload.file ? { file: '' } : {}) } : undefined;
+  }
+
+  /** The operation's validators, compiled by openapi-backend from the contract; the parameters one coerces in place. */
+  function validateStage(call: Call, route: Route): void {
+    const parameters: Record<string, unknown> = { path: route.params, query: call.query, header: call.req.headers };
+    if (route.meta.jsonBody || route.meta.multipart) parameters.requestBody = call.body;
+    const errors = (api.validator.getRequestValidatorsForOperation(route.meta.operationId) ?? []).flatMap((validate) => (validate(parameters) ? [] : validate.errors ?? []));
+    if (errors.length) throw validationError(errors);
+  }
+
+  /**
+   * The handler, in one unit of work of the caller's account: reads (GET) wait for no one; writes
+   * wait for the account's earlier writes. The work is committed (durable) before this resolves.
+   */
+  async function handleStage(call: Call, route: Route): Promise<{ status: number; body: unknown; contentType?: string }> {
+    const handler = handlers[route.meta.operationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
+    if (!handler) throw new ApiError('not_implemented', [{ detail: `${route.meta.operationId} is not simulated yet.` }]);
+    const accountId = call.principal?.accountId ?? '';
+    return runtime.work(accountId, async (work) => {
+      const ctx = { ...work, principal: call.principal, params: route.params, query: call.query, body: call.body, upload: call.upload, meta: route.meta } as unknown as Ctx<OperationId>;
+      return (await handler(ctx)) as { status: number; body: unknown; contentType?: string };
+    }, { read: call.req.method === 'GET' || !call.principal });
+  }
+
+  /** Answers, and writes the call into the request journal. */
+  async function answerStage(call: Call, status: number, payload: unknown, contentType?: string, checked = true): Promise<void> {
+    const meta = call.route?.meta;
+    const text = send(call.res, status, payload, checked ? call.route?.operation : undefined, contentType, checked);
+    const clock = call.principal ? await store.run({ read: true }, (w) => clocks.of(w, call.principal!.accountId)) : clocks.server();
+    journal.record({
+      at: clock.iso(), method: call.req.method, path: call.req.path, operation_id: meta?.operationId ?? null, account_id: call.principal?.accountId ?? null,
+      status, latency_ms: elapsedMs(call.started),
+      request: { headers: call.req.headers, body: meta?.multipart ? call.body : Buffer.isBuffer(call.req.body) ? call.req.body.toString('utf8') : undefined },
+      response: { text: text ?? (status === 204 ? '' : '"(not JSON)"') },
+    });
+    call.answered = true;
+  }
+
+  /**
+   * Applies an injected fault; answers whether it answered the call (a delay alone lets it go on).
+   * Injected answers are not checked against the contract: they leave it on purpose.
+   */
+  async function injectFault(effect: FaultEffect, call: Call): Promise<boolean> {
+    if (effect.delay_ms) await new Promise((r) => setTimeout(r, effect.delay_ms));
+    if (effect.drop) {
+      call.req.socket.destroy();
+      return true;
+    }
+    if (effect.malformed) {
+      call.res.status(effect.status ?? 200).type('application/json').send('{"data": {"id": ');
+      return true;
+    }
+    if (effect.status !== undefined) {
+      await answerStage(call, effect.status, effect.body ?? { errors: [{ code: 'injected_fault', title: 'Injected fault', detail: 'A rule of /__sim/faults answered this call.', sub_code: 'none' }] }, 'application/json', false);
+      return true;
+    }
+    return false;
+  }
+
+  /** The one place a failure becomes an answer. */
+  async function failStage(call: Call, err: unknown): Promise<void> {
+    const invalidStatus = call.route?.meta.invalidStatus ?? 404;
+    if (err instanceof ApiError) return answerStage(call, err.status(invalidStatus), err.envelope());
+    if (err instanceof StorageUnavailable) return answerStage(call, 503, STORAGE_ERROR().envelope());
+    runtime.logger.warn(`internal error on ${call.req.method} ${call.req.path}: ${(err as Error).stack ?? String(err)}`);
+    return answerStage(call, 500, new ApiError('internal_error', [{ detail: 'The simulator failed; this is a dipswitch bug.' }]).envelope());
+  }
+
+  app.use('/__sim', express.json({ limit: JSON_LIMIT }), controlRouter(runtime, { adminToken: opts.simAdminToken }));
 
   app.use(express.raw({ type: (req) => !String(req.headers['content-type'] ?? '').startsWith('multipart/'), limit: JSON_LIMIT }));
 
   app.use(async (req: Request, res: Response) => {
-    const started = process.hrtime.bigint();
-    let operation: Operation | undefined;
-    let meta: OperationMeta | undefined;
-    let principal: Principal | null = null;
-    let body: unknown;
-    /** Answers, and writes the call into the request journal. */
-    const answer = (status: number, payload: unknown, contentType?: string, checked = true) => {
-      const text = send(res, status, payload, checked ? operation : undefined, contentType, checked);
-      const clock = principal ? deps.clocks.for(principal.accountId) : deps.clock;
-      deps.journal.record({
-        at: clock.iso(), method: req.method, path: req.path, operation_id: meta?.operationId ?? null, account_id: principal?.accountId ?? null,
-        status, latency_ms: Number(process.hrtime.bigint() - started) / 1e6,
-        request: { headers: req.headers, body: meta?.multipart ? body : Buffer.isBuffer(req.body) ? req.body.toString('utf8') : undefined },
-        response: { text: text ?? (status === 204 ? '' : '"(not JSON)"') },
-      });
-    };
+    const call: Call = { req, res, started: stopwatch(), principal: null, query: {}, answered: false };
     try {
-      const route = match(req.method, req.path);
-      operation = route?.operation;
-      meta = route?.meta;
-      if (!route || !operation || !meta) throw new ApiError('not_found', [{ detail: `Nothing at ${req.method} ${req.path}.` }]);
-      // query parameters the operation does not declare are ignored, as by most HTTP APIs
-      const query: Record<string, unknown> = declaredQuery(operation, req.query as Record<string, string | string[]>);
-      let unauthenticated: unknown;
-      try {
-        principal = meta.scope ? authenticate(deps.store, req.headers.authorization) : null;
-      } catch (e) {
-        unauthenticated = e;
-      }
-      const fault = deps.faults.inbound({ method: req.method, path: req.path, template: meta.path, operationId: meta.operationId, accountId: principal?.accountId });
-      if (fault && (await injectFault(fault, req, res, answer))) return;
-      if (unauthenticated) throw unauthenticated;
-      if (principal && meta.scope) authorize(principal, meta.scope);
-      const upload = meta.multipart ? await readMultipart(req) : undefined;
-      // the file itself is checked by the handler; the schema sees that it is there
-      body = meta.jsonBody ? parseJsonBody(req) : upload ? { ...upload.fields, ...(upload.file ? { file: '' } : {}) } : undefined;
-      // the operation's validators, compiled by openapi-backend from the contract; the parameters one coerces in place
-      const parameters: Record<string, unknown> = { path: route.params, query, header: req.headers };
-      if (meta.jsonBody || meta.multipart) parameters.requestBody = body;
-      const errors = (api.validator.getRequestValidatorsForOperation(meta.operationId) ?? []).flatMap((validate) => (validate(parameters) ? [] : validate.errors ?? []));
-      if (errors.length) throw validationError(errors);
-      const handler = handlers[meta.operationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
-      if (!handler) throw new ApiError('not_implemented', [{ detail: `${meta.operationId} is not simulated yet.` }]);
-      const scoped = principal ? forAccount(deps, principal.accountId) : deps;
-      const ctx = { deps: scoped, principal, params: route.params, query, body, upload, meta } as unknown as Ctx<OperationId>;
-      const reply = (await handler(ctx)) as { status: number; body: unknown; contentType?: string };
-      answer(reply.status, reply.body, reply.contentType);
+      const route = routeStage(call);
+      await authenticateStage(call, route.meta);
+      await faultStage(call, route.meta);
+      if (call.answered) return;
+      authorizeStage(call, route.meta);
+      await parseStage(call, route.meta);
+      validateStage(call, route);
+      const reply = await handleStage(call, route);
+      await answerStage(call, reply.status, reply.body, reply.contentType);
     } catch (err) {
-      if (err instanceof ApiError) return answer(err.status(meta?.invalidStatus ?? 404), err.envelope());
-      deps.logger.warn(`internal error on ${req.method} ${req.path}: ${(err as Error).stack ?? String(err)}`);
-      answer(500, new ApiError('internal_error', [{ detail: 'The simulator failed; this is a dipswitch bug.' }]).envelope());
+      if (!call.answered) await failStage(call, err).catch((e) => runtime.logger.warn(`answering failed: ${String(e)}`));
     }
   });
 
   // errors thrown before routing: an oversized or unreadable body
-  app.use((err: { type?: string; status?: number }, _req: Request, res: Response, _next: NextFunction) => {
-    if (err.type === 'entity.too.large') {
-      return send(res, 413, new ApiError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }]).envelope());
-    }
-    send(res, 422, invalidField('/', 'The body could not be read.').envelope());
+  app.use((err: { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
+    const call: Call = { req, res, started: stopwatch(), principal: null, query: {}, answered: false };
+    if (err.type === 'entity.too.large') void failStage(call, new ApiError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }]));
+    else void answerStage(call, 422, invalidField('/', 'The body could not be read.').envelope());
   });
 
   return app;

@@ -5,12 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import { v4 as uuidv4 } from 'uuid';
-import { Clocks, SimClock, type ClockMode } from './sim/clock.js';
-import { Deliveries } from './sim/deliveries.js';
-import { Faults } from './sim/faults.js';
-import { Journal } from './sim/journal.js';
-import { Scheduler } from './sim/scheduler.js';
-import type { Store } from './store/store.js';
 
 /** Random bytes and floats; seeded (repeatable) in tests, from the OS otherwise. */
 export interface Random {
@@ -30,35 +24,24 @@ export interface Logger {
   warn(message: string): void;
 }
 
-export interface Deps {
-  store: Store;
-  /** Every account's clock. */
-  clocks: Clocks;
-  /** The clock of the account being served (see `forAccount`); the server's own otherwise. */
-  clock: SimClock;
-  ids: Ids;
-  random: Random;
-  logger: Logger;
-  /** Lifecycle steps on the accounts' clocks. */
-  scheduler: Scheduler;
-  /** Outbound deliveries and their log. */
-  deliveries: Deliveries;
-  /** Injected faults, inbound and outbound. */
-  faults: Faults;
-  /** Every API call, secrets redacted. */
-  journal: Journal;
-  /** Hosts deliveries may go to (`--outbound-allow`); empty: anywhere. */
-  outboundAllow: string[];
-}
-
 /** The wall clock, read here and only here. */
 export const wallClock = (): number => Date.now();
 
+/** Elapsed time for latencies, read here and only here. */
+export const elapsedMs = (since: bigint): number => Number(process.hrtime.bigint() - since) / 1e6;
+export const stopwatch = (): bigint => process.hrtime.bigint();
+
 /** sfc32: a small, fast PRNG whose whole state comes from a seed, so runs repeat exactly. */
 export function seededRandom(seed: number): Random {
-  let a = 0x9e3779b9, b = 0x243f6a88, c = 0xb7e15162, d = seed >>> 0;
+  let a = 0x9e3779b9;
+  let b = 0x243f6a88;
+  let c = 0xb7e15162;
+  let d = seed >>> 0;
   const next = (): number => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     const t = (a + b) | 0;
     a = b ^ (b >>> 9);
     b = (c + (c << 3)) | 0;
@@ -87,20 +70,17 @@ export function systemRandom(): Random {
   };
 }
 
-/** Identifiers drawn from `random`, ULIDs timed by `clock`. */
-export function makeIds(random: Random, clock: SimClock): Ids {
+/** Identifiers drawn from `random`; ULIDs timed by `nowMs` unless given a time. */
+export function makeIds(random: Random, nowMs: () => number): Ids {
   const ulid = monotonicFactory(() => random.float());
   return {
     uuid: () => uuidv4({ random: random.bytes(16) }),
-    ulid: (at) => ulid(at ?? clock.now().getTime()),
+    ulid: (at) => ulid(at ?? nowMs()),
   };
 }
 
-/** The dependencies as seen while serving one account: its clock, and ids timed by it. */
-export function forAccount(deps: Deps, accountId: string): Deps {
-  const clock = deps.clocks.for(accountId);
-  return { ...deps, clock, ids: { uuid: deps.ids.uuid, ulid: (at) => deps.ids.ulid(at ?? clock.now().getTime()) } };
-}
+/** The same generators, ULIDs timed by another clock (an account's). */
+export const idsAt = (ids: Ids, nowMs: () => number): Ids => ({ uuid: ids.uuid, ulid: (at) => ids.ulid(at ?? nowMs()) });
 
 export const consoleLogger: Logger = {
   info: (m) => console.log(m),
@@ -108,22 +88,3 @@ export const consoleLogger: Logger = {
 };
 
 export const silentLogger: Logger = { info: () => {}, warn: () => {} };
-
-export interface DepsOptions {
-  store: Store;
-  /** A seed makes ids and secrets repeatable (tests); without one they come from the OS. */
-  seed?: number;
-  clockMode?: ClockMode;
-  startTime?: Date;
-  logger?: Logger;
-  /** Host names (or `*.suffix` patterns) deliveries may reach; all when empty or absent. */
-  outboundAllow?: string[];
-}
-
-/** Assembles the dependencies of one server. */
-export function createDeps(opts: DepsOptions): Deps {
-  const random = opts.seed === undefined ? systemRandom() : seededRandom(opts.seed);
-  const clock = new SimClock(wallClock, opts.clockMode ?? 'real', opts.startTime);
-  const clocks = new Clocks(wallClock, opts.clockMode ?? 'real', opts.startTime);
-  return { store: opts.store, clocks, clock, random, ids: makeIds(random, clock), logger: opts.logger ?? consoleLogger, scheduler: new Scheduler(), deliveries: new Deliveries(), faults: new Faults(random), journal: new Journal(), outboundAllow: opts.outboundAllow ?? [] };
-}

@@ -8,7 +8,6 @@ import { createSandbox, type Sandbox } from './sim/sandboxes.js';
 import type { Fired } from './sim/scheduler.js';
 import { DEMO_ACCOUNT } from './sim/control.js';
 import { parseDuration } from './sim/duration.js';
-import { resetSimulation } from './sim/simulation.js';
 import { buildServer, listen } from './server.js';
 
 export interface StartOptions {
@@ -25,14 +24,15 @@ export interface StartOptions {
 
 /** One account's clock, driven as `POST /__sim/clock/...` would. */
 export interface ClockControl {
-  now(): string;
+  /** The clock's time, ISO 8601. */
+  now(): Promise<string>;
   /** By an ISO 8601 duration (`PT10M`), running every step that falls due. */
   advance(by: string): Promise<{ now: string; fired: Fired[] }>;
   advanceTo(time: Date | string): Promise<{ now: string; fired: Fired[] }>;
   /** To the next scheduled step. */
   next(): Promise<{ now: string; fired: Fired[] }>;
-  freeze(): void;
-  resume(): void;
+  freeze(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 export interface SandboxHandle extends Sandbox {
@@ -54,27 +54,32 @@ export interface Dipswitch {
 }
 
 export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch> {
-  const { app, deps } = await buildServer({
+  const { app, runtime } = await buildServer({
     store: { memory: true },
     seed: opts.seed,
     clockMode: opts.clock ?? 'frozen',
     startTime: opts.startTime === undefined ? undefined : new Date(opts.startTime),
     logger: opts.logger ?? silentLogger,
   });
+  const { store, clocks, scheduler } = runtime;
   const server = await listen(app, opts.port ?? 0, '127.0.0.1');
+  const nowOf = async (accountId: string) => (await store.run({ read: true }, (w) => clocks.of(w, accountId))).ms();
   const clockOf = (accountId: string): ClockControl => ({
-    now: () => deps.clocks.for(accountId).iso(),
-    advance: (by) => {
+    now: async () => new Date(await nowOf(accountId)).toISOString(),
+    advance: async (by) => {
       const ms = parseDuration(by);
       if (ms === null) throw new Error(`${by} is not an ISO 8601 duration`);
-      return deps.scheduler.advance(accountId, new Date(deps.clocks.for(accountId).now().getTime() + ms));
+      return scheduler.advance(accountId, (await nowOf(accountId)) + ms);
     },
-    advanceTo: (time) => deps.scheduler.advance(accountId, new Date(time)),
-    next: () => deps.scheduler.advance(accountId, 'next'),
-    freeze: () => deps.clocks.for(accountId).freeze(),
-    resume: () => {
-      deps.clocks.for(accountId).resume();
-      deps.scheduler.rearm();
+    advanceTo: (time) => scheduler.advance(accountId, new Date(time).getTime()),
+    next: () => scheduler.advance(accountId, 'next'),
+    freeze: async () => {
+      await store.run({ account: accountId }, (w) => clocks.freeze(w, accountId));
+      await scheduler.rearm();
+    },
+    resume: async () => {
+      await store.run({ account: accountId }, (w) => clocks.resume(w, accountId));
+      await scheduler.rearm();
     },
   });
   return {
@@ -82,14 +87,15 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
     keys: { admin: 'demo-admin-key', operator: 'demo-operator-key', readonly: 'demo-readonly-key', standard: 'demo-standard-key', partner: 'partner-admin-key' },
     clock: clockOf(DEMO_ACCOUNT),
     async sandbox(name) {
-      const box = await createSandbox(deps, name);
+      const id = runtime.ids.uuid();
+      const box = await store.run({ account: id }, async (w) => createSandbox(w, runtime, await clocks.of(w, id), id, name));
       return { ...box, clock: clockOf(box.id) };
     },
-    reset: () => resetSimulation(deps),
+    reset: () => runtime.reset(),
     async close() {
-      deps.scheduler.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runtime.close();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { consoleLogger, wallClock } from './deps.js';
 import { buildServer, listen } from './server.js';
+import { StoreRefused } from './store/log_file.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -14,6 +15,7 @@ const { values, positionals } = parseArgs({
     host: { type: 'string' },
     data: { type: 'string' },
     memory: { type: 'boolean', default: false },
+    repair: { type: 'boolean', default: false },
     clock: { type: 'string' },
     'start-time': { type: 'string' },
   },
@@ -35,12 +37,16 @@ if (positionals[0] === 'proxy') {
   await startProxy({ upstream: values.upstream, port, host, logger: consoleLogger, now: () => new Date(wallClock()).toISOString() });
   consoleLogger.info(`dipswitch validating proxy on http://${host}:${port} → ${values.upstream} (violations: GET /__proxy/violations)`);
 } else {
-  await serve();
+  await serve().catch((e: unknown) => {
+    if (!(e instanceof StoreRefused)) throw e;
+    console.error(`dipswitch: ${e.message}`);
+    process.exit(2);
+  });
 }
 
 async function serve(): Promise<void> {
-  const { app, deps } = await buildServer({
-    store: values.memory ? { memory: true } : { file: dataFile },
+  const { app, runtime } = await buildServer({
+    store: values.memory ? { memory: true } : { file: dataFile, repair: values.repair },
     clockMode,
     startTime,
     simAdminToken: values['admin-token'] ?? (process.env.SIM_ADMIN_TOKEN || undefined),
@@ -50,17 +56,17 @@ async function serve(): Promise<void> {
 
   // a clean stop (SIGTERM, SIGINT) lets pending writes finish first
   const shutdown = () => {
-    deps.scheduler.stop();
     server.close();
-    void deps.store.commit().finally(() => process.exit(0));
+    void runtime.close().finally(() => process.exit(0));
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 
   const base = `http://${host}:${(server.address() as AddressInfo).port}`;
-  deps.logger.info(`dipswitch serving ${base}/api/v1 (store: ${values.memory ? 'memory' : dataFile})`);
-  for (const account of deps.store.accounts.list()) {
-    const keys = deps.store.apiKeys.filter((k) => k.account_id === account.id).map((k) => k.data.key);
-    deps.logger.info(`  ${account.name} (${account.id}): ${keys.join(', ')}`);
+  runtime.logger.info(`dipswitch serving ${base}/api/v1 (store: ${runtime.store.location})`);
+  const fixtures = runtime.fixtures();
+  for (const account of fixtures.accounts) {
+    const keys = fixtures.api_keys.filter((k) => k.account_id === account.data.id).map((k) => k.data.key);
+    runtime.logger.info(`  ${account.data.name} (${account.data.id}): ${keys.join(', ')}`);
   }
 }

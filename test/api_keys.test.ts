@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, onlyError, useServer } from './helpers.js';
+import { DEMO, envelope, onlyError, useServer } from './helpers.js';
 
 describe('API keys', () => {
   const server = useServer();
@@ -83,8 +83,10 @@ describe('API keys', () => {
 
   it('a key used by a number cannot be deleted (422 resource_in_use)', async () => {
     const created = (await create({ name: 'bound key' })).body.data;
-    const number = server().deps.store.numbers.list(server().deps.store.accounts.list()[0]!.id)[0]!;
-    number.api_key_id = created.id;
+    await server().write(async (w) => {
+      const number = (await w.numbers.list(DEMO))[0]!;
+      await w.numbers.update(number, (d) => (d.api_key_id = created.id));
+    });
     const res = await server().call('DELETE', `/api/v1/api_keys/${created.id}`);
     expect(res.status).toBe(422);
     expect(onlyError(res).code).toBe('resource_in_use');

@@ -13,7 +13,7 @@ describe('authentication and tenancy', () => {
   it('an unknown key answers unknown_key; an inactive one inactive_key', async () => {
     const unknown = await server().call('GET', '/api/v1/api_keys', { key: 'no-such-key' });
     expect(onlyError(unknown)).toMatchObject({ code: 'access_denied.unauthenticated', sub_code: 'unknown_key' });
-    server().deps.store.apiKeys.byKey('demo-operator-key')!.data.active = false;
+    await server().write(async (w) => w.apiKeys.update((await w.apiKeys.byKey('demo-operator-key'))!, (d) => (d.data.active = false)));
     const inactive = await server().call('GET', '/api/v1/api_keys', { key: 'demo-operator-key' });
     expect(inactive.status).toBe(403);
     expect(onlyError(inactive).sub_code).toBe('inactive_key');
@@ -51,7 +51,7 @@ describe('authentication and tenancy', () => {
   });
 
   it('a suspended user\'s key loses every scope but bulk dip tasks', async () => {
-    server().deps.store.users.getAnyAccount('0a0a0a0a-0000-4000-8000-000000000101')!.suspended = true;
+    await server().write(async (w) => w.users.update((await w.users.getAnyAccount('0a0a0a0a-0000-4000-8000-000000000101'))!, (d) => (d.suspended = true)));
     const res = await server().call('GET', '/api/v1/api_keys');
     expect(onlyError(res).code).toBe('access_denied.no_scope');
     expect((await server().call('GET', '/api/v1/bulk_dip_tasks')).status).not.toBe(403);

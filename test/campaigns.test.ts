@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, onlyError, PARTNER, useServer } from './helpers.js';
+import { DEMO, envelope, onlyError, PARTNER, useServer } from './helpers.js';
 
 const CAMPAIGN = '01KEAQ8JB0DEM0CAMPA1GN0001';
 const DEMO_GROUP = '0a0a0a0a-0000-4000-8000-000000000601';
@@ -21,7 +21,7 @@ describe('CSP campaigns', () => {
   });
 
   it('shared NO is read as OWNED', async () => {
-    server().deps.store.campaigns.getAnyAccount(CAMPAIGN)!.data.shared = 'NO';
+    await server().write(async (w) => w.campaigns.update((await w.campaigns.getAnyAccount(CAMPAIGN))!, (d) => (d.data.shared = 'NO')));
     expect((await server().call('GET', `/api/v1/campaigns/${CAMPAIGN}`)).body.data.shared).toBe('OWNED');
   });
 
@@ -49,7 +49,7 @@ describe('CSP campaigns', () => {
     expect(res.status).toBe(200);
     expect(res.body.associations.shared_resource_group).toEqual({ id: DEMO_GROUP });
     expect((await server().call('POST', `/api/v1/campaigns/${CAMPAIGN}/share_with/shared_resource_groups/${DEMO_GROUP}`)).status).toBe(200);
-    server().deps.store.sharedResourceGroups.insert({ account_id: server().deps.store.accounts.list()[0]!.id, data: { id: '0a0a0a0a-0000-4000-8000-000000000603', name: 'second', inserted_at: '2026-01-01T00:00:00.000Z' } });
+    await server().write((w) => w.sharedResourceGroups.insert({ account_id: DEMO, data: { id: '0a0a0a0a-0000-4000-8000-000000000603', name: 'second', inserted_at: '2026-01-01T00:00:00.000Z' } }));
     const conflict = await server().call('POST', `/api/v1/campaigns/${CAMPAIGN}/share_with/shared_resource_groups/0a0a0a0a-0000-4000-8000-000000000603`);
     expect(conflict.status).toBe(409);
     expect(onlyError(conflict)).toMatchObject({ code: 'conflict.changing_shared_resource_group', params: {} });
@@ -63,13 +63,13 @@ describe('CSP campaigns', () => {
 
   it('removing the group is refused while a number uses the campaign', async () => {
     await server().call('POST', `/api/v1/campaigns/${CAMPAIGN}/share_with/shared_resource_groups/${DEMO_GROUP}`);
-    const number = server().deps.store.numbers.byNumber(server().deps.store.accounts.list()[0]!.id, '+13125550100')!;
-    number.campaign_id = CAMPAIGN;
+    const useCampaign = (id: string | null) => server().write(async (w) => w.numbers.update((await w.numbers.byNumber(DEMO, '+13125550100'))!, (d) => (d.campaign_id = id)));
+    await useCampaign(CAMPAIGN);
     const refused = await server().call('DELETE', `/api/v1/campaigns/${CAMPAIGN}/shared_resource_group`);
     expect(refused.status).toBe(422);
     expect(onlyError(refused).code).toBe('resource_in_use');
     expect((await server().call('GET', '/api/v1/numbers/+13125550100')).body.associations.campaign).toEqual({ id: CAMPAIGN, tcr_campaign_id: 'CDEMO01' });
-    number.campaign_id = null;
+    await useCampaign(null);
     const ok = await server().call('DELETE', `/api/v1/campaigns/${CAMPAIGN}/shared_resource_group`);
     expect(ok.status).toBe(200);
     expect(ok.body.associations.shared_resource_group).toBeNull();

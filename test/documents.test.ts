@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { MemoryFiles } from '../src/store/files.js';
 import { envelope, expectInvalid, onlyError, useServer } from './helpers.js';
 
 /** A small binary file that looks like a PDF, every byte value in it. */
@@ -36,7 +35,7 @@ describe('request documents', () => {
     expect(res.body.type).toBe('request_document');
     expect(res.body.data).toMatchObject({ name: 'Letter of authorization', filename: 'loa.pdf', content_type: 'application/pdf', notes: 'signed by the CFO' });
     expect(Date.parse(res.body.data.expires_at)).toBeGreaterThan(Date.parse(res.body.data.inserted_at));
-    const stored = await server().deps.store.files.get(res.body.data.id);
+    const stored = await server().files.get(res.body.data.id);
     expect(Buffer.compare(stored!, Buffer.from(bytes))).toBe(0);
     const got = await server().call('GET', `${path}/${res.body.data.id}`);
     expect(got.body).toEqual(res.body);
@@ -67,21 +66,21 @@ describe('request documents', () => {
     expect(big.status).toBe(413);
     expect(onlyError(big).code).toBe('payload_too_large');
     expect((await server().call('GET', path)).body.count).toBe(1);
-    expect((server().deps.store.files as MemoryFiles).size).toBe(1);
+    expect(server().files.size).toBe(1);
   });
 
   it('delete removes the record and its file; a purge leaves no orphan file', async () => {
     const { cartId, path } = await cartRequest();
     const a = (await server().call('POST', path, { form: form({ file: pdf(), name: 'a' }) })).body.data;
     await server().call('POST', path, { form: form({ file: pdf(), name: 'b' }) });
-    const files = server().deps.store.files as MemoryFiles;
+    const files = server().files;
     expect(files.size).toBe(2);
     expect((await server().call('DELETE', `${path}/${a.id}`)).status).toBe(200);
     expect(files.size).toBe(1);
     expect((await server().call('GET', `${path}/${a.id}`)).status).toBe(404);
     await server().call('DELETE', `/api/v1/carts/${cartId}?purge=true`);
     expect(files.size).toBe(0);
-    expect(server().deps.store.documents.filter(() => true)).toHaveLength(0);
+    expect((await server().state()).documents).toHaveLength(0);
   });
 
   it('after checkout, documents go through the submitted request while it is NEW, MANUAL, REVIEW, AUTHOR_REVIEW or ERROR', async () => {
@@ -92,12 +91,13 @@ describe('request documents', () => {
     const submitted = `/api/v1/requests/${requestId}/documents`;
     const doc = (await server().call('POST', submitted, { form: form({ file: pdf(), name: 'LOA' }) })).body.data;
     expect((await server().call('GET', `${submitted}/${doc.id}`)).body.data.name).toBe('LOA');
-    const request = server().deps.store.requests.getAnyAccount(requestId)!;
+    const setStatus = (status: 'MANUAL' | 'REVIEW' | 'AUTHOR_REVIEW' | 'ERROR' | 'COMPLETED') =>
+      server().write(async (w) => w.requests.update((await w.requests.getAnyAccount(requestId))!, (d) => (d.data.status = status)));
     for (const status of ['MANUAL', 'REVIEW', 'AUTHOR_REVIEW', 'ERROR'] as const) {
-      request.data.status = status;
+      await setStatus(status);
       expect((await server().call('POST', submitted, { form: form({ file: pdf(), name: status }) })).status, status).toBe(201);
     }
-    request.data.status = 'COMPLETED';
+    await setStatus('COMPLETED');
     const refused = await server().call('POST', submitted, { form: form({ file: pdf(), name: 'too late' }) });
     expect(refused.status).toBe(422);
     expect(onlyError(refused)).toMatchObject({ code: 'invalid_parameter', source: { parameter: 'request_id' } });

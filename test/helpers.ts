@@ -7,8 +7,12 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterEach, beforeEach, expect } from 'vitest';
 import type { App } from '../src/app.js';
-import { silentLogger, type Deps } from '../src/deps.js';
-import { buildServer, listen } from '../src/server.js';
+import { silentLogger } from '../src/deps.js';
+import { buildServer, listen, type Runtime } from '../src/server.js';
+import type { MemoryFiles } from '../src/store/files.js';
+import type { JsonStore } from '../src/store/json_store.js';
+import type { DbData } from '../src/store/rows.js';
+import type { UnitOfWork } from '../src/store/store.js';
 
 export const DEMO = '0a0a0a0a-0000-4000-8000-000000000001';
 export const PARTNER = '0a0a0a0a-0000-4000-8000-000000000002';
@@ -31,14 +35,27 @@ export interface Answer<T = any> {
 
 export interface TestServer {
   app: App;
-  deps: Deps;
+  runtime: Runtime;
   base: string;
+  /** Reads the store as it stands. */
+  read<T>(fn: (w: UnitOfWork) => Promise<T>): Promise<T>;
+  /** Changes the store behind the API's back (what a control call would do), in whole-state work. */
+  write<T>(fn: (w: UnitOfWork) => Promise<T>): Promise<T>;
+  /** The whole state, for comparing before and after. */
+  state(): Promise<DbData>;
+  /** The document and result files (an in-memory store's). */
+  files: MemoryFiles;
   call<T = any>(method: string, path: string, opts?: CallOptions): Promise<Answer<T>>;
+  /**
+   * Waits for the deliveries the calls so far set off, as a client would: `advance` by nothing
+   * runs what is due now and waits for it (the Demo account's, or the key's).
+   */
+  settle(key?: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startTestServer(): Promise<TestServer> {
-  const { app, deps } = await buildServer({
+  const { app, runtime } = await buildServer({
     store: { memory: true },
     seed: 42,
     clockMode: 'frozen',
@@ -46,12 +63,19 @@ export async function startTestServer(): Promise<TestServer> {
     logger: silentLogger,
     validateResponses: true,
   });
-  const server: Server = await listen(app, 0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  const http: Server = await listen(app, 0, '127.0.0.1');
+  const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const server: TestServer = {
     app,
-    deps,
+    runtime,
     base,
+    read: (fn) => runtime.store.run({ read: true }, fn),
+    write: (fn) => runtime.store.run({ global: true }, fn),
+    state: () => runtime.store.run({ read: true }, (w) => w.exportState()),
+    files: (runtime.store as JsonStore).files as MemoryFiles,
+    async settle(key) {
+      await server.call('POST', '/__sim/clock/advance', { key: key ?? null, body: { by: 'PT0S' } });
+    },
     async call(method, path, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
       const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
@@ -71,8 +95,12 @@ export async function startTestServer(): Promise<TestServer> {
       }
       return { status: res.status, body: parsed as any, headers: res.headers };
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await runtime.close();
+    },
   };
+  return server;
 }
 
 /** Registers a fresh server before each test and the contract check after it. */

@@ -105,7 +105,8 @@ describe('bulk dip lifecycle', () => {
     const numbers = Array.from({ length: 20_000 }, (_, i) => `+1312${String(2_000_000 + i)}`);
     const { id } = (await create({ numbers, reference_id: 'big', on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/big` }] })).body.data;
     const res = await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT2M' } });
-    expect(res.body.fired.map((f: any) => f.what)).toEqual(['bulk dip NEW → PROCESSING', 'bulk dip PROCESSING → STORING', 'bulk dip STORING → DELIVERING', 'bulk dip DELIVERING → COMPLETED']);
+    expect(res.body.fired.map((f: any) => f.what)).toEqual(['bulk dip NEW → PROCESSING', 'bulk dip PROCESSING → STORING', 'bulk dip STORING → DELIVERING',
+      `delivery result to ${receiver.url}/big: attempt 1 answered 200`, 'bulk dip DELIVERING → COMPLETED']);
     expect((await status(id)).status).toBe('COMPLETED');
     expect(receiver.received[0]!.text.trim().split('\r\n')).toHaveLength(20_001);
   });

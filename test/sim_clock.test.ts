@@ -46,7 +46,7 @@ describe('virtual clocks', () => {
     expect(res.body.now).toBe('2026-03-01T12:00:01.000Z');
     const idle = await server().call('POST', '/__sim/clock/advance', { key: 'partner-admin-key', body: { next: true } });
     expect(idle.body).toEqual({ now: START.toISOString(), fired: [] });
-    expect(server().deps.clocks.for(DEMO).iso()).toBe('2026-03-01T12:00:01.000Z');
+    expect((await server().read((w) => server().runtime.clocks.of(w, DEMO))).iso()).toBe('2026-03-01T12:00:01.000Z');
   });
 
   it('the control API has its own OpenAPI document', async () => {

@@ -78,7 +78,10 @@ describe('outbound faults', () => {
   async function subscribe(): Promise<void> {
     await server().call('POST', '/api/v1/event_subscriptions', { body: envelope('event_subscription', { name: 'e', protocol: 'HTTP', data: `${receiver.url}/events`, topics: ['DID'] }) });
   }
-  const didChange = () => server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('number', { auto_response_id: null }) });
+  const didChange = async () => {
+    await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('number', { auto_response_id: null }) });
+    await server().settle();
+  };
 
   it('deliveries to a URL fail N times, then retries on the clock reach it', async () => {
     await subscribe();
@@ -105,6 +108,7 @@ describe('outbound faults', () => {
     await didChange();
     expect(receiver.received).toHaveLength(0);
     await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('number', { switch_id: null }) });
+    await server().settle();
     expect(receiver.received).toHaveLength(2);
     const [a, b] = receiver.received.map((r) => r.json().data);
     expect(Date.parse(a.occurred_at)).toBeLessThanOrEqual(Date.parse(b.occurred_at));

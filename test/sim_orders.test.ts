@@ -20,6 +20,8 @@ describe('order lifecycle', () => {
     const requestIds: string[] = [];
     for (const r of requests) requestIds.push((await server().call('POST', `/api/v1/carts/${id}/requests`, { body: envelope('request', r) })).body.data.id);
     await server().call('POST', `/api/v1/carts/${id}/checkout`);
+    // the events go out after the answer; advancing by nothing waits for them
+    await server().settle();
     return { id, requestIds };
   }
   const advance = (by: string) => server().call('POST', '/__sim/clock/advance', { key: null, body: { by } });

@@ -4,7 +4,7 @@ import { buildServer, listen } from '../src/server.js';
 
 describe('a clock in real mode', () => {
   it('runs due steps by itself, from one timer, without an advance', async () => {
-    const { app, deps } = await buildServer({ store: { memory: true }, seed: 3, logger: silentLogger, validateResponses: true });
+    const { app, runtime } = await buildServer({ store: { memory: true }, seed: 3, logger: silentLogger, validateResponses: true });
     const server = await listen(app, 0, '127.0.0.1');
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const created = await fetch(`${base}/api/v1/bulk_dip_tasks`, {
@@ -15,9 +15,9 @@ describe('a clock in real mode', () => {
     let status = 'NEW';
     for (let i = 0; i < 50 && status === 'NEW'; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      status = deps.store.bulkDipTasks.getAnyAccount(created.data.id)!.data.status;
+      status = (await runtime.store.run({ read: true }, (w) => w.bulkDipTasks.getAnyAccount(created.data.id)))!.data.status;
     }
-    deps.scheduler.stop();
+    await runtime.close();
     await new Promise((r) => server.close(r));
     expect(status).toBe('PROCESSING');
     expect(app.contractViolations).toEqual([]);

@@ -25,6 +25,7 @@ describe('SFTP deliveries', () => {
       name: 'sftp events', protocol: 'SFTP', data: `sftp://${sftp.host}:${sftp.port}/events`, topics: ['DID'], auth_method: 'BEARER', auth_secret: 'token',
     }) });
     await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('number', { auto_response_id: null }) });
+    await server().settle();
     const [path, bytes] = [...sftp.files.entries()][0]!;
     expect(path).toMatch(/^\/events\/event-[0-9A-Z]{26}\.json$/);
     const event = JSON.parse(bytes.toString());

@@ -1,47 +1,47 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emptyDb } from '../src/store/rows.js';
-import { fixtureState } from '../src/store/fixtures.js';
-import { Store } from '../src/store/store.js';
-import { envelope } from './helpers.js';
-import { buildServer, listen } from '../src/server.js';
 import { silentLogger } from '../src/deps.js';
+import { buildServer, listen } from '../src/server.js';
+import { fixtureState } from '../src/store/fixtures.js';
+import { JsonStore } from '../src/store/json_store.js';
+import { LogFile } from '../src/store/log_file.js';
+import { emptyDb } from '../src/store/rows.js';
+import { envelope } from './helpers.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'dipswitch-')), 'db.json');
 
 describe('store', () => {
-  it('a committed change is on disk when commit resolves', async () => {
+  it('a committed change is on disk when the work resolves', async () => {
     const file = tempFile();
-    const store = await Store.open({ file });
-    await store.replace(fixtureState());
-    const key = store.apiKeys.byKey('demo-admin-key')!;
-    key.data.name = 'renamed on disk';
-    store.apiKeys.touch(key);
-    await store.commit();
-    const reopened = await Store.open({ file });
-    expect(reopened.apiKeys.byKey('demo-admin-key')!.data.name).toBe('renamed on disk');
+    const store = await JsonStore.open({ file }, silentLogger);
+    await store.run({ global: true }, (w) => w.replaceAll(fixtureState()));
+    await store.run({ account: 'a' }, async (w) => {
+      const key = (await w.apiKeys.byKey('demo-admin-key'))!;
+      await w.apiKeys.update(key, (d) => (d.data.name = 'renamed on disk'));
+    });
+    const reopened = await JsonStore.open({ file }, silentLogger);
+    expect((await reopened.run({ read: true }, (w) => w.apiKeys.byKey('demo-admin-key')))!.data.name).toBe('renamed on disk');
   });
 
-  it('changes that arrive together are written together, in one append', async () => {
-    const store = await Store.open({ file: tempFile() });
-    await store.replace(emptyDb());
+  it('work that commits together is written together, in one append', async () => {
+    const store = await JsonStore.open({ file: tempFile() }, silentLogger);
+    await store.run({ global: true }, (w) => w.replaceAll(emptyDb()));
     let appends = 0;
-    const log = (store as unknown as { log: { append(c: unknown): Promise<void> } }).log;
+    const log = (store as unknown as { log: LogFile }).log;
     const original = log.append.bind(log);
     log.append = async (changes) => {
       appends++;
       await new Promise((r) => setTimeout(r, 5));
       return original(changes);
     };
-    await Promise.all(Array.from({ length: 50 }, (_, i) => {
-      store.sharedResourceGroups.insert({ account_id: 'a', data: { id: `g${i}`, name: `g${i}`, inserted_at: '2026-01-01T00:00:00.000Z' } });
-      return store.commit();
-    }));
-    expect(appends).toBe(1);
-    const reopened = await Store.open({ file: (store as unknown as { log: { path: string } }).log.path });
-    expect(reopened.sharedResourceGroups.filter(() => true)).toHaveLength(50);
+    // the first append starts alone; the 49 that commit while it runs share the next one
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.run({ account: `a${i}` }, (w) =>
+      w.sharedResourceGroups.insert({ account_id: `a${i}`, data: { id: `g${i}`, name: `g${i}`, inserted_at: '2026-01-01T00:00:00.000Z' } }))));
+    expect(appends).toBe(2);
+    const reopened = await JsonStore.open({ file: log.path }, silentLogger);
+    expect((await reopened.run({ read: true }, (w) => w.exportState())).shared_resource_groups).toHaveLength(50);
   });
 
   it('a restarted server on the same file finds every acknowledged write', async () => {
@@ -57,9 +57,12 @@ describe('store', () => {
         body: JSON.stringify(envelope('api_key', { name: `burst ${i}` })),
       }).then((r) => r.json() as Promise<{ data: { id: string } }>)));
     await new Promise<void>((r) => server.close(() => r()));
+    await first.runtime.close();
     const second = await buildServer(opts);
-    for (const c of created) expect(second.deps.store.apiKeys.getAnyAccount(c.data.id)?.data.id).toBe(c.data.id);
+    const keys = await second.runtime.store.run({ read: true }, (w) => w.apiKeys.all());
+    for (const c of created) expect(keys.map((k) => k.data.id)).toContain(c.data.id);
     // the file was not re-seeded over the writes
-    expect(second.deps.store.apiKeys.filter(() => true)).toHaveLength(25);
+    expect(keys).toHaveLength(25);
+    await second.runtime.close();
   });
 });

@@ -20,14 +20,14 @@ describe('users', () => {
 
   it('the password is stored only as a hash', async () => {
     const { id } = (await create(alice)).body.data;
-    const row = server().deps.store.users.getAnyAccount(id)!;
+    const row = (await server().read((w) => w.users.getAnyAccount(id)))!;
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect(JSON.stringify(row)).not.toContain('correct horse');
   });
 
   it('the new user gets the role of the caller', async () => {
     const byAdmin = (await create({ email: 'a@demo-telecom.example' })).body.data;
-    expect(server().deps.store.users.getAnyAccount(byAdmin.id)!.role).toBe('admin');
+    expect((await server().read((w) => w.users.getAnyAccount(byAdmin.id)))!.role).toBe('admin');
   });
 
   it('password_confirmation must match password (422, pointer to the confirmation)', async () => {

@@ -12,7 +12,7 @@ export const WILDCARD = 'WILDCARD';
  * The keywords as they are stored, or the violations that stop them. `hadWildcard`: the auto
  * response already has a wildcard, which a request may update only by naming keyword WILDCARD.
  */
-export function normalizeKeywords(input: Keyword[], hadWildcard: boolean): { keywords: Keyword[]; violations: Violation[] } {
+export function normalizeKeywords(input: readonly Keyword[], hadWildcard: boolean): { keywords: Keyword[]; violations: Violation[] } {
   const violations: Violation[] = [];
   const seen = new Set<string>();
   let wildcards = 0;
@@ -40,7 +40,7 @@ export function normalizeKeywords(input: Keyword[], hadWildcard: boolean): { key
 }
 
 /** The entry an inbound text triggers: the keyword equal to the whole trimmed text, else the wildcard. */
-export function matchKeyword(keywords: Keyword[], text: string): Keyword | undefined {
+export function matchKeyword(keywords: readonly Keyword[], text: string): Keyword | undefined {
   const word = text.trim().toUpperCase();
   return keywords.find((k) => !k.is_wildcard && k.keyword === word) ?? keywords.find((k) => k.is_wildcard);
 }

@@ -3,7 +3,7 @@
  * must hold for each protocol, which auth each protocol takes, and what SMPP needs.
  */
 import type { components } from '../generated/api.js';
-import type { SwitchSecrets } from '../store/rows.js';
+import type { Draft, SwitchSecrets } from '../store/rows.js';
 import { httpUrlProblem, mm4UrlProblem, phoneProblem, sftpUrlProblem, unusedProblem, voiceTargetProblem, type Problem } from './addresses.js';
 
 export type Switch = components['schemas']['switch'];
@@ -34,12 +34,10 @@ const SECRET_FIELDS = ['sms_secret', 'mms_secret', 'voice_secret'] as const;
  * Lays a request's fields over a switch: options merge field by field, secrets go to the hidden
  * part, everything else replaces. MM4 takes BASIC auth when the request names none.
  */
-export function applySwitchFields(data: Switch, secrets: SwitchSecrets, fields: Writable): void {
-  const { sms_options, mms_options, ...rest } = fields;
-  for (const f of SECRET_FIELDS) {
-    if (f in rest) secrets[f] = rest[f] ?? null;
-    delete rest[f];
-  }
+export function applySwitchFields(data: Draft<Switch>, secrets: Draft<SwitchSecrets>, fields: Writable): void {
+  const { sms_options, mms_options, sms_secret, mms_secret, voice_secret, ...rest } = fields;
+  const sent = { sms_secret, mms_secret, voice_secret };
+  for (const f of SECRET_FIELDS) if (f in fields) secrets[f] = sent[f] ?? null;
   Object.assign(data, rest);
   if (sms_options) data.sms_options = { ...data.sms_options, ...sms_options };
   if (mms_options) data.mms_options = { ...data.mms_options, ...mms_options };

@@ -4,2356 +4,2356 @@
  */
 
 export interface paths {
-    "/api/v1/openapi": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/openapi": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * This contract
          * @description The machine-readable contract, as JSON, or as YAML with `format=yaml`.
          */
-        get: operations["getOpenapi"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly get: operations["getOpenapi"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/api_keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/api_keys": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List API keys
          * @description The account's API keys.
          */
-        get: operations["listApiKeys"];
-        put?: never;
+        readonly get: operations["listApiKeys"];
+        readonly put?: never;
         /**
          * Create an API key
          * @description Creates a standard API key. The response is the only one that carries `secret` and `smpp_secert`.
          */
-        post: operations["createApiKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["createApiKey"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/api_keys/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/api_keys/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get an API key
          * @description One API key, without its secrets.
          */
-        get: operations["getApiKey"];
-        put?: never;
-        post?: never;
+        readonly get: operations["getApiKey"];
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete an API key
          * @description Fails while a switch or number uses the key.
          */
-        delete: operations["deleteApiKey"];
-        options?: never;
-        head?: never;
+        readonly delete: operations["deleteApiKey"];
+        readonly options?: never;
+        readonly head?: never;
         /**
          * Update an API key
          * @description Changes `active`, `name` or `notes`.
          */
-        patch: operations["updateApiKey"];
-        trace?: never;
+        readonly patch: operations["updateApiKey"];
+        readonly trace?: never;
     };
-    "/api/v1/secret_keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/secret_keys": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List secret keys
          * @description The account's secret keys, without key material.
          */
-        get: operations["listSecretKeys"];
-        put?: never;
+        readonly get: operations["listSecretKeys"];
+        readonly put?: never;
         /**
          * Create a secret key
          * @description Creates a key of `size` random bytes; the response is the only one that carries the key material in `data`.
          */
-        post: operations["createSecretKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["createSecretKey"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/secret_keys/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/secret_keys/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get a secret key
          * @description One secret key, without key material.
          */
-        get: operations["getSecretKey"];
-        put?: never;
-        post?: never;
+        readonly get: operations["getSecretKey"];
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete a secret key
          * @description Fails while a switch uses the key.
          */
-        delete: operations["deleteSecretKey"];
-        options?: never;
-        head?: never;
+        readonly delete: operations["deleteSecretKey"];
+        readonly options?: never;
+        readonly head?: never;
         /**
          * Update a secret key
          * @description Changes `active`, `name` or `notes`.
          */
-        patch: operations["updateSecretKey"];
-        trace?: never;
+        readonly patch: operations["updateSecretKey"];
+        readonly trace?: never;
     };
-    "/api/v1/switches/{switch_id}/mms_encryption_key/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/switches/{switch_id}/mms_encryption_key/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The switch's id. */
-                switch_id: components["parameters"]["switch_id"];
+                readonly switch_id: components["parameters"]["switch_id"];
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        get?: never;
+        readonly get?: never;
         /**
          * Attach an MMS encryption key to a switch
          * @description Attaches the secret key (usage ENCRYPTION) as the switch's MMS encryption key.
          */
-        put: operations["attachMmsEncryptionKey"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly put: operations["attachMmsEncryptionKey"];
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/switches/{switch_id}/mms_encryption_key": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/switches/{switch_id}/mms_encryption_key": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The switch's id. */
-                switch_id: components["parameters"]["switch_id"];
+                readonly switch_id: components["parameters"]["switch_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        get?: never;
-        put?: never;
-        post?: never;
+        readonly get?: never;
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Detach the MMS encryption key of a switch
          * @description Detaches the switch's MMS encryption key and answers that key.
          */
-        delete: operations["detachMmsEncryptionKey"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly delete: operations["detachMmsEncryptionKey"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/users": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List users
          * @description The account's users.
          */
-        get: operations["listUsers"];
-        put?: never;
+        readonly get: operations["listUsers"];
+        readonly put?: never;
         /**
          * Create a user
          * @description The new user gets the caller's role.
          */
-        post: operations["createUser"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["createUser"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/users/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/users/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get a user
          * @description One user.
          */
-        get: operations["getUser"];
-        put?: never;
-        post?: never;
+        readonly get: operations["getUser"];
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete a user
          * @description Deletes the user and its impersonated keys; a caller cannot delete its own user.
          */
-        delete: operations["deleteUser"];
-        options?: never;
-        head?: never;
+        readonly delete: operations["deleteUser"];
+        readonly options?: never;
+        readonly head?: never;
         /**
          * Update a user
          * @description Changes the user's details (not the password).
          */
-        patch: operations["updateUser"];
-        trace?: never;
+        readonly patch: operations["updateUser"];
+        readonly trace?: never;
     };
-    "/api/v1/switches": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/switches": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List switches
          * @description The account's switches.
          */
-        get: operations["listSwitches"];
-        put?: never;
+        readonly get: operations["listSwitches"];
+        readonly put?: never;
         /**
          * Create a switch
          * @description Only `name` is required.
          */
-        post: operations["createSwitch"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["createSwitch"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/switches/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/switches/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get a switch
          * @description One switch with its associations.
          */
-        get: operations["getSwitch"];
-        put?: never;
-        post?: never;
+        readonly get: operations["getSwitch"];
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete a switch
          * @description Fails while a number uses the switch.
          */
-        delete: operations["deleteSwitch"];
-        options?: never;
-        head?: never;
+        readonly delete: operations["deleteSwitch"];
+        readonly options?: never;
+        readonly head?: never;
         /**
          * Update a switch
          * @description Changes any writable switch field.
          */
-        patch: operations["updateSwitch"];
-        trace?: never;
+        readonly patch: operations["updateSwitch"];
+        readonly trace?: never;
     };
-    "/api/v1/numbers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/numbers": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List numbers
          * @description The account's numbers.
          */
-        get: operations["listNumbers"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly get: operations["listNumbers"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/numbers/{number_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/numbers/{number_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The number's id, or the number itself (E.164, plus optional). */
-                number_id: components["parameters"]["number_id"];
+                readonly number_id: components["parameters"]["number_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get a number
          * @description One number, by id or by the number itself (E.164, plus optional).
          */
-        get: operations["getNumber"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
+        readonly get: operations["getNumber"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
         /**
          * Bind a number
          * @description Sets the number's `switch_id`, `api_key_id` and `auto_response_id` (null unbinds).
          */
-        patch: operations["updateNumber"];
-        trace?: never;
+        readonly patch: operations["updateNumber"];
+        readonly trace?: never;
     };
-    "/api/v1/auto_responses": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/auto_responses": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List auto responses
          * @description The account's auto responses.
          */
-        get: operations["listAutoResponses"];
-        put?: never;
+        readonly get: operations["listAutoResponses"];
+        readonly put?: never;
         /**
          * Create an auto response
          * @description Keywords are stored uppercase; at most one wildcard.
          */
-        post: operations["createAutoResponse"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["createAutoResponse"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/auto_responses/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/auto_responses/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get an auto response
          * @description One auto response (statuses not shown in the spec; 200, 403, 404 here).
          */
-        get: operations["getAutoResponse"];
-        put?: never;
-        post?: never;
+        readonly get: operations["getAutoResponse"];
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete an auto response
          * @description Fails while a number uses the auto response.
          */
-        delete: operations["deleteAutoResponse"];
-        options?: never;
-        head?: never;
+        readonly delete: operations["deleteAutoResponse"];
+        readonly options?: never;
+        readonly head?: never;
         /**
          * Update an auto response
          * @description Updating an existing wildcard needs keyword `WILDCARD`.
          */
-        patch: operations["updateAutoResponse"];
-        trace?: never;
+        readonly patch: operations["updateAutoResponse"];
+        readonly trace?: never;
     };
-    "/api/v1/numbers/{number_id}/optout_items": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/numbers/{number_id}/optout_items": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The number's id, or the number itself (E.164, plus optional). */
-                number_id: components["parameters"]["number_id"];
+                readonly number_id: components["parameters"]["number_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * List a number's opt-out items
          * @description The opt-out items of one number.
          */
-        get: operations["listNumberOptoutItems"];
-        put?: never;
+        readonly get: operations["listNumberOptoutItems"];
+        readonly put?: never;
         /**
          * Create an opt-out item
          * @description Records that `remote_number` must not be messaged from the number.
          */
-        post: operations["createOptoutItem"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["createOptoutItem"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/optout_items": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/optout_items": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List opt-out items
          * @description Every opt-out item of the account.
          */
-        get: operations["listOptoutItems"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly get: operations["listOptoutItems"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/optout_items/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/optout_items/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get an opt-out item
          * @description One opt-out item.
          */
-        get: operations["getOptoutItem"];
-        put?: never;
-        post?: never;
+        readonly get: operations["getOptoutItem"];
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete an opt-out item
          * @description The remote number may be messaged again.
          */
-        delete: operations["deleteOptoutItem"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly delete: operations["deleteOptoutItem"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/numbers/{number_id}/destinations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/numbers/{number_id}/destinations": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The number's id, or the number itself (E.164, plus optional). */
-                number_id: components["parameters"]["number_id"];
+                readonly number_id: components["parameters"]["number_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * List a number's destinations
          * @description The number's voice destinations.
          */
-        get: operations["listDestinations"];
-        put?: never;
+        readonly get: operations["listDestinations"];
+        readonly put?: never;
         /**
          * Create a DID destination
          * @description Adds a voice destination to the number.
          */
-        post: operations["createDestination"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["createDestination"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/numbers/{number_id}/destinations/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/numbers/{number_id}/destinations/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The number's id, or the number itself (E.164, plus optional). */
-                number_id: components["parameters"]["number_id"];
+                readonly number_id: components["parameters"]["number_id"];
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        get?: never;
-        put?: never;
-        post?: never;
+        readonly get?: never;
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete a DID destination
          * @description Removes the destination.
          */
-        delete: operations["deleteDestination"];
-        options?: never;
-        head?: never;
+        readonly delete: operations["deleteDestination"];
+        readonly options?: never;
+        readonly head?: never;
         /**
          * Update a DID destination
          * @description Changes the destination.
          */
-        patch: operations["updateDestination"];
-        trace?: never;
+        readonly patch: operations["updateDestination"];
+        readonly trace?: never;
     };
-    "/api/v1/carts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/carts": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List carts
          * @description The account's carts that are not checked out.
          */
-        get: operations["listCarts"];
-        put?: never;
+        readonly get: operations["listCarts"];
+        readonly put?: never;
         /**
          * Create a cart
          * @description `name` is required and unique in the account.
          */
-        post: operations["createCart"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["createCart"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/carts/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/carts/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get a cart
          * @description One cart.
          */
-        get: operations["getCart"];
-        put?: never;
-        post?: never;
+        readonly get: operations["getCart"];
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete a cart
          * @description A cart with requests needs `purge=true`, which removes its requests and their documents too.
          */
-        delete: operations["deleteCart"];
-        options?: never;
-        head?: never;
+        readonly delete: operations["deleteCart"];
+        readonly options?: never;
+        readonly head?: never;
         /**
          * Update a cart
          * @description Changes `name` or `notes`.
          */
-        patch: operations["updateCart"];
-        trace?: never;
+        readonly patch: operations["updateCart"];
+        readonly trace?: never;
     };
-    "/api/v1/carts/{cart_id}/checkout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/carts/{cart_id}/checkout": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        get?: never;
-        put?: never;
+        readonly get?: never;
+        readonly put?: never;
         /**
          * Check out a cart
          * @description Turns the cart into an order with the same id, status NEW; processing goes on asynchronously.
          */
-        post: operations["checkoutCart"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["checkoutCart"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/carts/{cart_id}/requests": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/carts/{cart_id}/requests": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * List a cart's requests
          * @description The requests of one cart.
          */
-        get: operations["listCartRequests"];
-        put?: never;
+        readonly get: operations["listCartRequests"];
+        readonly put?: never;
         /**
          * Create a cart request
          * @description Adds a request of one of the 13 types to the cart.
          */
-        post: operations["createCartRequest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["createCartRequest"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/carts/{cart_id}/requests/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/carts/{cart_id}/requests/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get a cart request
          * @description One request of the cart.
          */
-        get: operations["getCartRequest"];
-        put?: never;
-        post?: never;
+        readonly get: operations["getCartRequest"];
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete a cart request
          * @description Removes the request and its documents.
          */
-        delete: operations["deleteCartRequest"];
-        options?: never;
-        head?: never;
+        readonly delete: operations["deleteCartRequest"];
+        readonly options?: never;
+        readonly head?: never;
         /**
          * Update a cart request
          * @description Changes `name`, `notes` or the type-specific data; the type cannot change.
          */
-        patch: operations["updateCartRequest"];
-        trace?: never;
+        readonly patch: operations["updateCartRequest"];
+        readonly trace?: never;
     };
-    "/api/v1/carts/{cart_id}/requests/{request_id}/documents": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/carts/{cart_id}/requests/{request_id}/documents": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
                 /** @description The request's id. */
-                request_id: components["parameters"]["request_id"];
+                readonly request_id: components["parameters"]["request_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * List a cart request's documents
          * @description The document records of one cart request.
          */
-        get: operations["listCartRequestDocuments"];
-        put?: never;
+        readonly get: operations["listCartRequestDocuments"];
+        readonly put?: never;
         /**
          * Upload a document to a cart request
          * @description Multipart upload; parts `file`, `file_hint`, `filename`, `name`, `notes`.
          */
-        post: operations["uploadCartRequestDocument"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["uploadCartRequestDocument"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/carts/{cart_id}/requests/{request_id}/documents/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/carts/{cart_id}/requests/{request_id}/documents/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
                 /** @description The request's id. */
-                request_id: components["parameters"]["request_id"];
+                readonly request_id: components["parameters"]["request_id"];
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get a cart request's document
          * @description The record only, not the file.
          */
-        get: operations["getCartRequestDocument"];
-        put?: never;
-        post?: never;
+        readonly get: operations["getCartRequestDocument"];
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete a cart request's document
          * @description Removes the record and the stored file.
          */
-        delete: operations["deleteCartRequestDocument"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly delete: operations["deleteCartRequestDocument"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/requests/{request_id}/documents": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/requests/{request_id}/documents": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The request's id. */
-                request_id: components["parameters"]["request_id"];
+                readonly request_id: components["parameters"]["request_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * List a submitted request's documents
          * @description The document records of one submitted request.
          */
-        get: operations["listRequestDocuments"];
-        put?: never;
+        readonly get: operations["listRequestDocuments"];
+        readonly put?: never;
         /**
          * Upload a document to a submitted request
          * @description Allowed while the request is NEW, MANUAL, REVIEW, AUTHOR_REVIEW or ERROR.
          */
-        post: operations["uploadRequestDocument"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["uploadRequestDocument"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/requests/{request_id}/documents/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/requests/{request_id}/documents/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The request's id. */
-                request_id: components["parameters"]["request_id"];
+                readonly request_id: components["parameters"]["request_id"];
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get a submitted request's document
          * @description The record only, not the file.
          */
-        get: operations["getRequestDocument"];
-        put?: never;
-        post?: never;
+        readonly get: operations["getRequestDocument"];
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete a submitted request's document
          * @description Removes the record and the uploaded file.
          */
-        delete: operations["deleteRequestDocument"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly delete: operations["deleteRequestDocument"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/orders": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/orders": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List orders
          * @description The account's orders.
          */
-        get: operations["listOrders"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly get: operations["listOrders"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/orders/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/orders/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get an order
          * @description One order.
          */
-        get: operations["getOrder"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly get: operations["getOrder"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/requests/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/requests/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get a submitted request
          * @description One request of an order, with its status.
          */
-        get: operations["getRequest"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly get: operations["getRequest"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/campaigns": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/campaigns": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List campaigns
          * @description The account's own campaigns and those shared with it.
          */
-        get: operations["listCampaigns"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly get: operations["listCampaigns"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/campaigns/{campaign_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/campaigns/{campaign_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The campaign's id (a ulid, its own id format; the spec's share paths say uuid). */
-                campaign_id: components["parameters"]["campaign_id"];
+                readonly campaign_id: components["parameters"]["campaign_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get a campaign
          * @description One campaign with its associations.
          */
-        get: operations["getCampaign"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly get: operations["getCampaign"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/campaigns/{campaign_id}/share_with/accounts/{account_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/campaigns/{campaign_id}/share_with/accounts/{account_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The campaign's id (a ulid, its own id format; the spec's share paths say uuid). */
-                campaign_id: components["parameters"]["campaign_id"];
+                readonly campaign_id: components["parameters"]["campaign_id"];
                 /** @description The account to share with. */
-                account_id: string;
+                readonly account_id: string;
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        get?: never;
-        put?: never;
+        readonly get?: never;
+        readonly put?: never;
         /**
          * Share a campaign with an account
          * @description The other account then sees the campaign as `shared` PARTNER.
          */
-        post: operations["shareCampaignWithAccount"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["shareCampaignWithAccount"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/campaigns/{campaign_id}/share_with/shared_resource_groups/{shared_resource_group_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/campaigns/{campaign_id}/share_with/shared_resource_groups/{shared_resource_group_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The campaign's id (a ulid, its own id format; the spec's share paths say uuid). */
-                campaign_id: components["parameters"]["campaign_id"];
+                readonly campaign_id: components["parameters"]["campaign_id"];
                 /** @description The shared resource group to share through. */
-                shared_resource_group_id: string;
+                readonly shared_resource_group_id: string;
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        get?: never;
-        put?: never;
+        readonly get?: never;
+        readonly put?: never;
         /**
          * Share a campaign through a shared resource group
          * @description Sets the campaign's shared resource group; changing an existing one answers 409.
          */
-        post: operations["shareCampaignWithGroup"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["shareCampaignWithGroup"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/campaigns/{campaign_id}/shared_resource_group": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/campaigns/{campaign_id}/shared_resource_group": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The campaign's id (a ulid, its own id format; the spec's share paths say uuid). */
-                campaign_id: components["parameters"]["campaign_id"];
+                readonly campaign_id: components["parameters"]["campaign_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        get?: never;
-        put?: never;
-        post?: never;
+        readonly get?: never;
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Remove a campaign's shared resource group
          * @description Refused while numbers use the campaign.
          */
-        delete: operations["removeCampaignGroup"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly delete: operations["removeCampaignGroup"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/bulk_dip_tasks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/bulk_dip_tasks": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List bulk dip tasks
          * @description The account's tasks.
          */
-        get: operations["listBulkDipTasks"];
-        put?: never;
+        readonly get: operations["listBulkDipTasks"];
+        readonly put?: never;
         /**
          * Create a bulk dip task
          * @description Answers right after basic validation with status NEW.
          */
-        post: operations["createBulkDipTask"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["createBulkDipTask"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/bulk_dip_tasks/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/bulk_dip_tasks/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get a bulk dip task
          * @description One task with its status.
          */
-        get: operations["getBulkDipTask"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly get: operations["getBulkDipTask"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/call_data_webhooks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/call_data_webhooks": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List call data webhooks
          * @description The account's webhook (at most one).
          */
-        get: operations["listCallDataWebhooks"];
-        put?: never;
+        readonly get: operations["listCallDataWebhooks"];
+        readonly put?: never;
         /**
          * Create the call data webhook
          * @description One per account.
          */
-        post: operations["createCallDataWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["createCallDataWebhook"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/call_data_webhooks/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/call_data_webhooks/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get the call data webhook
          * @description Without `auth_secret`.
          */
-        get: operations["getCallDataWebhook"];
-        put?: never;
-        post?: never;
+        readonly get: operations["getCallDataWebhook"];
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete the call data webhook
          * @description CDRs are no longer delivered.
          */
-        delete: operations["deleteCallDataWebhook"];
-        options?: never;
-        head?: never;
+        readonly delete: operations["deleteCallDataWebhook"];
+        readonly options?: never;
+        readonly head?: never;
         /**
          * Update the call data webhook
          * @description Changes any writable field.
          */
-        patch: operations["updateCallDataWebhook"];
-        trace?: never;
+        readonly patch: operations["updateCallDataWebhook"];
+        readonly trace?: never;
     };
-    "/api/v1/event_subscriptions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/event_subscriptions": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List event subscriptions
          * @description All of the account's subscriptions.
          */
-        get: operations["listEventSubscriptions"];
-        put?: never;
+        readonly get: operations["listEventSubscriptions"];
+        readonly put?: never;
         /**
          * Create an event subscription
          * @description Events of the listed topics are delivered to `data`.
          */
-        post: operations["createEventSubscription"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["createEventSubscription"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/event_subscriptions/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/event_subscriptions/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get an event subscription
          * @description One subscription, without `auth_secret`.
          */
-        get: operations["getEventSubscription"];
-        put?: never;
-        post?: never;
+        readonly get: operations["getEventSubscription"];
+        readonly put?: never;
+        readonly post?: never;
         /**
          * Delete an event subscription
          * @description No more events are delivered to it.
          */
-        delete: operations["deleteEventSubscription"];
-        options?: never;
-        head?: never;
+        readonly delete: operations["deleteEventSubscription"];
+        readonly options?: never;
+        readonly head?: never;
         /**
          * Update an event subscription
          * @description Changes any writable field, `enabled` among them.
          */
-        patch: operations["updateEventSubscription"];
-        trace?: never;
+        readonly patch: operations["updateEventSubscription"];
+        readonly trace?: never;
     };
-    "/api/v1/osr/overwrite_requests": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly "/api/v1/osr/overwrite_requests": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * List OSR overwrite requests
          * @description Newest first.
          */
-        get: operations["listOverwriteRequests"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly get: operations["listOverwriteRequests"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/osr/overwrite_requests/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/osr/overwrite_requests/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
         /**
          * Get an OSR overwrite request
          * @description One overwrite request with its associations.
          */
-        get: operations["getOverwriteRequest"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly get: operations["getOverwriteRequest"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    "/api/v1/osr/overwrite_requests/{overwrite_request_id}/review": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly "/api/v1/osr/overwrite_requests/{overwrite_request_id}/review": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The overwrite request's id. */
-                overwrite_request_id: components["schemas"]["ulid"];
+                readonly overwrite_request_id: components["schemas"]["ulid"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        get?: never;
-        put?: never;
+        readonly get?: never;
+        readonly put?: never;
         /**
          * Review an OSR overwrite request
          * @description Sets `review_status`; reviewing an already reviewed request is a no-op.
          */
-        post: operations["reviewOverwriteRequest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["reviewOverwriteRequest"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
 }
 export interface webhooks {
-    event: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly event: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        get?: never;
-        put?: never;
+        readonly get?: never;
+        readonly put?: never;
         /**
          * An event, to a subscription
          * @description Sent to every enabled HTTP subscription whose topics include the event's, with its auth, custom headers and query parameters.
          */
-        post: operations["deliverEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["deliverEvent"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    cdr: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly cdr: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        get?: never;
-        put?: never;
+        readonly get?: never;
+        readonly put?: never;
         /**
          * A billed CDR, to the call data webhook
          * @description One CDR a request, with the webhook's auth, custom headers and query parameters.
          */
-        post: operations["deliverCdr"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["deliverCdr"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    inboundMessage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly inboundMessage: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        get?: never;
-        put?: never;
+        readonly get?: never;
+        readonly put?: never;
         /**
          * An inbound SMS or MMS, to a switch's HTTP endpoint
          * @description SMSFMT_JSON_1_0 (and the MMS formats) as JSON; SMSFMT_POST_1_0 and SMSFMT_POST_2_0 form-encoded. HMAC_SHA256 auth sends `Authorization: SERVICE0-HMAC-SHA256 <hex>`, the HMAC of the exact body.
          */
-        post: operations["deliverInboundMessage"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["deliverInboundMessage"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    httpRouteCallback: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly httpRouteCallback: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
         /**
          * A routing request, to an HTTP_ROUTE destination
          * @description A GET with a JSON body and `Accept: application/json, text/plain`; the reply names where the call goes.
          */
-        get: operations["routeCallback"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly get: operations["routeCallback"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
-    bulkDipResult: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly bulkDipResult: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        get?: never;
-        put?: never;
+        readonly get?: never;
+        readonly put?: never;
         /**
          * A bulk dip's result file, to an on-done action
          * @description CSV with a header row, or MLJSON (a JSON record a line), or either in a tar.gz when the action's archive_format is TAR_GZ; with the action's auth.
          */
-        post: operations["deliverBulkDipResult"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        readonly post: operations["deliverBulkDipResult"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
     };
 }
 export interface components {
     schemas: {
         /** Format: uuid */
-        uuid: string;
+        readonly uuid: string;
         /** @description A ULID, 26 Crockford base32 characters. */
-        ulid: string;
+        readonly ulid: string;
         /** Format: date-time */
-        timestamp: string;
+        readonly timestamp: string;
         /** @description E.164 with the plus. */
-        e164: string;
+        readonly e164: string;
         /** @description E.164, plus optional. */
-        phone_number: string;
-        key_name: string;
-        notes: string;
-        nullable_notes: string | null;
+        readonly phone_number: string;
+        readonly key_name: string;
+        readonly notes: string;
+        readonly nullable_notes: string | null;
         /** @description Allowed values not shown in the spec; NONE is in use. */
-        method_enum: string;
+        readonly method_enum: string;
         /** @enum {string} */
-        auth_method: "NONE" | "BASIC" | "BEARER";
-        id_ref: {
-            id: string;
+        readonly auth_method: "NONE" | "BASIC" | "BEARER";
+        readonly id_ref: {
+            readonly id: string;
         };
-        nullable_id_ref: components["schemas"]["id_ref"] | null;
-        key_value: {
-            key: string;
-            value: string;
+        readonly nullable_id_ref: components["schemas"]["id_ref"] | null;
+        readonly key_value: {
+            readonly key: string;
+            readonly value: string;
         };
-        page_info: {
-            first: string | null;
-            has_next_page: boolean;
-            has_previous_page: boolean;
-            last: string | null;
+        readonly page_info: {
+            readonly first: string | null;
+            readonly has_next_page: boolean;
+            readonly has_previous_page: boolean;
+            readonly last: string | null;
         };
-        error: {
-            code: string;
-            detail: string;
-            title: string;
-            sub_code: string;
-            params?: {
-                [key: string]: unknown;
+        readonly error: {
+            readonly code: string;
+            readonly detail: string;
+            readonly title: string;
+            readonly sub_code: string;
+            readonly params?: {
+                readonly [key: string]: unknown;
             };
-            source?: {
-                pointer?: string;
-                parameter?: string;
+            readonly source?: {
+                readonly pointer?: string;
+                readonly parameter?: string;
             };
         };
-        error_response: {
-            errors: components["schemas"]["error"][];
+        readonly error_response: {
+            readonly errors: readonly components["schemas"]["error"][];
         };
-        api_key_fields: {
-            active: boolean;
-            id: components["schemas"]["uuid"];
-            identity: string;
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
-            key: string;
-            name: components["schemas"]["key_name"];
-            notes: components["schemas"]["nullable_notes"];
-            smpp_system_id: string;
+        readonly api_key_fields: {
+            readonly active: boolean;
+            readonly id: components["schemas"]["uuid"];
+            readonly identity: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+            readonly key: string;
+            readonly name: components["schemas"]["key_name"];
+            readonly notes: components["schemas"]["nullable_notes"];
+            readonly smpp_system_id: string;
         };
-        api_key: components["schemas"]["api_key_fields"];
-        api_key_created: {
-            secret: string;
+        readonly api_key: components["schemas"]["api_key_fields"];
+        readonly api_key_created: {
+            readonly secret: string;
             /** @description The SMPP secret; the field name is spelled so. */
-            smpp_secert: string;
+            readonly smpp_secert: string;
         } & components["schemas"]["api_key_fields"];
-        api_key_create: {
+        readonly api_key_create: {
             /** @default true */
-            active?: boolean;
-            name: components["schemas"]["key_name"];
-            notes?: components["schemas"]["notes"];
+            readonly active?: boolean;
+            readonly name: components["schemas"]["key_name"];
+            readonly notes?: components["schemas"]["notes"];
         };
-        api_key_update: {
-            active?: boolean;
-            name?: components["schemas"]["key_name"];
-            notes?: components["schemas"]["notes"];
+        readonly api_key_update: {
+            readonly active?: boolean;
+            readonly name?: components["schemas"]["key_name"];
+            readonly notes?: components["schemas"]["notes"];
         };
-        api_key_response: {
-            data: components["schemas"]["api_key"];
+        readonly api_key_response: {
+            readonly data: components["schemas"]["api_key"];
             /** @constant */
-            type: "api_key";
+            readonly type: "api_key";
         };
-        api_key_created_response: {
-            data: components["schemas"]["api_key_created"];
+        readonly api_key_created_response: {
+            readonly data: components["schemas"]["api_key_created"];
             /** @constant */
-            type: "api_key";
+            readonly type: "api_key";
         };
-        api_key_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["api_key_response"][];
+        readonly api_key_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["api_key_response"][];
         };
-        secret_key_fields: {
-            id: components["schemas"]["uuid"];
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
-            name: components["schemas"]["key_name"];
-            notes: components["schemas"]["nullable_notes"];
-            size: components["schemas"]["secret_key_size"];
-            usage: components["schemas"]["secret_key_usage"];
+        readonly secret_key_fields: {
+            readonly id: components["schemas"]["uuid"];
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+            readonly name: components["schemas"]["key_name"];
+            readonly notes: components["schemas"]["nullable_notes"];
+            readonly size: components["schemas"]["secret_key_size"];
+            readonly usage: components["schemas"]["secret_key_usage"];
         };
         /** @enum {integer} */
-        secret_key_size: 16 | 24 | 32 | 48 | 64;
+        readonly secret_key_size: 16 | 24 | 32 | 48 | 64;
         /** @enum {string} */
-        secret_key_usage: "NONE" | "SIGNING" | "ENCRYPTION";
-        secret_key: components["schemas"]["secret_key_fields"];
-        secret_key_created: {
+        readonly secret_key_usage: "NONE" | "SIGNING" | "ENCRYPTION";
+        readonly secret_key: components["schemas"]["secret_key_fields"];
+        readonly secret_key_created: {
             /** @description The key material, base64 of `size` bytes; returned once only. */
-            data: string;
+            readonly data: string;
         } & components["schemas"]["secret_key_fields"];
-        secret_key_create: {
-            name: components["schemas"]["key_name"];
-            notes?: components["schemas"]["notes"];
-            size: components["schemas"]["secret_key_size"];
-            usage: components["schemas"]["secret_key_usage"];
+        readonly secret_key_create: {
+            readonly name: components["schemas"]["key_name"];
+            readonly notes?: components["schemas"]["notes"];
+            readonly size: components["schemas"]["secret_key_size"];
+            readonly usage: components["schemas"]["secret_key_usage"];
         };
-        secret_key_update: {
-            active?: boolean;
-            name?: components["schemas"]["key_name"];
-            notes?: components["schemas"]["notes"];
+        readonly secret_key_update: {
+            readonly active?: boolean;
+            readonly name?: components["schemas"]["key_name"];
+            readonly notes?: components["schemas"]["notes"];
         };
-        secret_key_response: {
-            data: components["schemas"]["secret_key"];
+        readonly secret_key_response: {
+            readonly data: components["schemas"]["secret_key"];
             /** @constant */
-            type: "secret_key";
+            readonly type: "secret_key";
         };
-        secret_key_created_response: {
-            data: components["schemas"]["secret_key_created"];
+        readonly secret_key_created_response: {
+            readonly data: components["schemas"]["secret_key_created"];
             /** @constant */
-            type: "secret_key";
+            readonly type: "secret_key";
         };
-        secret_key_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["secret_key_response"][];
+        readonly secret_key_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["secret_key_response"][];
         };
-        address: {
-            address1?: string;
-            address2?: string;
-            business_name?: string;
-            city?: string;
-            country?: string;
-            email?: string;
-            fax_number?: string;
-            first_name?: string;
-            house_number?: string;
-            last_name?: string;
-            notes?: string;
-            phone_number?: string;
-            state?: string;
-            zip_code?: string;
+        readonly address: {
+            readonly address1?: string;
+            readonly address2?: string;
+            readonly business_name?: string;
+            readonly city?: string;
+            readonly country?: string;
+            readonly email?: string;
+            readonly fax_number?: string;
+            readonly first_name?: string;
+            readonly house_number?: string;
+            readonly last_name?: string;
+            readonly notes?: string;
+            readonly phone_number?: string;
+            readonly state?: string;
+            readonly zip_code?: string;
         };
-        user: {
-            id: components["schemas"]["uuid"];
+        readonly user: {
+            readonly id: components["schemas"]["uuid"];
             /** Format: email */
-            email: string;
-            first_name: string | null;
-            last_name: string | null;
-            title: string | null;
-            address: components["schemas"]["address"] | null;
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+            readonly email: string;
+            readonly first_name: string | null;
+            readonly last_name: string | null;
+            readonly title: string | null;
+            readonly address: components["schemas"]["address"] | null;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         };
-        user_update: {
-            address?: components["schemas"]["address"];
+        readonly user_update: {
+            readonly address?: components["schemas"]["address"];
             /** Format: email */
-            email?: string;
-            first_name?: string;
-            last_name?: string;
-            title?: string;
+            readonly email?: string;
+            readonly first_name?: string;
+            readonly last_name?: string;
+            readonly title?: string;
         };
-        user_create: {
-            address?: components["schemas"]["address"];
+        readonly user_create: {
+            readonly address?: components["schemas"]["address"];
             /** Format: email */
-            email: string;
-            first_name?: string;
-            last_name?: string;
-            title?: string;
-            password?: string;
-            password_confirmation?: string;
+            readonly email: string;
+            readonly first_name?: string;
+            readonly last_name?: string;
+            readonly title?: string;
+            readonly password?: string;
+            readonly password_confirmation?: string;
         };
-        user_response: {
-            data: components["schemas"]["user"];
+        readonly user_response: {
+            readonly data: components["schemas"]["user"];
             /** @constant */
-            type: "user";
+            readonly type: "user";
         };
-        user_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["user_response"][];
+        readonly user_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["user_response"][];
         };
-        switch_options: {
-            dlr_on_sent?: boolean;
-            forward_dlr?: boolean;
-            pad_shortcodes?: boolean;
+        readonly switch_options: {
+            readonly dlr_on_sent?: boolean;
+            readonly forward_dlr?: boolean;
+            readonly pad_shortcodes?: boolean;
         };
         /** @enum {string} */
-        auth_method_messaging: "NONE" | "BASIC" | "BEARER" | "HMAC_SHA256";
+        readonly auth_method_messaging: "NONE" | "BASIC" | "BEARER" | "HMAC_SHA256";
         /** @enum {string} */
-        sms_protocol: "NONE" | "SMPP" | "HTTP" | "FORWARD" | "SERVICE_CHAT";
+        readonly sms_protocol: "NONE" | "SMPP" | "HTTP" | "FORWARD" | "SERVICE_CHAT";
         /** @enum {string} */
-        mms_protocol: "NONE" | "MM4" | "HTTP" | "SFTP" | "FORWARD" | "SERVICE_CHAT";
+        readonly mms_protocol: "NONE" | "MM4" | "HTTP" | "SFTP" | "FORWARD" | "SERVICE_CHAT";
         /** @enum {string} */
-        voice_protocol: "NONE" | "VOIP" | "PSTN" | "TTS" | "TTS_CUSTOM" | "HTTP_ROUTE";
+        readonly voice_protocol: "NONE" | "VOIP" | "PSTN" | "TTS" | "TTS_CUSTOM" | "HTTP_ROUTE";
         /** @enum {string} */
-        sms_message_format: "SMSFMT_JSON_1_0" | "SMSFMT_POST_1_0" | "SMSFMT_POST_2_0";
+        readonly sms_message_format: "SMSFMT_JSON_1_0" | "SMSFMT_POST_1_0" | "SMSFMT_POST_2_0";
         /** @enum {string} */
-        mms_message_format: "MMSFMT_JSON_1_0" | "MMSFMT_JSONAPI_1_0" | "MMSFMT_XML_1_0" | "MMSFMT_MULTIPART_1_0" | "MMSFMT_MULTIPART_2_0" | "MMSFMT_RFC822_1_0";
-        switch_writable: {
-            name?: string;
-            notes?: components["schemas"]["nullable_notes"];
-            sms_enabled?: boolean;
-            sms_protocol?: components["schemas"]["sms_protocol"];
-            sms_data?: string | null;
-            sms_auth_method?: components["schemas"]["auth_method_messaging"];
-            sms_identity?: string | null;
-            sms_secret?: string | null;
-            sms_name?: string | null;
-            sms_message_format?: components["schemas"]["sms_message_format"];
-            sms_signing_scheme?: components["schemas"]["method_enum"];
-            sms_signing_hash?: components["schemas"]["method_enum"];
-            sms_encryption_method?: components["schemas"]["method_enum"];
-            sms_options?: components["schemas"]["switch_options"];
-            mms_enabled?: boolean;
-            mms_protocol?: components["schemas"]["mms_protocol"];
-            mms_data?: string | null;
-            mms_auth_method?: components["schemas"]["auth_method_messaging"];
-            mms_identity?: string | null;
-            mms_secret?: string | null;
-            mms_name?: string | null;
-            mms_message_format?: components["schemas"]["mms_message_format"];
-            mms_signing_scheme?: components["schemas"]["method_enum"];
-            mms_signing_hash?: components["schemas"]["method_enum"];
-            mms_encryption_method?: components["schemas"]["method_enum"];
-            mms_options?: components["schemas"]["switch_options"];
-            voice_enabled?: boolean;
-            voice_protocol?: components["schemas"]["voice_protocol"];
-            voice_data?: string | null;
-            voice_auth_method?: components["schemas"]["auth_method"];
-            voice_identity?: string | null;
-            voice_name?: string | null;
-            voice_secret?: string | null;
+        readonly mms_message_format: "MMSFMT_JSON_1_0" | "MMSFMT_JSONAPI_1_0" | "MMSFMT_XML_1_0" | "MMSFMT_MULTIPART_1_0" | "MMSFMT_MULTIPART_2_0" | "MMSFMT_RFC822_1_0";
+        readonly switch_writable: {
+            readonly name?: string;
+            readonly notes?: components["schemas"]["nullable_notes"];
+            readonly sms_enabled?: boolean;
+            readonly sms_protocol?: components["schemas"]["sms_protocol"];
+            readonly sms_data?: string | null;
+            readonly sms_auth_method?: components["schemas"]["auth_method_messaging"];
+            readonly sms_identity?: string | null;
+            readonly sms_secret?: string | null;
+            readonly sms_name?: string | null;
+            readonly sms_message_format?: components["schemas"]["sms_message_format"];
+            readonly sms_signing_scheme?: components["schemas"]["method_enum"];
+            readonly sms_signing_hash?: components["schemas"]["method_enum"];
+            readonly sms_encryption_method?: components["schemas"]["method_enum"];
+            readonly sms_options?: components["schemas"]["switch_options"];
+            readonly mms_enabled?: boolean;
+            readonly mms_protocol?: components["schemas"]["mms_protocol"];
+            readonly mms_data?: string | null;
+            readonly mms_auth_method?: components["schemas"]["auth_method_messaging"];
+            readonly mms_identity?: string | null;
+            readonly mms_secret?: string | null;
+            readonly mms_name?: string | null;
+            readonly mms_message_format?: components["schemas"]["mms_message_format"];
+            readonly mms_signing_scheme?: components["schemas"]["method_enum"];
+            readonly mms_signing_hash?: components["schemas"]["method_enum"];
+            readonly mms_encryption_method?: components["schemas"]["method_enum"];
+            readonly mms_options?: components["schemas"]["switch_options"];
+            readonly voice_enabled?: boolean;
+            readonly voice_protocol?: components["schemas"]["voice_protocol"];
+            readonly voice_data?: string | null;
+            readonly voice_auth_method?: components["schemas"]["auth_method"];
+            readonly voice_identity?: string | null;
+            readonly voice_name?: string | null;
+            readonly voice_secret?: string | null;
         };
-        switch_create: {
-            api_key_id?: components["schemas"]["uuid"] | null;
+        readonly switch_create: {
+            readonly api_key_id?: components["schemas"]["uuid"] | null;
         } & WithRequired<components["schemas"]["switch_writable"], "name">;
-        switch_update: {
-            api_key_id?: components["schemas"]["uuid"] | null;
+        readonly switch_update: {
+            readonly api_key_id?: components["schemas"]["uuid"] | null;
         } & components["schemas"]["switch_writable"];
         /** @description A switch. `sms_secret`, `mms_secret` and `voice_secret` appear only in the create response. */
-        switch: {
-            id: components["schemas"]["uuid"];
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+        readonly switch: {
+            readonly id: components["schemas"]["uuid"];
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         } & WithRequired<components["schemas"]["switch_writable"], "name" | "sms_enabled" | "sms_protocol" | "mms_enabled" | "mms_protocol" | "voice_enabled" | "voice_protocol">;
-        switch_associations: {
-            api_key: components["schemas"]["nullable_id_ref"];
-            mms_encryption_key: components["schemas"]["nullable_id_ref"];
-            mms_signing_key: components["schemas"]["nullable_id_ref"];
-            sms_encryption_key: components["schemas"]["nullable_id_ref"];
-            sms_signing_key: components["schemas"]["nullable_id_ref"];
+        readonly switch_associations: {
+            readonly api_key: components["schemas"]["nullable_id_ref"];
+            readonly mms_encryption_key: components["schemas"]["nullable_id_ref"];
+            readonly mms_signing_key: components["schemas"]["nullable_id_ref"];
+            readonly sms_encryption_key: components["schemas"]["nullable_id_ref"];
+            readonly sms_signing_key: components["schemas"]["nullable_id_ref"];
         };
-        switch_response: {
-            data: components["schemas"]["switch"];
+        readonly switch_response: {
+            readonly data: components["schemas"]["switch"];
             /** @constant */
-            type: "switch";
-            associations: components["schemas"]["switch_associations"];
+            readonly type: "switch";
+            readonly associations: components["schemas"]["switch_associations"];
         };
-        switch_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["switch_response"][];
+        readonly switch_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["switch_response"][];
         };
-        number: {
-            id: components["schemas"]["uuid"];
-            number: components["schemas"]["e164"];
-            messaging_enabled: boolean;
-            voice_enabled: boolean;
-            rate_center: string | null;
-            state: string | null;
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+        readonly number: {
+            readonly id: components["schemas"]["uuid"];
+            readonly number: components["schemas"]["e164"];
+            readonly messaging_enabled: boolean;
+            readonly voice_enabled: boolean;
+            readonly rate_center: string | null;
+            readonly state: string | null;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         };
-        number_associations: {
-            switch: components["schemas"]["nullable_id_ref"];
-            api_key: components["schemas"]["nullable_id_ref"];
-            auto_response: components["schemas"]["nullable_id_ref"];
-            campaign: {
-                id: components["schemas"]["ulid"];
-                tcr_campaign_id: string | null;
+        readonly number_associations: {
+            readonly switch: components["schemas"]["nullable_id_ref"];
+            readonly api_key: components["schemas"]["nullable_id_ref"];
+            readonly auto_response: components["schemas"]["nullable_id_ref"];
+            readonly campaign: {
+                readonly id: components["schemas"]["ulid"];
+                readonly tcr_campaign_id: string | null;
             } | null;
         };
-        number_update: {
-            switch_id?: components["schemas"]["uuid"] | null;
-            api_key_id?: components["schemas"]["uuid"] | null;
-            auto_response_id?: components["schemas"]["uuid"] | null;
+        readonly number_update: {
+            readonly switch_id?: components["schemas"]["uuid"] | null;
+            readonly api_key_id?: components["schemas"]["uuid"] | null;
+            readonly auto_response_id?: components["schemas"]["uuid"] | null;
         };
-        number_response: {
-            data: components["schemas"]["number"];
+        readonly number_response: {
+            readonly data: components["schemas"]["number"];
             /** @constant */
-            type: "number";
-            associations: components["schemas"]["number_associations"];
+            readonly type: "number";
+            readonly associations: components["schemas"]["number_associations"];
         };
-        number_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["number_response"][];
+        readonly number_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["number_response"][];
         };
-        auto_response_keyword: {
-            keyword?: string;
-            is_wildcard?: boolean;
-            intercept?: boolean;
-            message?: string | null;
-            message2?: string | null;
+        readonly auto_response_keyword: {
+            readonly keyword?: string;
+            readonly is_wildcard?: boolean;
+            readonly intercept?: boolean;
+            readonly message?: string | null;
+            readonly message2?: string | null;
         };
-        auto_response: {
-            id: components["schemas"]["uuid"];
-            name: string | null;
-            notes: components["schemas"]["nullable_notes"];
-            keywords: components["schemas"]["auto_response_keyword"][];
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+        readonly auto_response: {
+            readonly id: components["schemas"]["uuid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            readonly keywords: readonly components["schemas"]["auto_response_keyword"][];
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         };
-        auto_response_write: {
-            name?: string;
-            notes?: components["schemas"]["notes"];
-            keywords?: components["schemas"]["auto_response_keyword"][];
+        readonly auto_response_write: {
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
+            readonly keywords?: readonly components["schemas"]["auto_response_keyword"][];
         };
-        auto_response_response: {
-            data: components["schemas"]["auto_response"];
+        readonly auto_response_response: {
+            readonly data: components["schemas"]["auto_response"];
             /** @constant */
-            type: "messaging_auto_response";
+            readonly type: "messaging_auto_response";
         };
-        auto_response_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["auto_response_response"][];
+        readonly auto_response_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["auto_response_response"][];
         };
-        optout_item: {
-            id: components["schemas"]["uuid"];
-            host_number: components["schemas"]["e164"];
-            remote_number: components["schemas"]["e164"];
-            keyword: string | null;
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+        readonly optout_item: {
+            readonly id: components["schemas"]["uuid"];
+            readonly host_number: components["schemas"]["e164"];
+            readonly remote_number: components["schemas"]["e164"];
+            readonly keyword: string | null;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         };
-        optout_item_create: {
-            host_number?: components["schemas"]["phone_number"];
-            remote_number: components["schemas"]["phone_number"];
+        readonly optout_item_create: {
+            readonly host_number?: components["schemas"]["phone_number"];
+            readonly remote_number: components["schemas"]["phone_number"];
         };
-        optout_item_response: {
-            data: components["schemas"]["optout_item"];
+        readonly optout_item_response: {
+            readonly data: components["schemas"]["optout_item"];
             /** @constant */
-            type: "number_optout_item";
-            associations: {
-                host_did: {
-                    id: components["schemas"]["uuid"];
-                    number: components["schemas"]["e164"];
+            readonly type: "number_optout_item";
+            readonly associations: {
+                readonly host_did: {
+                    readonly id: components["schemas"]["uuid"];
+                    readonly number: components["schemas"]["e164"];
                 };
-                sms: {
-                    id: components["schemas"]["ulid"];
+                readonly sms: {
+                    readonly id: components["schemas"]["ulid"];
                 } | null;
             };
         };
-        optout_item_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["optout_item_response"][];
+        readonly optout_item_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["optout_item_response"][];
         };
         /** @enum {string} */
-        destination_type: "VOIP" | "PSTN" | "HTTP_ROUTE" | "TTS" | "TTS_CUSTOM" | "TTS_MESSAGE_SET";
-        destination_writable: {
-            activated?: boolean;
-            type?: components["schemas"]["destination_type"];
-            destination?: string;
-            tts_message_set_id?: components["schemas"]["uuid"] | null;
-            auth_method?: components["schemas"]["auth_method"];
-            auth_identity?: string | null;
-            auth_secret?: string | null;
-            priority?: number;
+        readonly destination_type: "VOIP" | "PSTN" | "HTTP_ROUTE" | "TTS" | "TTS_CUSTOM" | "TTS_MESSAGE_SET";
+        readonly destination_writable: {
+            readonly activated?: boolean;
+            readonly type?: components["schemas"]["destination_type"];
+            readonly destination?: string;
+            readonly tts_message_set_id?: components["schemas"]["uuid"] | null;
+            readonly auth_method?: components["schemas"]["auth_method"];
+            readonly auth_identity?: string | null;
+            readonly auth_secret?: string | null;
+            readonly priority?: number;
             /** @description Seconds (the unit is not shown in the spec). */
-            wait_time?: number;
+            readonly wait_time?: number;
         };
         /** @description `destination` is required except for TTS_MESSAGE_SET, whose destination is always UNUSED. */
-        destination_create: WithRequired<components["schemas"]["destination_writable"], "type">;
-        destination_update: components["schemas"]["destination_writable"];
+        readonly destination_create: WithRequired<components["schemas"]["destination_writable"], "type">;
+        readonly destination_update: components["schemas"]["destination_writable"];
         /** @description `auth_secret` appears only in the create response. */
-        destination: {
-            id: components["schemas"]["uuid"];
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+        readonly destination: {
+            readonly id: components["schemas"]["uuid"];
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         } & WithRequired<components["schemas"]["destination_writable"], "activated" | "type" | "destination" | "auth_method" | "priority" | "wait_time">;
-        destination_response: {
-            data: components["schemas"]["destination"];
+        readonly destination_response: {
+            readonly data: components["schemas"]["destination"];
             /** @constant */
-            type: "number_destination";
-            associations: {
-                did: components["schemas"]["id_ref"];
-                tts_message_set: components["schemas"]["nullable_id_ref"];
+            readonly type: "number_destination";
+            readonly associations: {
+                readonly did: components["schemas"]["id_ref"];
+                readonly tts_message_set: components["schemas"]["nullable_id_ref"];
             };
         };
-        destination_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["destination_response"][];
+        readonly destination_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["destination_response"][];
         };
-        cart: {
-            id: components["schemas"]["ulid"];
-            name: string;
-            notes: components["schemas"]["nullable_notes"];
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+        readonly cart: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string;
+            readonly notes: components["schemas"]["nullable_notes"];
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         };
-        cart_create: {
-            name: string;
-            notes?: components["schemas"]["notes"];
+        readonly cart_create: {
+            readonly name: string;
+            readonly notes?: components["schemas"]["notes"];
         };
-        cart_update: {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+        readonly cart_update: {
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
         };
-        cart_response: {
-            data: components["schemas"]["cart"];
+        readonly cart_response: {
+            readonly data: components["schemas"]["cart"];
             /** @constant */
-            type: "cart";
+            readonly type: "cart";
         };
-        cart_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["cart_response"][];
+        readonly cart_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["cart_response"][];
         };
         /**
          * @description NEW is the spec's; the others are dipswitch's (the full list is not shown in the spec).
          * @enum {string}
          */
-        order_status: "NEW" | "PROCESSING" | "COMPLETED" | "ERROR" | "CANCELLED";
-        order: {
-            id: components["schemas"]["ulid"];
-            name: string;
-            notes: components["schemas"]["nullable_notes"];
-            status: components["schemas"]["order_status"];
+        readonly order_status: "NEW" | "PROCESSING" | "COMPLETED" | "ERROR" | "CANCELLED";
+        readonly order: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string;
+            readonly notes: components["schemas"]["nullable_notes"];
+            readonly status: components["schemas"]["order_status"];
             /** @description OK when no error. */
-            error_code: string;
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+            readonly error_code: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         };
-        order_response: {
-            data: components["schemas"]["order"];
+        readonly order_response: {
+            readonly data: components["schemas"]["order"];
             /** @constant */
-            type: "order";
+            readonly type: "order";
         };
-        order_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["order_response"][];
+        readonly order_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["order_response"][];
         };
         /** @enum {string} */
-        request_type: "ADD_CAMPAIGN_NUMBERS" | "ADD_MESSAGING_NUMBERS" | "ADD_VOICE_NUMBERS" | "NEW_NUMBERS" | "REGISTER_BRAND" | "REGISTER_CAMPAIGN" | "REMOVE_CAMPAIGN_NUMBERS" | "REMOVE_MESSAGING_NUMBERS" | "REMOVE_NUMBERS" | "REMOVE_VOICE_NUMBERS" | "UNREGISTER_BRAND" | "UNREGISTER_CAMPAIGN" | "VET_BRAND";
+        readonly request_type: "ADD_CAMPAIGN_NUMBERS" | "ADD_MESSAGING_NUMBERS" | "ADD_VOICE_NUMBERS" | "NEW_NUMBERS" | "REGISTER_BRAND" | "REGISTER_CAMPAIGN" | "REMOVE_CAMPAIGN_NUMBERS" | "REMOVE_MESSAGING_NUMBERS" | "REMOVE_NUMBERS" | "REMOVE_VOICE_NUMBERS" | "UNREGISTER_BRAND" | "UNREGISTER_CAMPAIGN" | "VET_BRAND";
         /**
          * @description NEW, MANUAL, REVIEW, AUTHOR_REVIEW and ERROR are the spec's; the others are dipswitch's.
          * @enum {string}
          */
-        request_status: "NEW" | "PROCESSING" | "MANUAL" | "REVIEW" | "AUTHOR_REVIEW" | "COMPLETED" | "ERROR" | "CANCELLED";
-        number_list_items: components["schemas"]["phone_number"][];
+        readonly request_status: "NEW" | "PROCESSING" | "MANUAL" | "REVIEW" | "AUTHOR_REVIEW" | "COMPLETED" | "ERROR" | "CANCELLED";
+        readonly number_list_items: readonly components["schemas"]["phone_number"][];
         /** @description A registry-issued id, 7 characters. */
-        tcr_id: string;
-        campaign_attributes: {
-            has_affiliate_marketing?: boolean;
-            has_age_gated_content?: boolean;
-            has_direct_lending?: boolean;
-            has_embedded_link?: boolean;
-            has_embedded_phone_number?: boolean;
-            has_number_pooling?: boolean;
-            has_subscriber_help?: boolean;
-            has_subscriber_opt_in?: boolean;
-            has_subscriber_opt_out?: boolean;
-            has_terms_and_conditions?: boolean;
+        readonly tcr_id: string;
+        readonly campaign_attributes: {
+            readonly has_affiliate_marketing?: boolean;
+            readonly has_age_gated_content?: boolean;
+            readonly has_direct_lending?: boolean;
+            readonly has_embedded_link?: boolean;
+            readonly has_embedded_phone_number?: boolean;
+            readonly has_number_pooling?: boolean;
+            readonly has_subscriber_help?: boolean;
+            readonly has_subscriber_opt_in?: boolean;
+            readonly has_subscriber_opt_out?: boolean;
+            readonly has_terms_and_conditions?: boolean;
         };
-        add_campaign_numbers_data: {
-            numbers: components["schemas"]["number_list_items"];
-            tcr_campaign_id: components["schemas"]["tcr_id"];
+        readonly add_campaign_numbers_data: {
+            readonly numbers: components["schemas"]["number_list_items"];
+            readonly tcr_campaign_id: components["schemas"]["tcr_id"];
         };
-        remove_campaign_numbers_data: {
-            numbers: components["schemas"]["number_list_items"];
-            tcr_campaign_id: components["schemas"]["tcr_id"];
+        readonly remove_campaign_numbers_data: {
+            readonly numbers: components["schemas"]["number_list_items"];
+            readonly tcr_campaign_id: components["schemas"]["tcr_id"];
         };
-        add_routing_numbers_data: {
-            numbers: components["schemas"]["number_list_items"];
-            switch_id?: components["schemas"]["uuid"];
+        readonly add_routing_numbers_data: {
+            readonly numbers: components["schemas"]["number_list_items"];
+            readonly switch_id?: components["schemas"]["uuid"];
         };
-        numbers_only_data: {
-            numbers: components["schemas"]["number_list_items"];
+        readonly numbers_only_data: {
+            readonly numbers: components["schemas"]["number_list_items"];
         };
-        new_numbers_data: {
+        readonly new_numbers_data: {
             /** @description AddonsData; its fields are not shown in the spec. */
-            addons?: {
-                [key: string]: unknown;
+            readonly addons?: {
+                readonly [key: string]: unknown;
             };
-            city?: string;
-            min_quantity?: string;
-            npa?: string;
-            nxx?: string;
+            readonly city?: string;
+            readonly min_quantity?: string;
+            readonly npa?: string;
+            readonly nxx?: string;
             /** @enum {string} */
-            number_type: "NONE" | "TENDLC" | "TOLLFREE";
-            numbers?: components["schemas"]["phone_number"][];
-            quantity?: string;
-            rate_center?: string;
-            state?: string;
+            readonly number_type: "NONE" | "TENDLC" | "TOLLFREE";
+            readonly numbers?: readonly components["schemas"]["phone_number"][];
+            readonly quantity?: string;
+            readonly rate_center?: string;
+            readonly state?: string;
         };
-        register_brand_data: {
-            display_name: string;
-            company_name: string;
-            ein?: string;
+        readonly register_brand_data: {
+            readonly display_name: string;
+            readonly company_name: string;
+            readonly ein?: string;
             /** @enum {string} */
-            entity_type: "PRIVATE_PROFIT" | "PUBLIC_PROFIT" | "NON_PROFIT" | "GOVERNMENT" | "SOLE_PROPRIETOR";
-            vertical?: string;
+            readonly entity_type: "PRIVATE_PROFIT" | "PUBLIC_PROFIT" | "NON_PROFIT" | "GOVERNMENT" | "SOLE_PROPRIETOR";
+            readonly vertical?: string;
             /** Format: uri */
-            website?: string;
-            street?: string;
-            city?: string;
-            state?: string;
-            postal_code?: string;
-            country: string;
+            readonly website?: string;
+            readonly street?: string;
+            readonly city?: string;
+            readonly state?: string;
+            readonly postal_code?: string;
+            readonly country: string;
             /** Format: email */
-            email: string;
-            phone?: components["schemas"]["phone_number"];
+            readonly email: string;
+            readonly phone?: components["schemas"]["phone_number"];
         };
-        brand_ref_data: {
-            tcr_brand_id: components["schemas"]["tcr_id"];
+        readonly brand_ref_data: {
+            readonly tcr_brand_id: components["schemas"]["tcr_id"];
         };
-        vet_brand_data: {
-            tcr_brand_id: components["schemas"]["tcr_id"];
+        readonly vet_brand_data: {
+            readonly tcr_brand_id: components["schemas"]["tcr_id"];
             /** @enum {string} */
-            vetting_class?: "STANDARD" | "ENHANCED";
+            readonly vetting_class?: "STANDARD" | "ENHANCED";
         };
-        register_campaign_data: {
-            tcr_brand_id: components["schemas"]["tcr_id"];
-            name: string;
-            description: string;
-            use_case: string;
-            sub_use_case?: string[];
-            sample_messages?: string[];
-            message_flow?: string;
-            help_keywords?: string;
-            help_message?: string;
-            optin_keywords?: string;
-            optin_message?: string;
-            optout_keywords?: string;
-            optout_message?: string;
-            embedded_link_sample?: string;
-            privacy_policy_link?: string;
-            terms_and_conditions_link?: string;
-            attributes?: components["schemas"]["campaign_attributes"];
+        readonly register_campaign_data: {
+            readonly tcr_brand_id: components["schemas"]["tcr_id"];
+            readonly name: string;
+            readonly description: string;
+            readonly use_case: string;
+            readonly sub_use_case?: readonly string[];
+            readonly sample_messages?: readonly string[];
+            readonly message_flow?: string;
+            readonly help_keywords?: string;
+            readonly help_message?: string;
+            readonly optin_keywords?: string;
+            readonly optin_message?: string;
+            readonly optout_keywords?: string;
+            readonly optout_message?: string;
+            readonly embedded_link_sample?: string;
+            readonly privacy_policy_link?: string;
+            readonly terms_and_conditions_link?: string;
+            readonly attributes?: components["schemas"]["campaign_attributes"];
         };
-        campaign_ref_data: {
-            tcr_campaign_id: components["schemas"]["tcr_id"];
+        readonly campaign_ref_data: {
+            readonly tcr_campaign_id: components["schemas"]["tcr_id"];
         };
         /** @description A request of one of 13 types; the type-specific fields travel in `data`. */
-        request_create: {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+        readonly request_create: {
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "ADD_CAMPAIGN_NUMBERS";
-            data: components["schemas"]["add_campaign_numbers_data"];
+            readonly type: "ADD_CAMPAIGN_NUMBERS";
+            readonly data: components["schemas"]["add_campaign_numbers_data"];
         } | {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "ADD_MESSAGING_NUMBERS";
-            data: components["schemas"]["add_routing_numbers_data"];
+            readonly type: "ADD_MESSAGING_NUMBERS";
+            readonly data: components["schemas"]["add_routing_numbers_data"];
         } | {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "ADD_VOICE_NUMBERS";
-            data: components["schemas"]["add_routing_numbers_data"];
+            readonly type: "ADD_VOICE_NUMBERS";
+            readonly data: components["schemas"]["add_routing_numbers_data"];
         } | {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "NEW_NUMBERS";
-            data: components["schemas"]["new_numbers_data"];
+            readonly type: "NEW_NUMBERS";
+            readonly data: components["schemas"]["new_numbers_data"];
         } | {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "REGISTER_BRAND";
-            data: components["schemas"]["register_brand_data"];
+            readonly type: "REGISTER_BRAND";
+            readonly data: components["schemas"]["register_brand_data"];
         } | {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "REGISTER_CAMPAIGN";
-            data: components["schemas"]["register_campaign_data"];
+            readonly type: "REGISTER_CAMPAIGN";
+            readonly data: components["schemas"]["register_campaign_data"];
         } | {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "REMOVE_CAMPAIGN_NUMBERS";
-            data: components["schemas"]["remove_campaign_numbers_data"];
+            readonly type: "REMOVE_CAMPAIGN_NUMBERS";
+            readonly data: components["schemas"]["remove_campaign_numbers_data"];
         } | {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "REMOVE_MESSAGING_NUMBERS";
-            data: components["schemas"]["numbers_only_data"];
+            readonly type: "REMOVE_MESSAGING_NUMBERS";
+            readonly data: components["schemas"]["numbers_only_data"];
         } | {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "REMOVE_NUMBERS";
-            data: components["schemas"]["numbers_only_data"];
+            readonly type: "REMOVE_NUMBERS";
+            readonly data: components["schemas"]["numbers_only_data"];
         } | {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "REMOVE_VOICE_NUMBERS";
-            data: components["schemas"]["numbers_only_data"];
+            readonly type: "REMOVE_VOICE_NUMBERS";
+            readonly data: components["schemas"]["numbers_only_data"];
         } | {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "UNREGISTER_BRAND";
-            data: components["schemas"]["brand_ref_data"];
+            readonly type: "UNREGISTER_BRAND";
+            readonly data: components["schemas"]["brand_ref_data"];
         } | {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "UNREGISTER_CAMPAIGN";
-            data: components["schemas"]["campaign_ref_data"];
+            readonly type: "UNREGISTER_CAMPAIGN";
+            readonly data: components["schemas"]["campaign_ref_data"];
         } | {
-            name?: string;
-            notes?: components["schemas"]["notes"];
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
             /** @constant */
-            type: "VET_BRAND";
-            data: components["schemas"]["vet_brand_data"];
+            readonly type: "VET_BRAND";
+            readonly data: components["schemas"]["vet_brand_data"];
         };
         /** @description `data` is checked against the schema of the request's own type; `type`, when given, must be that type. */
-        request_update: {
-            name?: string;
-            notes?: components["schemas"]["notes"];
-            type?: components["schemas"]["request_type"];
-            data?: {
-                [key: string]: unknown;
+        readonly request_update: {
+            readonly name?: string;
+            readonly notes?: components["schemas"]["notes"];
+            readonly type?: components["schemas"]["request_type"];
+            readonly data?: {
+                readonly [key: string]: unknown;
             };
         };
         /** @description `status` and `error_code` are present once the request is submitted (its cart checked out). */
-        request: {
-            id: components["schemas"]["ulid"];
-            name: string | null;
-            notes: components["schemas"]["nullable_notes"];
-            type: components["schemas"]["request_type"];
-            data: components["schemas"]["add_campaign_numbers_data"] | components["schemas"]["add_routing_numbers_data"] | components["schemas"]["new_numbers_data"] | components["schemas"]["register_brand_data"] | components["schemas"]["register_campaign_data"] | components["schemas"]["vet_brand_data"] | components["schemas"]["campaign_ref_data"];
-            status?: components["schemas"]["request_status"];
-            error_code?: string;
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+        readonly request: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            readonly type: components["schemas"]["request_type"];
+            readonly data: components["schemas"]["add_campaign_numbers_data"] | components["schemas"]["add_routing_numbers_data"] | components["schemas"]["new_numbers_data"] | components["schemas"]["register_brand_data"] | components["schemas"]["register_campaign_data"] | components["schemas"]["vet_brand_data"] | components["schemas"]["campaign_ref_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         };
-        request_response: {
-            data: components["schemas"]["request"];
+        readonly request_response: {
+            readonly data: components["schemas"]["request"];
             /** @constant */
-            type: "request";
+            readonly type: "request";
         };
-        request_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["request_response"][];
+        readonly request_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["request_response"][];
         };
-        request_document: {
-            id: components["schemas"]["ulid"];
-            name: string;
-            filename: string | null;
-            content_type: string;
-            notes: components["schemas"]["nullable_notes"];
-            expires_at: components["schemas"]["timestamp"];
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+        readonly request_document: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string;
+            readonly filename: string | null;
+            readonly content_type: string;
+            readonly notes: components["schemas"]["nullable_notes"];
+            readonly expires_at: components["schemas"]["timestamp"];
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         };
-        document_response: {
-            data: components["schemas"]["request_document"];
+        readonly document_response: {
+            readonly data: components["schemas"]["request_document"];
             /** @constant */
-            type: "request_document";
+            readonly type: "request_document";
         };
-        document_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["document_response"][];
+        readonly document_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["document_response"][];
         };
-        csp_campaign: {
-            id: components["schemas"]["ulid"];
-            name: string;
-            notes?: string | null;
-            description?: string | null;
-            use_case?: string | null;
-            sub_use_case?: string[];
-            sample_messages?: string[];
-            message_flow?: string | null;
-            help_keywords?: string | null;
-            help_message?: string | null;
-            optin_keywords?: string | null;
-            optin_message?: string | null;
-            optout_keywords?: string | null;
-            optout_message?: string | null;
-            embedded_link_sample?: string | null;
-            privacy_policy_link?: string | null;
-            terms_and_conditions_link?: string | null;
-            dca_approved?: boolean;
+        readonly csp_campaign: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string;
+            readonly notes?: string | null;
+            readonly description?: string | null;
+            readonly use_case?: string | null;
+            readonly sub_use_case?: readonly string[];
+            readonly sample_messages?: readonly string[];
+            readonly message_flow?: string | null;
+            readonly help_keywords?: string | null;
+            readonly help_message?: string | null;
+            readonly optin_keywords?: string | null;
+            readonly optin_message?: string | null;
+            readonly optout_keywords?: string | null;
+            readonly optout_message?: string | null;
+            readonly embedded_link_sample?: string | null;
+            readonly privacy_policy_link?: string | null;
+            readonly terms_and_conditions_link?: string | null;
+            readonly dca_approved?: boolean;
             /** @enum {string} */
-            shared: "NO" | "OWNED" | "PARTNER";
-            tcr_brand_id?: string | null;
-            tcr_campaign_id: string | null;
-            tcr_csp_id?: string | null;
-            tcr_reseller_id?: string | null;
-            tcr_status: string | null;
-            attributes?: components["schemas"]["campaign_attributes"];
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+            readonly shared: "NO" | "OWNED" | "PARTNER";
+            readonly tcr_brand_id?: string | null;
+            readonly tcr_campaign_id: string | null;
+            readonly tcr_csp_id?: string | null;
+            readonly tcr_reseller_id?: string | null;
+            readonly tcr_status: string | null;
+            readonly attributes?: components["schemas"]["campaign_attributes"];
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         };
-        campaign_response: {
-            data: components["schemas"]["csp_campaign"];
+        readonly campaign_response: {
+            readonly data: components["schemas"]["csp_campaign"];
             /** @constant */
-            type: "csp_campaign";
-            associations: {
-                brand: {
-                    id: components["schemas"]["uuid"];
-                    tcr_brand_id: string | null;
+            readonly type: "csp_campaign";
+            readonly associations: {
+                readonly brand: {
+                    readonly id: components["schemas"]["uuid"];
+                    readonly tcr_brand_id: string | null;
                 } | null;
-                shared_resource_group: components["schemas"]["nullable_id_ref"];
+                readonly shared_resource_group: components["schemas"]["nullable_id_ref"];
             };
         };
-        campaign_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["campaign_response"][];
+        readonly campaign_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["campaign_response"][];
         };
-        on_done_action_writable: {
+        readonly on_done_action_writable: {
             /** @enum {string} */
-            archive_format?: "NONE" | "TAR_GZ";
-            auth_identity?: string | null;
-            auth_method?: components["schemas"]["auth_method"];
-            auth_secret?: string | null;
+            readonly archive_format?: "NONE" | "TAR_GZ";
+            readonly auth_identity?: string | null;
+            readonly auth_method?: components["schemas"]["auth_method"];
+            readonly auth_secret?: string | null;
             /** @description Target URL. */
-            data?: string;
-            filename?: string | null;
+            readonly data?: string;
+            readonly filename?: string | null;
             /** @enum {string} */
-            protocol?: "HTTP" | "SFTP";
-            reference_id?: string | null;
+            readonly protocol?: "HTTP" | "SFTP";
+            readonly reference_id?: string | null;
             /** @enum {string} */
-            type?: "SEND";
+            readonly type?: "SEND";
         };
-        on_done_action_create: WithRequired<components["schemas"]["on_done_action_writable"], "protocol" | "data">;
+        readonly on_done_action_create: WithRequired<components["schemas"]["on_done_action_writable"], "protocol" | "data">;
         /** @description `auth_secret` is never returned. */
-        on_done_action: {
+        readonly on_done_action: {
             /** @enum {string} */
-            status: "NEW" | "DELIVERING" | "COMPLETED" | "ERROR";
-            error_code: string;
+            readonly status: "NEW" | "DELIVERING" | "COMPLETED" | "ERROR";
+            readonly error_code: string;
         } & WithRequired<components["schemas"]["on_done_action_writable"], "protocol" | "data">;
-        bulk_dip_task_create: {
+        readonly bulk_dip_task_create: {
             /** @enum {string} */
-            type: "LRN" | "MCL" | "CNAM";
-            numbers: components["schemas"]["phone_number"][];
-            reference_id: string;
+            readonly type: "LRN" | "MCL" | "CNAM";
+            readonly numbers: readonly components["schemas"]["phone_number"][];
+            readonly reference_id: string;
             /**
              * @default CSV
              * @enum {string}
              */
-            format?: "CSV" | "MLJSON";
-            enhanced?: boolean;
-            messaging_lookup?: boolean;
+            readonly format?: "CSV" | "MLJSON";
+            readonly enhanced?: boolean;
+            readonly messaging_lookup?: boolean;
             /** @default false */
-            enable_cdr_export?: boolean;
-            on_done_actions?: components["schemas"]["on_done_action_create"][];
+            readonly enable_cdr_export?: boolean;
+            readonly on_done_actions?: readonly components["schemas"]["on_done_action_create"][];
         };
-        bulk_dip_task: {
-            id: components["schemas"]["ulid"];
+        readonly bulk_dip_task: {
+            readonly id: components["schemas"]["ulid"];
             /** @enum {string} */
-            type: "LRN" | "MCL" | "CNAM";
-            numbers: components["schemas"]["phone_number"][];
-            reference_id: string;
+            readonly type: "LRN" | "MCL" | "CNAM";
+            readonly numbers: readonly components["schemas"]["phone_number"][];
+            readonly reference_id: string;
             /** @enum {string} */
-            format: "CSV" | "MLJSON";
-            enhanced: boolean;
-            messaging_lookup: boolean;
-            enable_cdr_export: boolean;
-            on_done_actions: components["schemas"]["on_done_action"][];
+            readonly format: "CSV" | "MLJSON";
+            readonly enhanced: boolean;
+            readonly messaging_lookup: boolean;
+            readonly enable_cdr_export: boolean;
+            readonly on_done_actions: readonly components["schemas"]["on_done_action"][];
             /** @enum {string} */
-            status: "NEW" | "SCHEDULED" | "PROCESSING" | "STORING" | "DELIVERING" | "COMPLETED" | "ABORTED" | "ERROR";
+            readonly status: "NEW" | "SCHEDULED" | "PROCESSING" | "STORING" | "DELIVERING" | "COMPLETED" | "ABORTED" | "ERROR";
             /** @enum {string} */
-            error_code: "OK" | "BAD_SOURCE_FILE";
-            done_at: components["schemas"]["timestamp"] | null;
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+            readonly error_code: "OK" | "BAD_SOURCE_FILE";
+            readonly done_at: components["schemas"]["timestamp"] | null;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         };
-        bulk_dip_task_response: {
-            data: components["schemas"]["bulk_dip_task"];
+        readonly bulk_dip_task_response: {
+            readonly data: components["schemas"]["bulk_dip_task"];
             /** @constant */
-            type: "bulk_dip_task";
+            readonly type: "bulk_dip_task";
         };
-        bulk_dip_task_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["bulk_dip_task_response"][];
+        readonly bulk_dip_task_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["bulk_dip_task_response"][];
         };
-        call_data_webhook_writable: {
-            name?: string;
-            notes?: components["schemas"]["nullable_notes"];
+        readonly call_data_webhook_writable: {
+            readonly name?: string;
+            readonly notes?: components["schemas"]["nullable_notes"];
             /** @enum {string} */
-            protocol?: "NONE" | "HTTP" | "SFTP";
-            data?: string | null;
-            auth_method?: components["schemas"]["auth_method"];
-            auth_identity?: string | null;
-            auth_secret?: string | null;
-            auth_name?: string | null;
-            custom_headers?: components["schemas"]["key_value"][];
-            custom_query_params?: components["schemas"]["key_value"][];
+            readonly protocol?: "NONE" | "HTTP" | "SFTP";
+            readonly data?: string | null;
+            readonly auth_method?: components["schemas"]["auth_method"];
+            readonly auth_identity?: string | null;
+            readonly auth_secret?: string | null;
+            readonly auth_name?: string | null;
+            readonly custom_headers?: readonly components["schemas"]["key_value"][];
+            readonly custom_query_params?: readonly components["schemas"]["key_value"][];
         };
-        call_data_webhook_create: WithRequired<components["schemas"]["call_data_webhook_writable"], "name" | "protocol">;
-        call_data_webhook_update: components["schemas"]["call_data_webhook_writable"];
+        readonly call_data_webhook_create: WithRequired<components["schemas"]["call_data_webhook_writable"], "name" | "protocol">;
+        readonly call_data_webhook_update: components["schemas"]["call_data_webhook_writable"];
         /** @description `auth_secret` appears only in the create response. */
-        call_data_webhook: {
-            id: components["schemas"]["ulid"];
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+        readonly call_data_webhook: {
+            readonly id: components["schemas"]["ulid"];
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         } & WithRequired<components["schemas"]["call_data_webhook_writable"], "name" | "notes" | "protocol" | "data" | "auth_method" | "custom_headers" | "custom_query_params">;
-        call_data_webhook_response: {
-            data: components["schemas"]["call_data_webhook"];
+        readonly call_data_webhook_response: {
+            readonly data: components["schemas"]["call_data_webhook"];
             /** @constant */
-            type: "call_data_webhook";
+            readonly type: "call_data_webhook";
         };
-        call_data_webhook_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["call_data_webhook_response"][];
+        readonly call_data_webhook_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["call_data_webhook_response"][];
         };
         /** @enum {string} */
-        event_topic: "NONE" | "DID" | "CSP_BRAND" | "CSP_CAMPAIGN" | "ORDER" | "REQUEST" | "OSR";
-        event_subscription_writable: {
-            name?: string;
-            notes?: components["schemas"]["nullable_notes"];
-            enabled?: boolean;
+        readonly event_topic: "NONE" | "DID" | "CSP_BRAND" | "CSP_CAMPAIGN" | "ORDER" | "REQUEST" | "OSR";
+        readonly event_subscription_writable: {
+            readonly name?: string;
+            readonly notes?: components["schemas"]["nullable_notes"];
+            readonly enabled?: boolean;
             /** @enum {string} */
-            protocol?: "NONE" | "HTTP" | "SMTP" | "SFTP" | "EMAIL";
-            data?: string | null;
-            recipient?: string | null;
-            auth_method?: components["schemas"]["auth_method"];
-            auth_identity?: string | null;
-            auth_secret?: string | null;
-            auth_name?: string | null;
-            custom_headers?: components["schemas"]["key_value"][];
-            custom_query_params?: components["schemas"]["key_value"][];
-            topics?: components["schemas"]["event_topic"][];
-            started_at?: components["schemas"]["timestamp"] | null;
-            expired_at?: components["schemas"]["timestamp"] | null;
+            readonly protocol?: "NONE" | "HTTP" | "SMTP" | "SFTP" | "EMAIL";
+            readonly data?: string | null;
+            readonly recipient?: string | null;
+            readonly auth_method?: components["schemas"]["auth_method"];
+            readonly auth_identity?: string | null;
+            readonly auth_secret?: string | null;
+            readonly auth_name?: string | null;
+            readonly custom_headers?: readonly components["schemas"]["key_value"][];
+            readonly custom_query_params?: readonly components["schemas"]["key_value"][];
+            readonly topics?: readonly components["schemas"]["event_topic"][];
+            readonly started_at?: components["schemas"]["timestamp"] | null;
+            readonly expired_at?: components["schemas"]["timestamp"] | null;
         };
-        event_subscription_create: WithRequired<components["schemas"]["event_subscription_writable"], "protocol" | "topics">;
-        event_subscription_update: components["schemas"]["event_subscription_writable"];
+        readonly event_subscription_create: WithRequired<components["schemas"]["event_subscription_writable"], "protocol" | "topics">;
+        readonly event_subscription_update: components["schemas"]["event_subscription_writable"];
         /** @description `auth_secret` appears only in the create response. */
-        event_subscription: {
-            id: components["schemas"]["uuid"];
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+        readonly event_subscription: {
+            readonly id: components["schemas"]["uuid"];
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         } & WithRequired<components["schemas"]["event_subscription_writable"], "name" | "notes" | "enabled" | "protocol" | "data" | "auth_method" | "custom_headers" | "custom_query_params" | "topics">;
-        event_subscription_response: {
-            data: components["schemas"]["event_subscription"];
+        readonly event_subscription_response: {
+            readonly data: components["schemas"]["event_subscription"];
             /** @constant */
-            type: "event_subscription";
+            readonly type: "event_subscription";
         };
-        event_subscription_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["event_subscription_response"][];
+        readonly event_subscription_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["event_subscription_response"][];
         };
-        osr_overwrite_request: {
-            id: components["schemas"]["ulid"];
-            tn: components["schemas"]["e164"];
-            activation: components["schemas"]["timestamp"];
-            expires_at: components["schemas"]["timestamp"];
-            is_stale: boolean;
+        readonly osr_overwrite_request: {
+            readonly id: components["schemas"]["ulid"];
+            readonly tn: components["schemas"]["e164"];
+            readonly activation: components["schemas"]["timestamp"];
+            readonly expires_at: components["schemas"]["timestamp"];
+            readonly is_stale: boolean;
             /** @enum {string} */
-            status: "NEW" | "REVIEWED" | "APPROVED" | "REJECTED" | "ERROR" | "STALE" | "DELETED";
+            readonly status: "NEW" | "REVIEWED" | "APPROVED" | "REJECTED" | "ERROR" | "STALE" | "DELETED";
             /** @enum {string} */
-            review_status: "NONE" | "APPROVED" | "REJECTED" | "AUTO_APPROVED" | "AUTO_REJECTED" | "FORCE_DELETED";
+            readonly review_status: "NONE" | "APPROVED" | "REJECTED" | "AUTO_APPROVED" | "AUTO_REJECTED" | "FORCE_DELETED";
             /** @enum {string} */
-            error_code: "OK";
-            inserted_at: components["schemas"]["timestamp"];
-            updated_at: components["schemas"]["timestamp"];
+            readonly error_code: "OK";
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
         };
-        overwrite_request_response: {
-            data: components["schemas"]["osr_overwrite_request"];
+        readonly overwrite_request_response: {
+            readonly data: components["schemas"]["osr_overwrite_request"];
             /** @constant */
-            type: "osr_overwrite_request";
-            associations: {
-                did: {
-                    id: components["schemas"]["uuid"];
-                    number: components["schemas"]["e164"];
+            readonly type: "osr_overwrite_request";
+            readonly associations: {
+                readonly did: {
+                    readonly id: components["schemas"]["uuid"];
+                    readonly number: components["schemas"]["e164"];
                 };
-                new_nnid_entry: {
-                    service_provider: string;
+                readonly new_nnid_entry: {
+                    readonly service_provider: string;
                 };
-                reviewed_user: {
-                    id: components["schemas"]["uuid"];
-                    first_name: string | null;
-                    last_name: string | null;
+                readonly reviewed_user: {
+                    readonly id: components["schemas"]["uuid"];
+                    readonly first_name: string | null;
+                    readonly last_name: string | null;
                 } | null;
             };
         };
-        overwrite_request_list: {
-            count: number;
-            page_info: components["schemas"]["page_info"];
-            results: components["schemas"]["overwrite_request_response"][];
+        readonly overwrite_request_list: {
+            readonly count: number;
+            readonly page_info: components["schemas"]["page_info"];
+            readonly results: readonly components["schemas"]["overwrite_request_response"][];
         };
-        event_delivery: {
+        readonly event_delivery: {
             /** @constant */
-            type: "event";
-            data: {
-                id: components["schemas"]["ulid"];
-                topic: components["schemas"]["event_topic"];
+            readonly type: "event";
+            readonly data: {
+                readonly id: components["schemas"]["ulid"];
+                readonly topic: components["schemas"]["event_topic"];
                 /** @description What happened, e.g. order.completed, request.updated, did.updated, osr.created. */
-                kind: string;
-                occurred_at: components["schemas"]["timestamp"];
-                resource: {
-                    type: string;
-                    data: {
-                        [key: string]: unknown;
+                readonly kind: string;
+                readonly occurred_at: components["schemas"]["timestamp"];
+                readonly resource: {
+                    readonly type: string;
+                    readonly data: {
+                        readonly [key: string]: unknown;
                     };
                 };
             };
         };
-        cdr_delivery: {
+        readonly cdr_delivery: {
             /** @constant */
-            type: "cdr";
-            data: {
-                id: components["schemas"]["ulid"];
+            readonly type: "cdr";
+            readonly data: {
+                readonly id: components["schemas"]["ulid"];
                 /** @enum {string} */
-                kind: "SMS" | "MMS" | "LRN" | "CNAM" | "MCL";
-                from: string;
-                to: string;
-                billed_at: components["schemas"]["timestamp"];
+                readonly kind: "SMS" | "MMS" | "LRN" | "CNAM" | "MCL";
+                readonly from: string;
+                readonly to: string;
+                readonly billed_at: components["schemas"]["timestamp"];
             } & {
-                [key: string]: unknown;
+                readonly [key: string]: unknown;
             };
         };
-        message_fields: {
-            id: components["schemas"]["ulid"];
-            from: string;
-            to: components["schemas"]["e164"];
-            text: string;
-            received_at: components["schemas"]["timestamp"];
-            media_urls?: string[];
+        readonly message_fields: {
+            readonly id: components["schemas"]["ulid"];
+            readonly from: string;
+            readonly to: components["schemas"]["e164"];
+            readonly text: string;
+            readonly received_at: components["schemas"]["timestamp"];
+            readonly media_urls?: readonly string[];
         };
-        message_delivery: {
+        readonly message_delivery: {
             /** @enum {string} */
-            type: "sms" | "mms";
-            data: components["schemas"]["message_fields"];
+            readonly type: "sms" | "mms";
+            readonly data: components["schemas"]["message_fields"];
         };
-        route_callback: {
-            id: components["schemas"]["ulid"];
-            inserted_at: components["schemas"]["timestamp"];
-            from: components["schemas"]["e164"];
-            to: components["schemas"]["e164"];
+        readonly route_callback: {
+            readonly id: components["schemas"]["ulid"];
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly from: components["schemas"]["e164"];
+            readonly to: components["schemas"]["e164"];
             /** @enum {string} */
-            direction: "INCOMING";
+            readonly direction: "INCOMING";
         };
-        route_reply: {
+        readonly route_reply: {
             /** @constant */
-            type: "http_route_response";
-            data: {
+            readonly type: "http_route_response";
+            readonly data: {
                 /** @enum {string} */
-                type: "SKIP" | "PSTN" | "VOIP" | "TTS" | "TTS_CUSTOM" | "TTS_MESSAGE_SET";
-                data?: string;
+                readonly type: "SKIP" | "PSTN" | "VOIP" | "TTS" | "TTS_CUSTOM" | "TTS_MESSAGE_SET";
+                readonly data?: string;
             };
         };
     };
     responses: {
         /** @description Missing, unknown or inactive key, or no scope for the action. */
-        Forbidden: {
+        readonly Forbidden: {
             headers: {
-                [name: string]: unknown;
+                readonly [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["error_response"];
+                readonly "application/json": components["schemas"]["error_response"];
             };
         };
         /** @description The record does not exist in the caller's account, or (where the operation declares no 422 for it) invalid input. */
-        NotFound: {
+        readonly NotFound: {
             headers: {
-                [name: string]: unknown;
+                readonly [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["error_response"];
+                readonly "application/json": components["schemas"]["error_response"];
             };
         };
         /** @description Invalid input, or a state that forbids the action. */
-        Unprocessable: {
+        readonly Unprocessable: {
             headers: {
-                [name: string]: unknown;
+                readonly [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["error_response"];
+                readonly "application/json": components["schemas"]["error_response"];
             };
         };
         /** @description The record is in use by another and cannot be removed. */
-        ResourceInUse: {
+        readonly ResourceInUse: {
             headers: {
-                [name: string]: unknown;
+                readonly [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["error_response"];
+                readonly "application/json": components["schemas"]["error_response"];
             };
         };
         /** @description Sharing would change the campaign's existing shared resource group. */
-        Conflict: {
+        readonly Conflict: {
             headers: {
-                [name: string]: unknown;
+                readonly [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["error_response"];
+                readonly "application/json": components["schemas"]["error_response"];
             };
         };
         /** @description The body is over the size limit (JSON 1 MB, documents 8 MB). */
-        PayloadTooLarge: {
+        readonly PayloadTooLarge: {
             headers: {
-                [name: string]: unknown;
+                readonly [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["error_response"];
+                readonly "application/json": components["schemas"]["error_response"];
             };
         };
     };
     parameters: {
         /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-        first: number;
+        readonly first: number;
         /** @description Number of items behind the `before` cursor (1..100). */
-        last: number;
+        readonly last: number;
         /** @description Cursor that starts a `first`-based page. */
-        after: string;
+        readonly after: string;
         /** @description Cursor that starts a `last`-based page. */
-        before: string;
+        readonly before: string;
         /** @description The record's id (uuid). */
-        uuid_id: components["schemas"]["uuid"];
+        readonly uuid_id: components["schemas"]["uuid"];
         /** @description The record's id (ulid). */
-        ulid_id: components["schemas"]["ulid"];
+        readonly ulid_id: components["schemas"]["ulid"];
         /** @description The switch's id. */
-        switch_id: components["schemas"]["uuid"];
+        readonly switch_id: components["schemas"]["uuid"];
         /** @description The number's id, or the number itself (E.164, plus optional). */
-        number_id: string;
+        readonly number_id: string;
         /** @description The cart's id. */
-        cart_id: components["schemas"]["ulid"];
+        readonly cart_id: components["schemas"]["ulid"];
         /** @description The request's id. */
-        request_id: components["schemas"]["ulid"];
+        readonly request_id: components["schemas"]["ulid"];
         /** @description The campaign's id (a ulid, its own id format; the spec's share paths say uuid). */
-        campaign_id: components["schemas"]["ulid"];
+        readonly campaign_id: components["schemas"]["ulid"];
     };
     requestBodies: {
         /** @description A document as multipart/form-data. */
-        document_upload: {
-            content: {
-                "multipart/form-data": {
+        readonly document_upload: {
+            readonly content: {
+                readonly "multipart/form-data": {
                     /**
                      * Format: binary
                      * @description The file; 4 MB supported, 8 MB accepted.
                      */
-                    file: string;
+                    readonly file: string;
                     /** @description Allowed values not shown; DEFAULT is in use. */
-                    file_hint?: string;
-                    filename?: string;
-                    name: string;
-                    notes?: string;
+                    readonly file_hint?: string;
+                    readonly filename?: string;
+                    readonly name: string;
+                    readonly notes?: string;
                 };
             };
         };
@@ -2363,2608 +2363,2608 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getOpenapi: {
-        parameters: {
-            query?: {
+    readonly getOpenapi: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description json (default) or yaml. */
-                format?: "json" | "yaml";
+                readonly format?: "json" | "yaml";
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The OpenAPI document. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
+                    readonly "application/json": {
+                        readonly [key: string]: unknown;
                     };
-                    "application/yaml": string;
+                    readonly "application/yaml": string;
                 };
             };
-            404: components["responses"]["NotFound"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    listApiKeys: {
-        parameters: {
-            query?: {
+    readonly listApiKeys: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of API keys. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["api_key_list"];
+                    readonly "application/json": components["schemas"]["api_key_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    createApiKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly createApiKey: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "api_key";
-                    data: components["schemas"]["api_key_create"];
+                    readonly type: "api_key";
+                    readonly data: components["schemas"]["api_key_create"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The new key, with its secrets. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["api_key_created_response"];
+                    readonly "application/json": components["schemas"]["api_key_created_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    getApiKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getApiKey: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The key. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["api_key_response"];
+                    readonly "application/json": components["schemas"]["api_key_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    deleteApiKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly deleteApiKey: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted key. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["api_key_response"];
+                    readonly "application/json": components["schemas"]["api_key_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ResourceInUse"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["ResourceInUse"];
         };
     };
-    updateApiKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly updateApiKey: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "api_key";
-                    data: components["schemas"]["api_key_update"];
+                    readonly type: "api_key";
+                    readonly data: components["schemas"]["api_key_update"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The key. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["api_key_response"];
+                    readonly "application/json": components["schemas"]["api_key_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    listSecretKeys: {
-        parameters: {
-            query?: {
+    readonly listSecretKeys: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of secret keys. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["secret_key_list"];
+                    readonly "application/json": components["schemas"]["secret_key_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    createSecretKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly createSecretKey: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "secret_key";
-                    data: components["schemas"]["secret_key_create"];
+                    readonly type: "secret_key";
+                    readonly data: components["schemas"]["secret_key_create"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The new key with its material. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["secret_key_created_response"];
+                    readonly "application/json": components["schemas"]["secret_key_created_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    getSecretKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getSecretKey: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The key. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["secret_key_response"];
+                    readonly "application/json": components["schemas"]["secret_key_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    deleteSecretKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly deleteSecretKey: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted key. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["secret_key_response"];
+                    readonly "application/json": components["schemas"]["secret_key_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ResourceInUse"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["ResourceInUse"];
         };
     };
-    updateSecretKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly updateSecretKey: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "secret_key";
-                    data: components["schemas"]["secret_key_update"];
+                    readonly type: "secret_key";
+                    readonly data: components["schemas"]["secret_key_update"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The key. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["secret_key_response"];
+                    readonly "application/json": components["schemas"]["secret_key_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    attachMmsEncryptionKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly attachMmsEncryptionKey: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The switch's id. */
-                switch_id: components["parameters"]["switch_id"];
+                readonly switch_id: components["parameters"]["switch_id"];
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "switch";
-                    data: {
-                        mms_encryption_method?: components["schemas"]["method_enum"];
+                    readonly type: "switch";
+                    readonly data: {
+                        readonly mms_encryption_method?: components["schemas"]["method_enum"];
                     };
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The secret key. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["secret_key_response"];
+                    readonly "application/json": components["schemas"]["secret_key_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    detachMmsEncryptionKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly detachMmsEncryptionKey: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The switch's id. */
-                switch_id: components["parameters"]["switch_id"];
+                readonly switch_id: components["parameters"]["switch_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The detached secret key. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["secret_key_response"];
+                    readonly "application/json": components["schemas"]["secret_key_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    listUsers: {
-        parameters: {
-            query?: {
+    readonly listUsers: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of users. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["user_list"];
+                    readonly "application/json": components["schemas"]["user_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    createUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly createUser: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "user";
-                    data: components["schemas"]["user_create"];
+                    readonly type: "user";
+                    readonly data: components["schemas"]["user_create"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The user. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["user_response"];
+                    readonly "application/json": components["schemas"]["user_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    getUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getUser: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The user. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["user_response"];
+                    readonly "application/json": components["schemas"]["user_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    deleteUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly deleteUser: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted user. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["user_response"];
+                    readonly "application/json": components["schemas"]["user_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    updateUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly updateUser: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "user";
-                    data: components["schemas"]["user_update"];
+                    readonly type: "user";
+                    readonly data: components["schemas"]["user_update"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The user. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["user_response"];
+                    readonly "application/json": components["schemas"]["user_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    listSwitches: {
-        parameters: {
-            query?: {
+    readonly listSwitches: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of switches. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["switch_list"];
+                    readonly "application/json": components["schemas"]["switch_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    createSwitch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly createSwitch: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "switch";
-                    data: components["schemas"]["switch_create"];
+                    readonly type: "switch";
+                    readonly data: components["schemas"]["switch_create"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The switch with its associations. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["switch_response"];
+                    readonly "application/json": components["schemas"]["switch_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    getSwitch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getSwitch: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The switch. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["switch_response"];
+                    readonly "application/json": components["schemas"]["switch_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    deleteSwitch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly deleteSwitch: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted switch. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["switch_response"];
+                    readonly "application/json": components["schemas"]["switch_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ResourceInUse"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["ResourceInUse"];
         };
     };
-    updateSwitch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly updateSwitch: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "switch";
-                    data: components["schemas"]["switch_update"];
+                    readonly type: "switch";
+                    readonly data: components["schemas"]["switch_update"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The switch. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["switch_response"];
+                    readonly "application/json": components["schemas"]["switch_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    listNumbers: {
-        parameters: {
-            query?: {
+    readonly listNumbers: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of numbers. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["number_list"];
+                    readonly "application/json": components["schemas"]["number_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    getNumber: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getNumber: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The number's id, or the number itself (E.164, plus optional). */
-                number_id: components["parameters"]["number_id"];
+                readonly number_id: components["parameters"]["number_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The number. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["number_response"];
+                    readonly "application/json": components["schemas"]["number_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    updateNumber: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly updateNumber: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The number's id, or the number itself (E.164, plus optional). */
-                number_id: components["parameters"]["number_id"];
+                readonly number_id: components["parameters"]["number_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "number";
-                    data: components["schemas"]["number_update"];
+                    readonly type: "number";
+                    readonly data: components["schemas"]["number_update"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The number. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["number_response"];
+                    readonly "application/json": components["schemas"]["number_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    listAutoResponses: {
-        parameters: {
-            query?: {
+    readonly listAutoResponses: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of auto responses. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["auto_response_list"];
+                    readonly "application/json": components["schemas"]["auto_response_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    createAutoResponse: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly createAutoResponse: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "messaging_auto_response";
-                    data: components["schemas"]["auto_response_write"];
+                    readonly type: "messaging_auto_response";
+                    readonly data: components["schemas"]["auto_response_write"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The auto response. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["auto_response_response"];
+                    readonly "application/json": components["schemas"]["auto_response_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    getAutoResponse: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getAutoResponse: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The auto response. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["auto_response_response"];
+                    readonly "application/json": components["schemas"]["auto_response_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    deleteAutoResponse: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly deleteAutoResponse: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted auto response. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["auto_response_response"];
+                    readonly "application/json": components["schemas"]["auto_response_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ResourceInUse"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["ResourceInUse"];
         };
     };
-    updateAutoResponse: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly updateAutoResponse: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "messaging_auto_response";
-                    data: components["schemas"]["auto_response_write"];
+                    readonly type: "messaging_auto_response";
+                    readonly data: components["schemas"]["auto_response_write"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The auto response. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["auto_response_response"];
+                    readonly "application/json": components["schemas"]["auto_response_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    listNumberOptoutItems: {
-        parameters: {
-            query?: {
+    readonly listNumberOptoutItems: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path: {
+            readonly header?: never;
+            readonly path: {
                 /** @description The number's id, or the number itself (E.164, plus optional). */
-                number_id: components["parameters"]["number_id"];
+                readonly number_id: components["parameters"]["number_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of opt-out items. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["optout_item_list"];
+                    readonly "application/json": components["schemas"]["optout_item_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    createOptoutItem: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly createOptoutItem: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The number's id, or the number itself (E.164, plus optional). */
-                number_id: components["parameters"]["number_id"];
+                readonly number_id: components["parameters"]["number_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "number_optout_item";
-                    data: components["schemas"]["optout_item_create"];
+                    readonly type: "number_optout_item";
+                    readonly data: components["schemas"]["optout_item_create"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The opt-out item. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["optout_item_response"];
+                    readonly "application/json": components["schemas"]["optout_item_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    listOptoutItems: {
-        parameters: {
-            query?: {
+    readonly listOptoutItems: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of opt-out items. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["optout_item_list"];
+                    readonly "application/json": components["schemas"]["optout_item_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    getOptoutItem: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getOptoutItem: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The opt-out item. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["optout_item_response"];
+                    readonly "application/json": components["schemas"]["optout_item_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    deleteOptoutItem: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly deleteOptoutItem: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted opt-out item. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["optout_item_response"];
+                    readonly "application/json": components["schemas"]["optout_item_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ResourceInUse"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["ResourceInUse"];
         };
     };
-    listDestinations: {
-        parameters: {
-            query?: {
+    readonly listDestinations: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path: {
+            readonly header?: never;
+            readonly path: {
                 /** @description The number's id, or the number itself (E.164, plus optional). */
-                number_id: components["parameters"]["number_id"];
+                readonly number_id: components["parameters"]["number_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of destinations. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["destination_list"];
+                    readonly "application/json": components["schemas"]["destination_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    createDestination: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly createDestination: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The number's id, or the number itself (E.164, plus optional). */
-                number_id: components["parameters"]["number_id"];
+                readonly number_id: components["parameters"]["number_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "number_destination";
-                    data: components["schemas"]["destination_create"];
+                    readonly type: "number_destination";
+                    readonly data: components["schemas"]["destination_create"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The destination with its associations. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["destination_response"];
+                    readonly "application/json": components["schemas"]["destination_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    deleteDestination: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly deleteDestination: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The number's id, or the number itself (E.164, plus optional). */
-                number_id: components["parameters"]["number_id"];
+                readonly number_id: components["parameters"]["number_id"];
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted destination. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["destination_response"];
+                    readonly "application/json": components["schemas"]["destination_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    updateDestination: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly updateDestination: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The number's id, or the number itself (E.164, plus optional). */
-                number_id: components["parameters"]["number_id"];
+                readonly number_id: components["parameters"]["number_id"];
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "number_destination";
-                    data: components["schemas"]["destination_update"];
+                    readonly type: "number_destination";
+                    readonly data: components["schemas"]["destination_update"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The destination. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["destination_response"];
+                    readonly "application/json": components["schemas"]["destination_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    listCarts: {
-        parameters: {
-            query?: {
+    readonly listCarts: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of carts. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["cart_list"];
+                    readonly "application/json": components["schemas"]["cart_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    createCart: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly createCart: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "cart";
-                    data: components["schemas"]["cart_create"];
+                    readonly type: "cart";
+                    readonly data: components["schemas"]["cart_create"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The cart. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["cart_response"];
+                    readonly "application/json": components["schemas"]["cart_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    getCart: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getCart: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The cart. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["cart_response"];
+                    readonly "application/json": components["schemas"]["cart_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    deleteCart: {
-        parameters: {
-            query?: {
+    readonly deleteCart: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Remove the cart's requests with it. */
-                purge?: boolean;
+                readonly purge?: boolean;
             };
-            header?: never;
-            path: {
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted cart. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["cart_response"];
+                    readonly "application/json": components["schemas"]["cart_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    updateCart: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly updateCart: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "cart";
-                    data: components["schemas"]["cart_update"];
+                    readonly type: "cart";
+                    readonly data: components["schemas"]["cart_update"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The cart. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["cart_response"];
+                    readonly "application/json": components["schemas"]["cart_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    checkoutCart: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly checkoutCart: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The order. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["order_response"];
+                    readonly "application/json": components["schemas"]["order_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    listCartRequests: {
-        parameters: {
-            query?: {
+    readonly listCartRequests: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path: {
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of requests. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["request_list"];
+                    readonly "application/json": components["schemas"]["request_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    createCartRequest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly createCartRequest: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "request";
-                    data: components["schemas"]["request_create"];
+                    readonly type: "request";
+                    readonly data: components["schemas"]["request_create"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The request. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["request_response"];
+                    readonly "application/json": components["schemas"]["request_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    getCartRequest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getCartRequest: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The request. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["request_response"];
+                    readonly "application/json": components["schemas"]["request_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    deleteCartRequest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly deleteCartRequest: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted request. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["request_response"];
+                    readonly "application/json": components["schemas"]["request_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    updateCartRequest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly updateCartRequest: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "request";
-                    data: components["schemas"]["request_update"];
+                    readonly type: "request";
+                    readonly data: components["schemas"]["request_update"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The request. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["request_response"];
+                    readonly "application/json": components["schemas"]["request_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    listCartRequestDocuments: {
-        parameters: {
-            query?: {
+    readonly listCartRequestDocuments: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path: {
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
                 /** @description The request's id. */
-                request_id: components["parameters"]["request_id"];
+                readonly request_id: components["parameters"]["request_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of documents. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["document_list"];
+                    readonly "application/json": components["schemas"]["document_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    uploadCartRequestDocument: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly uploadCartRequestDocument: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
                 /** @description The request's id. */
-                request_id: components["parameters"]["request_id"];
+                readonly request_id: components["parameters"]["request_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: components["requestBodies"]["document_upload"];
-        responses: {
+        readonly requestBody: components["requestBodies"]["document_upload"];
+        readonly responses: {
             /** @description The document record. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["document_response"];
+                    readonly "application/json": components["schemas"]["document_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    getCartRequestDocument: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getCartRequestDocument: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
                 /** @description The request's id. */
-                request_id: components["parameters"]["request_id"];
+                readonly request_id: components["parameters"]["request_id"];
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The document record. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["document_response"];
+                    readonly "application/json": components["schemas"]["document_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    deleteCartRequestDocument: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly deleteCartRequestDocument: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The cart's id. */
-                cart_id: components["parameters"]["cart_id"];
+                readonly cart_id: components["parameters"]["cart_id"];
                 /** @description The request's id. */
-                request_id: components["parameters"]["request_id"];
+                readonly request_id: components["parameters"]["request_id"];
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted document record. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["document_response"];
+                    readonly "application/json": components["schemas"]["document_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    listRequestDocuments: {
-        parameters: {
-            query?: {
+    readonly listRequestDocuments: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path: {
+            readonly header?: never;
+            readonly path: {
                 /** @description The request's id. */
-                request_id: components["parameters"]["request_id"];
+                readonly request_id: components["parameters"]["request_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of documents. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["document_list"];
+                    readonly "application/json": components["schemas"]["document_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    uploadRequestDocument: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly uploadRequestDocument: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The request's id. */
-                request_id: components["parameters"]["request_id"];
+                readonly request_id: components["parameters"]["request_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: components["requestBodies"]["document_upload"];
-        responses: {
+        readonly requestBody: components["requestBodies"]["document_upload"];
+        readonly responses: {
             /** @description The document record. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["document_response"];
+                    readonly "application/json": components["schemas"]["document_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    getRequestDocument: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getRequestDocument: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The request's id. */
-                request_id: components["parameters"]["request_id"];
+                readonly request_id: components["parameters"]["request_id"];
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The document record. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["document_response"];
+                    readonly "application/json": components["schemas"]["document_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    deleteRequestDocument: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly deleteRequestDocument: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The request's id. */
-                request_id: components["parameters"]["request_id"];
+                readonly request_id: components["parameters"]["request_id"];
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted document record. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["document_response"];
+                    readonly "application/json": components["schemas"]["document_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    listOrders: {
-        parameters: {
-            query?: {
+    readonly listOrders: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of orders. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["order_list"];
+                    readonly "application/json": components["schemas"]["order_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    getOrder: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getOrder: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The order. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["order_response"];
+                    readonly "application/json": components["schemas"]["order_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    getRequest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getRequest: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The request. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["request_response"];
+                    readonly "application/json": components["schemas"]["request_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    listCampaigns: {
-        parameters: {
-            query?: {
+    readonly listCampaigns: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of campaigns. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["campaign_list"];
+                    readonly "application/json": components["schemas"]["campaign_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    getCampaign: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getCampaign: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The campaign's id (a ulid, its own id format; the spec's share paths say uuid). */
-                campaign_id: components["parameters"]["campaign_id"];
+                readonly campaign_id: components["parameters"]["campaign_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The campaign. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["campaign_response"];
+                    readonly "application/json": components["schemas"]["campaign_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    shareCampaignWithAccount: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly shareCampaignWithAccount: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The campaign's id (a ulid, its own id format; the spec's share paths say uuid). */
-                campaign_id: components["parameters"]["campaign_id"];
+                readonly campaign_id: components["parameters"]["campaign_id"];
                 /** @description The account to share with. */
-                account_id: string;
+                readonly account_id: string;
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The campaign with its associations. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["campaign_response"];
+                    readonly "application/json": components["schemas"]["campaign_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
         };
     };
-    shareCampaignWithGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly shareCampaignWithGroup: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The campaign's id (a ulid, its own id format; the spec's share paths say uuid). */
-                campaign_id: components["parameters"]["campaign_id"];
+                readonly campaign_id: components["parameters"]["campaign_id"];
                 /** @description The shared resource group to share through. */
-                shared_resource_group_id: string;
+                readonly shared_resource_group_id: string;
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The campaign with its associations. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["campaign_response"];
+                    readonly "application/json": components["schemas"]["campaign_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 409: components["responses"]["Conflict"];
         };
     };
-    removeCampaignGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly removeCampaignGroup: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The campaign's id (a ulid, its own id format; the spec's share paths say uuid). */
-                campaign_id: components["parameters"]["campaign_id"];
+                readonly campaign_id: components["parameters"]["campaign_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The campaign with its associations. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["campaign_response"];
+                    readonly "application/json": components["schemas"]["campaign_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ResourceInUse"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["ResourceInUse"];
         };
     };
-    listBulkDipTasks: {
-        parameters: {
-            query?: {
+    readonly listBulkDipTasks: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of tasks. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["bulk_dip_task_list"];
+                    readonly "application/json": components["schemas"]["bulk_dip_task_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    createBulkDipTask: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly createBulkDipTask: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "bulk_dip_task";
-                    data: components["schemas"]["bulk_dip_task_create"];
+                    readonly type: "bulk_dip_task";
+                    readonly data: components["schemas"]["bulk_dip_task_create"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The task. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["bulk_dip_task_response"];
+                    readonly "application/json": components["schemas"]["bulk_dip_task_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    getBulkDipTask: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getBulkDipTask: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The task. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["bulk_dip_task_response"];
+                    readonly "application/json": components["schemas"]["bulk_dip_task_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    listCallDataWebhooks: {
-        parameters: {
-            query?: {
+    readonly listCallDataWebhooks: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of webhooks. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["call_data_webhook_list"];
+                    readonly "application/json": components["schemas"]["call_data_webhook_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    createCallDataWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly createCallDataWebhook: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "call_data_webhook";
-                    data: components["schemas"]["call_data_webhook_create"];
+                    readonly type: "call_data_webhook";
+                    readonly data: components["schemas"]["call_data_webhook_create"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The webhook. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["call_data_webhook_response"];
+                    readonly "application/json": components["schemas"]["call_data_webhook_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    getCallDataWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getCallDataWebhook: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The webhook. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["call_data_webhook_response"];
+                    readonly "application/json": components["schemas"]["call_data_webhook_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    deleteCallDataWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly deleteCallDataWebhook: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted webhook. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["call_data_webhook_response"];
+                    readonly "application/json": components["schemas"]["call_data_webhook_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    updateCallDataWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly updateCallDataWebhook: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "call_data_webhook";
-                    data: components["schemas"]["call_data_webhook_update"];
+                    readonly type: "call_data_webhook";
+                    readonly data: components["schemas"]["call_data_webhook_update"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The webhook. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["call_data_webhook_response"];
+                    readonly "application/json": components["schemas"]["call_data_webhook_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["Unprocessable"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
+            readonly 422: components["responses"]["Unprocessable"];
         };
     };
-    listEventSubscriptions: {
-        parameters: {
-            query?: {
+    readonly listEventSubscriptions: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of subscriptions. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["event_subscription_list"];
+                    readonly "application/json": components["schemas"]["event_subscription_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    createEventSubscription: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly createEventSubscription: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "event_subscription";
-                    data: components["schemas"]["event_subscription_create"];
+                    readonly type: "event_subscription";
+                    readonly data: components["schemas"]["event_subscription_create"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The subscription. */
-            201: {
+            readonly 201: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["event_subscription_response"];
+                    readonly "application/json": components["schemas"]["event_subscription_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    getEventSubscription: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getEventSubscription: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The subscription. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["event_subscription_response"];
+                    readonly "application/json": components["schemas"]["event_subscription_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    deleteEventSubscription: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly deleteEventSubscription: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The deleted subscription. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["event_subscription_response"];
+                    readonly "application/json": components["schemas"]["event_subscription_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ResourceInUse"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 422: components["responses"]["ResourceInUse"];
         };
     };
-    updateEventSubscription: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly updateEventSubscription: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (uuid). */
-                id: components["parameters"]["uuid_id"];
+                readonly id: components["parameters"]["uuid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "event_subscription";
-                    data: components["schemas"]["event_subscription_update"];
+                    readonly type: "event_subscription";
+                    readonly data: components["schemas"]["event_subscription_update"];
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The subscription. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["event_subscription_response"];
+                    readonly "application/json": components["schemas"]["event_subscription_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    listOverwriteRequests: {
-        parameters: {
-            query?: {
+    readonly listOverwriteRequests: {
+        readonly parameters: {
+            readonly query?: {
                 /** @description Number of items starting from the `after` cursor (1..100, default 25). */
-                first?: components["parameters"]["first"];
+                readonly first?: components["parameters"]["first"];
                 /** @description Number of items behind the `before` cursor (1..100). */
-                last?: components["parameters"]["last"];
+                readonly last?: components["parameters"]["last"];
                 /** @description Cursor that starts a `first`-based page. */
-                after?: components["parameters"]["after"];
+                readonly after?: components["parameters"]["after"];
                 /** @description Cursor that starts a `last`-based page. */
-                before?: components["parameters"]["before"];
+                readonly before?: components["parameters"]["before"];
             };
-            header?: never;
-            path?: never;
-            cookie?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description A page of overwrite requests. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["overwrite_request_list"];
+                    readonly "application/json": components["schemas"]["overwrite_request_list"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    getOverwriteRequest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly getOverwriteRequest: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The record's id (ulid). */
-                id: components["parameters"]["ulid_id"];
+                readonly id: components["parameters"]["ulid_id"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody?: never;
-        responses: {
+        readonly requestBody?: never;
+        readonly responses: {
             /** @description The overwrite request. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["overwrite_request_response"];
+                    readonly "application/json": components["schemas"]["overwrite_request_response"];
                 };
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
-    reviewOverwriteRequest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    readonly reviewOverwriteRequest: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
                 /** @description The overwrite request's id. */
-                overwrite_request_id: components["schemas"]["ulid"];
+                readonly overwrite_request_id: components["schemas"]["ulid"];
             };
-            cookie?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
                     /** @constant */
-                    type: "osr_overwrite_request";
-                    data: {
+                    readonly type: "osr_overwrite_request";
+                    readonly data: {
                         /** @enum {string} */
-                        review_status: "APPROVED" | "REJECTED" | "FORCE_DELETED";
+                        readonly review_status: "APPROVED" | "REJECTED" | "FORCE_DELETED";
                     };
                 };
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The overwrite request with its associations. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["overwrite_request_response"];
+                    readonly "application/json": components["schemas"]["overwrite_request_response"];
                 };
             };
             /** @description Reviewed, no body. */
-            204: {
+            readonly 204: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content?: never;
             };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
-    deliverEvent: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly deliverEvent: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["event_delivery"];
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": components["schemas"]["event_delivery"];
             };
         };
-        responses: {
+        readonly responses: {
             /** @description Received (any 2xx); anything else is retried. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content?: never;
             };
         };
     };
-    deliverCdr: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly deliverCdr: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["cdr_delivery"];
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": components["schemas"]["cdr_delivery"];
             };
         };
-        responses: {
+        readonly responses: {
             /** @description Received (any 2xx); anything else is retried. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content?: never;
             };
         };
     };
-    deliverInboundMessage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly deliverInboundMessage: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["message_delivery"];
-                "application/x-www-form-urlencoded": components["schemas"]["message_fields"];
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": components["schemas"]["message_delivery"];
+                readonly "application/x-www-form-urlencoded": components["schemas"]["message_fields"];
             };
         };
-        responses: {
+        readonly responses: {
             /** @description Received (any 2xx); anything else is retried. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content?: never;
             };
         };
     };
-    routeCallback: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly routeCallback: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["route_callback"];
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": components["schemas"]["route_callback"];
             };
         };
-        responses: {
+        readonly responses: {
             /** @description The routing answer: text/plain `TYPE:DATA`, or JSON `http_route_response`; anything else is SKIP. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": string;
-                    "application/json": components["schemas"]["route_reply"];
+                    readonly "text/plain": string;
+                    readonly "application/json": components["schemas"]["route_reply"];
                 };
             };
         };
     };
-    deliverBulkDipResult: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    readonly deliverBulkDipResult: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
         };
-        requestBody: {
-            content: {
-                "text/csv": string;
-                "application/x-ndjson": string;
-                "application/gzip": string;
+        readonly requestBody: {
+            readonly content: {
+                readonly "text/csv": string;
+                readonly "application/x-ndjson": string;
+                readonly "application/gzip": string;
             };
         };
-        responses: {
+        readonly responses: {
             /** @description Received (any 2xx); anything else is retried. */
-            200: {
+            readonly 200: {
                 headers: {
-                    [name: string]: unknown;
+                    readonly [name: string]: unknown;
                 };
                 content?: never;
             };

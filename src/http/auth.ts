@@ -5,7 +5,7 @@
 import { mayAct } from '../domain/permissions.js';
 import { secretMatches } from '../domain/secrets.js';
 import type { ApiKeyRow, UserRow } from '../store/rows.js';
-import type { Store } from '../store/store.js';
+import type { UnitOfWork } from '../store/store.js';
 import type { Scope } from './contract.js';
 import { ApiError } from './errors.js';
 
@@ -19,18 +19,18 @@ export interface Principal {
 const unauthenticated = (sub_code: 'missing_key' | 'unknown_key' | 'inactive_key', detail: string): ApiError =>
   new ApiError('access_denied.unauthenticated', [{ detail, sub_code }]);
 
-function keyFromHeader(store: Store, header: string | undefined): ApiKeyRow {
+async function keyFromHeader(store: UnitOfWork, header: string | undefined): Promise<ApiKeyRow> {
   const [scheme = '', value = ''] = (header ?? '').trim().split(/\s+/, 2);
   if (!value) throw unauthenticated('missing_key', 'An API key is required: Authorization: Bearer <key>.');
   if (scheme.toLowerCase() === 'bearer') {
-    const key = store.apiKeys.byKey(value);
+    const key = await store.apiKeys.byKey(value);
     if (!key) throw unauthenticated('unknown_key', 'The API key is not known.');
     return key;
   }
   if (scheme.toLowerCase() === 'basic') {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    const key = colon > 0 ? store.apiKeys.byIdentity(decoded.slice(0, colon)) : undefined;
+    const key = colon > 0 ? await store.apiKeys.byIdentity(decoded.slice(0, colon)) : undefined;
     if (!key || !secretMatches(decoded.slice(colon + 1), key.secret_hash)) {
       throw unauthenticated('unknown_key', 'The identity and secret do not match an API key.');
     }
@@ -40,10 +40,10 @@ function keyFromHeader(store: Store, header: string | undefined): ApiKeyRow {
 }
 
 /** The caller behind the Authorization header, or a 403 `access_denied.unauthenticated`. */
-export function authenticate(store: Store, header: string | undefined): Principal {
-  const key = keyFromHeader(store, header);
+export async function authenticate(store: UnitOfWork, header: string | undefined): Promise<Principal> {
+  const key = await keyFromHeader(store, header);
   if (!key.data.active) throw unauthenticated('inactive_key', 'The API key is not active.');
-  const user = key.user_id ? store.users.get(key.account_id, key.user_id) ?? null : null;
+  const user = key.user_id ? (await store.users.get(key.account_id, key.user_id)) ?? null : null;
   if (key.user_id && !user) throw unauthenticated('unknown_key', 'The API key\'s user no longer exists.');
   return { accountId: key.account_id, key, user };
 }

@@ -124,3 +124,29 @@ export function componentValidator(name: string): ValidateFunction {
   }
   return validate;
 }
+
+let secrets: Set<string> | undefined;
+
+/**
+ * The names of the contract's secret fields (`x-secret: true`), which are redacted wherever
+ * dipswitch shows or logs a body; and `smpp_secret`, the spelling the provider's client sends.
+ */
+export function secretFields(): ReadonlySet<string> {
+  if (!secrets) {
+    secrets = new Set(['smpp_secret']);
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (node === null || typeof node !== 'object') return;
+      for (const [name, value] of Object.entries(node as Record<string, unknown>)) {
+        if (name === 'properties' && value && typeof value === 'object') {
+          for (const [field, schema] of Object.entries(value as Record<string, unknown>)) {
+            if ((schema as Record<string, unknown> | null)?.['x-secret'] === true) secrets!.add(field);
+          }
+        }
+        visit(value);
+      }
+    };
+    visit(loadContract().document);
+  }
+  return secrets;
+}

@@ -19,6 +19,7 @@ export const errorCatalog = {
   'conflict.changing_shared_resource_group': { status: 409, title: 'Conflict' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   not_implemented: { status: 501, title: 'Not implemented' },
+  storage_unavailable: { status: 503, title: 'Storage unavailable' },
   internal_error: { status: 500, title: 'Internal error' },
 } as const satisfies Record<string, { status: number | 'per-operation'; title: string }>;
 

@@ -1,9 +1,10 @@
 /**
- * The shape of a handler: it takes the validated request and answers `{ status, body }`, typed
- * from the operation in the contract. Handlers never touch express's `res`.
+ * The shape of a handler: it takes the validated request and the unit of work it runs in, and
+ * answers `{ status, body }`, typed from the operation in the contract. Handlers never touch
+ * express's `res`, and never commit: the pipeline does, once, before answering.
  */
-import type { Deps } from '../deps.js';
 import type { operations } from '../generated/api.js';
+import type { Work } from '../sim/work.js';
 import type { Principal } from './auth.js';
 import type { OperationId, OperationMeta } from './contract.js';
 import type { Upload } from './multipart.js';
@@ -26,8 +27,8 @@ export type Reply<K extends OperationId> = {
 /** Operations that need no API key (they have no `x-scope` in the contract). */
 export type PublicOperation = 'getOpenapi';
 
-export interface Ctx<K extends OperationId> {
-  deps: Deps;
+/** What a handler receives: the work of the caller's account (store, clock, ids, random, sim) and the request. */
+export interface Ctx<K extends OperationId> extends Work {
   /** The caller; the public operations (the contract itself) have none. */
   principal: K extends PublicOperation ? null : Principal;
   params: PathOf<K>;

@@ -85,7 +85,7 @@ function firstAtOrAfter<R extends Keyed>(rows: readonly R[], key: SortKey): numb
  * One page of `rows`, each shown through `present`. The store keeps lists in order, so a page
  * costs a binary search and a slice, not a sort of the whole list.
  */
-export function paginate<R extends Keyed, T>(rows: readonly R[], query: PageQuery, opts: ListOptions, present: (row: R) => T): Page<T> {
+export function paginate<R extends Keyed>(rows: readonly R[], query: PageQuery, opts: ListOptions): Page<R> {
   if (query.first !== undefined && query.last !== undefined) {
     throw invalidParameter('last', 'first and last cannot be given together.');
   }
@@ -117,7 +117,7 @@ export function paginate<R extends Keyed, T>(rows: readonly R[], query: PageQuer
       has_previous_page: start > 0,
       last: lastRow ? encodeCursor(opts.list, keyOf(lastRow)) : null,
     },
-    results: page.map(present),
+    results: page,
   };
 }
 
@@ -132,7 +132,10 @@ export interface ListContext {
  * The 200 answer of a list operation: one page of `rows`, its cursors bound to the operation and
  * to `scope` (the caller's account unless the list belongs to one record, such as a number).
  */
-export function pageOf<R extends Keyed, T>(ctx: ListContext, rows: readonly R[], present: (row: R) => T, opts: { scope?: string; newestFirst?: boolean; unsorted?: boolean } = {}) {
+export async function pageOf<R extends Keyed, T>(ctx: ListContext, rows: readonly R[], present: (row: R) => T | Promise<T>, opts: { scope?: string; newestFirst?: boolean; unsorted?: boolean } = {}) {
   const { scope, ...rest } = opts;
-  return { status: 200 as const, body: paginate(rows, ctx.query, { list: `${ctx.meta.operationId}:${scope ?? ctx.principal.accountId}`, ...rest }, present) };
+  const page = paginate(rows, ctx.query, { list: `${ctx.meta.operationId}:${scope ?? ctx.principal.accountId}`, ...rest });
+  const results: T[] = [];
+  for (const row of page.results) results.push(await present(row));
+  return { status: 200 as const, body: { ...page, results } };
 }

@@ -15,13 +15,12 @@ const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const alnum = (bytes: Buffer): string => [...bytes].map((b) => ALNUM[b % ALNUM.length]).join('');
 
 export const apiKeyHandlers = {
-  createApiKey: async ({ deps, principal, body }) => {
-    const { store, clock, ids, random } = deps;
+  createApiKey: async ({ store, clock, ids, random, principal, body }) => {
     const now = clock.iso();
     const secret = token(random, 24);
     // SMPP v3.4 passwords are at most 9 octets, so the SMPP secret is 8 characters
     const smppSecret = alnum(random.bytes(8));
-    const row = store.apiKeys.insert({
+    const row = await store.apiKeys.insert({
       account_id: principal.accountId,
       user_id: null,
       secret_hash: hashSecret(secret),
@@ -38,36 +37,30 @@ export const apiKeyHandlers = {
         smpp_system_id: `s${alnum(random.bytes(11))}`,
       },
     });
-    await store.commit();
     return { status: 201, body: { data: { ...row.data, secret, smpp_secert: smppSecret }, type: 'api_key' } };
   },
 
-  listApiKeys: (ctx) =>
-    pageOf(ctx, ctx.deps.store.apiKeys.list(ctx.principal.accountId), present),
+  listApiKeys: async (ctx) => pageOf(ctx, await ctx.store.apiKeys.list(ctx.principal.accountId), present),
 
-  getApiKey: ({ deps, principal, params }) => ({
+  getApiKey: async ({ store, principal, params }) => ({
     status: 200,
-    body: present(assertFound(deps.store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id)),
+    body: present(assertFound(await store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id)),
   }),
 
-  updateApiKey: async ({ deps, principal, params, body }) => {
-    const row = assertFound(deps.store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id);
-    Object.assign(row.data, body.data, { updated_at: deps.clock.iso() });
-    deps.store.apiKeys.touch(row);
-    await deps.store.commit();
-    return { status: 200, body: present(row) };
+  updateApiKey: async ({ store, clock, principal, params, body }) => {
+    const row = assertFound(await store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id);
+    const updated = await store.apiKeys.update(row, (d) => Object.assign(d.data, body.data, { updated_at: clock.iso() }));
+    return { status: 200, body: present(updated) };
   },
 
-  deleteApiKey: async ({ deps, principal, params }) => {
-    const { store } = deps;
-    const row = assertFound(store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id);
-    const switches = store.switches.usingApiKey(row.data.id).length;
-    const numbers = store.numbers.usingApiKey(row.data.id).length;
+  deleteApiKey: async ({ store, principal, params }) => {
+    const row = assertFound(await store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id);
+    const switches = (await store.switches.usingApiKey(row.data.id)).length;
+    const numbers = (await store.numbers.usingApiKey(row.data.id)).length;
     if (switches + numbers > 0) {
       throw inUse(`The API key is used by ${switches} switch(es) and ${numbers} number(s); re-assign them first.`);
     }
-    store.apiKeys.remove(row);
-    await store.commit();
+    await store.apiKeys.remove(row);
     return { status: 200, body: present(row) };
   },
 } satisfies HandlerMap;

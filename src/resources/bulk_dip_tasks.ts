@@ -2,6 +2,7 @@
  * Bulk dip tasks (spec: Resources > Bulk dip task): created right after basic validation with
  * status NEW; the simulation moves them on. Action secrets are kept aside and never shown.
  */
+import { toE164 } from '../domain/addresses.js';
 import { targetViolations } from '../domain/deliveries.js';
 import type { Violation } from '../domain/switches.js';
 import { assertFound, assertNoViolations } from '../http/errors.js';
@@ -13,11 +14,11 @@ import type { BulkDipTaskRow } from '../store/rows.js';
 const present = (row: BulkDipTaskRow) => ({ data: row.data, type: 'bulk_dip_task' as const });
 
 export const bulkDipTaskHandlers = {
-  createBulkDipTask: async ({ deps, principal, body }) => {
-    const { store, clock, ids } = deps;
+  createBulkDipTask: async (work) => {
+    const { store, clock, ids, principal, body } = work;
     const d = body.data;
     const violations: Violation[] = [];
-    if (store.bulkDipTasks.find((t) => t.account_id === principal.accountId && t.data.reference_id === d.reference_id)) {
+    if (await store.bulkDipTasks.byReference(principal.accountId, d.reference_id)) {
       violations.push({ pointer: '/data/reference_id', detail: `A task with reference_id ${d.reference_id} exists in the account.` });
     }
     for (const flag of ['enhanced', 'messaging_lookup'] as const) {
@@ -27,13 +28,13 @@ export const bulkDipTaskHandlers = {
     actions.forEach((a, i) => violations.push(...targetViolations(`/data/on_done_actions/${i}`, a, a.auth_secret)));
     assertNoViolations(violations);
     const now = clock.iso();
-    const row = store.bulkDipTasks.insert({
+    const row = await store.bulkDipTasks.insert({
       account_id: principal.accountId,
       action_secrets: actions.map((a) => a.auth_secret ?? null),
       data: {
         id: ids.ulid(),
         type: d.type,
-        numbers: d.numbers.map((n) => (n.startsWith('+') ? n : `+${n}`)),
+        numbers: d.numbers.map(toE164),
         reference_id: d.reference_id,
         format: d.format ?? 'CSV',
         enhanced: d.enhanced ?? false,
@@ -50,16 +51,14 @@ export const bulkDipTaskHandlers = {
         updated_at: now,
       },
     });
-    startBulkDip(deps, row);
-    await store.commit();
+    await startBulkDip(work, row);
     return { status: 201, body: present(row) };
   },
 
-  listBulkDipTasks: (ctx) =>
-    pageOf(ctx, ctx.deps.store.bulkDipTasks.list(ctx.principal.accountId), present),
+  listBulkDipTasks: async (ctx) => pageOf(ctx, await ctx.store.bulkDipTasks.list(ctx.principal.accountId), present),
 
-  getBulkDipTask: ({ deps, principal, params }) => ({
+  getBulkDipTask: async ({ store, principal, params }) => ({
     status: 200,
-    body: present(assertFound(deps.store.bulkDipTasks.get(principal.accountId, params.id), 'bulk_dip_task', params.id)),
+    body: present(assertFound(await store.bulkDipTasks.get(principal.accountId, params.id), 'bulk_dip_task', params.id)),
   }),
 } satisfies HandlerMap;

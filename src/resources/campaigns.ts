@@ -7,7 +7,7 @@ import { ApiError, assertFound, inUse, invalidParameter, notFound } from '../htt
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { CampaignRow } from '../store/rows.js';
-import type { Store } from '../store/store.js';
+import type { UnitOfWork } from '../store/store.js';
 
 const visibleTo = (accountId: string) => (c: CampaignRow) => c.account_id === accountId || c.shared_with.includes(accountId);
 
@@ -24,68 +24,61 @@ function present(row: CampaignRow, accountId: string) {
   };
 }
 
-function visibleCampaign(store: Store, principal: Principal, id: string): CampaignRow {
-  const row = store.campaigns.getAnyAccount(id);
+async function visibleCampaign(store: UnitOfWork, principal: Principal, id: string): Promise<CampaignRow> {
+  const row = await store.campaigns.getAnyAccount(id);
   return assertFound(row && visibleTo(principal.accountId)(row) ? row : undefined, 'csp_campaign', id);
 }
 
 /** Only the owner shares or unshares a campaign. */
-const ownCampaign = (store: Store, principal: Principal, id: string): CampaignRow =>
-  assertFound(store.campaigns.get(principal.accountId, id), 'csp_campaign', id);
+const ownCampaign = async (store: UnitOfWork, principal: Principal, id: string): Promise<CampaignRow> =>
+  assertFound(await store.campaigns.get(principal.accountId, id), 'csp_campaign', id);
 
 export const campaignHandlers = {
-  listCampaigns: (ctx) =>
-    pageOf(ctx, ctx.deps.store.campaigns.filter(visibleTo(ctx.principal.accountId)), (row) => present(row, ctx.principal.accountId), { unsorted: true }),
+  listCampaigns: async (ctx) =>
+    pageOf(ctx, await ctx.store.campaigns.visibleTo(ctx.principal.accountId), (row) => present(row, ctx.principal.accountId), { unsorted: true }),
 
-  getCampaign: ({ deps, principal, params }) => ({
+  getCampaign: async ({ store, principal, params }) => ({
     status: 200,
-    body: present(visibleCampaign(deps.store, principal, params.campaign_id), principal.accountId),
+    body: present(await visibleCampaign(store, principal, params.campaign_id), principal.accountId),
   }),
 
-  shareCampaignWithAccount: async ({ deps, principal, params }) => {
-    const { store, clock } = deps;
-    const row = ownCampaign(store, principal, params.campaign_id);
-    const target = store.accounts.get(params.account_id);
+  shareCampaignWithAccount: async ({ store, clock, principal, params }) => {
+    const row = await ownCampaign(store, principal, params.campaign_id);
+    const target = await store.accounts.getAnyAccount(params.account_id);
     if (!target) throw notFound('account', params.account_id);
-    if (target.id === principal.accountId) throw invalidParameter('account_id', 'A campaign cannot be shared with its own account.');
-    if (!row.shared_with.includes(target.id)) {
-      row.shared_with.push(target.id);
-      row.data.updated_at = clock.iso();
-      store.campaigns.touch(row);
-      await store.commit();
-    }
-    return { status: 200, body: present(row, principal.accountId) };
+    if (target.data.id === principal.accountId) throw invalidParameter('account_id', 'A campaign cannot be shared with its own account.');
+    const shared = row.shared_with.includes(target.data.id) ? row : await store.campaigns.update(row, (d) => {
+      d.shared_with.push(target.data.id);
+      d.data.updated_at = clock.iso();
+    });
+    return { status: 200, body: present(shared, principal.accountId) };
   },
 
-  shareCampaignWithGroup: async ({ deps, principal, params }) => {
-    const { store, clock } = deps;
-    const row = ownCampaign(store, principal, params.campaign_id);
-    const group = assertFound(store.sharedResourceGroups.get(principal.accountId, params.shared_resource_group_id), 'shared_resource_group', params.shared_resource_group_id);
+  shareCampaignWithGroup: async ({ store, clock, principal, params }) => {
+    const row = await ownCampaign(store, principal, params.campaign_id);
+    const group = assertFound(await store.sharedResourceGroups.get(principal.accountId, params.shared_resource_group_id), 'shared_resource_group', params.shared_resource_group_id);
     if (row.shared_resource_group_id && row.shared_resource_group_id !== group.data.id) {
       throw new ApiError('conflict.changing_shared_resource_group', [{
         detail: `The campaign is shared through group ${row.shared_resource_group_id}; remove it before sharing through another.`,
         params: {},
       }]);
     }
-    if (row.shared_resource_group_id !== group.data.id) {
-      row.shared_resource_group_id = group.data.id;
-      row.data.updated_at = clock.iso();
-      store.campaigns.touch(row);
-      await store.commit();
-    }
-    return { status: 200, body: present(row, principal.accountId) };
+    const shared = row.shared_resource_group_id === group.data.id ? row : await store.campaigns.update(row, (d) => {
+      d.shared_resource_group_id = group.data.id;
+      d.data.updated_at = clock.iso();
+    });
+    return { status: 200, body: present(shared, principal.accountId) };
   },
 
-  removeCampaignGroup: async ({ deps, principal, params }) => {
-    const { store, clock } = deps;
-    const row = ownCampaign(store, principal, params.campaign_id);
+  removeCampaignGroup: async ({ store, clock, principal, params }) => {
+    const row = await ownCampaign(store, principal, params.campaign_id);
     if (!row.shared_resource_group_id) throw notFound('shared_resource_group', `of campaign ${row.data.id}`);
-    const numbers = store.numbers.filter((n) => n.campaign_id === row.data.id).length;
+    const numbers = (await store.numbers.usingCampaign(row.data.id)).length;
     if (numbers) throw inUse(`${numbers} number(s) use the campaign; its shared resource group cannot be removed.`);
-    row.shared_resource_group_id = null;
-    row.data.updated_at = clock.iso();
-    store.campaigns.touch(row);
-    await store.commit();
-    return { status: 200, body: present(row, principal.accountId) };
+    const updated = await store.campaigns.update(row, (d) => {
+      d.shared_resource_group_id = null;
+      d.data.updated_at = clock.iso();
+    });
+    return { status: 200, body: present(updated, principal.accountId) };
   },
 } satisfies HandlerMap;

@@ -9,106 +9,94 @@ import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import { startOrder } from '../sim/orders.js';
 import type { CartRow, OrderRow } from '../store/rows.js';
-import type { Store } from '../store/store.js';
+import type { UnitOfWork } from '../store/store.js';
 
 const present = (row: CartRow) => ({ data: row.data, type: 'cart' as const });
 export const presentOrder = (row: OrderRow) => ({ data: row.data, type: 'order' as const });
 
 /** The cart a write is aimed at; a checked-out one answers 422 `cart_checked_out`. */
-export function writableCart(store: Store, principal: Principal, id: string): CartRow {
-  const cart = store.carts.get(principal.accountId, id);
+export async function writableCart(store: UnitOfWork, principal: Principal, id: string): Promise<CartRow> {
+  const cart = await store.carts.get(principal.accountId, id);
   if (cart) return cart;
-  if (store.orders.get(principal.accountId, id)) {
+  if (await store.orders.get(principal.accountId, id)) {
     throw new ApiError('cart_checked_out', [{ detail: `Cart ${id} is checked out; it and its requests can no longer change.` }]);
   }
   throw notFound('cart', id);
 }
 
-export const findCart = (store: Store, principal: Principal, id: string): CartRow => assertFound(store.carts.get(principal.accountId, id), 'cart', id);
+export const findCart = async (store: UnitOfWork, principal: Principal, id: string): Promise<CartRow> =>
+  assertFound(await store.carts.get(principal.accountId, id), 'cart', id);
 
-function assertNameFree(store: Store, principal: Principal, name: string, self?: string): void {
-  const other = store.carts.byName(principal.accountId, name);
+async function assertNameFree(store: UnitOfWork, principal: Principal, name: string, self?: string): Promise<void> {
+  const other = await store.carts.byName(principal.accountId, name);
   if (other && other.data.id !== self) throw invalidField('/data/name', `A cart named ${name} exists in the account.`);
 }
 
-/** Removes a cart request's documents, files included. */
-export async function removeDocuments(store: Store, principal: Principal, requestId: string): Promise<void> {
-  for (const doc of store.documents.ofRequest(principal.accountId, requestId)) {
-    await store.files.remove(doc.data.id);
-    store.documents.remove(doc);
+/** Removes a request's documents; their files go once the removal is committed. */
+export async function removeDocuments(store: UnitOfWork, requestId: string): Promise<void> {
+  for (const doc of await store.documents.ofRequest(requestId)) {
+    await store.documents.remove(doc);
+    store.files.remove(doc.data.id);
   }
 }
 
 export const cartHandlers = {
-  createCart: async ({ deps, principal, body }) => {
-    const { store, clock, ids } = deps;
-    assertNameFree(store, principal, body.data.name);
+  createCart: async ({ store, clock, ids, principal, body }) => {
+    await assertNameFree(store, principal, body.data.name);
     const now = clock.iso();
-    const row = store.carts.insert({
+    const row = await store.carts.insert({
       account_id: principal.accountId,
       data: { id: ids.ulid(), name: body.data.name, notes: body.data.notes ?? null, inserted_at: now, updated_at: now },
     });
-    await store.commit();
     return { status: 201, body: present(row) };
   },
 
-  listCarts: (ctx) =>
-    pageOf(ctx, ctx.deps.store.carts.list(ctx.principal.accountId), present),
+  listCarts: async (ctx) => pageOf(ctx, await ctx.store.carts.list(ctx.principal.accountId), present),
 
-  getCart: ({ deps, principal, params }) => ({ status: 200, body: present(findCart(deps.store, principal, params.id)) }),
+  getCart: async ({ store, principal, params }) => ({ status: 200, body: present(await findCart(store, principal, params.id)) }),
 
-  updateCart: async ({ deps, principal, params, body }) => {
-    const { store, clock } = deps;
-    const row = writableCart(store, principal, params.id);
-    const { name, ...fields } = body.data;
-    if (name !== undefined) {
-      assertNameFree(store, principal, name, row.data.id);
-      store.carts.rename(row, name);
-    }
-    Object.assign(row.data, fields, { updated_at: clock.iso() });
-    store.carts.touch(row);
-    await store.commit();
-    return { status: 200, body: present(row) };
+  updateCart: async ({ store, clock, principal, params, body }) => {
+    const row = await writableCart(store, principal, params.id);
+    if (body.data.name !== undefined) await assertNameFree(store, principal, body.data.name, row.data.id);
+    const updated = await store.carts.update(row, (d) => Object.assign(d.data, body.data, { updated_at: clock.iso() }));
+    return { status: 200, body: present(updated) };
   },
 
-  deleteCart: async ({ deps, principal, params, query }) => {
-    const { store } = deps;
-    const row = writableCart(store, principal, params.id);
-    const requests = store.requests.ofCart(principal.accountId, row.data.id);
+  deleteCart: async ({ store, principal, params, query }) => {
+    const row = await writableCart(store, principal, params.id);
+    const requests = await store.requests.ofCart(row.data.id);
     if (requests.length && !query.purge) throw inUse(`The cart has ${requests.length} request(s); delete them, or pass purge=true.`);
     for (const r of requests) {
-      await removeDocuments(store, principal, r.data.id);
-      store.requests.remove(r);
+      await removeDocuments(store, r.data.id);
+      await store.requests.remove(r);
     }
-    store.carts.remove(row);
-    await store.commit();
+    await store.carts.remove(row);
     return { status: 200, body: present(row) };
   },
 
-  checkoutCart: async ({ deps, principal, params }) => {
-    const { store, clock } = deps;
-    const cart = writableCart(store, principal, params.cart_id);
+  checkoutCart: async (work) => {
+    const { store, clock, principal, params } = work;
+    const cart = await writableCart(store, principal, params.cart_id);
     const now = clock.iso();
-    const order = store.orders.insert({
+    const order = await store.orders.insert({
       account_id: principal.accountId,
       data: { id: cart.data.id, name: cart.data.name, notes: cart.data.notes, status: 'NEW', error_code: 'OK', inserted_at: now, updated_at: now },
     });
-    for (const r of store.requests.ofCart(principal.accountId, cart.data.id)) {
-      r.order_id = order.data.id;
-      Object.assign(r.data, { status: 'NEW', error_code: 'OK', updated_at: now });
-      store.requests.touch(r);
+    for (const r of await store.requests.ofCart(cart.data.id)) {
+      await store.requests.update(r, (d) => {
+        d.order_id = order.data.id;
+        Object.assign(d.data, { status: 'NEW', error_code: 'OK', updated_at: now });
+      });
     }
-    store.carts.remove(cart);
-    await startOrder(deps, order);
-    await store.commit();
+    await store.carts.remove(cart);
+    await startOrder(work, order);
     return { status: 200, body: presentOrder(order) };
   },
 
-  listOrders: (ctx) =>
-    pageOf(ctx, ctx.deps.store.orders.list(ctx.principal.accountId), presentOrder),
+  listOrders: async (ctx) => pageOf(ctx, await ctx.store.orders.list(ctx.principal.accountId), presentOrder),
 
-  getOrder: ({ deps, principal, params }) => ({
+  getOrder: async ({ store, principal, params }) => ({
     status: 200,
-    body: presentOrder(assertFound(deps.store.orders.get(principal.accountId, params.id), 'order', params.id)),
+    body: presentOrder(assertFound(await store.orders.get(principal.accountId, params.id), 'order', params.id)),
   }),
 } satisfies HandlerMap;

@@ -1,15 +1,17 @@
 /**
  * Request documents (spec: Resources > Request document; Endpoints > Request documents): uploaded
  * as multipart on a cart request or a submitted request; GET returns the record, never the file.
+ * The file is written (fsynced) before its record is committed, and removed again if the record is not.
  */
 import { DOCUMENT_EDITABLE } from '../domain/lifecycles.js';
-import type { Deps } from '../deps.js';
 import type { Principal } from '../http/auth.js';
 import { assertFound, invalidField, invalidParameter } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import type { Upload } from '../http/multipart.js';
 import { pageOf } from '../http/pagination.js';
+import type { Work } from '../sim/work.js';
 import type { DocumentRow, RequestRow } from '../store/rows.js';
+import type { UnitOfWork } from '../store/store.js';
 import { findCart, writableCart } from './carts.js';
 import { cartRequest, submittedRequest } from './requests.js';
 
@@ -26,19 +28,18 @@ function assertEditable(request: RequestRow): void {
   }
 }
 
-async function upload(deps: Deps, principal: Principal, request: RequestRow, parts: Upload | undefined) {
-  const { store, clock, ids } = deps;
+async function upload({ store, clock, ids }: Work, principal: Principal, request: RequestRow, parts: Upload | undefined) {
   const file = parts?.file;
   if (!file) throw invalidField('/file', 'The file part is required.');
   const fields = parts.fields;
   const name = fields.name ?? '';
-  if (store.documents.ofRequest(principal.accountId, request.data.id).some((d) => d.data.name === name)) {
+  if (await store.documents.byName(request.data.id, name)) {
     throw invalidField('/name', `A document named ${name} exists on this request.`);
   }
   const now = clock.now();
   const id = ids.ulid();
   await store.files.put(id, file.bytes);
-  const row = store.documents.insert({
+  const row = await store.documents.insert({
     account_id: principal.accountId,
     request_id: request.data.id,
     file_hint: fields.file_hint ?? null,
@@ -53,69 +54,64 @@ async function upload(deps: Deps, principal: Principal, request: RequestRow, par
       updated_at: now.toISOString(),
     },
   });
-  await store.commit();
   return { status: 201 as const, body: present(row) };
 }
 
-async function remove(deps: Deps, principal: Principal, request: RequestRow, id: string) {
-  const { store } = deps;
-  const row = store.documents.get(principal.accountId, id);
-  const doc = assertFound(row?.request_id === request.data.id ? row : undefined, 'request_document', id);
-  await store.files.remove(doc.data.id);
-  store.documents.remove(doc);
-  await store.commit();
-  return { status: 200 as const, body: present(doc) };
-}
-
-function documentOf(deps: Deps, principal: Principal, request: RequestRow, id: string): DocumentRow {
-  const row = deps.store.documents.get(principal.accountId, id);
+async function documentOf(store: UnitOfWork, principal: Principal, request: RequestRow, id: string): Promise<DocumentRow> {
+  const row = await store.documents.get(principal.accountId, id);
   return assertFound(row?.request_id === request.data.id ? row : undefined, 'request_document', id);
 }
 
+async function remove(store: UnitOfWork, principal: Principal, request: RequestRow, id: string) {
+  const doc = await documentOf(store, principal, request, id);
+  await store.documents.remove(doc);
+  store.files.remove(doc.data.id);
+  return { status: 200 as const, body: present(doc) };
+}
+
 export const documentHandlers = {
-  uploadCartRequestDocument: ({ deps, principal, params, upload: parts }) => {
-    writableCart(deps.store, principal, params.cart_id);
-    return upload(deps, principal, cartRequest(deps.store, principal, params.cart_id, params.request_id), parts);
+  uploadCartRequestDocument: async (ctx) => {
+    const { store, principal, params } = ctx;
+    await writableCart(store, principal, params.cart_id);
+    return upload(ctx, principal, await cartRequest(store, principal, params.cart_id, params.request_id), ctx.upload);
   },
 
-  listCartRequestDocuments: ({ deps, principal, params, query, meta }) => {
-    findCart(deps.store, principal, params.cart_id);
-    const request = cartRequest(deps.store, principal, params.cart_id, params.request_id);
-    return pageOf({ query, meta, principal },
-      deps.store.documents.ofRequest(principal.accountId, request.data.id), present, { scope: request.data.id });
+  listCartRequestDocuments: async ({ store, principal, params, query, meta }) => {
+    await findCart(store, principal, params.cart_id);
+    const request = await cartRequest(store, principal, params.cart_id, params.request_id);
+    return pageOf({ query, meta, principal }, await store.documents.ofRequest(request.data.id), present, { scope: request.data.id });
   },
 
-  getCartRequestDocument: ({ deps, principal, params }) => {
-    findCart(deps.store, principal, params.cart_id);
-    const request = cartRequest(deps.store, principal, params.cart_id, params.request_id);
-    return { status: 200, body: present(documentOf(deps, principal, request, params.id)) };
+  getCartRequestDocument: async ({ store, principal, params }) => {
+    await findCart(store, principal, params.cart_id);
+    const request = await cartRequest(store, principal, params.cart_id, params.request_id);
+    return { status: 200, body: present(await documentOf(store, principal, request, params.id)) };
   },
 
-  deleteCartRequestDocument: ({ deps, principal, params }) => {
-    writableCart(deps.store, principal, params.cart_id);
-    return remove(deps, principal, cartRequest(deps.store, principal, params.cart_id, params.request_id), params.id);
+  deleteCartRequestDocument: async ({ store, principal, params }) => {
+    await writableCart(store, principal, params.cart_id);
+    return remove(store, principal, await cartRequest(store, principal, params.cart_id, params.request_id), params.id);
   },
 
-  uploadRequestDocument: ({ deps, principal, params, upload: parts }) => {
-    const request = submittedRequest(deps.store, principal, params.request_id);
+  uploadRequestDocument: async (ctx) => {
+    const request = await submittedRequest(ctx.store, ctx.principal, ctx.params.request_id);
     assertEditable(request);
-    return upload(deps, principal, request, parts);
+    return upload(ctx, ctx.principal, request, ctx.upload);
   },
 
-  listRequestDocuments: ({ deps, principal, params, query, meta }) => {
-    const request = submittedRequest(deps.store, principal, params.request_id);
-    return pageOf({ query, meta, principal },
-      deps.store.documents.ofRequest(principal.accountId, request.data.id), present, { scope: request.data.id });
+  listRequestDocuments: async ({ store, principal, params, query, meta }) => {
+    const request = await submittedRequest(store, principal, params.request_id);
+    return pageOf({ query, meta, principal }, await store.documents.ofRequest(request.data.id), present, { scope: request.data.id });
   },
 
-  getRequestDocument: ({ deps, principal, params }) => {
-    const request = submittedRequest(deps.store, principal, params.request_id);
-    return { status: 200, body: present(documentOf(deps, principal, request, params.id)) };
+  getRequestDocument: async ({ store, principal, params }) => {
+    const request = await submittedRequest(store, principal, params.request_id);
+    return { status: 200, body: present(await documentOf(store, principal, request, params.id)) };
   },
 
-  deleteRequestDocument: ({ deps, principal, params }) => {
-    const request = submittedRequest(deps.store, principal, params.request_id);
+  deleteRequestDocument: async ({ store, principal, params }) => {
+    const request = await submittedRequest(store, principal, params.request_id);
     assertEditable(request);
-    return remove(deps, principal, request, params.id);
+    return remove(store, principal, request, params.id);
   },
 } satisfies HandlerMap;

@@ -7,7 +7,7 @@ import type { Violation } from '../domain/switches.js';
 import { assertFound, assertNoViolations } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
-import type { EventSubscriptionRow } from '../store/rows.js';
+import type { Draft, EventSubscriptionRow } from '../store/rows.js';
 
 type Subscription = EventSubscriptionRow['data'];
 
@@ -23,47 +23,40 @@ function subscriptionViolations(s: Subscription, secret: string | null | undefin
 }
 
 export const eventSubscriptionHandlers = {
-  createEventSubscription: async ({ deps, principal, body }) => {
-    const { store, clock, ids } = deps;
+  createEventSubscription: async ({ store, clock, ids, principal, body }) => {
     const { auth_secret, ...fields } = body.data;
     const now = clock.iso();
-    const data: Subscription = {
+    const data: Draft<Subscription> = {
       id: ids.uuid(), name: '', notes: null, enabled: true, data: null, recipient: null,
       auth_method: 'NONE', auth_identity: null, auth_name: null, custom_headers: [], custom_query_params: [],
-      started_at: now, expired_at: null, ...fields, inserted_at: now, updated_at: now,
+      started_at: now, expired_at: null, ...(structuredClone(fields) as Draft<typeof fields>), inserted_at: now, updated_at: now,
     };
     assertNoViolations(subscriptionViolations(data, auth_secret));
-    const row = store.eventSubscriptions.insert({ account_id: principal.accountId, auth_secret: auth_secret ?? null, data });
-    await store.commit();
+    const row = await store.eventSubscriptions.insert({ account_id: principal.accountId, auth_secret: auth_secret ?? null, data });
     return { status: 201, body: present(row) };
   },
 
-  listEventSubscriptions: (ctx) =>
-    pageOf(ctx, ctx.deps.store.eventSubscriptions.list(ctx.principal.accountId), present),
+  listEventSubscriptions: async (ctx) => pageOf(ctx, await ctx.store.eventSubscriptions.list(ctx.principal.accountId), present),
 
-  getEventSubscription: ({ deps, principal, params }) => ({
+  getEventSubscription: async ({ store, principal, params }) => ({
     status: 200,
-    body: present(assertFound(deps.store.eventSubscriptions.get(principal.accountId, params.id), 'event_subscription', params.id)),
+    body: present(assertFound(await store.eventSubscriptions.get(principal.accountId, params.id), 'event_subscription', params.id)),
   }),
 
-  updateEventSubscription: async ({ deps, principal, params, body }) => {
-    const { store, clock } = deps;
-    const row = assertFound(store.eventSubscriptions.get(principal.accountId, params.id), 'event_subscription', params.id);
+  updateEventSubscription: async ({ store, clock, principal, params, body }) => {
+    const row = assertFound(await store.eventSubscriptions.get(principal.accountId, params.id), 'event_subscription', params.id);
     const { auth_secret, ...fields } = body.data;
-    const data = { ...row.data, ...fields };
-    const secret = auth_secret === undefined ? row.auth_secret : auth_secret;
-    assertNoViolations(subscriptionViolations(data, secret));
-    Object.assign(row, { data: { ...data, updated_at: clock.iso() }, auth_secret: secret });
-    store.eventSubscriptions.touch(row);
-    await store.commit();
-    return { status: 200, body: present(row) };
+    const updated = await store.eventSubscriptions.update(row, (d) => {
+      Object.assign(d.data, structuredClone(fields), { updated_at: clock.iso() });
+      if (auth_secret !== undefined) d.auth_secret = auth_secret;
+      assertNoViolations(subscriptionViolations(d.data, d.auth_secret));
+    });
+    return { status: 200, body: present(updated) };
   },
 
-  deleteEventSubscription: async ({ deps, principal, params }) => {
-    const { store } = deps;
-    const row = assertFound(store.eventSubscriptions.get(principal.accountId, params.id), 'event_subscription', params.id);
-    store.eventSubscriptions.remove(row);
-    await store.commit();
+  deleteEventSubscription: async ({ store, principal, params }) => {
+    const row = assertFound(await store.eventSubscriptions.get(principal.accountId, params.id), 'event_subscription', params.id);
+    await store.eventSubscriptions.remove(row);
     return { status: 200, body: present(row) };
   },
 } satisfies HandlerMap;

@@ -3,7 +3,7 @@ import { loadContract } from '../http/contract.js';
 import type { HandlerMap } from '../http/handler.js';
 
 export const metaHandlers = {
-  getOpenapi: ({ query }) => {
+  getOpenapi: async ({ query }) => {
     const contract = loadContract();
     return query.format === 'yaml'
       ? { status: 200, body: contract.yamlText() as never, contentType: 'application/yaml' }

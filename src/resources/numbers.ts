@@ -7,25 +7,24 @@ import type { Principal } from '../http/auth.js';
 import { assertFound, invalidField } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
-import { publish } from '../sim/events.js';
 import type { NumberRow } from '../store/rows.js';
-import type { Store } from '../store/store.js';
+import type { UnitOfWork } from '../store/store.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PHONE = /^\+?[1-9][0-9]{1,14}$/;
 
 /** The account's number named by `number_id`: its id, or the number E.164 with or without the plus. */
-export function findNumber(store: Store, principal: Principal, numberId: string): NumberRow {
+export async function findNumber(store: UnitOfWork, principal: Principal, numberId: string): Promise<NumberRow> {
   const row = UUID.test(numberId)
-    ? store.numbers.get(principal.accountId, numberId.toLowerCase())
-    : PHONE.test(numberId) ? store.numbers.byNumber(principal.accountId, toE164(numberId)) : undefined;
+    ? await store.numbers.get(principal.accountId, numberId.toLowerCase())
+    : PHONE.test(numberId) ? await store.numbers.byNumber(principal.accountId, toE164(numberId)) : undefined;
   return assertFound(row, 'number', numberId);
 }
 
 const ref = (id: string | null) => (id ? { id } : null);
 
-export function presentNumber(store: Store, row: NumberRow) {
-  const campaign = row.campaign_id ? store.campaigns.getAnyAccount(row.campaign_id) : undefined;
+export async function presentNumber(store: UnitOfWork, row: NumberRow) {
+  const campaign = row.campaign_id ? await store.campaigns.getAnyAccount(row.campaign_id) : undefined;
   return {
     data: row.data,
     type: 'number' as const,
@@ -39,31 +38,29 @@ export function presentNumber(store: Store, row: NumberRow) {
 }
 
 export const numberHandlers = {
-  listNumbers: (ctx) =>
-    pageOf(ctx, ctx.deps.store.numbers.list(ctx.principal.accountId), (row) => presentNumber(ctx.deps.store, row)),
+  listNumbers: async (ctx) => pageOf(ctx, await ctx.store.numbers.list(ctx.principal.accountId), (row) => presentNumber(ctx.store, row)),
 
-  getNumber: ({ deps, principal, params }) => ({
+  getNumber: async ({ store, principal, params }) => ({
     status: 200,
-    body: presentNumber(deps.store, findNumber(deps.store, principal, params.number_id)),
+    body: await presentNumber(store, await findNumber(store, principal, params.number_id)),
   }),
 
-  updateNumber: async ({ deps, principal, params, body }) => {
-    const { store, clock } = deps;
-    const row = findNumber(store, principal, params.number_id);
+  updateNumber: async ({ store, clock, sim, principal, params, body }) => {
+    const row = await findNumber(store, principal, params.number_id);
     const { switch_id, api_key_id, auto_response_id } = body.data;
-    const bind = <T>(field: string, id: string | null | undefined, lookup: (id: string) => T | undefined, what: string) => {
-      if (id && !lookup(id)) throw invalidField(`/data/${field}`, `No ${what} ${id} in this account.`);
+    const bound = async (field: string, id: string | null | undefined, lookup: (id: string) => Promise<unknown>, what: string) => {
+      if (id && !(await lookup(id))) throw invalidField(`/data/${field}`, `No ${what} ${id} in this account.`);
     };
-    bind('switch_id', switch_id, (id) => store.switches.get(principal.accountId, id), 'switch');
-    bind('api_key_id', api_key_id, (id) => store.apiKeys.get(principal.accountId, id), 'API key');
-    bind('auto_response_id', auto_response_id, (id) => store.autoResponses.get(principal.accountId, id), 'auto response');
-    if (switch_id !== undefined) row.switch_id = switch_id;
-    if (api_key_id !== undefined) row.api_key_id = api_key_id;
-    if (auto_response_id !== undefined) row.auto_response_id = auto_response_id;
-    row.data.updated_at = clock.iso();
-    store.numbers.touch(row);
-    await store.commit();
-    await publish(deps, principal.accountId, 'DID', 'did.updated', { type: 'number', data: row.data });
-    return { status: 200, body: presentNumber(store, row) };
+    await bound('switch_id', switch_id, (id) => store.switches.get(principal.accountId, id), 'switch');
+    await bound('api_key_id', api_key_id, (id) => store.apiKeys.get(principal.accountId, id), 'API key');
+    await bound('auto_response_id', auto_response_id, (id) => store.autoResponses.get(principal.accountId, id), 'auto response');
+    const updated = await store.numbers.update(row, (d) => {
+      if (switch_id !== undefined) d.switch_id = switch_id;
+      if (api_key_id !== undefined) d.api_key_id = api_key_id;
+      if (auto_response_id !== undefined) d.auto_response_id = auto_response_id;
+      d.data.updated_at = clock.iso();
+    });
+    await sim.publish('DID', 'did.updated', { type: 'number', data: updated.data });
+    return { status: 200, body: await presentNumber(store, updated) };
   },
 } satisfies HandlerMap;

@@ -7,11 +7,11 @@ import { assertFound, invalidField } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { OptoutItemRow } from '../store/rows.js';
-import type { Store } from '../store/store.js';
+import type { UnitOfWork } from '../store/store.js';
 import { findNumber } from './numbers.js';
 
-export function presentOptout(store: Store, row: OptoutItemRow) {
-  const number = store.numbers.getAnyAccount(row.number_id);
+export async function presentOptout(store: UnitOfWork, row: OptoutItemRow) {
+  const number = await store.numbers.getAnyAccount(row.number_id);
   return {
     data: row.data,
     type: 'number_optout_item' as const,
@@ -23,47 +23,41 @@ export function presentOptout(store: Store, row: OptoutItemRow) {
 }
 
 export const optoutItemHandlers = {
-  createOptoutItem: async ({ deps, principal, params, body }) => {
-    const { store, clock, ids } = deps;
-    const number = findNumber(store, principal, params.number_id);
+  createOptoutItem: async ({ store, clock, ids, principal, params, body }) => {
+    const number = await findNumber(store, principal, params.number_id);
     const { host_number, remote_number } = body.data;
     if (host_number !== undefined && toE164(host_number) !== number.data.number) {
       throw invalidField('/data/host_number', `host_number must be the number of the path, ${number.data.number}.`);
     }
     const remote = toE164(remote_number);
-    if (store.optoutItems.byPair(principal.accountId, number.data.id, remote)) {
+    if (await store.optoutItems.byPair(number.data.id, remote)) {
       throw invalidField('/data/remote_number', `${remote} has already opted out of ${number.data.number}.`);
     }
     const now = clock.iso();
-    const row = store.optoutItems.insert({
+    const row = await store.optoutItems.insert({
       account_id: principal.accountId,
       number_id: number.data.id,
       sms_id: null,
       data: { id: ids.uuid(), host_number: number.data.number, remote_number: remote, keyword: null, inserted_at: now, updated_at: now },
     });
-    await store.commit();
-    return { status: 201, body: presentOptout(store, row) };
+    return { status: 201, body: await presentOptout(store, row) };
   },
 
-  listNumberOptoutItems: ({ deps, principal, params, query, meta }) => {
-    const number = findNumber(deps.store, principal, params.number_id);
-    return pageOf({ query, meta, principal },
-      deps.store.optoutItems.ofNumber(principal.accountId, number.data.id), (row) => presentOptout(deps.store, row), { scope: number.data.id });
+  listNumberOptoutItems: async ({ store, principal, params, query, meta }) => {
+    const number = await findNumber(store, principal, params.number_id);
+    return pageOf({ query, meta, principal }, await store.optoutItems.ofNumber(number.data.id), (row) => presentOptout(store, row), { scope: number.data.id });
   },
 
-  listOptoutItems: (ctx) =>
-    pageOf(ctx, ctx.deps.store.optoutItems.list(ctx.principal.accountId), (row) => presentOptout(ctx.deps.store, row)),
+  listOptoutItems: async (ctx) => pageOf(ctx, await ctx.store.optoutItems.list(ctx.principal.accountId), (row) => presentOptout(ctx.store, row)),
 
-  getOptoutItem: ({ deps, principal, params }) => ({
+  getOptoutItem: async ({ store, principal, params }) => ({
     status: 200,
-    body: presentOptout(deps.store, assertFound(deps.store.optoutItems.get(principal.accountId, params.id), 'number_optout_item', params.id)),
+    body: await presentOptout(store, assertFound(await store.optoutItems.get(principal.accountId, params.id), 'number_optout_item', params.id)),
   }),
 
-  deleteOptoutItem: async ({ deps, principal, params }) => {
-    const { store } = deps;
-    const row = assertFound(store.optoutItems.get(principal.accountId, params.id), 'number_optout_item', params.id);
-    store.optoutItems.remove(row);
-    await store.commit();
-    return { status: 200, body: presentOptout(store, row) };
+  deleteOptoutItem: async ({ store, principal, params }) => {
+    const row = assertFound(await store.optoutItems.get(principal.accountId, params.id), 'number_optout_item', params.id);
+    await store.optoutItems.remove(row);
+    return { status: 200, body: await presentOptout(store, row) };
   },
 } satisfies HandlerMap;

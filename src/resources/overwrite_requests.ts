@@ -5,9 +5,8 @@
 import { assertFound } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
-import { publish } from '../sim/events.js';
 import type { OverwriteRequestRow } from '../store/rows.js';
-import type { Store } from '../store/store.js';
+import type { UnitOfWork } from '../store/store.js';
 
 type Review = 'APPROVED' | 'REJECTED' | 'FORCE_DELETED';
 
@@ -18,9 +17,9 @@ const STATUS_AFTER: Record<Review, OverwriteRequestRow['data']['status']> = {
   FORCE_DELETED: 'DELETED',
 };
 
-export function presentOverwrite(store: Store, row: OverwriteRequestRow) {
-  const number = store.numbers.getAnyAccount(row.number_id);
-  const user = row.reviewed_user_id ? store.users.getAnyAccount(row.reviewed_user_id) : undefined;
+export async function presentOverwrite(store: UnitOfWork, row: OverwriteRequestRow) {
+  const number = await store.numbers.getAnyAccount(row.number_id);
+  const user = row.reviewed_user_id ? await store.users.getAnyAccount(row.reviewed_user_id) : undefined;
   return {
     data: row.data,
     type: 'osr_overwrite_request' as const,
@@ -33,24 +32,23 @@ export function presentOverwrite(store: Store, row: OverwriteRequestRow) {
 }
 
 export const overwriteRequestHandlers = {
-  listOverwriteRequests: (ctx) =>
-    pageOf(ctx, ctx.deps.store.overwriteRequests.list(ctx.principal.accountId), (row) => presentOverwrite(ctx.deps.store, row), { newestFirst: true }),
+  listOverwriteRequests: async (ctx) =>
+    pageOf(ctx, await ctx.store.overwriteRequests.list(ctx.principal.accountId), (row) => presentOverwrite(ctx.store, row), { newestFirst: true }),
 
-  getOverwriteRequest: ({ deps, principal, params }) => ({
+  getOverwriteRequest: async ({ store, principal, params }) => ({
     status: 200,
-    body: presentOverwrite(deps.store, assertFound(deps.store.overwriteRequests.get(principal.accountId, params.id), 'osr_overwrite_request', params.id)),
+    body: await presentOverwrite(store, assertFound(await store.overwriteRequests.get(principal.accountId, params.id), 'osr_overwrite_request', params.id)),
   }),
 
-  reviewOverwriteRequest: async ({ deps, principal, params, body }) => {
-    const { store, clock } = deps;
-    const row = assertFound(store.overwriteRequests.get(principal.accountId, params.overwrite_request_id), 'osr_overwrite_request', params.overwrite_request_id);
+  reviewOverwriteRequest: async ({ store, clock, sim, principal, params, body }) => {
+    const row = assertFound(await store.overwriteRequests.get(principal.accountId, params.overwrite_request_id), 'osr_overwrite_request', params.overwrite_request_id);
     if (row.data.review_status !== 'NONE' || row.data.status !== 'NEW') return { status: 204, body: undefined };
     const review = body.data.review_status;
-    Object.assign(row.data, { review_status: review, status: STATUS_AFTER[review], updated_at: clock.iso() });
-    row.reviewed_user_id = principal.user?.data.id ?? null;
-    store.overwriteRequests.touch(row);
-    await store.commit();
-    await publish(deps, principal.accountId, 'OSR', 'osr.reviewed', { type: 'osr_overwrite_request', data: row.data });
-    return { status: 200, body: presentOverwrite(store, row) };
+    const updated = await store.overwriteRequests.update(row, (d) => {
+      Object.assign(d.data, { review_status: review, status: STATUS_AFTER[review], updated_at: clock.iso() });
+      d.reviewed_user_id = principal.user?.data.id ?? null;
+    });
+    await sim.publish('OSR', 'osr.reviewed', { type: 'osr_overwrite_request', data: updated.data });
+    return { status: 200, body: await presentOverwrite(store, updated) };
   },
 } satisfies HandlerMap;

@@ -2,6 +2,7 @@
  * Cart requests and submitted requests (spec: Resources > Request; Endpoints > Cart requests;
  * interface.md section 6: the type-specific fields travel in the request's own `data`).
  */
+import { toE164 } from '../domain/addresses.js';
 import { dataSchemaOf, requestViolations, type AccountView, type RequestData } from '../domain/requests.js';
 import type { Principal } from '../http/auth.js';
 import { componentValidator } from '../http/contract.js';
@@ -10,64 +11,63 @@ import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import { validationError } from '../http/validation.js';
 import type { RequestRow } from '../store/rows.js';
-import type { Store } from '../store/store.js';
+import type { UnitOfWork } from '../store/store.js';
 import { findCart, removeDocuments, writableCart } from './carts.js';
 
 export const presentRequest = (row: RequestRow) => ({ data: row.data, type: 'request' as const });
 
-function accountView(store: Store, principal: Principal): AccountView {
+/** What the request rules need to know of the account, looked up for the numbers and ids the request names. */
+async function accountView(store: UnitOfWork, principal: Principal, data: Record<string, unknown>): Promise<AccountView> {
   const { accountId } = principal;
-  return {
-    ownsNumber: (n) => store.numbers.byNumber(accountId, n) !== undefined,
-    hasSwitch: (id) => store.switches.get(accountId, id) !== undefined,
-    hasCampaign: (tcr) => store.campaigns.find((c) => c.data.tcr_campaign_id === tcr && (c.account_id === accountId || c.shared_with.includes(accountId))) !== undefined,
-  };
+  const numbers = Array.isArray(data.numbers) ? (data.numbers as string[]).map(toE164) : [];
+  const owned = new Set<string>();
+  for (const n of numbers) if (await store.numbers.byNumber(accountId, n)) owned.add(n);
+  const switchOk = typeof data.switch_id === 'string' && (await store.switches.get(accountId, data.switch_id)) !== undefined;
+  const campaignOk = typeof data.tcr_campaign_id === 'string' && (await store.campaigns.visibleByTcr(accountId, data.tcr_campaign_id)) !== undefined;
+  return { ownsNumber: (n) => owned.has(n), hasSwitch: () => switchOk, hasCampaign: () => campaignOk };
 }
 
 /** The request of the cart, which must still be a cart request. */
-export function cartRequest(store: Store, principal: Principal, cartId: string, id: string): RequestRow {
-  const row = store.requests.get(principal.accountId, id);
+export async function cartRequest(store: UnitOfWork, principal: Principal, cartId: string, id: string): Promise<RequestRow> {
+  const row = await store.requests.get(principal.accountId, id);
   return assertFound(row && row.cart_id === cartId && row.order_id === null ? row : undefined, 'request', id);
 }
 
 /** A submitted request (its cart checked out). */
-export function submittedRequest(store: Store, principal: Principal, id: string): RequestRow {
-  const row = store.requests.get(principal.accountId, id);
+export async function submittedRequest(store: UnitOfWork, principal: Principal, id: string): Promise<RequestRow> {
+  const row = await store.requests.get(principal.accountId, id);
   return assertFound(row && row.order_id !== null ? row : undefined, 'request', id);
 }
 
 export const requestHandlers = {
-  createCartRequest: async ({ deps, principal, params, body }) => {
-    const { store, clock, ids } = deps;
-    const cart = writableCart(store, principal, params.cart_id);
+  createCartRequest: async ({ store, clock, ids, principal, params, body }) => {
+    const cart = await writableCart(store, principal, params.cart_id);
     const { name, notes, type, data } = body.data;
-    assertNoViolations(requestViolations(type, data as Record<string, unknown>, accountView(store, principal)));
+    const fields = data as Record<string, unknown>;
+    assertNoViolations(requestViolations(type, fields, await accountView(store, principal, fields)));
     const now = clock.iso();
-    const row = store.requests.insert({
+    const row = await store.requests.insert({
       account_id: principal.accountId,
       cart_id: cart.data.id,
       order_id: null,
       data: { id: ids.ulid(), name: name ?? null, notes: notes ?? null, type, data: data as RequestData, inserted_at: now, updated_at: now },
     });
-    await store.commit();
     return { status: 201, body: presentRequest(row) };
   },
 
-  listCartRequests: ({ deps, principal, params, query, meta }) => {
-    const cart = findCart(deps.store, principal, params.cart_id);
-    return pageOf({ query, meta, principal },
-      deps.store.requests.ofCart(principal.accountId, cart.data.id), presentRequest, { scope: cart.data.id });
+  listCartRequests: async ({ store, principal, params, query, meta }) => {
+    const cart = await findCart(store, principal, params.cart_id);
+    return pageOf({ query, meta, principal }, await store.requests.ofCart(cart.data.id), presentRequest, { scope: cart.data.id });
   },
 
-  getCartRequest: ({ deps, principal, params }) => {
-    findCart(deps.store, principal, params.cart_id);
-    return { status: 200, body: presentRequest(cartRequest(deps.store, principal, params.cart_id, params.id)) };
+  getCartRequest: async ({ store, principal, params }) => {
+    await findCart(store, principal, params.cart_id);
+    return { status: 200, body: presentRequest(await cartRequest(store, principal, params.cart_id, params.id)) };
   },
 
-  updateCartRequest: async ({ deps, principal, params, body }) => {
-    const { store, clock } = deps;
-    writableCart(store, principal, params.cart_id);
-    const row = cartRequest(store, principal, params.cart_id, params.id);
+  updateCartRequest: async ({ store, clock, principal, params, body }) => {
+    await writableCart(store, principal, params.cart_id);
+    const row = await cartRequest(store, principal, params.cart_id, params.id);
     const { name, notes, type, data } = body.data;
     if (type !== undefined && type !== row.data.type) throw invalidField('/data/type', `The type of a request cannot change (it is ${row.data.type}).`);
     if (data !== undefined) {
@@ -75,26 +75,25 @@ export const requestHandlers = {
       if (!validate(data)) {
         throw validationError((validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody/data/data${e.instancePath}` })));
       }
-      assertNoViolations(requestViolations(row.data.type, data, accountView(store, principal)));
-      row.data.data = data as RequestData;
+      const fields = data as Record<string, unknown>;
+      assertNoViolations(requestViolations(row.data.type, fields, await accountView(store, principal, fields)));
     }
-    if (name !== undefined) row.data.name = name;
-    if (notes !== undefined) row.data.notes = notes;
-    row.data.updated_at = clock.iso();
-    store.requests.touch(row);
-    await store.commit();
+    const updated = await store.requests.update(row, (d) => {
+      if (data !== undefined) d.data.data = structuredClone(data) as typeof d.data.data;
+      if (name !== undefined) d.data.name = name;
+      if (notes !== undefined) d.data.notes = notes;
+      d.data.updated_at = clock.iso();
+    });
+    return { status: 200, body: presentRequest(updated) };
+  },
+
+  deleteCartRequest: async ({ store, principal, params }) => {
+    await writableCart(store, principal, params.cart_id);
+    const row = await cartRequest(store, principal, params.cart_id, params.id);
+    await removeDocuments(store, row.data.id);
+    await store.requests.remove(row);
     return { status: 200, body: presentRequest(row) };
   },
 
-  deleteCartRequest: async ({ deps, principal, params }) => {
-    const { store } = deps;
-    writableCart(store, principal, params.cart_id);
-    const row = cartRequest(store, principal, params.cart_id, params.id);
-    await removeDocuments(store, principal, row.data.id);
-    store.requests.remove(row);
-    await store.commit();
-    return { status: 200, body: presentRequest(row) };
-  },
-
-  getRequest: ({ deps, principal, params }) => ({ status: 200, body: presentRequest(submittedRequest(deps.store, principal, params.id)) }),
+  getRequest: async ({ store, principal, params }) => ({ status: 200, body: presentRequest(await submittedRequest(store, principal, params.id)) }),
 } satisfies HandlerMap;

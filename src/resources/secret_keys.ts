@@ -11,47 +11,42 @@ import type { SecretKeyRow } from '../store/rows.js';
 const present = (row: SecretKeyRow) => ({ data: row.data, type: 'secret_key' as const });
 
 export const secretKeyHandlers = {
-  createSecretKey: async ({ deps, principal, body }) => {
-    const { store, clock, ids, random } = deps;
+  createSecretKey: async ({ store, clock, ids, random, principal, body }) => {
     const { name, notes, size, usage } = body.data;
     if (usage === 'NONE') throw invalidField('/data/usage', 'usage NONE is reserved for internal use; use SIGNING or ENCRYPTION.');
     const material = random.bytes(size).toString('base64');
     const now = clock.iso();
-    const row = store.secretKeys.insert({
+    const row = await store.secretKeys.insert({
       account_id: principal.accountId,
       active: true,
       material_hash: hashSecret(material),
       data: { id: ids.uuid(), inserted_at: now, updated_at: now, name, notes: notes ?? null, size, usage },
     });
-    await store.commit();
     return { status: 201, body: { data: { ...row.data, data: material }, type: 'secret_key' } };
   },
 
-  listSecretKeys: (ctx) =>
-    pageOf(ctx, ctx.deps.store.secretKeys.list(ctx.principal.accountId), present),
+  listSecretKeys: async (ctx) => pageOf(ctx, await ctx.store.secretKeys.list(ctx.principal.accountId), present),
 
-  getSecretKey: ({ deps, principal, params }) => ({
+  getSecretKey: async ({ store, principal, params }) => ({
     status: 200,
-    body: present(assertFound(deps.store.secretKeys.get(principal.accountId, params.id), 'secret_key', params.id)),
+    body: present(assertFound(await store.secretKeys.get(principal.accountId, params.id), 'secret_key', params.id)),
   }),
 
-  updateSecretKey: async ({ deps, principal, params, body }) => {
-    const row = assertFound(deps.store.secretKeys.get(principal.accountId, params.id), 'secret_key', params.id);
+  updateSecretKey: async ({ store, clock, principal, params, body }) => {
+    const row = assertFound(await store.secretKeys.get(principal.accountId, params.id), 'secret_key', params.id);
     const { active, ...fields } = body.data;
-    if (active !== undefined) row.active = active;
-    Object.assign(row.data, fields, { updated_at: deps.clock.iso() });
-    deps.store.secretKeys.touch(row);
-    await deps.store.commit();
-    return { status: 200, body: present(row) };
+    const updated = await store.secretKeys.update(row, (d) => {
+      if (active !== undefined) d.active = active;
+      Object.assign(d.data, fields, { updated_at: clock.iso() });
+    });
+    return { status: 200, body: present(updated) };
   },
 
-  deleteSecretKey: async ({ deps, principal, params }) => {
-    const { store } = deps;
-    const row = assertFound(store.secretKeys.get(principal.accountId, params.id), 'secret_key', params.id);
-    const users = store.switches.usingSecretKey(row.data.id).length;
+  deleteSecretKey: async ({ store, principal, params }) => {
+    const row = assertFound(await store.secretKeys.get(principal.accountId, params.id), 'secret_key', params.id);
+    const users = (await store.switches.usingSecretKey(row.data.id)).length;
     if (users > 0) throw inUse(`The secret key is used by ${users} switch(es); detach it first.`);
-    store.secretKeys.remove(row);
-    await store.commit();
+    await store.secretKeys.remove(row);
     return { status: 200, body: present(row) };
   },
 } satisfies HandlerMap;

@@ -7,20 +7,19 @@ import { ApiError, assertFound, invalidField } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { UserRow } from '../store/rows.js';
-import type { Store } from '../store/store.js';
+import type { UnitOfWork } from '../store/store.js';
 
 const present = (row: UserRow) => ({ data: row.data, type: 'user' as const });
 
-function assertEmailFree(store: Store, accountId: string, email: string, self?: string): void {
-  const taken = store.users.list(accountId, (u) => u.data.email.toLowerCase() === email.toLowerCase() && u.data.id !== self);
-  if (taken.length) throw invalidField('/data/email', 'A user with this email exists in the account.');
+async function assertEmailFree(store: UnitOfWork, accountId: string, email: string, self?: string): Promise<void> {
+  const taken = await store.users.byEmail(accountId, email);
+  if (taken && taken.data.id !== self) throw invalidField('/data/email', 'A user with this email exists in the account.');
 }
 
 export const userHandlers = {
-  createUser: async ({ deps, principal, body }) => {
-    const { store, clock, ids, random } = deps;
+  createUser: async ({ store, clock, ids, random, principal, body }) => {
     const { password, password_confirmation, address, email, first_name, last_name, title } = body.data;
-    assertEmailFree(store, principal.accountId, email);
+    await assertEmailFree(store, principal.accountId, email);
     if (password !== undefined && password_confirmation !== password) {
       throw invalidField('/data/password_confirmation', 'password_confirmation does not match password.');
     }
@@ -30,7 +29,7 @@ export const userHandlers = {
     const creator = principal.user;
     if (!creator) throw new ApiError('access_denied.no_scope', [{ detail: 'Only a user\'s key may create users.', params: { action: 'create', level: 'account', resource: 'user' } }]);
     const now = clock.iso();
-    const row = store.users.insert({
+    const row = await store.users.insert({
       account_id: principal.accountId,
       role: creator.role,
       suspended: false,
@@ -46,40 +45,34 @@ export const userHandlers = {
         updated_at: now,
       },
     });
-    await store.commit();
     return { status: 201, body: present(row) };
   },
 
-  listUsers: (ctx) =>
-    pageOf(ctx, ctx.deps.store.users.list(ctx.principal.accountId), present),
+  listUsers: async (ctx) => pageOf(ctx, await ctx.store.users.list(ctx.principal.accountId), present),
 
-  getUser: ({ deps, principal, params }) => ({
+  getUser: async ({ store, principal, params }) => ({
     status: 200,
-    body: present(assertFound(deps.store.users.get(principal.accountId, params.id), 'user', params.id)),
+    body: present(assertFound(await store.users.get(principal.accountId, params.id), 'user', params.id)),
   }),
 
-  updateUser: async ({ deps, principal, params, body }) => {
-    const { store } = deps;
-    const row = assertFound(store.users.get(principal.accountId, params.id), 'user', params.id);
-    if (body.data.email !== undefined) assertEmailFree(store, principal.accountId, body.data.email, row.data.id);
-    Object.assign(row.data, body.data, { updated_at: deps.clock.iso() });
-    store.users.touch(row);
-    await store.commit();
-    return { status: 200, body: present(row) };
+  updateUser: async ({ store, clock, principal, params, body }) => {
+    const row = assertFound(await store.users.get(principal.accountId, params.id), 'user', params.id);
+    if (body.data.email !== undefined) await assertEmailFree(store, principal.accountId, body.data.email, row.data.id);
+    const updated = await store.users.update(row, (d) => Object.assign(d.data, body.data, { updated_at: clock.iso() }));
+    return { status: 200, body: present(updated) };
   },
 
-  deleteUser: async ({ deps, principal, params }) => {
-    const { store } = deps;
-    const row = assertFound(store.users.get(principal.accountId, params.id), 'user', params.id);
+  deleteUser: async ({ store, principal, params }) => {
+    const row = assertFound(await store.users.get(principal.accountId, params.id), 'user', params.id);
     if (principal.user?.data.id === row.data.id) throw invalidField('/', 'A user cannot delete itself.');
-    const keys = store.apiKeys.list(principal.accountId, (k) => k.user_id === row.data.id);
-    const bound = keys.filter((k) => store.switches.usingApiKey(k.data.id).length + store.numbers.usingApiKey(k.data.id).length > 0);
-    if (bound.length) {
-      throw new ApiError('resource_in_use', [{ detail: `The user's API key ${bound[0]?.data.id} is used by switches or numbers.` }]);
+    const keys = await store.apiKeys.ofUser(row.data.id);
+    for (const k of keys) {
+      if ((await store.switches.usingApiKey(k.data.id)).length + (await store.numbers.usingApiKey(k.data.id)).length > 0) {
+        throw new ApiError('resource_in_use', [{ detail: `The user's API key ${k.data.id} is used by switches or numbers.` }]);
+      }
     }
-    for (const k of keys) store.apiKeys.remove(k);
-    store.users.remove(row);
-    await store.commit();
+    for (const k of keys) await store.apiKeys.remove(k);
+    await store.users.remove(row);
     return { status: 200, body: present(row) };
   },
 } satisfies HandlerMap;

@@ -1,91 +1,102 @@
 /**
- * The simulated clock. `real` mode follows wall time plus an offset; `frozen` mode stands still
- * until moved. Time never goes backwards (interface.md section 7).
+ * Simulated clocks, one per account (interface.md section 7), stored with the state so a restart
+ * never moves one back. `real` follows wall time plus an offset; `frozen` stands still until moved.
+ * Time never goes backwards: moving to an earlier time is refused by the control API and ignored here.
  */
-export type ClockMode = 'real' | 'frozen';
+import type { ClockMode, ClockRow } from '../store/rows.js';
+import type { UnitOfWork } from '../store/store.js';
 
-export class SimClock {
-  private offsetMs = 0;
-  private frozenAt = 0;
-  private last = 0;
-
-  constructor(private readonly wall: () => number, private currentMode: ClockMode = 'real', start?: Date) {
-    const wallNow = wall();
-    const startMs = start ? start.getTime() : wallNow;
-    this.offsetMs = startMs - wallNow;
-    this.frozenAt = startMs;
-  }
-
-  get mode(): ClockMode {
-    return this.currentMode;
-  }
-
-  /** The current simulated time; never earlier than any time it answered before. */
-  now(): Date {
-    const t = this.currentMode === 'frozen' ? this.frozenAt : this.wall() + this.offsetMs;
-    this.last = Math.max(this.last, t);
-    return new Date(this.last);
-  }
-
-  /** ISO 8601 string of `now()`, the form every timestamp of the API takes. */
-  iso(): string {
-    return this.now().toISOString();
-  }
-
-  freeze(): void {
-    if (this.currentMode === 'frozen') return;
-    this.frozenAt = this.now().getTime();
-    this.currentMode = 'frozen';
-  }
-
-  resume(): void {
-    if (this.currentMode === 'real') return;
-    this.offsetMs = this.now().getTime() - this.wall();
-    this.currentMode = 'real';
-  }
-
-  /** Moves the clock forward to `t`; a time in the past is ignored. */
-  advanceTo(t: Date): void {
-    const target = Math.max(t.getTime(), this.now().getTime());
-    if (this.currentMode === 'frozen') this.frozenAt = target;
-    else this.offsetMs = target - this.wall();
-    this.last = target;
-  }
+/** An account's time, as handlers and runners read it. */
+export interface Clock {
+  readonly mode: ClockMode;
+  ms(): number;
+  now(): Date;
+  /** ISO 8601, the form every timestamp of the API takes. */
+  iso(): string;
 }
 
-/** One clock per account (interface.md section 7), made on first use with the server's start settings. */
+type ClockState = ClockRow['data'];
+
+/** The latest time (ms) ISO 8601 can write with a four-digit year. */
+export const MAX_TIME_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+export interface ClockDefaults {
+  mode: ClockMode;
+  /** Where a clock starts (ms); wall time at start-up unless given. */
+  startMs: number;
+}
+
 export class Clocks {
-  private readonly clocks = new Map<string, SimClock>();
+  /** The latest time each account's clock answered in this process: wall time may step back, clocks do not. */
+  private readonly answered = new Map<string, number>();
+  private readonly wallAtStart: number;
 
-  constructor(private readonly wall: () => number, private readonly mode: ClockMode = 'real', private readonly start?: Date) {}
-
-  for(accountId: string): SimClock {
-    let clock = this.clocks.get(accountId);
-    if (!clock) {
-      clock = new SimClock(this.wall, this.mode, this.start);
-      this.clocks.set(accountId, clock);
-    }
-    return clock;
+  constructor(private readonly wall: () => number, private readonly defaults: ClockDefaults) {
+    this.wallAtStart = wall();
   }
 
-  /** Every clock made so far, by account. */
-  entries(): [string, SimClock][] {
-    return [...this.clocks.entries()];
+  /** The clock of an account that never changed its own. */
+  private initial(accountId: string): ClockState {
+    const { mode, startMs } = this.defaults;
+    return { id: accountId, inserted_at: new Date(startMs).toISOString(), mode, offset_ms: startMs - this.wallAtStart, frozen_at_ms: startMs, floor_ms: startMs };
   }
 
-  /** Back to the start settings (reset). */
-  clear(): void {
-    this.clocks.clear();
+  /** The account's clock as the work sees it. */
+  async of(work: UnitOfWork, accountId: string): Promise<Clock> {
+    const row = await work.clocks.getAnyAccount(accountId);
+    return this.view(accountId, row?.data ?? this.initial(accountId));
   }
 
-  /** Every clock's time and mode, to restore later. */
-  save(): { accountId: string; now: string; mode: ClockMode }[] {
-    return this.entries().map(([accountId, c]) => ({ accountId, now: c.iso(), mode: c.mode }));
+  /** The server's own clock, for what belongs to no account (unauthenticated calls). */
+  server(): Clock {
+    return this.view('', this.initial(''));
   }
 
-  /** Puts the clocks back as saved (a snapshot's restore). */
-  restore(saved: { accountId: string; now: string; mode: ClockMode }[]): void {
-    this.clocks.clear();
-    for (const c of saved) this.clocks.set(c.accountId, new SimClock(this.wall, c.mode, new Date(c.now)));
+  private view(accountId: string, state: ClockState): Clock {
+    const ms = (): number => {
+      const raw = state.mode === 'frozen' ? state.frozen_at_ms : Math.max(state.floor_ms, this.wall() + state.offset_ms);
+      const t = Math.min(MAX_TIME_MS, Math.max(raw, this.answered.get(accountId) ?? raw));
+      if (accountId) this.answered.set(accountId, t);
+      return t;
+    };
+    return { mode: state.mode, ms, now: () => new Date(ms()), iso: () => new Date(ms()).toISOString() };
+  }
+
+  /** Moves the account's clock forward to `t` (ms); an earlier time leaves it where it is. */
+  async advanceTo(work: UnitOfWork, accountId: string, t: number): Promise<Clock> {
+    const clock = await this.of(work, accountId);
+    const target = Math.min(MAX_TIME_MS, Math.max(t, clock.ms()));
+    return this.save(work, accountId, clock.mode === 'frozen'
+      ? { frozen_at_ms: target, floor_ms: target }
+      : { offset_ms: target - this.wall(), floor_ms: target });
+  }
+
+  /** Stops the clock following wall time. */
+  async freeze(work: UnitOfWork, accountId: string): Promise<Clock> {
+    const clock = await this.of(work, accountId);
+    if (clock.mode === 'frozen') return clock;
+    const at = clock.ms();
+    return this.save(work, accountId, { mode: 'frozen', frozen_at_ms: at, floor_ms: at });
+  }
+
+  /** The clock follows wall time again, from where it stands. */
+  async resume(work: UnitOfWork, accountId: string): Promise<Clock> {
+    const clock = await this.of(work, accountId);
+    if (clock.mode === 'real') return clock;
+    const at = clock.ms();
+    return this.save(work, accountId, { mode: 'real', offset_ms: at - this.wall(), floor_ms: at });
+  }
+
+  private async save(work: UnitOfWork, accountId: string, change: Partial<ClockState>): Promise<Clock> {
+    const row = await work.clocks.getAnyAccount(accountId);
+    const next = row
+      ? await work.clocks.update(row, (d) => Object.assign(d.data, change))
+      : await work.clocks.insert({ account_id: accountId, data: { ...this.initial(accountId), ...change } });
+    return this.view(accountId, next.data);
+  }
+
+  /** Forgets what the clocks answered (the state was replaced: reset, restore). */
+  forget(): void {
+    this.answered.clear();
   }
 }

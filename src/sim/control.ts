@@ -6,18 +6,20 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { forAccount, type Deps } from '../deps.js';
+import { toE164 } from '../domain/addresses.js';
 import { authenticate } from '../http/auth.js';
 import { readContractDocument } from '../http/contract.js';
 import { ApiError, invalidField, notFound } from '../http/errors.js';
 import { validationError } from '../http/validation.js';
+import type { Runtime } from '../server.js';
+import { StorageUnavailable } from '../store/store.js';
+import { MAX_TIME_MS } from './clock.js';
 import { parseDuration } from './duration.js';
 import type { FaultEffect, FaultMatch } from './faults.js';
-import { inboundCall, inboundSms } from './inbound.js';
+import { finishSmsTrace, receiveSms, routeCall } from './inbound.js';
 import { raiseOverwriteRequest } from './lifecycles.js';
-import { createSandbox, Snapshots } from './sandboxes.js';
+import { createSandbox } from './sandboxes.js';
 import { runScenarioByName, scenarioNames } from './scenario_runner.js';
-import { resetSimulation } from './simulation.js';
 
 export interface ControlOptions {
   adminToken?: string;
@@ -37,27 +39,31 @@ function checked<T>(schema: string, body: unknown): T {
   return body as T;
 }
 
-type Handler = (req: Request, deps: Deps) => Promise<{ status?: number; body: unknown }> | { status?: number; body: unknown };
+type Handler = (req: Request) => Promise<{ status?: number; body: unknown }> | { status?: number; body: unknown };
 
-export function controlRouter(deps: Deps, opts: ControlOptions): Router {
+export function controlRouter(runtime: Runtime, opts: ControlOptions): Router {
   const router = Router();
-  const snapshots = new Snapshots();
+  const { store, clocks, scheduler, faults, journal, snapshots } = runtime;
+  const read = <T>(fn: Parameters<typeof store.run<T>>[1]) => store.run<T>({ read: true }, fn);
 
   /** The account a call acts on: the key's, or Demo. */
-  const accountOf = (req: Request): string => (req.headers.authorization ? authenticate(deps.store, req.headers.authorization).accountId : DEMO_ACCOUNT);
-  const clockOf = (accountId: string) => {
-    const clock = deps.clocks.for(accountId);
+  const accountOf = async (req: Request): Promise<string> =>
+    (req.headers.authorization ? (await read((w) => authenticate(w, req.headers.authorization))).accountId : DEMO_ACCOUNT);
+  const clockOf = async (accountId: string) => {
+    const clock = await read((w) => clocks.of(w, accountId));
     return { now: clock.iso(), mode: clock.mode };
   };
 
   const route = (method: 'get' | 'post' | 'delete', path: string, handler: Handler) => {
     router[method](path, async (req: Request, res: Response) => {
       try {
-        const { status = 200, body } = await handler(req, deps);
+        const { status = 200, body } = await handler(req);
         res.status(status).json(body);
       } catch (err) {
-        const e = err instanceof ApiError ? err : new ApiError('internal_error', [{ detail: (err as Error).message }]);
-        if (!(err instanceof ApiError)) deps.logger.warn(`control ${req.method} ${req.path}: ${(err as Error).stack}`);
+        const e = err instanceof ApiError ? err
+          : err instanceof StorageUnavailable ? new ApiError('storage_unavailable', [{ detail: err.message }])
+            : new ApiError('internal_error', [{ detail: (err as Error).message }]);
+        if (!(err instanceof ApiError) && !(err instanceof StorageUnavailable)) runtime.logger.warn(`control ${req.method} ${req.path}: ${(err as Error).stack}`);
         res.status(e.status(422)).json(e.envelope());
       }
     });
@@ -75,118 +81,142 @@ export function controlRouter(deps: Deps, opts: ControlOptions): Router {
   route('get', '/health', () => ({ body: { status: 'ok' } }));
 
   route('post', '/reset', async () => {
-    await resetSimulation(deps);
-    return { body: { status: 'reset', accounts: deps.store.accounts.list().length } };
+    await runtime.reset();
+    return { body: { status: 'reset', accounts: (await read((w) => w.accounts.all())).length } };
   });
 
-  route('get', '/accounts', () => ({
+  route('get', '/accounts', async () => ({
     body: {
-      accounts: deps.store.accounts.list().map((a) => ({
-        id: a.id,
-        name: a.name,
-        keys: deps.store.apiKeys.filter((k) => k.account_id === a.id).map((k) => {
-          const user = k.user_id ? deps.store.users.getAnyAccount(k.user_id) : undefined;
-          return { id: k.data.id, key: k.data.key, name: k.data.name, kind: user ? 'impersonated' : 'standard', role: user?.role ?? null, active: k.data.active };
-        }),
-      })),
+      accounts: await read(async (w) => {
+        const out = [];
+        for (const a of await w.accounts.all()) {
+          const keys = [];
+          for (const k of await w.apiKeys.list(a.data.id)) {
+            const user = k.user_id ? await w.users.getAnyAccount(k.user_id) : undefined;
+            keys.push({ id: k.data.id, key: k.data.key, name: k.data.name, kind: user ? 'impersonated' : 'standard', role: user?.role ?? null, active: k.data.active });
+          }
+          out.push({ id: a.data.id, name: a.data.name, keys });
+        }
+        return out;
+      }),
     },
   }));
 
-  route('post', '/accounts', async (req) => ({ status: 201, body: await createSandbox(deps, checked<{ name?: string }>('sandbox_request', req.body ?? {}).name) }));
+  route('post', '/accounts', async (req) => {
+    const { name } = checked<{ name?: string }>('sandbox_request', req.body ?? {});
+    const id = runtime.ids.uuid();
+    const box = await store.run({ account: id }, async (w) => createSandbox(w, runtime, await clocks.of(w, id), id, name));
+    return { status: 201, body: box };
+  });
   route('delete', '/accounts/:id', async (req) => {
     const id = String(req.params.id);
-    const account = deps.store.accounts.get(id);
+    const account = await read((w) => w.accounts.getAnyAccount(id));
     if (!account) throw notFound('account', id);
-    deps.store.deleteAccount(id);
-    await deps.store.commit();
-    return { body: { id, name: account.name, deleted: true } };
+    await store.run({ global: true }, (w) => w.removeAccount(id));
+    return { body: { id, name: account.data.name, deleted: true } };
   });
 
   route('post', '/faults', (req) => {
     const body = checked<{ match: FaultMatch; effect: FaultEffect; times?: number; probability?: number }>('fault_request', req.body ?? {});
-    return { status: 201, body: deps.faults.add({ id: deps.ids.uuid(), match: body.match, effect: body.effect, times: body.times ?? null, probability: body.probability ?? null }) };
+    return { status: 201, body: faults.add({ id: runtime.ids.uuid(), match: body.match, effect: body.effect, times: body.times ?? null, probability: body.probability ?? null }) };
   });
-  route('get', '/faults', () => ({ body: { faults: deps.faults.list() } }));
+  route('get', '/faults', () => ({ body: { faults: faults.list() } }));
   route('delete', '/faults/:id', (req) => {
-    const rule = deps.faults.remove(String(req.params.id));
+    const rule = faults.remove(String(req.params.id));
     if (!rule) throw notFound('fault', String(req.params.id));
     return { body: rule };
   });
 
   route('get', '/requests', (req) => {
     const q = req.query as Record<string, string | undefined>;
-    const entries = deps.journal.list({ ...q, status: q.status === undefined ? undefined : Number(q.status) });
+    const entries = journal.list({ ...q, status: q.status === undefined ? undefined : Number(q.status) });
     return { body: { count: entries.length, requests: entries } };
   });
 
   route('post', '/snapshots', async (req) => {
     const { name } = checked<{ name: string }>('snapshot_request', req.body ?? {});
-    await snapshots.save(deps, name);
+    await store.run({ global: true }, (w) => snapshots.save(w, name));
     return { status: 201, body: { name, snapshots: snapshots.names() } };
   });
   route('post', '/snapshots/:name/restore', async (req) => {
     const name = String(req.params.name);
     if (!snapshots.has(name)) throw notFound('snapshot', name);
-    await snapshots.restore(deps, name);
+    await store.run({ global: true }, (w) => snapshots.restore(w, name));
+    clocks.forget();
+    await scheduler.rearm();
     return { body: { name, restored: true } };
   });
 
-  route('get', '/clock', (req) => ({ body: clockOf(accountOf(req)) }));
-  route('post', '/clock/freeze', (req) => {
-    const account = accountOf(req);
-    deps.clocks.for(account).freeze();
-    return { body: clockOf(account) };
+  route('get', '/clock', async (req) => ({ body: await clockOf(await accountOf(req)) }));
+  route('post', '/clock/freeze', async (req) => {
+    const account = await accountOf(req);
+    await store.run({ account }, (w) => clocks.freeze(w, account));
+    await scheduler.rearm();
+    return { body: await clockOf(account) };
   });
-  route('post', '/clock/resume', (req) => {
-    const account = accountOf(req);
-    deps.clocks.for(account).resume();
-    deps.scheduler.rearm();
-    return { body: clockOf(account) };
+  route('post', '/clock/resume', async (req) => {
+    const account = await accountOf(req);
+    await store.run({ account }, (w) => clocks.resume(w, account));
+    await scheduler.rearm();
+    return { body: await clockOf(account) };
   });
   route('post', '/clock/advance', async (req) => {
-    const account = accountOf(req);
+    const account = await accountOf(req);
     const body = checked<{ by?: string; to?: string; next?: true }>('advance_request', req.body ?? {});
-    const clock = deps.clocks.for(account);
-    let target: Date | 'next';
+    const now = (await read((w) => clocks.of(w, account))).ms();
+    let target: number | 'next';
     if (body.by !== undefined) {
       const ms = parseDuration(body.by);
       if (ms === null) throw invalidField('/by', `${body.by} is not an ISO 8601 duration such as PT10M.`);
-      target = new Date(clock.now().getTime() + ms);
+      target = now + ms;
+      if (target > MAX_TIME_MS) throw invalidField('/by', `${body.by} takes the clock past the year 9999.`);
     } else if (body.to !== undefined) {
-      target = new Date(body.to);
-      if (target.getTime() < clock.now().getTime()) throw invalidField('/to', 'Time never goes backwards: `to` is before the clock.');
+      target = Date.parse(body.to);
+      if (target < now) throw invalidField('/to', 'Time never goes backwards: `to` is before the clock.');
+      if (target > MAX_TIME_MS) throw invalidField('/to', '`to` is past the year 9999.');
     } else {
       target = 'next';
     }
-    return { body: await deps.scheduler.advance(account, target) };
+    return { body: await scheduler.advance(account, target) };
   });
 
-  route('get', '/deliveries', (req) => {
-    const account = accountOf(req);
+  route('get', '/deliveries', async (req) => {
+    const account = await accountOf(req);
     const kind = typeof req.query.kind === 'string' ? req.query.kind : undefined;
-    const deliveries = deps.deliveries.list().filter((d) => d.account_id === account && (!kind || d.kind === kind));
+    const deliveries = (await read((w) => w.deliveries.list(account))).filter((d) => !kind || d.data.kind === kind).map((d) => d.data);
     return { body: { count: deliveries.length, deliveries } };
   });
 
   route('post', '/inbound/sms', async (req) => {
-    const account = accountOf(req);
+    const account = await accountOf(req);
     const body = checked<{ to: string; from: string; text: string; media_urls?: string[] }>('inbound_sms', req.body ?? {});
-    return { body: await inboundSms(forAccount(deps, account), account, body) };
+    const outcome = await runtime.work(account, (w) => receiveSms(w, body));
+    // a simulated message waits for the first attempt of its delivery, as `advance` does
+    await scheduler.runDue(account);
+    const delivery = outcome.switchDelivery && (await read((w) => w.deliveries.getAnyAccount(outcome.switchDelivery!.id)));
+    return { body: finishSmsTrace(outcome, delivery) };
   });
 
   route('post', '/inbound/call', async (req) => {
-    const account = accountOf(req);
+    const account = await accountOf(req);
     const body = checked<{ to: string; from: string }>('inbound_call', req.body ?? {});
-    return { body: await inboundCall(forAccount(deps, account), account, body) };
+    const result = await runtime.work(account, (work) => routeCall({
+      work,
+      route: async (spec) => runtime.deliveries.sendNow(await runtime.work(account, (w) => w.sim.deliver('route', spec, { retry: false, now: true }))),
+    }, body), { read: true });
+    return { body: result };
   });
 
   route('post', '/osr/overwrite_requests', async (req) => {
-    const account = accountOf(req);
+    const account = await accountOf(req);
     const body = checked<{ number: string; service_provider?: string }>('raise_overwrite', req.body ?? {});
-    const e164 = body.number.startsWith('+') ? body.number : `+${body.number}`;
-    const number = deps.store.numbers.byNumber(account, e164);
-    if (!number) throw invalidField('/number', `${e164} is not a number of this account.`);
-    const row = await raiseOverwriteRequest(forAccount(deps, account), account, number.data.id, body.service_provider ?? 'Northwind Messaging (NNID 741852)');
+    const row = await runtime.work(account, async (w) => {
+      const number = await w.store.numbers.byNumber(account, toE164(body.number));
+      if (!number) throw invalidField('/number', `${toE164(body.number)} is not a number of this account.`);
+      return raiseOverwriteRequest(w, number, body.service_provider ?? 'Northwind Messaging (NNID 741852)');
+    });
+    // a simulated event waits for the deliveries it sets off, as `advance` does
+    await scheduler.runDue(account);
     return { status: 201, body: { data: row.data, type: 'osr_overwrite_request' } };
   });
 

@@ -1,197 +1,163 @@
 /**
- * Every outbound delivery (interface.md section 8): a real request to the client's endpoint,
- * recorded with each attempt in the delivery log (secrets redacted), and retried on the account's
- * clock after 1 min, 5 min, 30 min, 2 h and 6 h when it fails.
+ * The delivery worker (interface.md section 8): runs a due delivery from the outbox as a real
+ * request to the client's endpoint, outside any lock, then records the attempt in the delivery
+ * log. A failure (no answer, or not 2xx) is retried on the account's clock after 1 min, 5 min,
+ * 30 min, 2 h and 6 h; the sixth failure is final.
  */
-import type { Deps } from '../deps.js';
-import type { ScheduledStep } from '../store/rows.js';
+import { elapsedMs, stopwatch, type Logger } from '../deps.js';
+import type { Attempt, DeliveryRow, StepRow } from '../store/rows.js';
+import type { Store, UnitOfWork } from '../store/store.js';
+import { tarGz } from './archive.js';
+import type { Clocks } from './clock.js';
+import type { FaultEffect, Faults } from './faults.js';
 import { send, type OutboundRequest, type OutboundResponse } from './http_client.js';
-
-export type DeliveryKind = 'event' | 'cdr' | 'sms' | 'dlr' | 'route' | 'result';
-
-export interface Attempt {
-  at: string;
-  status: number | null;
-  error: string | null;
-  duration_ms: number;
-}
-
-export interface DeliveryRecord {
-  id: string;
-  account_id: string;
-  kind: DeliveryKind;
-  method: string;
-  target: string;
-  headers: Record<string, string>;
-  body: string;
-  attempts: Attempt[];
-  outcome: 'delivered' | 'retrying' | 'failed' | 'refused';
-}
-
-/** Whether `--outbound-allow` lets a delivery reach this URL's host. */
-export function outboundAllowed(allow: string[], url: string): boolean {
-  if (!allow.length) return true;
-  let host: string;
-  try {
-    host = new URL(url.includes('://') ? url : `sftp://${url}`).hostname.replace(/^\[|\]$/g, '');
-  } catch {
-    return false;
-  }
-  return allow.some((a) => (a.startsWith('*.') ? host.endsWith(a.slice(1)) : host === a));
-}
 
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
 export const DELIVERY_TIMEOUT_MS = 5_000;
-const LOG_LIMIT = 10_000;
-const BODY_LIMIT = 64 * 1024;
-const SECRET_HEADERS = /^(authorization|proxy-authorization|x-api-key|cookie)$/i;
 
-/** What was sent, with secrets replaced: safe to show in `GET /__sim/deliveries`. */
-function redact(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, SECRET_HEADERS.test(k) ? `${v.split(' ')[0]} [redacted]` : v]));
+/** Where deliveries may go (`--outbound-allow`); see outbound.ts for the addresses refused. */
+export interface OutboundPolicy {
+  /** Why the URL may not be reached, or null when it may. */
+  refusal(url: string): string | null;
 }
 
-export interface DeliveryOptions {
-  /** Retry on failure (events, CDRs, results); a route callback is answered now or never. */
-  retry: boolean;
-  /** Called once with the final outcome (after retries). */
-  onSettled?: (ok: boolean, deps: Deps) => void;
+export interface DeliveryWorkerOptions {
+  store: Store;
+  clocks: Clocks;
+  faults: Faults;
+  policy: OutboundPolicy;
+  logger: Logger;
 }
 
-export class Deliveries {
-  private readonly log: DeliveryRecord[] = [];
-  private readonly settled = new Map<string, DeliveryOptions['onSettled']>();
+/** What an attempt came to. */
+interface Outcome {
+  attempt: Attempt;
+  response: OutboundResponse | null;
+}
 
-  list(): readonly DeliveryRecord[] {
-    return this.log;
-  }
+export class DeliveryWorker {
+  constructor(private readonly opts: DeliveryWorkerOptions) {}
 
-  clear(): void {
-    this.log.length = 0;
-    this.settled.clear();
-    this.held.clear();
-  }
-
-  /** Sends now; answers the response, or null when it failed. A failure is retried if asked. */
-  async deliver(deps: Deps, accountId: string, kind: DeliveryKind, req: OutboundRequest, opts: DeliveryOptions): Promise<OutboundResponse | null> {
-    const body = typeof req.body === 'string' ? req.body : req.body.toString('utf8');
-    const record: DeliveryRecord = {
-      id: deps.ids.ulid(), account_id: accountId, kind, method: req.method, target: req.url,
-      headers: redact(req.headers), body: body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}…` : body, attempts: [], outcome: 'retrying',
-    };
-    this.log.push(record);
-    if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
-    if (opts.onSettled) this.settled.set(record.id, opts.onSettled);
-    if (!outboundAllowed(deps.outboundAllow, req.url)) {
-      record.attempts.push({ at: deps.clock.iso(), status: null, error: 'refused: the host is not in --outbound-allow', duration_ms: 0 });
-      record.outcome = 'refused';
-      this.settle(deps, record, false);
-      record.outcome = 'refused';
-      return null;
+  /** Runs a due delivery step; answers what happened, for `advance`'s report. */
+  async run(step: StepRow): Promise<string> {
+    const row = await this.opts.store.run({ read: true }, (w) => w.deliveries.getAnyAccount(step.data.ref));
+    if (!row || (row.data.outcome !== 'pending' && row.data.outcome !== 'retrying')) {
+      await this.record(step, row, []);
+      return `delivery ${step.data.ref} is no longer pending`;
     }
-    const fault = deps.faults.outbound(req.url, accountId);
+    const said = await this.attemptAndRecord(step, row);
+    await this.releaseHeld(row);
+    return said;
+  }
+
+  /** Sends one delivery now and logs it (an HTTP route callback: answered now or never). */
+  async sendNow(row: DeliveryRow): Promise<OutboundResponse | null> {
+    const { attempt, response } = await this.attempt(row, undefined);
+    await this.opts.store.run({ account: row.account_id }, async (w) => {
+      const current = await w.deliveries.getAnyAccount(row.data.id);
+      if (current) await w.deliveries.update(current, (d) => {
+        d.data.attempts.push(attempt);
+        d.data.outcome = response ? 'delivered' : 'failed';
+        d.data.next_attempt_at = null;
+      });
+    });
+    return response;
+  }
+
+  private async attemptAndRecord(step: StepRow, row: DeliveryRow): Promise<string> {
+    const fault = this.opts.faults.outbound(row.request.url, row.account_id);
     if (fault?.reorder) {
-      // held back: it goes out right after the next delivery to the same endpoint
-      record.outcome = 'retrying';
-      this.held.set(req.url, [...(this.held.get(req.url) ?? []), { record, req, retry: opts.retry }]);
-      return null;
+      await this.record(step, row, [], 'held');
+      return `delivery ${row.data.kind} to ${row.data.target}: held back until the next one to it`;
     }
-    const res = fault?.fail ? this.injectedFailure(deps, record) : await this.attempt(deps, record, req);
-    if (res && fault?.duplicate) await this.attempt(deps, record, req);
-    if (res || !opts.retry) this.settle(deps, record, res !== null);
-    else this.scheduleRetry(deps, record, req);
-    await this.releaseHeld(deps, req.url);
-    return res;
+    const first = await this.attempt(row, fault);
+    const attempts = [first.attempt];
+    if (first.response && fault?.duplicate) attempts.push((await this.attempt(row, undefined)).attempt);
+    const n = row.data.attempts.length + 1;
+    const ok = first.response !== null;
+    const refused = first.attempt.error?.startsWith('refused') ?? false;
+    const final = ok || refused || !row.retry || n > RETRY_BACKOFF_MS.length;
+    await this.record(step, row, attempts, ok ? 'delivered' : refused ? 'refused' : final ? 'failed' : 'retrying');
+    const what = `delivery ${row.data.kind} to ${row.data.target}: attempt ${n}`;
+    if (ok) return `${what} answered ${first.response!.status}`;
+    return final ? `${what} failed (${first.attempt.error}); no more attempts` : `${what} failed (${first.attempt.error}), retrying`;
   }
 
-  private readonly held = new Map<string, { record: DeliveryRecord; req: OutboundRequest; retry: boolean }[]>();
-
-  /** Sends what an out-of-order fault held back for this endpoint. */
-  private async releaseHeld(deps: Deps, url: string): Promise<void> {
-    const waiting = this.held.get(url);
-    if (!waiting?.length) return;
-    this.held.delete(url);
-    for (const { record, req, retry } of waiting) {
-      const res = await this.attempt(deps, record, req);
-      if (res || !retry) this.settle(deps, record, res !== null);
-      else this.scheduleRetry(deps, record, req);
+  /** Sends what an out-of-order fault held back for this target, after the delivery that just went. */
+  private async releaseHeld(after: DeliveryRow): Promise<void> {
+    const held = await this.opts.store.run({ read: true }, (w) => w.deliveries.heldFor(after.data.target));
+    for (const row of held) {
+      if (row.data.id === after.data.id) continue;
+      await this.attemptAndRecord(undefined as unknown as StepRow, { ...row, data: { ...row.data, outcome: 'pending' } });
     }
   }
 
-  /** An attempt an outbound fault failed before it left. */
-  private injectedFailure(deps: Deps, record: DeliveryRecord): null {
-    record.attempts.push({ at: deps.clock.iso(), status: null, error: 'injected fault', duration_ms: 0 });
-    return null;
-  }
-
-  /** The scheduler's runner for a due retry. */
-  readonly retry = async (step: ScheduledStep, deps: Deps): Promise<string> => {
-    const record = this.log.find((r) => r.id === step.ref);
-    const { req } = step.data as { req: OutboundRequest };
-    if (!record) return `delivery ${step.ref} is no longer logged`;
-    const res = deps.faults.outbound(req.url, record.account_id)?.fail ? this.injectedFailure(deps, record) : await this.attempt(deps, record, req);
-    if (res) {
-      this.settle(deps, record, true);
-      return `delivery ${record.kind} to ${record.target}: attempt ${record.attempts.length} answered ${res.status}`;
-    }
-    if (record.attempts.length > RETRY_BACKOFF_MS.length) {
-      this.settle(deps, record, false);
-      return `delivery ${record.kind} to ${record.target}: failed after ${record.attempts.length} attempts`;
-    }
-    this.scheduleRetry(deps, record, req);
-    return `delivery ${record.kind} to ${record.target}: attempt ${record.attempts.length} failed, retrying`;
-  };
-
-  private async attempt(deps: Deps, record: DeliveryRecord, req: OutboundRequest): Promise<OutboundResponse | null> {
-    const started = process.hrtime.bigint();
-    const attempt: Attempt = { at: deps.clock.iso(), status: null, error: null, duration_ms: 0 };
-    record.attempts.push(attempt);
+  /** One attempt: refused by policy, failed by an injected fault, or really sent. */
+  private async attempt(row: DeliveryRow, fault: FaultEffect | undefined): Promise<Outcome> {
+    const clock = await this.opts.store.run({ read: true }, (w) => this.opts.clocks.of(w, row.account_id));
+    const attempt: Attempt = { at: clock.iso(), status: null, error: null, duration_ms: 0 };
+    const refusal = this.opts.policy.refusal(row.request.url);
+    if (refusal) return { attempt: { ...attempt, error: `refused: ${refusal}` }, response: null };
+    if (fault?.fail) return { attempt: { ...attempt, error: 'injected fault' }, response: null };
+    const started = stopwatch();
     try {
-      const res = await send(req, DELIVERY_TIMEOUT_MS);
-      attempt.status = res.status;
-      if (res.status < 200 || res.status > 299) attempt.error = `answered ${res.status}`;
-      return attempt.error ? null : res;
+      const request = await this.requestOf(row, clock.ms());
+      const response = await send(request, DELIVERY_TIMEOUT_MS);
+      attempt.status = response.status;
+      if (response.status < 200 || response.status > 299) attempt.error = `answered ${response.status}`;
+      return { attempt, response: attempt.error ? null : response };
     } catch (e) {
       attempt.error = (e as Error).message;
-      return null;
+      return { attempt, response: null };
     } finally {
-      attempt.duration_ms = Number(process.hrtime.bigint() - started) / 1e6;
+      attempt.duration_ms = elapsedMs(started);
     }
   }
 
-  private scheduleRetry(deps: Deps, record: DeliveryRecord, req: OutboundRequest): void {
-    record.outcome = 'retrying';
-    const wait = RETRY_BACKOFF_MS[record.attempts.length - 1] ?? RETRY_BACKOFF_MS[RETRY_BACKOFF_MS.length - 1]!;
-    deps.scheduler.at(record.account_id, deps.clock.now().getTime() + wait, 'delivery', record.id, { req });
+  /** The request as it goes out; a result file is read (and archived) at each attempt. */
+  private async requestOf(row: DeliveryRow, nowMs: number): Promise<OutboundRequest> {
+    const spec = row.request;
+    if (!spec.body_file) return { ...spec, headers: { ...spec.headers } };
+    const file = (await this.opts.store.run({ read: true }, (w) => w.files.get(spec.body_file!.id))) ?? Buffer.alloc(0);
+    const name = spec.body_file.archive_name;
+    return { ...spec, headers: { ...spec.headers }, body: name ? tarGz(name, file, nowMs) : file };
   }
 
-  private settle(deps: Deps, record: DeliveryRecord, ok: boolean): void {
-    record.outcome = ok ? 'delivered' : 'failed';
-    const done = this.settled.get(record.id);
-    this.settled.delete(record.id);
-    done?.(ok, deps);
+  /** Logs the attempts, removes the step, and schedules the retry or settles the delivery, in one work. */
+  private async record(step: StepRow | undefined, row: DeliveryRow | undefined, attempts: Attempt[], outcome?: DeliveryRow['data']['outcome']): Promise<void> {
+    const accountId = row?.account_id ?? step?.account_id;
+    if (!accountId) return;
+    await this.opts.store.run({ account: accountId }, async (w) => {
+      if (step) {
+        const stored = await w.steps.getAnyAccount(step.data.id);
+        if (stored) await w.steps.remove(stored);
+      }
+      const current = row && (await w.deliveries.getAnyAccount(row.data.id));
+      if (!current || !outcome) return;
+      const clock = await this.opts.clocks.of(w, accountId);
+      const n = current.data.attempts.length + attempts.length;
+      const retryAt = outcome === 'retrying' ? clock.ms() + (RETRY_BACKOFF_MS[n - 1] ?? RETRY_BACKOFF_MS[RETRY_BACKOFF_MS.length - 1]!) : null;
+      await w.deliveries.update(current, (d) => {
+        d.data.attempts.push(...attempts);
+        d.data.outcome = outcome;
+        d.data.next_attempt_at = retryAt === null ? null : new Date(retryAt).toISOString();
+      });
+      if (retryAt !== null) {
+        const seq = await w.nextSeq();
+        await w.steps.insert({ account_id: accountId, seq, data: { id: `${current.data.id}-${n}`, inserted_at: clock.iso(), at: new Date(retryAt).toISOString(), kind: 'delivery', ref: current.data.id } });
+      }
+      if (outcome === 'delivered' || outcome === 'failed' || outcome === 'refused') await settle(w, current, outcome === 'delivered');
+    });
   }
 }
 
-/**
- * The SFTP login for an auth method (spec: BASIC logs in with identity and secret; BEARER uses a
- * placeholder username and the secret as password; NONE placeholder values).
- */
-export function sftpLogin(method: string | undefined, identity: string | null | undefined, secret: string | null | undefined): { username: string; password: string } {
-  if (method === 'BASIC') return { username: identity ?? '', password: secret ?? '' };
-  return { username: 'dipswitch', password: method === 'BEARER' ? secret ?? '' : '' };
-}
-
-/** The Authorization header for NONE, BASIC or BEARER auth (spec: Call data webhook, Event subscription). */
-export function authHeader(method: string | undefined, identity: string | null | undefined, secret: string | null | undefined): Record<string, string> {
-  if (method === 'BASIC') return { authorization: `Basic ${Buffer.from(`${identity ?? ''}:${secret ?? ''}`).toString('base64')}` };
-  if (method === 'BEARER') return { authorization: `Bearer ${secret ?? ''}` };
-  return {};
-}
-
-/** The URL with the custom query parameters added. */
-export function withQuery(url: string, params: { key: string; value: string }[] = []): string {
-  const u = new URL(url);
-  for (const p of params) u.searchParams.append(p.key, p.value);
-  return u.toString();
+/** What a settled delivery does besides its log entry: a bulk dip's on-done action learns its outcome. */
+async function settle(w: UnitOfWork, row: DeliveryRow, ok: boolean): Promise<void> {
+  if (row.settle?.kind !== 'bulk_dip_action') return;
+  const task = await w.bulkDipTasks.getAnyAccount(row.settle.task_id);
+  const index = row.settle.index;
+  if (!task?.data.on_done_actions[index]) return;
+  await w.bulkDipTasks.update(task, (d) => {
+    Object.assign(d.data.on_done_actions[index]!, ok ? { status: 'COMPLETED', error_code: 'OK' } : { status: 'ERROR', error_code: 'DELIVERY_FAILED' });
+  });
 }

@@ -6,12 +6,12 @@
 import { createHmac } from 'node:crypto';
 import { toE164 } from '../domain/addresses.js';
 import { matchKeyword } from '../domain/keywords.js';
-import type { Deps } from '../deps.js';
 import { invalidField } from '../http/errors.js';
-import type { DestinationRow, NumberRow, SwitchRow } from '../store/rows.js';
-import { authHeader } from './deliveries.js';
-import { sendCdr } from './events.js';
-import type { OutboundRequest } from './http_client.js';
+import type { DeliveryRow, DestinationRow, NumberRow, OutboundSpec, SwitchRow } from '../store/rows.js';
+import type { UnitOfWork } from '../store/store.js';
+import type { OutboundResponse } from './http_client.js';
+import { authHeader } from './outbox.js';
+import type { Work } from './work.js';
 
 /** Spec (glossary): the keywords that opt a subscriber out. */
 export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'];
@@ -22,8 +22,8 @@ export interface TraceStep {
   [more: string]: unknown;
 }
 
-function findNumber(deps: Deps, accountId: string, to: string): NumberRow {
-  const number = deps.store.numbers.byNumber(accountId, toE164(to));
+async function findNumber(work: { store: UnitOfWork }, accountId: string, to: string): Promise<NumberRow> {
+  const number = await work.store.numbers.byNumber(accountId, toE164(to));
   if (!number) throw invalidField('/to', `${toE164(to)} is not a number of this account.`);
   return number;
 }
@@ -35,7 +35,7 @@ export const isDeliveryReceipt = (text: string): boolean => /^id:\S+ .*\bstat:[A
 const padShortCode = (from: string): string => (/^\d{5,6}$/.test(from) ? from.padStart(11, '0') : from);
 
 /** The HTTP request a switch's endpoint receives for an inbound message (interface.md section 8). */
-export function switchRequest(sw: SwitchRow, kind: 'sms' | 'mms', message: Record<string, unknown>): OutboundRequest {
+export function switchRequest(sw: SwitchRow, kind: 'sms' | 'mms', message: Record<string, unknown>): OutboundSpec {
   const s = sw.data;
   const format = kind === 'sms' ? s.sms_message_format : s.mms_message_format;
   const url = (kind === 'sms' ? s.sms_data : s.mms_data) ?? '';
@@ -52,31 +52,41 @@ export function switchRequest(sw: SwitchRow, kind: 'sms' | 'mms', message: Recor
   return { method: 'POST', url, headers: { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json', ...auth }, body };
 }
 
-export async function inboundSms(deps: Deps, accountId: string, input: { to: string; from: string; text: string; media_urls?: string[] }) {
-  const { store, clock, ids } = deps;
-  const number = findNumber(deps, accountId, input.to);
+export interface SmsOutcome {
+  message: Record<string, unknown>;
+  trace: TraceStep[];
+  outbound: { from: string; to: string; text: string; reason: string }[];
+  /** The delivery to the switch, to be finished once it ran: its trace step and the receipt it may send. */
+  switchDelivery?: { id: string; dlr: { from: string; to: string; text: string } | null };
+}
+
+/** An SMS or MMS arrives at one of the account's numbers (inside the account's unit of work). */
+export async function receiveSms(work: Work, input: { to: string; from: string; text: string; media_urls?: readonly string[] }): Promise<SmsOutcome> {
+  const { store, clock, ids, sim, accountId } = work;
+  const number = await findNumber(work, accountId, input.to);
   const kind = input.media_urls?.length ? 'mms' : 'sms';
   const from = /^\d{5,6}$/.test(input.from) ? input.from : toE164(input.from);
   const message = { id: ids.ulid(), from, to: number.data.number, text: input.text, received_at: clock.iso(), ...(kind === 'mms' ? { media_urls: input.media_urls } : {}) };
   const trace: TraceStep[] = [{ step: 'received', detail: `${kind.toUpperCase()} ${message.id} from ${from} to ${number.data.number}` }];
-  const outbound: { from: string; to: string; text: string; reason: string }[] = [];
+  const outbound: SmsOutcome['outbound'] = [];
+  const done = (): SmsOutcome => ({ message, trace, outbound });
 
-  if (await sendCdr(deps, accountId, kind === 'mms' ? 'MMS' : 'SMS', { from, to: number.data.number, message_id: message.id, direction: 'INBOUND' })) {
+  if (await sim.cdr(kind === 'mms' ? 'MMS' : 'SMS', { from, to: number.data.number, message_id: message.id, direction: 'INBOUND' })) {
     trace.push({ step: 'cdr', detail: 'CDR sent to the call data webhook' });
   }
 
-  const optedOutBefore = store.optoutItems.byPair(accountId, number.data.id, from) !== undefined;
+  const optedOutBefore = (await store.optoutItems.byPair(number.data.id, from)) !== undefined;
   const word = input.text.trim().toUpperCase();
   if (OPT_OUT_KEYWORDS.includes(word) && !optedOutBefore) {
     const now = clock.iso();
-    const item = store.optoutItems.insert({
+    const item = await store.optoutItems.insert({
       account_id: accountId, number_id: number.data.id, sms_id: message.id,
       data: { id: ids.uuid(), host_number: number.data.number, remote_number: from, keyword: word, inserted_at: now, updated_at: now },
     });
     trace.push({ step: 'opt_out', detail: `${from} opted out of ${number.data.number} with ${word}`, optout_item_id: item.data.id });
   }
 
-  const auto = number.auto_response_id ? store.autoResponses.get(accountId, number.auto_response_id) : undefined;
+  const auto = number.auto_response_id ? await store.autoResponses.get(accountId, number.auto_response_id) : undefined;
   const match = auto ? matchKeyword(auto.data.keywords, input.text) : undefined;
   if (match) {
     if (optedOutBefore) {
@@ -87,44 +97,53 @@ export async function inboundSms(deps: Deps, accountId: string, input: { to: str
     }
     if (match.intercept) {
       trace.push({ step: 'intercepted', detail: `keyword ${match.keyword} intercepts: not forwarded to the switch` });
-      await store.commit();
-      return { message, trace, outbound };
+      return done();
     }
   }
 
-  const sw = number.switch_id ? store.switches.get(accountId, number.switch_id) : undefined;
+  const sw = number.switch_id ? await store.switches.get(accountId, number.switch_id) : undefined;
   const enabled = kind === 'sms' ? sw?.data.sms_enabled : sw?.data.mms_enabled;
   const protocol = kind === 'sms' ? sw?.data.sms_protocol : sw?.data.mms_protocol;
   if (!sw || !enabled || !protocol || protocol === 'NONE') {
     trace.push({ step: 'discarded', detail: sw ? `the switch has ${kind.toUpperCase()} ${enabled ? 'protocol NONE' : 'disabled'}` : 'the number has no switch' });
-  } else {
-    const options = kind === 'sms' ? sw.data.sms_options : sw.data.mms_options;
-    if (options?.forward_dlr && isDeliveryReceipt(input.text)) {
-      trace.push({ step: 'dlr_dropped', detail: 'a delivery receipt, not delivered because the switch sets forward_dlr' });
-      await store.commit();
-      return { message, trace, outbound };
-    }
-    const delivered = { ...message, from: options?.pad_shortcodes ? padShortCode(from) : from };
-    if (protocol === 'HTTP') {
-      const res = await deps.deliveries.deliver(deps, accountId, 'sms', switchRequest(sw, kind, delivered), { retry: true });
-      trace.push({ step: 'switch_http', detail: res ? `delivered, answered ${res.status}` : 'delivery failed; retrying on the clock', status: res?.status ?? null });
-      if (res && options?.dlr_on_sent) {
-        outbound.push({ from: number.data.number, to: from, text: `DLR ${message.id}: DELIVERED`, reason: 'dlr_on_sent' });
-        trace.push({ step: 'dlr', detail: 'delivery receipt sent back to the sender (dlr_on_sent)' });
-      }
-    } else if (protocol === 'FORWARD') {
-      const target = toE164((kind === 'sms' ? sw.data.sms_data : sw.data.mms_data) ?? '');
-      outbound.push({ from: number.data.number, to: target, text: input.text, reason: 'FORWARD (a new OUTBOUND message; charges apply)' });
-      trace.push({ step: 'forwarded', detail: `forwarded to ${target} as a new outbound message` });
-    } else if (protocol === 'SMPP') {
-      const key = sw.api_key_id ? store.apiKeys.get(accountId, sw.api_key_id) : undefined;
-      trace.push({ step: 'smpp', detail: `queued for the SMPP bind of system id ${key?.data.smpp_system_id ?? '(none)'}` });
-    } else {
-      trace.push({ step: protocol.toLowerCase(), detail: `handed to ${protocol}` });
-    }
+    return done();
   }
-  await store.commit();
-  return { message, trace, outbound };
+  const options = kind === 'sms' ? sw.data.sms_options : sw.data.mms_options;
+  if (options?.forward_dlr && isDeliveryReceipt(input.text)) {
+    trace.push({ step: 'dlr_dropped', detail: 'a delivery receipt, not delivered because the switch sets forward_dlr' });
+    return done();
+  }
+  const delivered = { ...message, from: options?.pad_shortcodes ? padShortCode(from) : from };
+  if (protocol === 'HTTP') {
+    const row = await sim.deliver('sms', switchRequest(sw, kind, delivered), { retry: true });
+    const dlr = options?.dlr_on_sent ? { from: number.data.number, to: from, text: `DLR ${message.id}: DELIVERED` } : null;
+    return { ...done(), switchDelivery: { id: row.data.id, dlr } };
+  }
+  if (protocol === 'FORWARD') {
+    const target = toE164((kind === 'sms' ? sw.data.sms_data : sw.data.mms_data) ?? '');
+    outbound.push({ from: number.data.number, to: target, text: input.text, reason: 'FORWARD (a new OUTBOUND message; charges apply)' });
+    trace.push({ step: 'forwarded', detail: `forwarded to ${target} as a new outbound message` });
+  } else if (protocol === 'SMPP') {
+    const key = sw.api_key_id ? await store.apiKeys.get(accountId, sw.api_key_id) : undefined;
+    trace.push({ step: 'smpp', detail: `queued for the SMPP bind of system id ${key?.data.smpp_system_id ?? '(none)'}` });
+  } else {
+    trace.push({ step: protocol.toLowerCase(), detail: `handed to ${protocol}` });
+  }
+  return done();
+}
+
+/** Finishes the trace once the switch's delivery ran (its first attempt). */
+export function finishSmsTrace(outcome: SmsOutcome, delivery: DeliveryRow | undefined): Omit<SmsOutcome, 'switchDelivery'> {
+  const { switchDelivery, ...rest } = outcome;
+  if (!switchDelivery) return rest;
+  const attempt = delivery?.data.attempts[0];
+  const ok = delivery?.data.outcome === 'delivered';
+  rest.trace.push({ step: 'switch_http', detail: ok ? `delivered, answered ${attempt?.status}` : 'delivery failed; retrying on the clock', status: ok ? attempt?.status ?? null : null });
+  if (ok && switchDelivery.dlr) {
+    rest.outbound.push({ ...switchDelivery.dlr, reason: 'dlr_on_sent' });
+    rest.trace.push({ step: 'dlr', detail: 'delivery receipt sent back to the sender (dlr_on_sent)' });
+  }
+  return rest;
 }
 
 export interface CallDecision {
@@ -159,14 +178,21 @@ export function parseRouteReply(status: number, contentType: string, body: strin
 
 const ROUTE_TYPES = ['SKIP', 'PSTN', 'VOIP', 'TTS', 'TTS_CUSTOM', 'TTS_MESSAGE_SET'];
 
-export async function inboundCall(deps: Deps, accountId: string, input: { to: string; from: string }) {
-  const { store, clock, ids, random } = deps;
-  const number = findNumber(deps, accountId, input.to);
+/** What routing a call needs: reads of the account, and a route callback sent now and logged. */
+export interface CallEnv {
+  work: Work;
+  /** Sends an HTTP route callback now (GET with a JSON body) and logs it; null when it failed. */
+  route(request: OutboundSpec): Promise<OutboundResponse | null>;
+}
+
+export async function routeCall(env: CallEnv, input: { to: string; from: string }) {
+  const { store, clock, ids, random, accountId } = env.work;
+  const number = await findNumber(env.work, accountId, input.to);
   const call = { id: ids.ulid(), inserted_at: clock.iso(), from: toE164(input.from), to: number.data.number, direction: 'INCOMING' };
   const steps: TraceStep[] = [];
   const charges: string[] = [];
   // spec: equal priorities are randomized (seeded, so a run repeats)
-  const destinations = store.destinations.ofNumber(accountId, number.data.id)
+  const destinations = (await store.destinations.ofNumber(number.data.id))
     .filter((d) => d.data.activated)
     .map((d) => ({ d, tie: random.float() }))
     .sort((a, b) => a.d.data.priority - b.d.data.priority || a.tie - b.tie)
@@ -184,9 +210,9 @@ export async function inboundCall(deps: Deps, accountId: string, input: { to: st
   };
 
   const httpRoute = async (url: string, auth: Record<string, string>): Promise<{ type: string; data: string }> => {
-    const res = await deps.deliveries.deliver(deps, accountId, 'route', {
+    const res = await env.route({
       method: 'GET', url, headers: { 'content-type': 'application/json', accept: 'application/json, text/plain', ...auth }, body: JSON.stringify(call),
-    }, { retry: false });
+    });
     const reply = res ? parseRouteReply(res.status, res.headers['content-type'] ?? '', res.body) : { type: 'SKIP', data: '' };
     const known = ROUTE_TYPES.includes(reply.type) ? reply : { type: 'SKIP', data: '' };
     steps.push({ step: 'http_route', detail: `${url} answered ${known.type}${known.data ? `:${known.data}` : ''}`, status: res?.status ?? null });
@@ -208,7 +234,7 @@ export async function inboundCall(deps: Deps, accountId: string, input: { to: st
     if (decision) break;
   }
   if (!decision) {
-    const sw = number.switch_id ? store.switches.get(accountId, number.switch_id) : undefined;
+    const sw = number.switch_id ? await store.switches.get(accountId, number.switch_id) : undefined;
     if (sw?.data.voice_enabled && sw.data.voice_protocol !== 'NONE') {
       steps.push({ step: 'fallback', detail: `the switch's voice settings (${sw.data.voice_protocol})` });
       if (sw.data.voice_protocol === 'HTTP_ROUTE') {

@@ -2,6 +2,7 @@
  * The request journal (`GET /__sim/requests`): every API call with its operation, account, status,
  * latency and bodies, secrets redacted everywhere, the newest 5,000 kept.
  */
+import { redactBody, redactHeaders, redactText } from './redact.js';
 
 export interface JournalEntry {
   id: number;
@@ -21,27 +22,7 @@ const LIMIT = 5_000;
 const BODY_LIMIT = 64 * 1024;
 const cut = (body: unknown): unknown => (typeof body === 'string' && body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}… (cut at 64 KB)` : body);
 
-/** Field names whose values are secret wherever they appear. */
-const SECRET_FIELDS = new Set(['secret', 'smpp_secert', 'smpp_secret', 'auth_secret', 'sms_secret', 'mms_secret', 'voice_secret', 'password', 'password_confirmation', 'key']);
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-sim-admin-token']);
-export const REDACTED = '[redacted]';
-
-/** A deep copy with secret values replaced; a secret key's material (`data.data`) too. */
-export function redact(value: unknown, parentType?: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => redact(v, parentType));
-  if (value === null || typeof value !== 'object') return value;
-  const obj = value as Record<string, unknown>;
-  const type = typeof obj.type === 'string' ? obj.type : parentType;
-  return Object.fromEntries(Object.entries(obj).map(([k, v]) => {
-    if (SECRET_FIELDS.has(k) && typeof v === 'string') return [k, REDACTED];
-    if (k === 'data' && typeof v === 'string' && type === 'secret_key') return [k, REDACTED];
-    return [k, redact(v, type)];
-  }));
-}
-
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, SECRET_HEADERS.has(k.toLowerCase()) ? REDACTED : String(v)]])));
-}
+export { REDACTED } from './redact.js';
 
 export interface JournalFilter {
   path?: string;
@@ -62,17 +43,15 @@ interface Kept extends Omit<JournalEntry, 'request' | 'response'> {
 
 /** A body as it came: JSON text parsed when it parses, else kept as text; then redacted. */
 function shown(body: unknown): unknown {
-  if (typeof body !== 'string') return redact(body);
+  if (typeof body !== 'string') return redactBody(body);
   if (body === '') return null;
   try {
-    return redact(JSON.parse(body));
+    return redactBody(JSON.parse(body));
   } catch {
     // not JSON (or cut): the secret fields are found in the text itself
-    return body.replace(SECRET_IN_TEXT, (_m, name: string) => `"${name}":"${REDACTED}"`);
+    return redactText(body);
   }
 }
-
-const SECRET_IN_TEXT = new RegExp(`"(${[...SECRET_FIELDS].join('|')})"\\s*:\\s*"(?:[^"\\\\]|\\\\.)*"?`, 'g');
 
 export class Journal {
   private entries: Kept[] = [];

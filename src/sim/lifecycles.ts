@@ -3,46 +3,34 @@
  * (src/domain/lifecycles.ts) and does what entering the new status means.
  */
 import { bulkDipSteps, MAGIC, OSR_REVIEW_WINDOW_MS } from '../domain/lifecycles.js';
-import type { Deps } from '../deps.js';
-import type { BulkDipTaskRow, OverwriteRequestRow, ScheduledStep } from '../store/rows.js';
-import { tarGz } from './archive.js';
-import { authHeader, sftpLogin } from './deliveries.js';
-import type { OutboundRequest } from './http_client.js';
+import type { BulkDipTaskRow, NumberRow, OutboundSpec, OverwriteRequestRow, StepRow } from '../store/rows.js';
 import { resultFile, runDips } from './dips.js';
-import { publish, sendCdr } from './events.js';
+import { authHeader, sftpLogin } from './outbox.js';
+import type { Work } from './work.js';
 
-const resultId = (taskId: string) => `result-${taskId}`;
-const CDR_CONCURRENCY = 16;
+export const resultId = (taskId: string): string => `result-${taskId}`;
 
 /** Schedules a new task's first step. */
-export function startBulkDip(deps: Deps, row: BulkDipTaskRow): void {
-  const first = bulkDipSteps.NEW!;
-  deps.scheduler.at(row.account_id, deps.clock.now().getTime() + first.afterMs(row.data.numbers.length), 'bulk_dip', row.data.id);
+export async function startBulkDip(work: Work, row: BulkDipTaskRow): Promise<void> {
+  await work.sim.schedule('bulk_dip', row.data.id, work.clock.ms() + bulkDipSteps.NEW!.afterMs(row.data.numbers.length));
 }
 
-async function exportCdrs(deps: Deps, row: BulkDipTaskRow): Promise<void> {
-  const queue = [...row.data.numbers];
-  const worker = async () => {
-    for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
-      await sendCdr(deps, row.account_id, row.data.type, { from: row.data.reference_id, to: n, task_id: row.data.id });
-    }
-  };
-  await Promise.all(Array.from({ length: CDR_CONCURRENCY }, worker));
+/** A CDR for every dip of a task with `enable_cdr_export` (interface.md section 6). */
+async function exportCdrs(work: Work, row: BulkDipTaskRow): Promise<void> {
+  for (const n of row.data.numbers) await work.sim.cdr(row.data.type, { from: row.data.reference_id, to: n, task_id: row.data.id });
 }
 
-/** Runs each on-done action: the result file POSTed, or uploaded by SFTP, with the action's auth. */
-async function deliverResults(deps: Deps, row: BulkDipTaskRow): Promise<void> {
-  const file = await deps.store.files.get(resultId(row.data.id));
+/** Queues each on-done action: the result file POSTed, or uploaded by SFTP, with the action's auth. */
+async function deliverResults(work: Work, row: BulkDipTaskRow): Promise<void> {
   const { contentType, extension } = resultFile(row.data, []);
-  await Promise.all(row.data.on_done_actions.map(async (action, i) => {
+  for (const [i, action] of row.data.on_done_actions.entries()) {
     const name = action.filename ?? `${row.data.reference_id}.${extension}`;
     const archived = action.archive_format === 'TAR_GZ';
     const filename = archived ? `${name}.tar.gz` : name;
-    const body = archived ? tarGz(name, file ?? Buffer.alloc(0), deps.clock.now().getTime()) : file ?? Buffer.alloc(0);
     const secret = row.action_secrets[i];
-    action.status = 'DELIVERING';
-    const request: OutboundRequest = action.protocol === 'SFTP'
-      ? { method: 'SFTP', url: action.data, headers: {}, body, sftp: { ...sftpLogin(action.auth_method, action.auth_identity, secret), filename } }
+    const body_file = { id: resultId(row.data.id), ...(archived ? { archive_name: name } : {}) };
+    const request: OutboundSpec = action.protocol === 'SFTP'
+      ? { method: 'SFTP', url: action.data, headers: {}, body: '', body_file, sftp: { ...sftpLogin(action.auth_method, action.auth_identity, secret), filename } }
       : {
         method: 'POST',
         url: action.data,
@@ -53,69 +41,64 @@ async function deliverResults(deps: Deps, row: BulkDipTaskRow): Promise<void> {
           'x-reference-id': action.reference_id ?? row.data.reference_id,
           ...authHeader(action.auth_method, action.auth_identity, secret),
         },
-        body,
+        body: '',
+        body_file,
       };
-    await deps.deliveries.deliver(deps, row.account_id, 'result', request, {
-      retry: true,
-      onSettled: (ok) => {
-        Object.assign(action, ok ? { status: 'COMPLETED', error_code: 'OK' } : { status: 'ERROR', error_code: 'DELIVERY_FAILED' });
-        deps.store.bulkDipTasks.touch(row);
-      },
-    });
-  }));
+    await work.sim.deliver('result', request, { retry: true, settle: { kind: 'bulk_dip_action', task_id: row.data.id, index: i } });
+  }
 }
 
-export async function runBulkDip(step: ScheduledStep, deps: Deps): Promise<string> {
-  const row = deps.store.bulkDipTasks.getAnyAccount(step.ref);
+export async function runBulkDip(step: StepRow, work: Work): Promise<string> {
+  const { store, clock } = work;
+  const row = await store.bulkDipTasks.getAnyAccount(step.data.ref);
   if (!row) return 'the task is gone';
   const from = row.data.status;
   const timed = bulkDipSteps[from];
   if (!timed) return `the task is ${from} already`;
-  const now = deps.clock.iso();
+  const now = clock.iso();
   if (from === 'NEW' && row.data.reference_id.startsWith(MAGIC.badSourceFile)) {
-    Object.assign(row.data, { status: 'ERROR', error_code: 'BAD_SOURCE_FILE', done_at: now, updated_at: now });
-    deps.store.bulkDipTasks.touch(row);
+    await store.bulkDipTasks.update(row, (d) => Object.assign(d.data, { status: 'ERROR', error_code: 'BAD_SOURCE_FILE', done_at: now, updated_at: now }));
     return 'bulk dip NEW → ERROR (BAD_SOURCE_FILE)';
   }
-  Object.assign(row.data, { status: timed.next, updated_at: now });
   if (timed.next === 'STORING') {
     const results = await runDips(row.data);
-    await deps.store.files.put(resultId(row.data.id), resultFile(row.data, results).bytes);
-    if (row.data.enable_cdr_export) await exportCdrs(deps, row);
+    await store.files.put(resultId(row.data.id), resultFile(row.data, results).bytes);
+    if (row.data.enable_cdr_export) await exportCdrs(work, row);
   }
-  if (timed.next === 'DELIVERING') await deliverResults(deps, row);
-  if (timed.next === 'COMPLETED') row.data.done_at = now;
-  deps.store.bulkDipTasks.touch(row);
+  const moved = await store.bulkDipTasks.update(row, (d) => {
+    Object.assign(d.data, { status: timed.next, updated_at: now });
+    if (timed.next === 'DELIVERING') for (const a of d.data.on_done_actions) a.status = 'DELIVERING';
+    if (timed.next === 'COMPLETED') d.data.done_at = now;
+  });
+  if (timed.next === 'DELIVERING') await deliverResults(work, moved);
   const after = bulkDipSteps[timed.next];
-  if (after) deps.scheduler.at(row.account_id, deps.clock.now().getTime() + after.afterMs(row.data.numbers.length), 'bulk_dip', row.data.id);
+  if (after) await work.sim.schedule('bulk_dip', row.data.id, clock.ms() + after.afterMs(row.data.numbers.length));
   return `bulk dip ${from} → ${timed.next}`;
 }
 
 /** Raises an OSR overwrite request for one of the account's numbers (control API). */
-export async function raiseOverwriteRequest(deps: Deps, accountId: string, numberId: string, serviceProvider: string): Promise<OverwriteRequestRow> {
-  const number = deps.store.numbers.get(accountId, numberId)!;
-  const now = deps.clock.now();
+export async function raiseOverwriteRequest(work: Work, number: NumberRow, serviceProvider: string): Promise<OverwriteRequestRow> {
+  const { store, clock, ids, sim } = work;
+  const now = clock.now();
   const expires = new Date(now.getTime() + OSR_REVIEW_WINDOW_MS);
-  const row = deps.store.overwriteRequests.insert({
-    account_id: accountId, number_id: number.data.id, service_provider: serviceProvider, reviewed_user_id: null,
+  const row = await store.overwriteRequests.insert({
+    account_id: number.account_id, number_id: number.data.id, service_provider: serviceProvider, reviewed_user_id: null,
     data: {
-      id: deps.ids.ulid(), tn: number.data.number, activation: now.toISOString(), expires_at: expires.toISOString(), is_stale: false,
+      id: ids.ulid(), tn: number.data.number, activation: now.toISOString(), expires_at: expires.toISOString(), is_stale: false,
       status: 'NEW', review_status: 'NONE', error_code: 'OK', inserted_at: now.toISOString(), updated_at: now.toISOString(),
     },
   });
-  deps.scheduler.at(accountId, expires.getTime(), 'osr_expire', row.data.id);
-  await deps.store.commit();
-  await publish(deps, accountId, 'OSR', 'osr.created', { type: 'osr_overwrite_request', data: row.data });
+  await sim.schedule('osr_expire', row.data.id, expires.getTime());
+  await sim.publish('OSR', 'osr.created', { type: 'osr_overwrite_request', data: row.data });
   return row;
 }
 
 /** Past `expires_at` unreviewed, a request goes STALE. */
-export async function runOsrExpiry(step: ScheduledStep, deps: Deps): Promise<string> {
-  const row = deps.store.overwriteRequests.getAnyAccount(step.ref);
+export async function runOsrExpiry(step: StepRow, work: Work): Promise<string> {
+  const row = await work.store.overwriteRequests.getAnyAccount(step.data.ref);
   if (!row) return 'the overwrite request is gone';
   if (row.data.status !== 'NEW' || row.data.review_status !== 'NONE') return `overwrite request already ${row.data.status}`;
-  Object.assign(row.data, { status: 'STALE', is_stale: true, updated_at: deps.clock.iso() });
-  deps.store.overwriteRequests.touch(row);
-  await publish(deps, row.account_id, 'OSR', 'osr.stale', { type: 'osr_overwrite_request', data: row.data });
+  const stale = await work.store.overwriteRequests.update(row, (d) => Object.assign(d.data, { status: 'STALE', is_stale: true, updated_at: work.clock.iso() }));
+  await work.sim.publish('OSR', 'osr.stale', { type: 'osr_overwrite_request', data: stale.data });
   return 'overwrite request NEW → STALE';
 }

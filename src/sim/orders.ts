@@ -2,10 +2,10 @@
  * The order lifecycle: NEW → PROCESSING → COMPLETED or ERROR, its requests moving with it, and
  * each request's effect on the account (numbers added or removed, bindings changed) as it completes.
  */
+import { toE164 } from '../domain/addresses.js';
 import { assertMove, MAGIC, orderSteps, orderTransitions, requestTransitions, type RequestStatus } from '../domain/lifecycles.js';
-import type { Deps } from '../deps.js';
-import type { NumberRow, OrderRow, RequestRow, ScheduledStep } from '../store/rows.js';
-import { publish } from './events.js';
+import type { Draft, NumberRow, OrderRow, RequestRow, StepRow } from '../store/rows.js';
+import type { Work } from './work.js';
 
 class RequestFailure extends Error {
   constructor(readonly code: string, detail: string) {
@@ -19,101 +19,119 @@ const presentNumber = (n: NumberRow) => ({ type: 'number', data: n.data });
 const moveRequest = (r: RequestRow, to: RequestStatus): RequestStatus => assertMove(requestTransitions, r.data.status ?? 'NEW', to);
 
 /** Schedules a new order's first step and announces it. */
-export async function startOrder(deps: Deps, order: OrderRow): Promise<void> {
-  deps.scheduler.at(order.account_id, deps.clock.now().getTime() + orderSteps.NEW!.afterMs(0), 'order', order.data.id);
-  await publish(deps, order.account_id, 'ORDER', 'order.created', { type: 'order', data: order.data });
+export async function startOrder(work: Work, order: OrderRow): Promise<void> {
+  await work.sim.schedule('order', order.data.id, work.clock.ms() + orderSteps.NEW!.afterMs(0));
+  await work.sim.publish('ORDER', 'order.created', { type: 'order', data: order.data });
 }
 
 /** The account's numbers a request names; one that vanished since fails the request. */
-function namedNumbers(deps: Deps, request: RequestRow): NumberRow[] {
-  const numbers = ((request.data.data as { numbers?: string[] }).numbers ?? []).map((n) => (n.startsWith('+') ? n : `+${n}`));
-  return numbers.map((n) => {
-    const row = deps.store.numbers.byNumber(request.account_id, n);
+async function namedNumbers(work: Work, request: RequestRow): Promise<NumberRow[]> {
+  const numbers = ((request.data.data as { numbers?: readonly string[] }).numbers ?? []).map(toE164);
+  const rows: NumberRow[] = [];
+  for (const n of numbers) {
+    const row = await work.store.numbers.byNumber(request.account_id, n);
     if (!row) throw new RequestFailure('NUMBER_NOT_FOUND', `${n} is no longer a number of the account.`);
-    return row;
-  });
+    rows.push(row);
+  }
+  return rows;
 }
 
-async function changed(deps: Deps, rows: NumberRow[], kind: string): Promise<void> {
-  for (const n of rows) await publish(deps, n.account_id, 'DID', kind, presentNumber(n));
+async function changed(work: Work, rows: NumberRow[], kind: string): Promise<void> {
+  for (const n of rows) await work.sim.publish('DID', kind, presentNumber(n));
 }
 
-function newNumbers(deps: Deps, request: RequestRow): NumberRow[] {
-  const d = request.data.data as { number_type: string; quantity?: string; numbers?: string[]; npa?: string; nxx?: string; state?: string; rate_center?: string; city?: string };
+async function newNumbers(work: Work, request: RequestRow): Promise<NumberRow[]> {
+  const { store, random, clock, ids } = work;
+  const d = request.data.data as { number_type: string; quantity?: string; numbers?: readonly string[]; npa?: string; nxx?: string; state?: string; rate_center?: string; city?: string };
   if (d.number_type === 'NONE') return [];
-  const wanted = d.numbers?.length ? d.numbers.map((n) => (n.startsWith('+') ? n : `+${n}`)) : [];
+  const wanted = d.numbers?.length ? d.numbers.map(toE164) : [];
   const npa = d.npa ?? (d.number_type === 'TOLLFREE' ? '888' : '312');
   const count = wanted.length || Number(d.quantity ?? 0);
-  const taken = (n: string) => deps.store.numbers.find((r) => r.data.number === n) !== undefined;
   while (wanted.length < count) {
-    const nxx = d.nxx ?? String(200 + Math.floor(deps.random.float() * 800));
-    const candidate = `+1${npa}${nxx}${String(Math.floor(deps.random.float() * 10_000)).padStart(4, '0')}`;
-    if (!taken(candidate) && !wanted.includes(candidate)) wanted.push(candidate);
+    const nxx = d.nxx ?? String(200 + Math.floor(random.float() * 800));
+    const candidate = `+1${npa}${nxx}${String(Math.floor(random.float() * 10_000)).padStart(4, '0')}`;
+    if (!(await store.numbers.taken(candidate)) && !wanted.includes(candidate)) wanted.push(candidate);
   }
-  const now = deps.clock.iso();
-  return wanted.map((number) => {
-    if (taken(number)) throw new RequestFailure('NUMBER_UNAVAILABLE', `${number} is not available.`);
-    return deps.store.numbers.insert({
+  const now = clock.iso();
+  // every number is checked before any is added: a request that fails leaves the account as it was
+  for (const number of wanted) {
+    if (await store.numbers.taken(number)) throw new RequestFailure('NUMBER_UNAVAILABLE', `${number} is not available.`);
+  }
+  const rows: NumberRow[] = [];
+  for (const number of wanted) {
+    rows.push(await store.numbers.insert({
       account_id: request.account_id, switch_id: null, api_key_id: null, auto_response_id: null, campaign_id: null,
       data: {
-        id: deps.ids.uuid(), number, messaging_enabled: true, voice_enabled: true,
+        id: ids.uuid(), number, messaging_enabled: true, voice_enabled: true,
         rate_center: d.rate_center ?? d.city?.toUpperCase() ?? null, state: d.state ?? null, inserted_at: now, updated_at: now,
       },
-    });
-  });
+    }));
+  }
+  return rows;
 }
 
-function campaignOf(deps: Deps, request: RequestRow): string {
+async function campaignOf(work: Work, request: RequestRow): Promise<string> {
   const tcr = (request.data.data as { tcr_campaign_id: string }).tcr_campaign_id;
-  const c = deps.store.campaigns.find((r) => r.data.tcr_campaign_id === tcr && (r.account_id === request.account_id || r.shared_with.includes(request.account_id)));
+  const c = await work.store.campaigns.visibleByTcr(request.account_id, tcr);
   if (!c) throw new RequestFailure('CAMPAIGN_NOT_FOUND', `No campaign ${tcr} for the account.`);
   return c.data.id;
 }
 
 /** What completing a request does to the account. */
-async function applyRequest(deps: Deps, request: RequestRow): Promise<void> {
-  const now = deps.clock.iso();
-  const set = async (rows: NumberRow[], fields: Partial<NumberRow>, data: Partial<NumberRow['data']> = {}) => {
+async function applyRequest(work: Work, request: RequestRow): Promise<void> {
+  const { store, clock } = work;
+  const now = clock.iso();
+  const set = async (rows: NumberRow[], change: (d: Draft<NumberRow>) => void) => {
+    const updated: NumberRow[] = [];
     for (const n of rows) {
-      Object.assign(n, fields);
-      Object.assign(n.data, data, { updated_at: now });
-      deps.store.numbers.touch(n);
+      updated.push(await store.numbers.update(n, (d) => {
+        change(d);
+        d.data.updated_at = now;
+      }));
     }
-    await changed(deps, rows, 'did.updated');
+    await changed(work, updated, 'did.updated');
   };
   const switchId = (request.data.data as { switch_id?: string }).switch_id;
   switch (request.data.type) {
     case 'NEW_NUMBERS':
-      return changed(deps, newNumbers(deps, request), 'did.created');
+      return changed(work, await newNumbers(work, request), 'did.created');
     case 'REMOVE_NUMBERS': {
-      const rows = namedNumbers(deps, request);
+      const rows = await namedNumbers(work, request);
       for (const n of rows) {
-        for (const d of deps.store.destinations.ofNumber(n.account_id, n.data.id)) deps.store.destinations.remove(d);
-        for (const o of deps.store.optoutItems.ofNumber(n.account_id, n.data.id)) deps.store.optoutItems.remove(o);
-        deps.store.numbers.remove(n);
+        for (const d of await store.destinations.ofNumber(n.data.id)) await store.destinations.remove(d);
+        for (const o of await store.optoutItems.ofNumber(n.data.id)) await store.optoutItems.remove(o);
+        await store.numbers.remove(n);
       }
-      return changed(deps, rows, 'did.deleted');
+      return changed(work, rows, 'did.deleted');
     }
-    case 'ADD_CAMPAIGN_NUMBERS':
-      return set(namedNumbers(deps, request), { campaign_id: campaignOf(deps, request) });
+    case 'ADD_CAMPAIGN_NUMBERS': {
+      const campaign = await campaignOf(work, request);
+      return set(await namedNumbers(work, request), (d) => (d.campaign_id = campaign));
+    }
     case 'REMOVE_CAMPAIGN_NUMBERS':
-      campaignOf(deps, request);
-      return set(namedNumbers(deps, request), { campaign_id: null });
+      await campaignOf(work, request);
+      return set(await namedNumbers(work, request), (d) => (d.campaign_id = null));
     case 'ADD_MESSAGING_NUMBERS':
-      return set(namedNumbers(deps, request), switchId ? { switch_id: switchId } : {}, { messaging_enabled: true });
+      return set(await namedNumbers(work, request), (d) => {
+        if (switchId) d.switch_id = switchId;
+        d.data.messaging_enabled = true;
+      });
     case 'REMOVE_MESSAGING_NUMBERS':
-      return set(namedNumbers(deps, request), {}, { messaging_enabled: false });
+      return set(await namedNumbers(work, request), (d) => (d.data.messaging_enabled = false));
     case 'ADD_VOICE_NUMBERS':
-      return set(namedNumbers(deps, request), switchId ? { switch_id: switchId } : {}, { voice_enabled: true });
+      return set(await namedNumbers(work, request), (d) => {
+        if (switchId) d.switch_id = switchId;
+        d.data.voice_enabled = true;
+      });
     case 'REMOVE_VOICE_NUMBERS':
-      return set(namedNumbers(deps, request), {}, { voice_enabled: false });
+      return set(await namedNumbers(work, request), (d) => (d.data.voice_enabled = false));
     case 'REGISTER_BRAND':
     case 'VET_BRAND':
     case 'UNREGISTER_BRAND':
     case 'REGISTER_CAMPAIGN':
     case 'UNREGISTER_CAMPAIGN': {
       const [topic, kind] = REGISTRY_EVENTS[request.data.type];
-      await publish(deps, request.account_id, topic, kind, { type: 'request', data: request.data });
+      await work.sim.publish(topic, kind, { type: 'request', data: request.data });
     }
   }
 }
@@ -127,44 +145,40 @@ const REGISTRY_EVENTS = {
   UNREGISTER_CAMPAIGN: ['CSP_CAMPAIGN', 'campaign.unregistered'],
 } as const;
 
-export async function runOrder(step: ScheduledStep, deps: Deps): Promise<string> {
-  const order = deps.store.orders.getAnyAccount(step.ref);
+export async function runOrder(step: StepRow, work: Work): Promise<string> {
+  const { store, clock, sim } = work;
+  const order = await store.orders.getAnyAccount(step.data.ref);
   if (!order) return 'the order is gone';
   const timed = orderSteps[order.data.status];
   if (!timed) return `the order is ${order.data.status} already`;
-  const requests = deps.store.requests.ofOrder(order.account_id, order.data.id);
-  const now = deps.clock.iso();
+  const requests = await store.requests.ofOrder(order.data.id);
+  const now = clock.iso();
   if (timed.next === 'PROCESSING') {
-    Object.assign(order.data, { status: assertMove(orderTransitions, order.data.status, 'PROCESSING'), updated_at: now });
-    deps.store.orders.touch(order);
+    const moved = await store.orders.update(order, (d) => Object.assign(d.data, { status: assertMove(orderTransitions, order.data.status, 'PROCESSING'), updated_at: now }));
     for (const r of requests) {
-      Object.assign(r.data, { status: moveRequest(r, 'PROCESSING'), updated_at: now });
-      deps.store.requests.touch(r);
-      await publish(deps, r.account_id, 'REQUEST', 'request.updated', { type: 'request', data: r.data });
+      const updated = await store.requests.update(r, (d) => Object.assign(d.data, { status: moveRequest(r, 'PROCESSING'), updated_at: now }));
+      await sim.publish('REQUEST', 'request.updated', { type: 'request', data: updated.data });
     }
-    await publish(deps, order.account_id, 'ORDER', 'order.updated', { type: 'order', data: order.data });
-    deps.scheduler.at(order.account_id, deps.clock.now().getTime() + orderSteps.PROCESSING!.afterMs(requests.length), 'order', order.data.id);
+    await sim.publish('ORDER', 'order.updated', { type: 'order', data: moved.data });
+    await sim.schedule('order', order.data.id, clock.ms() + orderSteps.PROCESSING!.afterMs(requests.length));
     return `order NEW → PROCESSING (${requests.length} request(s))`;
   }
   let failed = 0;
   for (const r of requests) {
     try {
       if ((r.data.name ?? '').startsWith(MAGIC.failingRequest)) throw new RequestFailure('SIMULATED_FAILURE', 'The request name asks for a failure.');
-      await applyRequest(deps, r);
-      Object.assign(r.data, { status: moveRequest(r, 'COMPLETED'), error_code: 'OK', updated_at: now });
-      deps.store.requests.touch(r);
-      await publish(deps, r.account_id, 'REQUEST', 'request.completed', { type: 'request', data: r.data });
+      await applyRequest(work, r);
+      const done = await store.requests.update(r, (d) => Object.assign(d.data, { status: moveRequest(r, 'COMPLETED'), error_code: 'OK', updated_at: now }));
+      await sim.publish('REQUEST', 'request.completed', { type: 'request', data: done.data });
     } catch (e) {
       if (!(e instanceof RequestFailure)) throw e;
       failed++;
-      Object.assign(r.data, { status: moveRequest(r, 'ERROR'), error_code: e.code, updated_at: now });
-      deps.store.requests.touch(r);
-      await publish(deps, r.account_id, 'REQUEST', 'request.failed', { type: 'request', data: r.data });
+      const done = await store.requests.update(r, (d) => Object.assign(d.data, { status: moveRequest(r, 'ERROR'), error_code: e.code, updated_at: now }));
+      await sim.publish('REQUEST', 'request.failed', { type: 'request', data: done.data });
     }
   }
   const status = assertMove(orderTransitions, order.data.status, failed ? 'ERROR' : 'COMPLETED');
-  Object.assign(order.data, { status, error_code: failed ? 'REQUEST_FAILED' : 'OK', updated_at: now });
-  deps.store.orders.touch(order);
-  await publish(deps, order.account_id, 'ORDER', failed ? 'order.failed' : 'order.completed', { type: 'order', data: order.data });
-  return `order PROCESSING → ${order.data.status}`;
+  const done = await store.orders.update(order, (d) => Object.assign(d.data, { status, error_code: failed ? 'REQUEST_FAILED' : 'OK', updated_at: now }));
+  await sim.publish('ORDER', failed ? 'order.failed' : 'order.completed', { type: 'order', data: done.data });
+  return `order PROCESSING → ${status}`;
 }

@@ -1,10 +1,17 @@
 /**
  * Sandboxes (`POST /__sim/accounts`): a fresh isolated account with its own users, keys, numbers,
- * shared resource group and clock, made in one commit; and snapshots of the whole state.
+ * shared resource group and clock, made in one unit of work; and snapshots of the whole state.
+ *
+ * Sandbox numbers come from a counter, never by retry: sandbox k gets the ten lines
+ * +1 399 NXX LLL0..LLL9 of block k (NPA 399 is an N9X code, reserved by the NANP for expansion and
+ * never assigned, so a sandbox number is never a real one): 800 exchanges of 1,000 blocks.
  */
-import type { Deps } from '../deps.js';
+import type { Ids, Random } from '../deps.js';
 import { hashSecret, token } from '../domain/secrets.js';
+import { ApiError } from '../http/errors.js';
 import type { ApiKeyRow, DbData, Role } from '../store/rows.js';
+import type { UnitOfWork } from '../store/store.js';
+import type { Clock } from './clock.js';
 
 export interface Sandbox {
   id: string;
@@ -13,68 +20,83 @@ export interface Sandbox {
   numbers: string[];
 }
 
-/** Ten free numbers in one exchange nobody uses yet. */
-function freeNumbers(deps: Deps): string[] {
-  const taken = new Set(deps.store.numbers.filter(() => true).map((n) => n.data.number));
+export const SANDBOX_NPA = '399';
+/** Blocks of ten numbers in NPA 399: exchanges 200 to 999, a thousand blocks each. */
+export const SANDBOX_BLOCKS = 800 * 1_000;
+
+/** The ten numbers of block `k`. */
+export function sandboxNumbers(k: number): string[] {
+  const exchange = 200 + Math.floor(k / 1_000);
+  const line = (k % 1_000) * 10;
+  return Array.from({ length: 10 }, (_, i) => `+1${SANDBOX_NPA}${exchange}${String(line + i).padStart(4, '0')}`);
+}
+
+/** Ten numbers no account holds, from the next free block. */
+async function freeNumbers(store: UnitOfWork): Promise<{ block: number; numbers: string[] }> {
   for (;;) {
-    const exchange = `+1312${200 + Math.floor(deps.random.float() * 800)}`;
-    const numbers = Array.from({ length: 10 }, (_, i) => `${exchange}${String(100 + i).padStart(4, '0')}`);
-    if (numbers.every((n) => !taken.has(n))) return numbers;
+    const block = await store.nextSeq('sandboxes');
+    if (block >= SANDBOX_BLOCKS) {
+      throw new ApiError('limit_reached', [{ detail: `Every block of sandbox numbers (${SANDBOX_BLOCKS.toLocaleString('en')}) has been used; remove the store to start over.` }]);
+    }
+    const numbers = sandboxNumbers(block);
+    // a block someone ordered into by hand is passed over, once: the counter has moved on
+    let free = true;
+    for (const n of numbers) if (await store.numbers.taken(n)) free = false;
+    if (free) return { block, numbers };
   }
 }
 
-export async function createSandbox(deps: Deps, name?: string): Promise<Sandbox> {
-  const { store, ids, random, clock } = deps;
-  const id = ids.uuid();
+/** Makes sandbox `id` (an unused account id) inside the work of that account. */
+export async function createSandbox(store: UnitOfWork, sources: { ids: Ids; random: Random }, clock: Clock, id: string, name?: string): Promise<Sandbox> {
+  const { ids, random } = sources;
   const now = clock.iso();
   const label = name ?? `Sandbox ${id.slice(0, 8)}`;
-  store.insertAccount({ id, name: label, inserted_at: now });
+  const { block, numbers } = await freeNumbers(store);
+  await store.accounts.insert({ account_id: id, sandbox_block: block, data: { id, name: label, inserted_at: now } });
   const user = (role: Role, first: string) => store.users.insert({
     account_id: id, role, suspended: false, password_hash: null,
     data: { id: ids.uuid(), email: `${first.toLowerCase()}.${id.slice(0, 8)}@sandbox.dipswitch.test`, first_name: first, last_name: 'Sandbox', title: null, address: null, inserted_at: now, updated_at: now },
   });
-  const key = (userId: string | null, name: string): ApiKeyRow => store.apiKeys.insert({
+  const key = (userId: string | null, keyName: string): Promise<ApiKeyRow> => store.apiKeys.insert({
     account_id: id, user_id: userId, secret_hash: hashSecret(token(random, 24)), smpp_secret_hash: hashSecret(token(random, 6)),
     data: {
       active: true, id: ids.uuid(), identity: `sbx_${token(random, 9)}`, inserted_at: now, updated_at: now,
-      key: `sbx_${token(random, 24)}`, name, notes: null, smpp_system_id: `s${random.bytes(6).toString('hex').slice(0, 11)}`,
+      key: `sbx_${token(random, 24)}`, name: keyName, notes: null, smpp_system_id: `s${random.bytes(6).toString('hex').slice(0, 11)}`,
     },
   });
-  const admin = key(user('admin', 'Ada').data.id, 'Sandbox admin');
-  const readonly = key(user('read_only', 'Rita').data.id, 'Sandbox read-only');
-  const standard = key(null, 'Sandbox standard');
-  const numbers = freeNumbers(deps);
+  const admin = await key((await user('admin', 'Ada')).data.id, 'Sandbox admin');
+  const readonly = await key((await user('read_only', 'Rita')).data.id, 'Sandbox read-only');
+  const standard = await key(null, 'Sandbox standard');
   for (const number of numbers) {
-    store.numbers.insert({
+    await store.numbers.insert({
       account_id: id, switch_id: null, api_key_id: null, auto_response_id: null, campaign_id: null,
       data: { id: ids.uuid(), number, messaging_enabled: true, voice_enabled: true, rate_center: 'CHICAGO', state: 'IL', inserted_at: now, updated_at: now },
     });
   }
-  store.sharedResourceGroups.insert({ account_id: id, data: { id: ids.uuid(), name: `${label} group`, inserted_at: now } });
-  deps.clocks.for(id);
-  await store.commit();
+  await store.sharedResourceGroups.insert({ account_id: id, data: { id: ids.uuid(), name: `${label} group`, inserted_at: now } });
   return { id, name: label, keys: { admin: admin.data.key, readonly: readonly.data.key, standard: standard.data.key }, numbers };
 }
 
 interface Snapshot {
   data: DbData;
   files: Map<string, Buffer>;
-  clocks: ReturnType<Deps['clocks']['save']>;
 }
 
-/** Named copies of the whole state: records, document files and clocks. */
+/** Named copies of the whole state: records (clocks and schedule among them) and document files. */
 export class Snapshots {
   private readonly saved = new Map<string, Snapshot>();
 
-  async save(deps: Deps, name: string): Promise<void> {
-    const data = deps.store.snapshot();
+  /** Saves inside whole-state work, so the copy is one moment of the state. */
+  async save(store: UnitOfWork, name: string): Promise<void> {
+    // rows are frozen: the copy shares them, and costs the lists, not the records
+    const data = await store.exportState();
     const files = new Map<string, Buffer>();
     const ids = [...data.documents.map((d) => d.data.id), ...data.bulk_dip_tasks.map((t) => `result-${t.data.id}`)];
     for (const id of ids) {
-      const bytes = await deps.store.files.get(id);
+      const bytes = await store.files.get(id);
       if (bytes) files.set(id, bytes);
     }
-    this.saved.set(name, { data, files, clocks: deps.clocks.save() });
+    this.saved.set(name, { data, files });
   }
 
   has(name: string): boolean {
@@ -85,11 +107,9 @@ export class Snapshots {
     return [...this.saved.keys()];
   }
 
-  async restore(deps: Deps, name: string): Promise<void> {
+  async restore(store: UnitOfWork, name: string): Promise<void> {
     const snap = this.saved.get(name)!;
-    for (const [id, bytes] of snap.files) await deps.store.files.put(id, bytes);
-    await deps.store.replace(snap.data);
-    deps.clocks.restore(snap.clocks);
-    deps.scheduler.rearm();
+    for (const [id, bytes] of snap.files) await store.files.put(id, bytes);
+    await store.replaceAll(snap.data);
   }
 }

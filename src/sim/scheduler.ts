@@ -1,10 +1,16 @@
 /**
- * The one scheduler: lifecycle steps wait in the store on their account's clock and run in time
- * order when `advance` moves the clock past them, or, for a clock in `real` mode, when one timer
- * set for the earliest due step fires. Never a polling loop.
+ * The one scheduler: lifecycle steps and delivery attempts wait in the store on their account's
+ * clock, and run in time order when `advance` moves the clock past them, right after the work that
+ * scheduled them commits when they are due at once, or, for a clock in `real` mode, when one timer
+ * set for the earliest due step fires. Never a polling loop. Each step runs in its own unit of work,
+ * with the account's clock set to the step's time, so a crash loses nothing and a restart resumes.
  */
-import { forAccount, type Deps } from '../deps.js';
-import type { ScheduledStep, StepKind } from '../store/rows.js';
+import type { Ids, Logger, Random } from '../deps.js';
+import type { StepKind, StepRow } from '../store/rows.js';
+import { StorageUnavailable, type Store, type UnitOfWork } from '../store/store.js';
+import type { Clocks } from './clock.js';
+import type { DeliveryWorker } from './deliveries.js';
+import { makeWork, type Work } from './work.js';
 
 /** What a step did, as `advance` reports it. */
 export interface Fired {
@@ -14,110 +20,194 @@ export interface Fired {
   what: string;
 }
 
-/** Runs one due step with the account's dependencies (its clock set to the step's time). */
-export type Runner = (step: ScheduledStep, deps: Deps) => Promise<string>;
+/** Runs one due step inside its unit of work; answers what it did. */
+export type Runner = (step: StepRow, work: Work) => Promise<string>;
+
+export interface SchedulerOptions {
+  store: Store;
+  clocks: Clocks;
+  ids: Ids;
+  random: Random;
+  logger: Logger;
+  deliveries: DeliveryWorker;
+  runners: Record<Exclude<StepKind, 'delivery'>, Runner>;
+  /** Wall time and a timer on it; injected so nothing here reads time itself. */
+  wall(): number;
+  setTimer(fn: () => void, ms: number): { cancel(): void };
+}
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** After the store refused a write, the timer tries again this much later. */
+const STORAGE_RETRY_MS = 1_000;
 
 export class Scheduler {
-  private runners: Partial<Record<StepKind, Runner>> = {};
-  private deps!: Deps;
-  private readonly locks = new Map<string, Promise<unknown>>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private timer: { cancel(): void } | undefined;
+  private timerDue = Infinity;
   private stopped = false;
 
-  /** Connects the scheduler to the server's dependencies and the runners of each kind. */
-  start(deps: Deps, runners: Partial<Record<StepKind, Runner>>): void {
-    this.deps = deps;
-    this.runners = runners;
+  constructor(private readonly opts: SchedulerOptions) {}
+
+  start(): void {
     this.stopped = false;
-    this.arm();
+    void this.rearm();
   }
 
   stop(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
+    this.timerDue = Infinity;
   }
 
-  /** Schedules `kind` for `ref` at `atMs` on the account's clock. */
-  at(accountId: string, atMs: number, kind: StepKind, ref: string, data?: unknown): void {
-    const { store, ids } = this.deps;
-    store.schedule.add({ id: ids.uuid(), account_id: accountId, at: new Date(atMs).toISOString(), kind, ref, ...(data === undefined ? {} : { data }) });
-    this.arm();
-  }
-
-  /** Moves the account's clock to `target` (or to its next step), running every step due on the way. */
-  advance(accountId: string, target: Date | 'next'): Promise<{ now: string; fired: Fired[] }> {
+  /** Moves the account's clock to `target` (ms, or its next step), running every step due on the way. */
+  advance(accountId: string, target: number | 'next'): Promise<{ now: string; fired: Fired[] }> {
     return this.exclusive(accountId, async () => {
-      const clock = this.deps.clocks.for(accountId);
-      const next = this.deps.store.schedule.earliest(accountId);
-      const to = target === 'next' ? (next ? new Date(next.at) : clock.now()) : target;
-      const fired = await this.runUntil(accountId, to.getTime());
-      clock.advanceTo(to);
+      const next = target === 'next' ? await this.read((w) => w.steps.earliest(accountId)) : undefined;
+      const to = target === 'next' ? (next ? Date.parse(next.data.at) : undefined) : target;
+      const fired = await this.runUntil(accountId, to ?? -Infinity);
+      const clock = await this.opts.store.run({ account: accountId }, (w) => this.opts.clocks.advanceTo(w, accountId, to ?? -Infinity));
+      void this.rearm();
       return { now: clock.iso(), fired };
     });
   }
 
-  /** Runs the account's due steps one at a time, earliest first, with the clock set to each step's time. */
+  /** A work scheduled a step at `atMs`: runs it now if due, else makes sure the timer wakes for it. */
+  notify(accountId: string, atMs: number): void {
+    if (this.stopped) return;
+    void this.exclusive(accountId, async () => {
+      const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
+      if (atMs <= clock.ms()) await this.runUntil(accountId, clock.ms());
+      else if (clock.mode === 'real') this.wakeIn(atMs - clock.ms());
+    }).catch((e) => this.failed(e));
+  }
+
+  /** Resolves once the account's queued scheduler work (due steps, deliveries) is done. */
+  async idle(accountId: string): Promise<void> {
+    await this.queues.get(accountId)?.catch(() => undefined);
+  }
+
+  /** Runs the account's due steps now and waits for them (a simulated call that sets off deliveries). */
+  runDue(accountId: string): Promise<Fired[]> {
+    return this.exclusive(accountId, async () => {
+      const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
+      return this.runUntil(accountId, clock.ms());
+    });
+  }
+
+  /** Runs the account's due steps one at a time, earliest first, each with the clock at its time. */
   private async runUntil(accountId: string, upTo: number): Promise<Fired[]> {
     const fired: Fired[] = [];
-    const deps = forAccount(this.deps, accountId);
     for (;;) {
-      const step = this.deps.store.schedule.earliest(accountId);
-      if (!step || Date.parse(step.at) > upTo) break;
-      this.deps.store.schedule.remove(step);
-      deps.clock.advanceTo(new Date(step.at));
-      const runner = this.runners[step.kind];
-      let what: string;
-      try {
-        what = runner ? await runner(step, deps) : `no runner for ${step.kind}`;
-      } catch (e) {
-        what = `failed: ${(e as Error).message}`;
-        this.deps.logger.warn(`step ${step.kind} ${step.ref} failed: ${(e as Error).stack ?? String(e)}`);
-      }
-      fired.push({ at: step.at, kind: step.kind, ref: step.ref, what });
-      await this.deps.store.commit();
+      const step = await this.read((w) => w.steps.earliest(accountId));
+      if (!step || Date.parse(step.data.at) > upTo) break;
+      fired.push({ at: step.data.at, kind: step.data.kind, ref: step.data.ref, what: await this.runStep(step) });
     }
     return fired;
   }
 
-  /** Sets the timer again after the clocks or the schedule changed from outside (resume, reset). */
-  rearm(): void {
-    this.arm();
+  private async runStep(step: StepRow): Promise<string> {
+    const { store, clocks, logger } = this.opts;
+    const accountId = step.account_id;
+    if (step.data.kind === 'delivery') {
+      await store.run({ account: accountId }, (w) => clocks.advanceTo(w, accountId, Date.parse(step.data.at)));
+      return this.opts.deliveries.run(step);
+    }
+    try {
+      return await store.run({ account: accountId }, async (w) => {
+        const stored = await w.steps.getAnyAccount(step.data.id);
+        if (!stored) return 'already run';
+        await w.steps.remove(stored);
+        const clock = await clocks.advanceTo(w, accountId, Date.parse(step.data.at));
+        const work = makeWork(this.opts, w, accountId, clock);
+        return this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>](step, work);
+      });
+    } catch (e) {
+      if (e instanceof StorageUnavailable) throw e;
+      // a step that throws is a dipswitch bug: it is dropped, said, and the others go on
+      logger.warn(`step ${step.data.kind} ${step.data.ref} failed: ${(e as Error).stack ?? String(e)}`);
+      await store.run({ account: accountId }, async (w) => {
+        const stored = await w.steps.getAnyAccount(step.data.id);
+        if (stored) await w.steps.remove(stored);
+      });
+      return `failed: ${(e as Error).message}`;
+    }
   }
 
-  /** One timer, for the earliest step of any account whose clock follows wall time. */
-  private arm(): void {
-    if (this.stopped || !this.deps) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    let soonest = Infinity;
-    for (const step of this.deps.store.schedule.all()) {
-      const clock = this.deps.clocks.for(step.account_id);
-      if (clock.mode !== 'real') continue;
-      soonest = Math.min(soonest, Date.parse(step.at) - clock.now().getTime());
+  private read<T>(fn: (w: UnitOfWork) => Promise<T>): Promise<T> {
+    return this.opts.store.run({ read: true }, fn);
+  }
+
+  /** Sets the one timer again from the stored steps (start, resume, reset, restore). */
+  async rearm(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const steps = await this.read((w) => w.steps.all());
+      const firstOf = new Map<string, StepRow>();
+      for (const s of steps) if (!firstOf.has(s.account_id)) firstOf.set(s.account_id, s);
+      let soonest = Infinity;
+      for (const [accountId, step] of firstOf) {
+        const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
+        if (clock.mode === 'real') soonest = Math.min(soonest, Date.parse(step.data.at) - clock.ms());
+      }
+      this.timer?.cancel();
+      this.timer = undefined;
+      this.timerDue = Infinity;
+      if (soonest !== Infinity) this.wakeIn(soonest);
+    } catch (e) {
+      this.failed(e);
     }
-    if (soonest === Infinity) return;
-    this.timer = setTimeout(() => void this.runRealClocks(), Math.min(Math.max(0, soonest), MAX_TIMER_MS));
-    this.timer.unref();
+  }
+
+  private wakeIn(ms: number): void {
+    if (this.stopped) return;
+    const delay = Math.min(Math.max(0, ms), MAX_TIMER_MS);
+    const due = this.opts.wall() + delay;
+    if (this.timer && due >= this.timerDue) return;
+    this.timer?.cancel();
+    this.timerDue = due;
+    this.timer = this.opts.setTimer(() => void this.runRealClocks(), delay);
   }
 
   private async runRealClocks(): Promise<void> {
     this.timer = undefined;
-    const accounts = new Set(this.deps.store.schedule.all().map((s) => s.account_id));
-    for (const accountId of accounts) {
-      const clock = this.deps.clocks.for(accountId);
-      if (clock.mode === 'real') await this.exclusive(accountId, () => this.runUntil(accountId, clock.now().getTime()));
+    this.timerDue = Infinity;
+    try {
+      const steps = await this.read((w) => w.steps.all());
+      const accounts = new Set(steps.map((s) => s.account_id));
+      for (const accountId of accounts) {
+        await this.exclusive(accountId, async () => {
+          const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
+          if (clock.mode === 'real') await this.runUntil(accountId, clock.ms());
+        });
+      }
+      await this.rearm();
+    } catch (e) {
+      this.failed(e);
     }
-    this.arm();
+  }
+
+  /** Nothing the scheduler meets may end the process: a refused write is tried again shortly. */
+  private failed(e: unknown): void {
+    if (e instanceof StorageUnavailable) {
+      this.opts.logger.warn(`scheduler: ${e.message}; trying again in ${STORAGE_RETRY_MS} ms`);
+      this.timer?.cancel();
+      this.timerDue = Infinity;
+      this.timer = this.opts.setTimer(() => void this.runRealClocks(), STORAGE_RETRY_MS);
+      return;
+    }
+    this.opts.logger.warn(`scheduler: ${(e as Error).stack ?? String(e)}`);
   }
 
   /** Runs `fn` when the account's previous scheduler work is done, so steps never interleave. */
   private exclusive<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(accountId) ?? Promise.resolve();
+    const previous = this.queues.get(accountId) ?? Promise.resolve();
     const next = previous.then(fn, fn);
-    this.locks.set(accountId, next.catch(() => undefined));
+    const settled = next.catch(() => undefined);
+    this.queues.set(accountId, settled);
+    void settled.then(() => {
+      if (this.queues.get(accountId) === settled) this.queues.delete(accountId);
+    });
     return next;
   }
 }

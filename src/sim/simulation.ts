@@ -1,24 +1,18 @@
-/** Connects the scheduler to the lifecycle runners: what makes dipswitch a simulator. */
-import type { Deps } from '../deps.js';
-import { fixtureState } from '../store/fixtures.js';
+/** The runners of each kind of step, and going back to the fixtures: what makes dipswitch a simulator. */
+import type { StepKind } from '../store/rows.js';
+import type { UnitOfWork } from '../store/store.js';
+import type { DbData } from '../store/rows.js';
 import { runBulkDip, runOsrExpiry } from './lifecycles.js';
 import { runOrder } from './orders.js';
+import type { Runner } from './scheduler.js';
 
-export function startSimulation(deps: Deps): void {
-  deps.scheduler.start(deps, {
-    bulk_dip: runBulkDip,
-    order: runOrder,
-    osr_expire: runOsrExpiry,
-    delivery: deps.deliveries.retry,
-  });
-}
+export const runners: Record<Exclude<StepKind, 'delivery'>, Runner> = {
+  bulk_dip: runBulkDip,
+  order: runOrder,
+  osr_expire: runOsrExpiry,
+};
 
-/** Back to the fixtures: state, clocks, delivery log, faults and journal (`POST /__sim/reset`). */
-export async function resetSimulation(deps: Deps): Promise<void> {
-  deps.clocks.clear();
-  deps.deliveries.clear();
-  deps.faults.clear();
-  deps.journal.clear();
-  await deps.store.replace(fixtureState());
-  deps.scheduler.rearm();
+/** Back to the fixtures (`POST /__sim/reset`): records, clocks, schedule and delivery log, in whole-state work. */
+export async function resetState(store: UnitOfWork, fixtures: DbData): Promise<void> {
+  await store.replaceAll(fixtures);
 }

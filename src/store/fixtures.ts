@@ -6,14 +6,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashSecret } from '../domain/secrets.js';
 import { projectRoot } from '../http/contract.js';
-import { emptyDb, type ApiKeyRow, type DbData, type UserRow } from './rows.js';
+import { emptyDb, type AccountRow, type ApiKeyRow, type DbData, type UserRow } from './rows.js';
 
 export const defaultFixturesPath = join(projectRoot, 'fixtures', 'default.json');
 
 type FixtureApiKey = Omit<ApiKeyRow, 'secret_hash' | 'smpp_secret_hash'> & { secret: string; smpp_secret: string };
 type FixtureUser = Omit<UserRow, 'password_hash'>;
+type FixtureAccount = AccountRow['data'];
 
-export type FixtureFile = Omit<Partial<DbData>, 'api_keys' | 'users' | 'version'> & { api_keys: FixtureApiKey[]; users: FixtureUser[] };
+/** A fixture file: records as the contract shows them plus the hidden fields, secrets in clear, accounts bare. */
+export type FixtureFile = Omit<Partial<DbData>, 'api_keys' | 'users' | 'accounts'> & { accounts: FixtureAccount[]; api_keys: FixtureApiKey[]; users: FixtureUser[] };
 
 export function readFixtureFile(path = defaultFixturesPath): FixtureFile {
   return JSON.parse(readFileSync(path, 'utf8')) as FixtureFile;
@@ -21,10 +23,11 @@ export function readFixtureFile(path = defaultFixturesPath): FixtureFile {
 
 /** The store's initial state from a fixture file. */
 export function fixtureState(file: FixtureFile = readFixtureFile()): DbData {
-  const { api_keys, users, ...rest } = structuredClone(file);
+  const { api_keys, users, accounts, ...rest } = structuredClone(file);
   return {
     ...emptyDb(),
     ...rest,
+    accounts: accounts.map((a) => ({ account_id: a.id, sandbox_block: null, data: a })),
     users: users.map((u) => ({ ...u, password_hash: null })),
     api_keys: api_keys.map(({ secret, smpp_secret, ...k }) => ({ ...k, secret_hash: hashSecret(secret), smpp_secret_hash: hashSecret(smpp_secret) })),
   };

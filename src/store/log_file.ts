@@ -1,20 +1,71 @@
 /**
- * A lowdb adapter whose writes cost what they change, not what the store holds: each commit
- * appends its changed rows to `db.json.log` (one JSON line, fsynced); from time to time the whole
- * state is written to `db.json` (temporary file, fsync, rename) and the log starts over.
- * Reading takes the snapshot and replays the log; a torn last line (a crash mid-append) is dropped.
+ * The embedded store on disk: `db.json`, a snapshot of the whole state marked as a dipswitch store,
+ * and `db.json.log`, an append-only change log. Each commit appends one line holding the rows it
+ * changed, with the line's length and CRC-32, and fsyncs it; from time to time the whole state is
+ * written as the new snapshot (temporary file, fsync, rename) and the log starts over.
+ *
+ * Reading tells a torn write from damage: a bad *last* line was never acknowledged (a crash
+ * mid-append) and is dropped with a warning; a bad line with good lines after it is damage, and the
+ * store refuses to open (StoreDamaged) unless asked to repair, which moves the file aside and keeps
+ * the valid prefix. A file that is not a dipswitch store is refused, never overwritten.
  */
-import { mkdir, open, readFile, rename, stat, truncate } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Adapter } from 'lowdb';
+import { crc32 } from 'node:zlib';
+import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from './rows.js';
 
-/** One change: a row put or deleted (by id) in a collection, or a top-level value set whole. */
-export type Change = ['put', string, { data: { id: string } }] | ['del', string, string] | ['set', string, unknown];
+export const STORE_FORMAT = 'dipswitch-store';
+export const STORE_VERSION = 2;
+const LOG_HEADER = `#dipswitch-log ${STORE_VERSION}\n`;
+
+/** One change: a row put or deleted (by id) in a collection. */
+export type Change = ['put', CollectionName, AnyRow] | ['del', CollectionName, string];
 
 /** Compact once the log holds this many bytes. */
 const COMPACT_AT_BYTES = 32 * 1024 * 1024;
 
-export class LogFile<T extends object> implements Adapter<T> {
+/** The store cannot be opened as it is: the message says which file, where, and what to do. */
+export class StoreRefused extends Error {
+  constructor(message: string, readonly kind: 'damaged' | 'not_a_store' | 'newer') {
+    super(message);
+  }
+}
+
+const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+
+/** A log line: `<bytes> <crc32> <json>`. */
+export function logLine(changes: Change[]): string {
+  const json = JSON.stringify(changes);
+  return `${Buffer.byteLength(json)} ${hex(crc32(json))} ${json}\n`;
+}
+
+/** The changes of a log line, or null when its length or checksum do not match. */
+function parseLine(line: string): Change[] | null {
+  const m = /^(\d+) ([0-9a-f]{8}) /.exec(line);
+  if (!m) return null;
+  const json = line.slice(m[0].length);
+  if (Buffer.byteLength(json) !== Number(m[1]) || hex(crc32(json)) !== m[2]) return null;
+  try {
+    const changes = JSON.parse(json) as unknown;
+    return Array.isArray(changes) ? (changes as Change[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface ReadResult {
+  /** null: there is no store here yet. */
+  state: DbData | null;
+  warnings: string[];
+  /** The snapshot was an older format and has been rewritten. */
+  migrated: boolean;
+}
+
+export interface Logger {
+  warn(message: string): void;
+}
+
+export class LogFile {
   readonly logPath: string;
   private logBytes = 0;
 
@@ -22,103 +73,143 @@ export class LogFile<T extends object> implements Adapter<T> {
     this.logPath = `${path}.log`;
   }
 
-  async read(): Promise<T | null> {
-    let data: Record<string, unknown> | null = null;
-    try {
-      const text = await readFile(this.path, 'utf8');
-      data = text.trim() ? (JSON.parse(text) as Record<string, unknown>) : null;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
-    let log = '';
-    try {
-      log = await readFile(this.logPath, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
-    if (!log) return data as T | null;
-    data ??= {};
-    const indexes = new Map<string, Map<string, number>>();
-    const indexOf = (collection: string): Map<string, number> => {
-      let index = indexes.get(collection);
-      if (!index) {
-        const rows = (data![collection] as { data: { id: string } }[] | undefined) ?? [];
-        data![collection] = rows;
-        index = new Map(rows.map((r, i) => [r.data.id, i]));
-        indexes.set(collection, index);
-      }
-      return index;
-    };
-    let good = 0;
-    for (const line of log.split('\n')) {
-      if (!line) {
-        good += 1;
-        continue;
-      }
-      let changes: Change[];
-      try {
-        changes = JSON.parse(line) as Change[];
-      } catch {
-        break; // a torn tail: everything before it was acknowledged, this was not
-      }
-      for (const [op, key, value] of changes) {
-        if (op === 'set') {
-          data[key] = value;
-          indexes.delete(key);
-          continue;
-        }
-        const rows = data[key] as ({ data: { id: string } } | null)[];
-        const index = indexOf(key);
-        const id = op === 'put' ? value.data.id : value;
-        const at = index.get(id);
-        if (op === 'put') {
-          if (at === undefined) {
-            index.set(id, rows.length);
-            rows.push(value);
-          } else rows[at] = value;
-        } else if (at !== undefined) {
-          rows[at] = null;
-          index.delete(id);
-        }
-      }
-      good += Buffer.byteLength(line) + 1;
-    }
-    for (const [collection] of indexes) data[collection] = (data[collection] as unknown[]).filter((r) => r !== null);
-    if (good < Buffer.byteLength(log)) await truncate(this.logPath, Math.min(good, Buffer.byteLength(log)));
-    this.logBytes = Math.min(good, Buffer.byteLength(log));
-    return data as T;
-  }
-
-  /** Appends one commit's changes, durably. */
-  async append(changes: Change[]): Promise<void> {
-    if (!changes.length) return;
-    await mkdir(dirname(this.path), { recursive: true });
-    const line = `${JSON.stringify(changes)}\n`;
-    const fh = await open(this.logPath, 'a');
-    try {
-      await fh.writeFile(line);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    this.logBytes += Buffer.byteLength(line);
-  }
-
   get needsCompaction(): boolean {
     return this.logBytes > COMPACT_AT_BYTES;
   }
 
+  /** Reads the snapshot and replays the log; `repair` keeps the valid prefix of a damaged log. */
+  async read(opts: { repair?: boolean } = {}): Promise<ReadResult> {
+    const warnings: string[] = [];
+    const snapshot = await this.readSnapshot();
+    if (snapshot === null) {
+      if (await exists(this.logPath)) {
+        throw new StoreRefused(`${this.logPath} exists without its snapshot ${this.path}; refusing to start on half a store.`, 'damaged');
+      }
+      return { state: null, warnings, migrated: false };
+    }
+    const { tables, version } = snapshot;
+    let text = '';
+    try {
+      text = await readFile(this.logPath, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    if (version === 1) {
+      replayV1(tables, text);
+      const state = toDb(tables);
+      await this.write(state);
+      return { state, warnings: [`${this.path}: upgraded from store format 1 to ${STORE_VERSION}`], migrated: true };
+    }
+    if (text && LOG_HEADER.startsWith(text)) {
+      warnings.push(`${this.logPath}: dropped a torn first write (${Buffer.byteLength(text)} bytes); it was never acknowledged.`);
+      await truncate(this.logPath, 0);
+      text = '';
+    }
+    if (text && !text.startsWith(LOG_HEADER)) {
+      if (!opts.repair) throw new StoreRefused(`${this.logPath} is not a dipswitch change log (its first line is not "${LOG_HEADER.trim()}"). Move it aside, or start with --repair to drop it.`, 'damaged');
+      await this.moveAside(text, 0, warnings);
+      text = '';
+    }
+    let offset = text ? Buffer.byteLength(LOG_HEADER) : 0;
+    const lines = text ? text.slice(LOG_HEADER.length).split('\n') : [];
+    // the piece after the last newline is a line only if the file does not end with one
+    if (lines[lines.length - 1] === '') lines.pop();
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      const changes = parseLine(line);
+      if (!changes) {
+        const following = lines.slice(i + 1).filter((l) => parseLine(l) !== null).length;
+        if (following === 0) {
+          warnings.push(`${this.logPath}: dropped a torn last write at byte ${offset} (line ${i + 2}, ${Buffer.byteLength(text) - offset} bytes); it was never acknowledged.`);
+          await truncate(this.logPath, offset);
+          break;
+        }
+        if (!opts.repair) {
+          throw new StoreRefused(`${this.logPath} is damaged at line ${i + 2} (byte ${offset}): ${following} acknowledged write(s) follow it. `
+            + 'Start with --repair (or run `dipswitch store repair`) to move the file aside and keep the writes before the damage.', 'damaged');
+        }
+        await this.moveAside(text, offset, warnings);
+        warnings.push(`${this.logPath}: repaired; kept the writes before byte ${offset}, dropped ${following + 1} line(s).`);
+        break;
+      }
+      applyChanges(tables, changes);
+      offset += Buffer.byteLength(line) + 1;
+    }
+    this.logBytes = offset;
+    return { state: toDb(tables), warnings, migrated: false };
+  }
+
+  /** Keeps a damaged log beside the store, and leaves its first `keep` bytes as the log. */
+  private async moveAside(text: string, keep: number, warnings: string[]): Promise<void> {
+    const aside = `${this.logPath}.damaged-${process.pid}-${Buffer.byteLength(text)}`;
+    await copyFile(this.logPath, aside);
+    await truncate(this.logPath, keep);
+    warnings.push(`${this.logPath}: the damaged log was copied to ${aside}.`);
+  }
+
+  private async readSnapshot(): Promise<{ tables: Tables; version: number } | null> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw new StoreRefused(`${this.path} is not valid JSON (${(e as Error).message.split('\n')[0]}); the snapshot is damaged. Restore it from a backup; dipswitch will not overwrite it.`, 'damaged');
+    }
+    const doc = parsed as Record<string, unknown> | null;
+    if (doc && doc.format === STORE_FORMAT) {
+      if (typeof doc.version !== 'number' || doc.version > STORE_VERSION) {
+        throw new StoreRefused(`${this.path} is a dipswitch store of format version ${String(doc.version)}; this dipswitch reads version ${STORE_VERSION}.`, 'newer');
+      }
+      const collections = doc.collections as Record<string, unknown> | undefined;
+      if (!collections || typeof collections !== 'object') throw new StoreRefused(`${this.path} has no collections; the snapshot is damaged.`, 'damaged');
+      return { tables: fromDb(collections, this.path), version: STORE_VERSION };
+    }
+    if (doc && doc.version === 1 && Array.isArray(doc.accounts) && Array.isArray(doc.schedule)) {
+      return { tables: fromV1(doc), version: 1 };
+    }
+    throw new StoreRefused(`${this.path} is not a dipswitch store (no "format": "${STORE_FORMAT}" marker); refusing to overwrite it. Point --data at a new file.`, 'not_a_store');
+  }
+
+  /** Appends one commit's changes, durably; on failure the log is cut back to what it held. */
+  async append(changes: Change[]): Promise<void> {
+    if (!changes.length) return;
+    await mkdir(dirname(this.path), { recursive: true });
+    const line = (this.logBytes === 0 ? LOG_HEADER : '') + logLine(changes);
+    const before = this.logBytes;
+    const fh = await open(this.logPath, 'a');
+    try {
+      await fh.writeFile(line);
+      await fh.sync();
+    } catch (e) {
+      // a partial line would read as damage once later lines follow it
+      await fh.truncate(before).catch(() => undefined);
+      throw e;
+    } finally {
+      await fh.close();
+    }
+    this.logBytes = before + Buffer.byteLength(line);
+  }
+
   /** The whole state as the new snapshot; then the log starts over. */
-  async write(data: T): Promise<void> {
+  async write(data: DbData): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true });
     const tmp = `${this.path}.tmp`;
     const fh = await open(tmp, 'w');
     try {
-      await fh.writeFile(JSON.stringify(data));
+      await fh.writeFile(JSON.stringify({ format: STORE_FORMAT, version: STORE_VERSION, collections: data }));
       await fh.sync();
-    } finally {
+    } catch (e) {
       await fh.close();
+      await rm(tmp, { force: true });
+      throw e;
     }
+    await fh.close();
     await rename(tmp, this.path);
     try {
       if ((await stat(this.logPath)).size > 0) await truncate(this.logPath, 0);
@@ -126,5 +217,77 @@ export class LogFile<T extends object> implements Adapter<T> {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
     this.logBytes = 0;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Each collection's rows by id, in the order they came. */
+type Tables = Map<CollectionName, Map<string, AnyRow>>;
+
+function fromDb(collections: Record<string, unknown>, path: string): Tables {
+  const tables: Tables = new Map();
+  for (const name of COLLECTION_NAMES) {
+    const rows = collections[name] ?? [];
+    if (!Array.isArray(rows)) throw new StoreRefused(`${path}: collection ${name} is not a list; the snapshot is damaged.`, 'damaged');
+    tables.set(name, new Map((rows as AnyRow[]).map((r) => [r.data.id, r])));
+  }
+  return tables;
+}
+
+function toDb(tables: Tables): DbData {
+  const db = emptyDb() as Record<CollectionName, AnyRow[]>;
+  for (const [name, rows] of tables) db[name] = [...rows.values()];
+  return db as unknown as DbData;
+}
+
+function applyChanges(tables: Tables, changes: Change[]): void {
+  for (const [op, name, value] of changes) {
+    const rows = tables.get(name);
+    if (!rows) continue;
+    if (op === 'put') rows.set(value.data.id, value);
+    else rows.delete(value);
+  }
+}
+
+interface V1Step { id: string; account_id: string; at: string; kind: string; ref: string }
+
+/** Format 1 (before checksummed lines): accounts and the schedule were top-level values. */
+function fromV1(doc: Record<string, unknown>): Tables {
+  const collections: Record<string, unknown> = { ...doc };
+  collections.accounts = (doc.accounts as { id: string; name: string; inserted_at: string }[]).map((a) => ({ account_id: a.id, data: a }));
+  collections.steps = v1Steps(doc.schedule as V1Step[]);
+  return fromDb(collections, 'format 1 snapshot');
+}
+
+function v1Steps(schedule: V1Step[]): AnyRow[] {
+  return schedule.map((s, i) => ({ account_id: s.account_id, seq: i, data: { id: s.id, inserted_at: s.at, at: s.at, kind: s.kind, ref: s.ref } })) as unknown as AnyRow[];
+}
+
+function replayV1(tables: Tables, text: string): void {
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    let changes: unknown[][];
+    try {
+      changes = JSON.parse(line) as unknown[][];
+    } catch {
+      break;
+    }
+    for (const [op, name, value] of changes) {
+      if (op === 'set' && name === 'accounts') {
+        tables.set('accounts', new Map((value as { id: string; name: string; inserted_at: string }[]).map((a) => [a.id, { account_id: a.id, data: a }])));
+      } else if (op === 'set' && name === 'schedule') {
+        tables.set('steps', new Map(v1Steps(value as V1Step[]).map((s) => [s.data.id, s])));
+      } else if (op === 'put' || op === 'del') {
+        applyChanges(tables, [[op, name, value] as Change]);
+      }
+    }
   }
 }

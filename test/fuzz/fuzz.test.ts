@@ -22,13 +22,13 @@ describe('contract fuzzing', () => {
     const r = seededRandom(SEED);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r.float() * xs.length)]!;
     const ids = await seedRecords(server);
-    const baseline = server.deps.store.snapshot();
+    const baseline = await server.state();
     const operations = [...loadContract().operations.values()];
     const document = loadContract().document as { paths: Record<string, Record<string, { requestBody?: Schema }>> };
     const counts = { sent: 0, byStatus: {} as Record<number, number> };
     try {
       for (let i = 0; i < REQUESTS; i++) {
-        if (i % 40 === 0) await server.deps.store.replace(baseline);
+        if (i % 40 === 0) await server.write((w) => w.replaceAll(baseline));
         const op = pick(operations);
         const template = op.path;
         const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => {
@@ -56,7 +56,7 @@ describe('contract fuzzing', () => {
           what = 'a body where none is taken';
         }
         const key = r.float() < 0.05 ? pick([null, 'nope', 'demo-readonly-key', 'partner-admin-key']) : 'demo-admin-key';
-        const before = JSON.stringify(server.deps.store.snapshot());
+        const before = JSON.stringify(await server.state());
         const res = await server.call(op.method, path + query, { key, raw, headers });
         counts.sent++;
         counts.byStatus[res.status] = (counts.byStatus[res.status] ?? 0) + 1;
@@ -64,7 +64,7 @@ describe('contract fuzzing', () => {
         expect(res.status, context).toBeLessThan(500);
         if (res.status >= 400) {
           expect(Array.isArray(res.body?.errors) && res.body.errors.length > 0, context).toBe(true);
-          expect(JSON.stringify(server.deps.store.snapshot()) === before, `a rejected write changed the store: ${context}`).toBe(true);
+          expect(JSON.stringify(await server.state()) === before, `a rejected write changed the store: ${context}`).toBe(true);
         }
         expect(server.app.contractViolations, context).toEqual([]);
         void DEMO;

@@ -31,7 +31,7 @@ describe('races', () => {
       if (round % 2) calls.reverse();
       await Promise.all(calls);
       const keyExists = (await server().call('GET', `/api/v1/secret_keys/${key.id}`)).status === 200;
-      const pointing = server().deps.store.switches.filter((s) => s.mms_encryption_key_id === key.id);
+      const pointing = await server().read((w) => w.switches.usingSecretKey(key.id));
       expect(keyExists || pointing.length === 0, `round ${round}`).toBe(true);
     }
   });

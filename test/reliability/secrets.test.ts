@@ -7,7 +7,7 @@ import { envelope } from '../helpers.js';
 async function server(opts: { simAdminToken?: string; outboundAllow?: string[] } = {}) {
   const lines: string[] = [];
   const logger = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) };
-  const { app, deps } = await buildServer({ store: { memory: true }, seed: 11, clockMode: 'frozen', startTime: new Date('2026-03-01T12:00:00.000Z'), logger, validateResponses: true, ...opts });
+  const { app, runtime } = await buildServer({ store: { memory: true }, seed: 11, clockMode: 'frozen', startTime: new Date('2026-03-01T12:00:00.000Z'), logger, validateResponses: true, ...opts });
   const http = await listen(app, 0, '127.0.0.1');
   const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -19,7 +19,7 @@ async function server(opts: { simAdminToken?: string; outboundAllow?: string[] }
     const text = await res.text();
     return { status: res.status, text, body: text ? JSON.parse(text) : null };
   };
-  return { app, deps, call, lines, close: () => new Promise<void>((r) => http.close(() => r())) };
+  return { app, runtime, call, lines, close: async () => { await new Promise<void>((r) => http.close(() => r())); await runtime.close(); } };
 }
 
 describe('secret hygiene', () => {

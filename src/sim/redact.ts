@@ -1,0 +1,55 @@
+/**
+ * One redaction rule for everything dipswitch shows or logs (the request journal, the delivery
+ * log, the server log): Authorization and Proxy-Authorization, any header whose name says it
+ * carries a secret, the userinfo of a URL, and every secret field of the contract.
+ */
+import { secretFields } from '../http/contract.js';
+
+export const REDACTED = '[redacted]';
+
+/** Header names that carry a secret: the two auth headers, cookies, and any that say so. */
+const SECRET_HEADER = /auth|token|secret|key|password|signature|cookie/i;
+
+export const isSecretHeader = (name: string): boolean => SECRET_HEADER.test(name);
+
+/** Headers with secret values replaced; the auth scheme (`Bearer`, `Basic`) stays, as it says how. */
+export function redactHeaders(headers: Record<string, string | readonly string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    const value = Array.isArray(v) ? v.join(', ') : String(v);
+    if (!isSecretHeader(k)) out[k] = value;
+    else out[k] = /^(authorization|proxy-authorization)$/i.test(k) && /^\S+\s/.test(value) ? `${value.split(/\s/)[0]} ${REDACTED}` : REDACTED;
+  }
+  return out;
+}
+
+/** The URL without a password in its userinfo (`https://u:p@host/` → `https://u:[redacted]@host/`). */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/@?#]*)@/i, (_m, scheme: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':');
+    return `${scheme}${colon >= 0 ? `${userinfo.slice(0, colon)}:${REDACTED}` : REDACTED}@`;
+  });
+}
+
+/** A deep copy with every secret field's value replaced; a secret key's material (`data.data`) too. */
+export function redactBody(value: unknown, parentType?: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => redactBody(v, parentType));
+  if (value === null || typeof value !== 'object') return value;
+  const obj = value as Record<string, unknown>;
+  const type = typeof obj.type === 'string' ? obj.type : parentType;
+  const fields = secretFields();
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (fields.has(k) && (typeof v === 'string' || v === null)) out[k] = v === null ? null : REDACTED;
+    else if (k === 'data' && typeof v === 'string' && type === 'secret_key') out[k] = REDACTED;
+    else out[k] = redactBody(v, type);
+  }
+  return out;
+}
+
+/** Secret fields found in a text that is not JSON (cut, or malformed). */
+export function redactText(text: string): string {
+  const names = [...secretFields()].join('|');
+  return text.replace(new RegExp(`"(${names})"\\s*:\\s*"(?:[^"\\\\]|\\\\.)*"?`, 'g'), (_m, name: string) => `"${name}":"${REDACTED}"`);
+}

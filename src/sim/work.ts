@@ -1,0 +1,30 @@
+/**
+ * What a handler, a lifecycle step or a control call works with: the unit of work of one account,
+ * that account's clock, identifiers timed by it, randomness, and the simulation's outbox port.
+ * Nothing else: the wiring stays in src/server.ts.
+ */
+import { idsAt, type Ids, type Random } from '../deps.js';
+import type { UnitOfWork } from '../store/store.js';
+import type { Clock } from './clock.js';
+import { outbox, type SimPort } from './outbox.js';
+
+export interface Work {
+  readonly accountId: string;
+  readonly store: UnitOfWork;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  readonly random: Random;
+  /** Effects (events, CDRs, deliveries, lifecycle steps): written with the work, run after its commit. */
+  readonly sim: SimPort;
+}
+
+/** The nondeterminism a unit of work draws on. */
+export interface WorkSources {
+  ids: Ids;
+  random: Random;
+}
+
+export function makeWork(sources: WorkSources, store: UnitOfWork, accountId: string, clock: Clock): Work {
+  const ids = idsAt(sources.ids, clock.ms);
+  return { accountId, store, clock, ids, random: sources.random, sim: outbox(store, accountId, clock, ids) };
+}
