@@ -16,6 +16,8 @@ export interface Reply {
   status?: number;
   contentType?: string;
   body?: string;
+  /** Answers only once this settles: a slow receiver. */
+  after?: Promise<unknown>;
 }
 
 export interface Receiver {
@@ -40,8 +42,10 @@ export async function startReceiver(): Promise<Receiver> {
         json: () => JSON.parse(body.toString('utf8')),
       });
       const reply = replies.shift() ?? {};
-      res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'application/json' });
-      res.end(reply.body ?? '{}');
+      void Promise.resolve(reply.after).finally(() => {
+        res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'application/json' });
+        res.end(reply.body ?? '{}');
+      });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -49,6 +53,9 @@ export async function startReceiver(): Promise<Receiver> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
     replies,
-    close: () => new Promise((r) => server.close(() => r())),
+    close: () => new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, useServer } from '../helpers.js';
+import { envelope, onlyError, useServer } from '../helpers.js';
 
 describe('races', () => {
   const server = useServer();
@@ -34,5 +34,92 @@ describe('races', () => {
       const pointing = await server().read((w) => w.switches.usingSecretKey(key.id));
       expect(keyExists || pointing.length === 0, `round ${round}`).toBe(true);
     }
+  });
+});
+
+describe('races between the awaits of a handler (50 runs each)', () => {
+  const server = useServer();
+  const RUNS = 50;
+  const pdf = () => new Blob([new Uint8Array(2048).fill(7)], { type: 'application/pdf' });
+  const upload = (path: string, name: string) => {
+    const form = new FormData();
+    form.append('file', pdf(), 'loa.pdf');
+    form.append('name', name);
+    return server().call('POST', path, { form });
+  };
+
+  /** A cart with one request, which has a document. */
+  async function cartWithDocument(run: number) {
+    const cart = (await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: `race ${run}` }) })).body.data;
+    const request = (await server().call('POST', `/api/v1/carts/${cart.id}/requests`, { body: envelope('request', { type: 'REMOVE_NUMBERS', data: { numbers: ['+13125550109'] } }) })).body.data;
+    const docs = `/api/v1/carts/${cart.id}/requests/${request.id}/documents`;
+    expect((await upload(docs, 'LOA')).status).toBe(201);
+    return { cart: cart.id as string, request: request.id as string, docs };
+  }
+
+  it('a purge and a checkout of one cart: exactly one wins, and a checked-out order keeps its request and documents', async () => {
+    for (let run = 0; run < RUNS; run++) {
+      const { cart, request } = await cartWithDocument(run);
+      const [purge, checkout] = await Promise.all([
+        server().call('DELETE', `/api/v1/carts/${cart}?purge=true`),
+        server().call('POST', `/api/v1/carts/${cart}/checkout`),
+      ]);
+      expect([purge.status, checkout.status].filter((s) => s === 200), `run ${run}`).toHaveLength(1);
+      if (checkout.status === 200) {
+        expect(onlyError(purge).code).toBe('cart_checked_out');
+        expect((await server().call('GET', `/api/v1/requests/${request}`)).status, `run ${run}`).toBe(200);
+        expect((await server().call('GET', `/api/v1/orders/${cart}`)).status, `run ${run}`).toBe(200);
+        expect((await server().call('GET', `/api/v1/requests/${request}/documents`)).body.count, `run ${run}`).toBe(1);
+      } else {
+        expect(checkout.status, `run ${run}`).toBe(404);
+        expect((await server().call('GET', `/api/v1/requests/${request}`)).status).toBe(404);
+      }
+    }
+    const state = await server().state();
+    expect(server().files.size).toBe(state.documents.length);
+  });
+
+  it('deleting a request and checking out its cart: the order has the request exactly when the delete lost', async () => {
+    for (let run = 0; run < RUNS; run++) {
+      const { cart, request } = await cartWithDocument(run);
+      const [remove, checkout] = await Promise.all([
+        server().call('DELETE', `/api/v1/carts/${cart}/requests/${request}`),
+        server().call('POST', `/api/v1/carts/${cart}/checkout`),
+      ]);
+      expect(checkout.status, `run ${run}`).toBe(200);
+      const submitted = await server().call('GET', `/api/v1/requests/${request}`);
+      if (remove.status === 200) expect(submitted.status, `run ${run}`).toBe(404);
+      else {
+        expect(onlyError(remove).code).toBe('cart_checked_out');
+        expect(submitted.status, `run ${run}`).toBe(200);
+      }
+    }
+  });
+
+  it('parallel uploads of one name to one request: exactly one 201', async () => {
+    for (let run = 0; run < RUNS; run++) {
+      const { docs } = await cartWithDocument(run);
+      const answers = await Promise.all(Array.from({ length: 20 }, () => upload(docs, 'same name')));
+      expect(answers.filter((a) => a.status === 201), `run ${run}`).toHaveLength(1);
+      expect(answers.filter((a) => a.status === 422)).toHaveLength(19);
+    }
+  });
+
+  it('100 parallel uploads of one name: exactly one 201, no orphan file', async () => {
+    const { docs } = await cartWithDocument(0);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => upload(docs, 'contested')));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(server().files.size).toBe((await server().state()).documents.length);
+  });
+
+  it('uploads racing the deletion of their request leave no orphan file', async () => {
+    for (let run = 0; run < RUNS; run++) {
+      const { cart, request, docs } = await cartWithDocument(run);
+      await Promise.all([
+        ...Array.from({ length: 3 }, (_, i) => upload(docs, `late ${i}`)),
+        server().call('DELETE', `/api/v1/carts/${cart}/requests/${request}`),
+      ]);
+    }
+    expect(server().files.size).toBe((await server().state()).documents.length);
   });
 });
