@@ -78,9 +78,90 @@ function storeWith(total: number): string {
     const id = `01KB${String(i).padStart(22, '0')}`;
     state.carts.push({ account_id: DEMO, data: { id, name: `cart ${i}`, notes: null, inserted_at: now, updated_at: now } });
   }
-  const file = join(mkdtempSync(join(os.tmpdir(), `dipswitch-bench-${total}-`)), 'db.json');
-  writeFileSync(file, JSON.stringify({ format: STORE_FORMAT, version: STORE_VERSION, collections: state satisfies DbData }));
+  return writeStore(String(total), state);
+}
+
+function writeStore(name: string, state: DbData): string {
+  const file = join(mkdtempSync(join(os.tmpdir(), `dipswitch-bench-${name}-`)), 'db.json');
+  writeFileSync(file, JSON.stringify({ format: STORE_FORMAT, version: STORE_VERSION, collections: state }));
   return file;
+}
+
+/** The fixtures plus 10,000 accounts, each with an admin user and five of its keys: 50,000 keys. */
+function storeWithManyKeys(): { file: string; key: string; keyId: string } {
+  const base = fixtureState();
+  const now = '2026-01-06T00:00:00.000Z';
+  const accounts = [...base.accounts];
+  const users = [...base.users];
+  const keys = [...base.api_keys];
+  let last = { key: '', id: '' };
+  for (let a = 0; a < 10_000; a++) {
+    const accountId = `0c0c0c0c-0000-4000-8000-${String(a).padStart(12, '0')}`;
+    const userId = `0d0d0d0d-0000-4000-8000-${String(a).padStart(12, '0')}`;
+    accounts.push({ account_id: accountId, sandbox_block: null, data: { id: accountId, name: `bench ${a}`, inserted_at: now } });
+    users.push({ account_id: accountId, role: 'admin', suspended: false, password_hash: null, data: { id: userId, email: `admin${a}@bench.example`, first_name: null, last_name: null, title: null, address: null, inserted_at: now, updated_at: now } });
+    for (let k = 0; k < 5; k++) {
+      const id = `0e0e0e0e-${String(k).padStart(4, '0')}-4000-8000-${String(a).padStart(12, '0')}`;
+      const key = `bench-key-${a}-${k}`;
+      keys.push({ account_id: accountId, user_id: userId, secret_hash: 'x', smpp_secret_hash: 'x', data: { id, key, name: `key ${k}`, active: true, identity: `mm4_bench${a}_${k}`, inserted_at: now, updated_at: now, notes: null, smpp_system_id: `sb${a}x${k}` } });
+      last = { key, id };
+    }
+  }
+  return { file: writeStore('keys', { ...base, accounts, users, api_keys: keys }), key: last.key, keyId: last.id };
+}
+
+/** GET one record and a durable create, authenticated with the newest of 50,000 keys. */
+async function manyKeysFigures(): Promise<Figure[]> {
+  const { file, key, keyId } = storeWithManyKeys();
+  const port = nextPort++;
+  const base = `http://127.0.0.1:${port}`;
+  const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const { child } = await startProcess(process.execPath, ['dist/src/main.js', '--port', String(port), '--data', file], `${base}/api/v1/api_keys/${keyId}`, auth);
+  let n = 0;
+  const figures = [
+    await measure('dipswitch GET one API key (50,000 keys, 10,000 accounts)', { url: `${base}/api/v1/api_keys/${keyId}`, headers: auth }),
+    await measure('dipswitch create cart, durable (50,000 keys, 10,000 accounts)', {
+      url: `${base}/api/v1/carts`, method: 'POST', headers: auth,
+      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ type: 'cart', data: { name: `keys ${process.pid} ${n++}` } }) }) }],
+    }),
+  ];
+  await stop(child);
+  return figures;
+}
+
+/** Checkout latency with no subscription, and with an ORDER subscription whose receiver answers after 2 s. */
+async function checkoutFigures(): Promise<Figure[]> {
+  const { createServer } = await import('node:http');
+  const slow = createServer((req, res) => {
+    req.resume();
+    setTimeout(() => res.end('{}'), 2_000);
+  });
+  await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+  const receiverUrl = `http://127.0.0.1:${(slow.address() as import('node:net').AddressInfo).port}/events`;
+  const figures: Figure[] = [];
+  for (const subscribed of [false, true]) {
+    const base = fixtureState();
+    const now = '2026-01-06T00:00:00.000Z';
+    const carts = [...base.carts];
+    for (let i = 0; i < 80_000; i++) carts.push({ account_id: DEMO, data: { id: `01KC${String(i).padStart(22, '0')}`, name: `checkout ${i}`, notes: null, inserted_at: now, updated_at: now } });
+    const subscriptions = subscribed ? [{
+      account_id: DEMO, auth_secret: null,
+      data: { id: '0f0f0f0f-0000-4000-8000-000000000001', name: 'slow', notes: null, enabled: true, protocol: 'HTTP' as const, data: receiverUrl, recipient: null, topics: ['ORDER' as const],
+        auth_method: 'NONE' as const, auth_identity: null, auth_name: null, custom_headers: [], custom_query_params: [], started_at: now, expired_at: null, inserted_at: now, updated_at: now },
+    }] : [];
+    const file = writeStore('checkout', { ...base, carts, event_subscriptions: subscriptions });
+    const port = nextPort++;
+    const url = `http://127.0.0.1:${port}`;
+    const { child } = await startProcess(process.execPath, ['dist/src/main.js', '--port', String(port), '--data', file], `${url}/api/v1/carts?first=1`, AUTH);
+    let n = 0;
+    figures.push(await measure(`dipswitch checkout, ${subscribed ? 'event receiver answering after 2 s' : 'no subscription'}`, {
+      url: `${url}/api/v1/carts`, method: 'POST', headers: AUTH,
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/api/v1/carts/01KC${String(n++).padStart(22, '0')}/checkout` }) }],
+    }));
+    await stop(child);
+  }
+  await new Promise((r) => slow.close(r));
+  return figures;
 }
 
 function rssMb(pid: number): number {
@@ -141,6 +222,11 @@ async function main(): Promise<void> {
   console.log('dipswitch, 100,000 records');
   const large = await dipswitchFigures(100_000);
 
+  console.log('dipswitch, 50,000 keys in 10,000 accounts');
+  const manyKeys = await manyKeysFigures();
+  console.log('checkout with a slow event receiver');
+  const checkouts = await checkoutFigures();
+
   console.log('simulation');
   const sim = await simulationFigures();
 
@@ -153,6 +239,11 @@ async function main(): Promise<void> {
     ...small.figures.map((f) => ({ ...f, ratio: ratio(f) })),
     ...large.figures.map((f) => ({ ...f, ratio: ratio(f) })),
     { name: 'create rate at 100,000 vs 1,000 records', note: `${(createLarge / createSmall).toFixed(2)}` },
+    ...manyKeys.map((f) => ({ ...f, ratio: ratio(f) })),
+    { name: 'GET one record: 50,000 keys vs 1,000 records', note: `${(manyKeys[0]!.rps / small.figures[0]!.rps).toFixed(2)}` },
+    { name: 'durable create: 50,000 keys vs 1,000 records', note: `${(manyKeys[1]!.rps / createSmall).toFixed(2)}` },
+    ...checkouts.map((f) => ({ ...f, ratio: ratio(f) })),
+    { name: 'checkout p99: slow receiver vs no subscription', note: `${checkouts[1]!.p99} ms vs ${checkouts[0]!.p99} ms` },
     { name: 'start-up to first 2xx: dipswitch (1,000 records)', note: `${small.startupMs.toFixed(0)} ms` },
     { name: 'start-up to first 2xx: dipswitch (100,000 records)', note: `${large.startupMs.toFixed(0)} ms` },
     { name: 'start-up to first 2xx: prism mock', note: `${prism.startupMs.toFixed(0)} ms (dipswitch/prism ${(small.startupMs / prism.startupMs).toFixed(2)})` },

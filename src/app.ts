@@ -18,6 +18,7 @@ import { compileRoutes, type Route } from './http/router.js';
 import { validationError } from './http/validation.js';
 import { handlers as allHandlers } from './resources/index.js';
 import { controlRouter } from './sim/control.js';
+import type { Clock } from './sim/clock.js';
 import type { FaultEffect } from './sim/faults.js';
 import type { Runtime } from './server.js';
 import { StorageUnavailable } from './store/store.js';
@@ -110,6 +111,8 @@ interface Call {
   upload?: Upload;
   /** The call was answered (an injected fault, or the handler's reply). */
   answered: boolean;
+  /** The caller's clock, as the handler saw it (the journal's time). */
+  clock?: Clock;
 }
 
 const STORAGE_ERROR = () => new ApiError('storage_unavailable', [{ detail: 'The simulator could not store the change (its disk refused the write); nothing was kept. Try again.' }]);
@@ -209,6 +212,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     if (!handler) throw new ApiError('not_implemented', [{ detail: `${route.meta.operationId} is not simulated yet.` }]);
     const accountId = call.principal?.accountId ?? '';
     return runtime.work(accountId, async (work) => {
+      call.clock = work.clock;
       const ctx = { ...work, principal: call.principal, params: route.params, query: call.query, body: call.body, upload: call.upload, meta: route.meta } as unknown as Ctx<OperationId>;
       return (await handler(ctx)) as { status: number; body: unknown; contentType?: string };
     }, { read: call.req.method === 'GET' || !call.principal });
@@ -218,7 +222,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
   async function answerStage(call: Call, status: number, payload: unknown, contentType?: string, checked = true): Promise<void> {
     const meta = call.route?.meta;
     const text = send(call.res, status, payload, checked ? call.route?.operation : undefined, contentType, checked);
-    const clock = call.principal ? await store.run({ read: true }, (w) => clocks.of(w, call.principal!.accountId)) : clocks.server();
+    const clock = call.clock ?? (call.principal ? await store.run({ read: true }, (w) => clocks.of(w, call.principal!.accountId)) : clocks.server());
     journal.record({
       at: clock.iso(), method: call.req.method, path: call.req.path, operation_id: meta?.operationId ?? null, account_id: call.principal?.accountId ?? null,
       status, latency_ms: elapsedMs(call.started),

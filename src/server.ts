@@ -102,7 +102,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
         earliest = work.sim.earliest;
         return out;
       });
-      if (earliest !== null) scheduler.notify(accountId, earliest);
+      if (earliest !== null) scheduler.notify(accountId);
       return result;
     },
     async reset() {

@@ -42,6 +42,7 @@ const STORAGE_RETRY_MS = 1_000;
 
 export class Scheduler {
   private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly kicked = new Set<string>();
   private timer: { cancel(): void } | undefined;
   private timerDue = Infinity;
   private stopped = false;
@@ -72,13 +73,18 @@ export class Scheduler {
     });
   }
 
-  /** A work scheduled a step at `atMs`: runs it now if due, else makes sure the timer wakes for it. */
-  notify(accountId: string, atMs: number): void {
+  /** A work of the account scheduled a step: runs what is due now, and makes sure the timer wakes for the rest. */
+  notify(accountId: string): void {
     if (this.stopped) return;
+    // one look at the account's due steps waiting in its queue covers every write before it
+    if (this.kicked.has(accountId)) return;
+    this.kicked.add(accountId);
     void this.exclusive(accountId, async () => {
+      this.kicked.delete(accountId);
       const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
-      if (atMs <= clock.ms()) await this.runUntil(accountId, clock.ms());
-      else if (clock.mode === 'real') this.wakeIn(atMs - clock.ms());
+      await this.runUntil(accountId, clock.ms());
+      const next = await this.read((w) => w.steps.earliest(accountId));
+      if (next && clock.mode === 'real') this.wakeIn(Date.parse(next.data.at) - clock.ms());
     }).catch((e) => this.failed(e));
   }
 

@@ -200,53 +200,38 @@ class Deliveries extends Collection<DeliveryRow> {
 /** A backend's table operations for each collection. */
 export type TableSource = <K extends CollectionName>(name: K) => TableOps<Collections[K]>;
 
-/** Every collection, as one unit of work sees them. */
+/** Every collection, as one unit of work sees them; each made on first use (most work touches few). */
 export class Tables {
-  readonly accounts: Collection<AccountRow>;
-  readonly users: Users;
-  readonly apiKeys: ApiKeys;
-  readonly secretKeys: Collection<SecretKeyRow>;
-  readonly switches: Switches;
-  readonly numbers: Numbers;
-  readonly autoResponses: Collection<AutoResponseRow>;
-  readonly optoutItems: OptoutItems;
-  readonly destinations: Destinations;
-  readonly carts: Carts;
-  readonly orders: Collection<OrderRow>;
-  readonly requests: Requests;
-  readonly documents: Documents;
-  readonly campaigns: Campaigns;
-  readonly sharedResourceGroups: Collection<SharedResourceGroupRow>;
-  readonly bulkDipTasks: BulkDipTasks;
-  readonly callDataWebhooks: Collection<CallDataWebhookRow>;
-  readonly eventSubscriptions: Collection<EventSubscriptionRow>;
-  readonly overwriteRequests: OverwriteRequests;
-  readonly clocks: Collection<ClockRow>;
-  readonly steps: Steps;
-  readonly deliveries: Deliveries;
+  private readonly made = new Map<string, unknown>();
 
-  constructor(table: TableSource) {
-    this.accounts = new Collection(table('accounts'));
-    this.users = new Users(table('users'));
-    this.apiKeys = new ApiKeys(table('api_keys'));
-    this.secretKeys = new Collection(table('secret_keys'));
-    this.switches = new Switches(table('switches'));
-    this.numbers = new Numbers(table('numbers'));
-    this.autoResponses = new Collection(table('auto_responses'));
-    this.optoutItems = new OptoutItems(table('optout_items'));
-    this.destinations = new Destinations(table('destinations'));
-    this.carts = new Carts(table('carts'));
-    this.orders = new Collection(table('orders'));
-    this.requests = new Requests(table('requests'));
-    this.documents = new Documents(table('documents'));
-    this.campaigns = new Campaigns(table('campaigns'));
-    this.sharedResourceGroups = new Collection(table('shared_resource_groups'));
-    this.bulkDipTasks = new BulkDipTasks(table('bulk_dip_tasks'));
-    this.callDataWebhooks = new Collection(table('call_data_webhooks'));
-    this.eventSubscriptions = new Collection(table('event_subscriptions'));
-    this.overwriteRequests = new OverwriteRequests(table('overwrite_requests'));
-    this.clocks = new Collection(table('clocks'));
-    this.steps = new Steps(table('steps'));
-    this.deliveries = new Deliveries(table('deliveries'));
+  constructor(private readonly table: TableSource) {}
+
+  private get<T>(name: CollectionName, make: (ops: never) => T): T {
+    let c = this.made.get(name) as T | undefined;
+    if (c === undefined) this.made.set(name, (c = make(this.table(name) as never)));
+    return c;
   }
+
+  get accounts(): Collection<AccountRow> { return this.get('accounts', (t) => new Collection<AccountRow>(t)); }
+  get users(): Users { return this.get('users', (t) => new Users(t)); }
+  get apiKeys(): ApiKeys { return this.get('api_keys', (t) => new ApiKeys(t)); }
+  get secretKeys(): Collection<SecretKeyRow> { return this.get('secret_keys', (t) => new Collection<SecretKeyRow>(t)); }
+  get switches(): Switches { return this.get('switches', (t) => new Switches(t)); }
+  get numbers(): Numbers { return this.get('numbers', (t) => new Numbers(t)); }
+  get autoResponses(): Collection<AutoResponseRow> { return this.get('auto_responses', (t) => new Collection<AutoResponseRow>(t)); }
+  get optoutItems(): OptoutItems { return this.get('optout_items', (t) => new OptoutItems(t)); }
+  get destinations(): Destinations { return this.get('destinations', (t) => new Destinations(t)); }
+  get carts(): Carts { return this.get('carts', (t) => new Carts(t)); }
+  get orders(): Collection<OrderRow> { return this.get('orders', (t) => new Collection<OrderRow>(t)); }
+  get requests(): Requests { return this.get('requests', (t) => new Requests(t)); }
+  get documents(): Documents { return this.get('documents', (t) => new Documents(t)); }
+  get campaigns(): Campaigns { return this.get('campaigns', (t) => new Campaigns(t)); }
+  get sharedResourceGroups(): Collection<SharedResourceGroupRow> { return this.get('shared_resource_groups', (t) => new Collection<SharedResourceGroupRow>(t)); }
+  get bulkDipTasks(): BulkDipTasks { return this.get('bulk_dip_tasks', (t) => new BulkDipTasks(t)); }
+  get callDataWebhooks(): Collection<CallDataWebhookRow> { return this.get('call_data_webhooks', (t) => new Collection<CallDataWebhookRow>(t)); }
+  get eventSubscriptions(): Collection<EventSubscriptionRow> { return this.get('event_subscriptions', (t) => new Collection<EventSubscriptionRow>(t)); }
+  get overwriteRequests(): OverwriteRequests { return this.get('overwrite_requests', (t) => new OverwriteRequests(t)); }
+  get clocks(): Collection<ClockRow> { return this.get('clocks', (t) => new Collection<ClockRow>(t)); }
+  get steps(): Steps { return this.get('steps', (t) => new Steps(t)); }
+  get deliveries(): Deliveries { return this.get('deliveries', (t) => new Deliveries(t)); }
 }
