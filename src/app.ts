@@ -1,26 +1,27 @@
 /**
- * The HTTP layer in one page: express for the wire, and a pipeline of named stages in the order a
- * request meets them: route (compiled from the contract), authenticate, faults, authorize, parse,
- * validate (openapi-backend's Ajv 2020-12 validators), handle inside one unit of work, commit,
- * answer (checked against the contract in the test suite), journal.
+ * The HTTP layer in one page: express for the wire, and one pipeline for both APIs (the simulated
+ * `/api/v1` and the control API `/__sim`), its stages named in the order a call meets them:
+ * route (compiled from the contracts), authenticate, faults, authorize, parse, validate
+ * (openapi-backend's Ajv 2020-12 validators), handle (inside one unit of work, committed before
+ * answering), answer (checked against the contract in the test suite), journal.
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
+import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { elapsedMs, stopwatch } from './deps.js';
 import { authenticate, authorize, type Principal } from './http/auth.js';
-import { loadContract, type OperationId, type OperationMeta } from './http/contract.js';
+import { loadContract, type ApiName, type OperationId, type OperationMeta, type SimOperationId } from './http/contract.js';
 import { ApiError, invalidField } from './http/errors.js';
-import type { Ctx, HandlerMap } from './http/handler.js';
+import type { Ctx, HandlerMap, SimCtx, SimHandlerMap } from './http/handler.js';
 import { readMultipart, type Upload } from './http/multipart.js';
 import { compileRoutes, type Route } from './http/router.js';
 import { validationError } from './http/validation.js';
 import { handlers as allHandlers } from './resources/index.js';
-import { controlRouter } from './sim/control.js';
+import type { Runtime } from './runtime.js';
 import type { Clock } from './sim/clock.js';
+import { DEMO_ACCOUNT, simHandlers } from './sim/control.js';
 import type { FaultEffect } from './sim/faults.js';
-import type { Runtime } from './server.js';
 import { StorageUnavailable } from './store/store.js';
 
 export const JSON_LIMIT = '1mb';
@@ -28,7 +29,7 @@ export const JSON_LIMIT = '1mb';
 export interface AppOptions {
   /** Check every answer against the contract and fail loudly on a mismatch (the test suite sets it). */
   validateResponses?: boolean;
-  /** When set, every /__sim call needs the header X-Sim-Admin-Token with this value. */
+  /** When set, every /__sim call but health needs the header X-Sim-Admin-Token with this value. */
   simAdminToken?: string;
   /** Replaces the handler map (tests of the pipeline itself). */
   handlers?: HandlerMap;
@@ -36,16 +37,17 @@ export interface AppOptions {
 
 export type App = express.Express & { contractViolations: string[] };
 
-let sharedBackend: Promise<OpenAPIBackend> | undefined;
+const backends = new Map<ApiName, Promise<OpenAPIBackend>>();
 
-/** The router and validator hold no state of a server's own, so every app of the process shares one. */
-function backend(document: Record<string, unknown>): Promise<OpenAPIBackend> {
-  sharedBackend ??= buildBackend(document);
-  return sharedBackend;
+/** The routers and validators hold no state of a server's own, so every app of the process shares them. */
+function backend(name: ApiName): Promise<OpenAPIBackend> {
+  let api = backends.get(name);
+  if (!api) backends.set(name, (api = buildBackend(loadContract(name as 'sim').document)));
+  return api;
 }
 
 /**
- * Builds the openapi-backend router and validator for the contract (OpenAPI 3.1, Ajv 2020-12).
+ * Builds the openapi-backend router and validator for a contract (OpenAPI 3.1, Ajv 2020-12).
  * `quick` compiles each operation's validators on its first request, which keeps start-up short.
  */
 async function buildBackend(document: Record<string, unknown>): Promise<OpenAPIBackend> {
@@ -63,20 +65,20 @@ async function buildBackend(document: Record<string, unknown>): Promise<OpenAPIB
       return ajv as never;
     },
   });
-  // openapi-backend checks documents against the 3.0 schema only; the contract is linted by spectral instead.
+  // openapi-backend checks documents against the 3.0 schema only; the contracts are linted by spectral instead.
   api.validateDefinition = () => api.document;
   await api.init();
   return api;
 }
 
-const queryNames = new WeakMap<Operation, Set<string>>();
+const queryNames = new WeakMap<object, Set<string>>();
 
 /** The query parameters the operation declares; the others are ignored. */
-function declaredQuery(operation: Operation, query: Record<string, string | string[]>): Record<string, string | string[]> {
-  let names = queryNames.get(operation);
+function declaredQuery(route: Route, query: Record<string, string | string[]>): Record<string, string | string[]> {
+  let names = queryNames.get(route.operation);
   if (!names) {
-    names = new Set((operation.parameters ?? []).flatMap((p) => ('in' in p && p.in === 'query' ? [p.name] : [])));
-    queryNames.set(operation, names);
+    names = new Set((route.operation.parameters ?? []).flatMap((p) => ('in' in p && p.in === 'query' ? [p.name] : [])));
+    queryNames.set(route.operation, names);
   }
   const out: Record<string, string | string[]> = {};
   for (const name in query) if (names.has(name)) out[name] = query[name]!;
@@ -97,6 +99,12 @@ function parseJsonBody(req: Request): unknown {
   }
 }
 
+/** The server's own bound address, as the socket knows it: never the Host header. */
+function ownOrigin(req: Request): string {
+  const address = req.socket.localAddress ?? '127.0.0.1';
+  return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
+}
+
 /** What the pipeline knows of a call so far; each stage adds to it. */
 interface Call {
   req: Request;
@@ -115,16 +123,14 @@ interface Call {
   clock?: Clock;
 }
 
-const STORAGE_ERROR = () => new ApiError('storage_unavailable', [{ detail: 'The simulator could not store the change (its disk refused the write); nothing was kept. Try again.' }]);
+type Reply = { status: number; body: unknown; contentType?: string };
 
 /** Creates the whole server; `listen` is the caller's business (src/main.ts). */
 export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promise<App> {
-  const contract = loadContract();
-  const api = await backend(contract.document);
+  const [v1, sim] = [await backend('openapi'), await backend('sim')];
   const handlers = opts.handlers ?? allHandlers;
-  const schemas = (api.definition.components?.schemas ?? {}) as Record<string, object>;
-  const errorSchema = api.validator.getAjv(0 as never).compile(schemas.error_response ?? {});
-  const match = compileRoutes(contract, api);
+  const errorSchemas = new Map([v1, sim].map((api) => [api, api.validator.getAjv(0 as never).compile(((api.definition.components?.schemas ?? {}) as Record<string, object>).error_response ?? {})]));
+  const match = compileRoutes([loadContract(), v1], [loadContract('sim'), sim]);
   const { store, faults, journal, clocks } = runtime;
   const app = express() as App;
   app.contractViolations = [];
@@ -133,44 +139,56 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  /** Writes the answer; in test mode it is checked against the contract first. Answers the JSON text sent. */
-  function send(res: Response, status: number, body: unknown, operation?: Operation, contentType = 'application/json', checked = true): string | undefined {
+  /** Writes the answer; in test mode it is checked against its contract first. Answers the JSON text sent. */
+  function send(call: Call, status: number, body: unknown, contentType = 'application/json', checked = true): string | undefined {
+    const route = call.route;
     if (opts.validateResponses && checked && contentType === 'application/json' && status !== 204) {
-      const declared = operation?.responses?.[String(status)];
-      const result = declared && operation
-        ? api.validator.validateResponse(body, operation, status)
+      const declared = route?.operation.responses?.[String(status)];
+      const errorSchema = errorSchemas.get(route?.api ?? v1)!;
+      const result = declared && route
+        ? route.api.validator.validateResponse(body, route.operation, status)
         : { errors: errorSchema(body) ? null : errorSchema.errors };
       if (result.errors && result.errors.length) {
-        const what = `${operation?.operationId ?? 'no operation'} answered ${status} off contract: ${JSON.stringify(result.errors)}`;
+        const what = `${route?.meta.operationId ?? 'no operation'} answered ${status} off contract: ${JSON.stringify(result.errors)}`;
         app.contractViolations.push(what);
         runtime.logger.warn(what);
       }
     }
-    res.status(status).type(contentType);
+    call.res.status(status).type(contentType);
     if (status === 204) {
-      res.end();
+      call.res.end();
       return undefined;
     }
     const text = contentType === 'application/json' ? JSON.stringify(body) : undefined;
-    res.send(text ?? body);
+    call.res.send(text ?? body);
     return text;
   }
 
   // the stages, in the order a call meets them
 
-  /** The operation of the method and path; 404 when the contract has none. */
+  /** The operation of the method and path: 404 when no contract has the path, 405 when it lacks the method. */
   function routeStage(call: Call): Route {
     const route = match(call.req.method, call.req.path);
     if (!route) throw new ApiError('not_found', [{ detail: `Nothing at ${call.req.method} ${call.req.path}.` }]);
+    if ('allow' in route) {
+      call.res.setHeader('allow', route.allow.join(', '));
+      throw new ApiError('method_not_allowed', [{ detail: `${call.req.path} takes ${route.allow.join(', ')}, not ${call.req.method}.`, params: { allow: route.allow } }]);
+    }
     call.route = route;
     // query parameters the operation does not declare are ignored, as by most HTTP APIs
-    call.query = declaredQuery(route.operation, call.req.query as Record<string, string | string[]>);
+    call.query = declaredQuery(route, call.req.query as Record<string, string | string[]>);
     return route;
   }
 
-  /** Who calls: the key of the Authorization header. A failure is held until faults had their say. */
-  async function authenticateStage(call: Call, meta: OperationMeta): Promise<void> {
-    if (!meta.scope) return;
+  /**
+   * Who calls: the key of the Authorization header (held until faults had their say). A control
+   * call needs the admin token first, when one is set; its key, if any, names the account it acts on.
+   */
+  async function authenticateStage(call: Call, meta: OperationMeta<string>): Promise<void> {
+    if (meta.admin && opts.simAdminToken && call.req.header('x-sim-admin-token') !== opts.simAdminToken) {
+      throw new ApiError('access_denied.unauthenticated', [{ detail: 'The control API needs the header X-Sim-Admin-Token.', sub_code: 'missing_key' }]);
+    }
+    if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
     try {
       call.principal = await store.run({ read: true }, (w) => authenticate(w, call.req.headers.authorization));
     } catch (e) {
@@ -178,58 +196,68 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     }
   }
 
-  /** An injected fault answers (or delays) the call, before authorization: /__sim/faults. */
-  async function faultStage(call: Call, meta: OperationMeta): Promise<void> {
+  /** An injected fault answers (or delays) a call of the simulated API, before authorization: /__sim/faults. */
+  async function faultStage(call: Call, meta: OperationMeta<string>): Promise<void> {
+    if (meta.api !== 'openapi') return;
     const effect = faults.inbound({ method: call.req.method, path: call.req.path, template: meta.path, operationId: meta.operationId, accountId: call.principal?.accountId });
     if (effect) call.answered = await injectFault(effect, call);
   }
 
-  function authorizeStage(call: Call, meta: OperationMeta): void {
+  function authorizeStage(call: Call, meta: OperationMeta<string>): void {
     if (call.unauthenticated) throw call.unauthenticated;
     if (call.principal && meta.scope) authorize(call.principal, meta.scope);
   }
 
-  async function parseStage(call: Call, meta: OperationMeta): Promise<void> {
+  async function parseStage(call: Call, meta: OperationMeta<string>): Promise<void> {
     call.upload = meta.multipart ? await readMultipart(call.req) : undefined;
     // the file itself is checked by the handler; the schema sees that it is there
     call.body = meta.jsonBody ? parseJsonBody(call.req) : call.upload ? { ...call.upload.fields, ...(call.upload.file ? { file: '' } : {}) } : undefined;
   }
 
-  /** The operation's validators, compiled by openapi-backend from the contract; the parameters one coerces in place. */
+  /** The operation's validators, compiled by openapi-backend from its contract; the parameters one coerces in place. */
   function validateStage(call: Call, route: Route): void {
     const parameters: Record<string, unknown> = { path: route.params, query: call.query, header: call.req.headers };
     if (route.meta.jsonBody || route.meta.multipart) parameters.requestBody = call.body;
-    const errors = (api.validator.getRequestValidatorsForOperation(route.meta.operationId) ?? []).flatMap((validate) => (validate(parameters) ? [] : validate.errors ?? []));
+    const errors = (route.api.validator.getRequestValidatorsForOperation(route.meta.operationId) ?? []).flatMap((validate) => (validate(parameters) ? [] : validate.errors ?? []));
     if (errors.length) throw validationError(errors);
   }
 
   /**
-   * The handler, in one unit of work of the caller's account: reads (GET) wait for no one; writes
-   * wait for the account's earlier writes. The work is committed (durable) before this resolves.
+   * The handler. One of the simulated API runs in one unit of work of the caller's account, committed
+   * (durable) before this resolves: reads (GET) wait for no one; writes wait for the account's earlier
+   * writes. One of the control API drives the simulator through the runtime.
    */
-  async function handleStage(call: Call, route: Route): Promise<{ status: number; body: unknown; contentType?: string }> {
-    const handler = handlers[route.meta.operationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
-    if (!handler) throw new ApiError('not_implemented', [{ detail: `${route.meta.operationId} is not simulated yet.` }]);
-    const accountId = call.principal?.accountId ?? '';
-    return runtime.work(accountId, async (work) => {
+  async function handleStage(call: Call, route: Route): Promise<Reply> {
+    const id = route.meta.operationId;
+    if (route.meta.api === 'sim') {
+      const handler = simHandlers[id as SimOperationId] as (ctx: SimCtx<SimOperationId>) => Reply | Promise<Reply>;
+      const ctx = { runtime, accountId: call.principal?.accountId ?? DEMO_ACCOUNT, params: route.params, query: call.query, body: call.body, origin: ownOrigin(call.req), adminToken: opts.simAdminToken };
+      return handler(ctx as unknown as SimCtx<SimOperationId>);
+    }
+    const handler = handlers[id as OperationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
+    if (!handler) throw new ApiError('not_implemented', [{ detail: `${id} is not simulated yet.` }]);
+    return runtime.work(call.principal?.accountId ?? '', async (work) => {
       call.clock = work.clock;
       const ctx = { ...work, principal: call.principal, params: route.params, query: call.query, body: call.body, upload: call.upload, meta: route.meta } as unknown as Ctx<OperationId>;
-      return (await handler(ctx)) as { status: number; body: unknown; contentType?: string };
+      return (await handler(ctx)) as Reply;
     }, { read: call.req.method === 'GET' || !call.principal });
   }
 
   /** Answers, and writes the call into the request journal. */
   async function answerStage(call: Call, status: number, payload: unknown, contentType?: string, checked = true): Promise<void> {
     const meta = call.route?.meta;
-    const text = send(call.res, status, payload, checked ? call.route?.operation : undefined, contentType, checked);
-    const clock = call.clock ?? (call.principal ? await store.run({ read: true }, (w) => clocks.of(w, call.principal!.accountId)) : clocks.server());
-    journal.record({
-      at: clock.iso(), method: call.req.method, path: call.req.path, operation_id: meta?.operationId ?? null, account_id: call.principal?.accountId ?? null,
-      status, latency_ms: elapsedMs(call.started),
-      request: { headers: call.req.headers, body: meta?.multipart ? call.body : Buffer.isBuffer(call.req.body) ? call.req.body.toString('utf8') : undefined },
-      response: { text: text ?? (status === 204 ? '' : '"(not JSON)"') },
-    });
+    const text = send(call, status, payload, contentType, checked);
     call.answered = true;
+    const clock = call.clock ?? (call.principal ? await store.run({ read: true }, (w) => clocks.of(w, call.principal!.accountId)) : clocks.server());
+    const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;
+    journal.record({
+      api: meta?.api ?? (call.req.path.startsWith('/__sim') ? 'sim' : 'openapi'),
+      at: clock.iso(), method: call.req.method, path: call.req.path, operation_id: meta?.operationId ?? null, account_id: call.principal?.accountId ?? null,
+      status, latency_ms: elapsedMs(call.started), headers: call.req.headers,
+      // a caller without a valid key leaves no body behind
+      requestBody: call.unauthenticated || (meta?.scope && !call.principal) ? undefined : meta?.multipart ? call.body as Record<string, unknown> : raw?.toString('utf8'),
+      responseText: text ?? (status === 204 ? '' : '"(not JSON)"'),
+    });
   }
 
   /**
@@ -257,17 +285,15 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
   async function failStage(call: Call, err: unknown): Promise<void> {
     const invalidStatus = call.route?.meta.invalidStatus ?? 404;
     if (err instanceof ApiError) return answerStage(call, err.status(invalidStatus), err.envelope());
-    if (err instanceof StorageUnavailable) return answerStage(call, 503, STORAGE_ERROR().envelope());
+    if (err instanceof StorageUnavailable) {
+      return answerStage(call, 503, new ApiError('storage_unavailable', [{ detail: 'The simulator could not store the change (its disk refused the write); nothing was kept. Try again.' }]).envelope());
+    }
     runtime.logger.warn(`internal error on ${call.req.method} ${call.req.path}: ${(err as Error).stack ?? String(err)}`);
     return answerStage(call, 500, new ApiError('internal_error', [{ detail: 'The simulator failed; this is a dipswitch bug.' }]).envelope());
   }
 
-  app.use('/__sim', express.json({ limit: JSON_LIMIT }), controlRouter(runtime, { adminToken: opts.simAdminToken }));
-
-  app.use(express.raw({ type: (req) => !String(req.headers['content-type'] ?? '').startsWith('multipart/'), limit: JSON_LIMIT }));
-
-  app.use(async (req: Request, res: Response) => {
-    const call: Call = { req, res, started: stopwatch(), principal: null, query: {}, answered: false };
+  /** Runs the stages of one call. */
+  async function pipeline(call: Call): Promise<void> {
     try {
       const route = routeStage(call);
       await authenticateStage(call, route.meta);
@@ -281,13 +307,27 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     } catch (err) {
       if (!call.answered) await failStage(call, err).catch((e) => runtime.logger.warn(`answering failed: ${String(e)}`));
     }
-  });
+  }
 
-  // errors thrown before routing: an oversized or unreadable body
-  app.use((err: { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
-    const call: Call = { req, res, started: stopwatch(), principal: null, query: {}, answered: false };
-    if (err.type === 'entity.too.large') void failStage(call, new ApiError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }]));
-    else void answerStage(call, 422, invalidField('/', 'The body could not be read.').envelope());
+  const newCall = (req: Request, res: Response): Call => ({ req, res, started: stopwatch(), principal: null, query: {}, answered: false });
+
+  app.use(express.raw({ type: (req) => !String(req.headers['content-type'] ?? '').startsWith('multipart/'), limit: JSON_LIMIT }));
+  app.use((req: Request, res: Response) => pipeline(newCall(req, res)));
+
+  // a body express could not read (over the limit, or broken): answered and journaled like any failure
+  app.use((err: { type?: string }, req: Request, res: Response, _next: NextFunction) => {
+    const call = newCall(req, res);
+    try {
+      call.route = (() => {
+        const r = match(req.method, req.path);
+        return r && !('allow' in r) ? r : undefined;
+      })();
+    } catch {
+      // an unreadable path parameter: the body's failure is the one to say
+    }
+    void failStage(call, err.type === 'entity.too.large'
+      ? new ApiError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }])
+      : invalidField('/', 'The body could not be read.'));
   });
 
   return app;

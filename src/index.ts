@@ -7,7 +7,7 @@ import { silentLogger, type Logger } from './deps.js';
 import { createSandbox, type Sandbox } from './sim/sandboxes.js';
 import type { Fired } from './sim/scheduler.js';
 import { DEMO_ACCOUNT } from './sim/control.js';
-import { parseDuration } from './sim/duration.js';
+import { addDuration } from './sim/duration.js';
 import { buildServer, listen } from './server.js';
 
 export interface StartOptions {
@@ -67,9 +67,9 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
   const clockOf = (accountId: string): ClockControl => ({
     now: async () => new Date(await nowOf(accountId)).toISOString(),
     advance: async (by) => {
-      const ms = parseDuration(by);
-      if (ms === null) throw new Error(`${by} is not an ISO 8601 duration`);
-      return scheduler.advance(accountId, (await nowOf(accountId)) + ms);
+      const to = addDuration(await nowOf(accountId), by);
+      if (typeof to === 'string') throw new Error(to);
+      return scheduler.advance(accountId, to);
     },
     advanceTo: (time) => scheduler.advance(accountId, new Date(time).getTime()),
     next: () => scheduler.advance(accountId, 'next'),

@@ -5,7 +5,7 @@
  */
 import type { Server } from 'node:http';
 import { createApp, type App, type AppOptions } from './app.js';
-import { makeIds, seededRandom, systemRandom, wallClock, consoleLogger, type Ids, type Logger, type Random } from './deps.js';
+import { consoleLogger, makeIds, seededRandom, systemRandom, wallClock, type Logger } from './deps.js';
 import { Clocks } from './sim/clock.js';
 import { DeliveryWorker, type OutboundPolicy } from './sim/deliveries.js';
 import { Faults } from './sim/faults.js';
@@ -13,11 +13,13 @@ import { Journal } from './sim/journal.js';
 import { Snapshots } from './sim/sandboxes.js';
 import { Scheduler } from './sim/scheduler.js';
 import { runners } from './sim/simulation.js';
-import { makeWork, type Work } from './sim/work.js';
+import { makeWork } from './sim/work.js';
 import { fixtureState } from './store/fixtures.js';
 import { JsonStore, type JsonStoreOptions } from './store/json_store.js';
 import type { ClockMode, DbData } from './store/rows.js';
-import type { Store } from './store/store.js';
+
+export type { Runtime } from './runtime.js';
+import type { Runtime } from './runtime.js';
 
 export interface ServerOptions extends AppOptions {
   store: JsonStoreOptions;
@@ -30,29 +32,6 @@ export interface ServerOptions extends AppOptions {
   outboundAllow?: string[];
   /** The state an empty store (and a reset) starts from; fixtures/default.json by default. */
   fixtures?: () => DbData;
-}
-
-/** Everything a running dipswitch is made of. */
-export interface Runtime {
-  store: Store;
-  clocks: Clocks;
-  ids: Ids;
-  random: Random;
-  logger: Logger;
-  faults: Faults;
-  journal: Journal;
-  deliveries: DeliveryWorker;
-  scheduler: Scheduler;
-  snapshots: Snapshots;
-  fixtures: () => DbData;
-  /**
-   * Runs `fn` in one unit of work of the account (read-only with `read`), with its clock and
-   * outbox; once committed, the scheduler wakes for any step the work scheduled.
-   */
-  work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts?: { read?: boolean }): Promise<T>;
-  /** Back to the fixtures: state, clocks, schedule, delivery log, faults and journal. */
-  reset(): Promise<void>;
-  close(): Promise<void>;
 }
 
 /** Hosts a delivery may reach (`--outbound-allow`): all when the list is empty. */

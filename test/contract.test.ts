@@ -66,12 +66,12 @@ describe('contract', () => {
     expect(f.shared_resource_groups?.map((g) => g.account_id)).toEqual([f.accounts?.[0]?.id, f.accounts?.[1]?.id]);
   });
 
-  it('src/generated/api.ts is what `npm run generate` makes of the contract', async () => {
-    const ast = await openapiTS(parse(readFileSync(contractPath, 'utf8')), { defaultNonNullable: false, immutable: true });
+  it.each([['openapi', 'api'], ['sim', 'sim']])('src/generated/%s types are what `npm run generate` makes of the contract', async (contract, out) => {
+    const ast = await openapiTS(parse(readFileSync(join(projectRoot, 'contract', `${contract}.yaml`), 'utf8')), { defaultNonNullable: false, immutable: true });
     const fresh = astToString(ast);
-    const committed = readFileSync(join(projectRoot, 'src', 'generated', 'api.ts'), 'utf8');
+    const committed = readFileSync(join(projectRoot, 'src', 'generated', `${out}.ts`), 'utf8');
     const body = (s: string) => s.slice(s.indexOf('export interface paths')).trim();
-    expect(body(committed) === body(fresh), 'src/generated/api.ts is stale: run npm run generate').toBe(true);
+    expect(body(committed) === body(fresh), `src/generated/${out}.ts is stale: run npm run generate`).toBe(true);
   });
 
   it('the contract is served at /api/v1/openapi as JSON, and as YAML with format=yaml, without a key', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, useServer } from './helpers.js';
+import { envelope, onlyError, useServer } from './helpers.js';
 
 describe('control API', () => {
   const server = useServer();
@@ -29,5 +29,49 @@ describe('control API', () => {
     expect(res.status).toBe(200);
     const after = await server().call('GET', '/api/v1/api_keys');
     expect(after.body.results.map((r: any) => r.data.key)).toEqual(['demo-admin-key', 'demo-operator-key', 'demo-readonly-key', 'demo-standard-key']);
+  });
+
+  it('goes through the pipeline: its invalid input is a declared 422 with a pointer or a parameter', async () => {
+    const sandbox = await server().call('POST', '/__sim/accounts', { key: null, body: { name: '' } });
+    expect(sandbox.status).toBe(422);
+    expect(onlyError(sandbox)).toMatchObject({ code: 'invalid_parameter', source: { pointer: '/name' } });
+    const snapshot = await server().call('POST', '/__sim/snapshots', { key: null, body: { name: 'no spaces allowed' } });
+    expect(snapshot.status).toBe(422);
+    const kind = await server().call('GET', '/__sim/deliveries?kind=AAA', { key: null });
+    expect(kind.status).toBe(422);
+    expect(onlyError(kind)).toMatchObject({ code: 'invalid_parameter', source: { parameter: 'kind' } });
+    expect((await server().call('GET', '/__sim/scenarios', { key: null })).body.scenarios).toContain('cart-to-order');
+  });
+
+  it('a method a path does not have answers 405 with Allow, on both APIs', async () => {
+    const v1 = await server().call('PUT', '/api/v1/carts');
+    expect(v1.status).toBe(405);
+    expect(v1.headers.get('allow')).toBe('GET, POST');
+    expect(onlyError(v1).code).toBe('method_not_allowed');
+    const sim = await server().call('DELETE', '/__sim/clock', { key: null });
+    expect(sim.status).toBe(405);
+    expect(sim.headers.get('allow')).toBe('GET');
+  });
+
+  it('every call is journaled, control calls and refused bodies too', async () => {
+    await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'x'.repeat(10), notes: 'n'.repeat(1_100_000) }) });
+    await server().call('GET', '/__sim/clock', { key: null });
+    const v1 = (await server().call('GET', '/__sim/requests', { key: null })).body;
+    expect(v1.requests.map((r: any) => [r.method, r.path, r.status])).toEqual([['POST', '/api/v1/carts', 413]]);
+    const sim = (await server().call('GET', '/__sim/requests?api=sim', { key: null })).body;
+    expect(sim.requests.map((r: any) => [r.path, r.operation_id])).toEqual([['/__sim/requests', 'simRequests'], ['/__sim/clock', 'simClock']]);
+  });
+
+  it('the journal pages newest first, with a cursor', async () => {
+    for (let i = 0; i < 5; i++) await server().call('GET', `/api/v1/carts?first=${i + 1}`);
+    const first = (await server().call('GET', '/__sim/requests?limit=2', { key: null })).body;
+    expect(first.count).toBe(5);
+    expect(first.requests.map((r: any) => r.id)).toEqual([5, 4]);
+    const second = (await server().call('GET', `/__sim/requests?limit=2&cursor=${first.next_cursor}`, { key: null })).body;
+    expect(second.requests.map((r: any) => r.id)).toEqual([3, 2]);
+    const last = (await server().call('GET', `/__sim/requests?limit=2&cursor=${second.next_cursor}`, { key: null })).body;
+    expect(last.requests.map((r: any) => r.id)).toEqual([1]);
+    expect(last.next_cursor).toBeNull();
+    expect((await server().call('GET', '/__sim/requests?cursor=garbage', { key: null })).status).toBe(422);
   });
 });

@@ -6,7 +6,7 @@ describe('virtual clocks', () => {
 
   it('each account has its own clock; the test server starts frozen at START', async () => {
     const demo = await server().call('GET', '/__sim/clock', { key: null });
-    expect(demo.body).toEqual({ now: START.toISOString(), mode: 'frozen' });
+    expect(demo.body).toEqual({ now: START.toISOString(), mode: 'frozen', account_id: DEMO, pending: [] });
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1H' } });
     expect((await server().call('GET', '/__sim/clock', { key: null })).body.now).toBe('2026-03-01T13:00:00.000Z');
     expect((await server().call('GET', '/__sim/clock', { key: 'partner-admin-key' })).body.now).toBe(START.toISOString());

@@ -9,20 +9,28 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { operations } from '../generated/api.js';
+import type { operations as simOperations } from '../generated/sim.js';
 
 export type OperationId = keyof operations;
+export type SimOperationId = keyof simOperations;
+
+/** Which contract an operation belongs to: the simulated API (`/api/v1`) or the control API (`/__sim`). */
+export type ApiName = 'openapi' | 'sim';
 
 export interface Scope {
   action: 'create' | 'update' | 'delete' | 'list' | 'get' | 'checkout' | 'share' | 'review';
   resource: string;
 }
 
-export interface OperationMeta {
-  operationId: OperationId;
+export interface OperationMeta<Id extends string = OperationId> {
+  api: ApiName;
+  operationId: Id;
   method: string;
   path: string;
-  /** null for the operations that need no key (the contract itself). */
+  /** null for the operations that need no API key (the contract itself, the control API). */
   scope: Scope | null;
+  /** Control API: the call needs the admin token, when one is set (`x-admin`). */
+  admin: boolean;
   /** The status of `invalid_parameter`: 422 where the operation's 422 response lists that code, else 404. */
   invalidStatus: 404 | 422;
   jsonBody: boolean;
@@ -59,29 +67,34 @@ export function readContractDocument(name: 'openapi' | 'sim'): Record<string, un
   return parse(readFileSync(yamlPath, 'utf8')) as Record<string, unknown>;
 }
 
-export interface Contract {
+export interface Contract<Id extends string = OperationId> {
+  name: ApiName;
   /** The YAML text, read when first asked for (`?format=yaml`). */
   yamlText(): string;
   document: Json;
-  operations: Map<OperationId, OperationMeta>;
+  operations: Map<Id, OperationMeta<Id>>;
 }
 
-let cached: Contract | undefined;
+const cached = new Map<ApiName, Contract<string>>();
 
-/** Reads and indexes contract/openapi.yaml (once per process). */
-export function loadContract(): Contract {
-  if (cached) return cached;
-  const document = readContractDocument('openapi') as Json;
+/** Reads and indexes a contract (once per process): `openapi` (the simulated API, the default) or `sim`. */
+export function loadContract(): Contract;
+export function loadContract(name: 'sim'): Contract<SimOperationId>;
+export function loadContract(name: ApiName = 'openapi'): Contract<string> {
+  const hit = cached.get(name);
+  if (hit) return hit;
+  const document = readContractDocument(name) as Json;
+  const yamlPath = join(projectRoot, 'contract', `${name}.yaml`);
   let yaml: string | undefined;
-  const yamlText = () => (yaml ??= readFileSync(contractPath, 'utf8'));
-  const components = document.components as { responses: Record<string, Json>; requestBodies: Record<string, Json> };
+  const yamlText = () => (yaml ??= readFileSync(yamlPath, 'utf8'));
+  const components = document.components as { responses?: Record<string, Json>; requestBodies?: Record<string, Json> };
   const resolve = (r: Json, kind: 'responses' | 'requestBodies' = 'responses'): Json => {
     const ref = r.$ref;
     if (typeof ref !== 'string') return r;
-    const name = ref.split('/').pop() ?? '';
-    return components[kind][name] ?? r;
+    const refName = ref.split('/').pop() ?? '';
+    return components[kind]?.[refName] ?? r;
   };
-  const operations = new Map<OperationId, OperationMeta>();
+  const operations = new Map<string, OperationMeta<string>>();
   for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
     for (const [method, op] of Object.entries(item)) {
       if (method === 'parameters') continue;
@@ -91,19 +104,22 @@ export function loadContract(): Contract {
       const codes = (unprocessable?.['x-error-codes'] as string[] | undefined) ?? [];
       const body = o.requestBody ? resolve(o.requestBody as Json, 'requestBodies') : undefined;
       const content = (body?.content ?? {}) as Json;
-      operations.set(o.operationId as OperationId, {
-        operationId: o.operationId as OperationId,
+      operations.set(o.operationId as string, {
+        api: name,
+        operationId: o.operationId as string,
         method: method.toUpperCase(),
         path,
         scope: (o['x-scope'] as Scope | undefined) ?? null,
+        admin: o['x-admin'] === true,
         invalidStatus: codes.includes('invalid_parameter') ? 422 : 404,
         jsonBody: 'application/json' in content,
         multipart: 'multipart/form-data' in content,
       });
     }
   }
-  cached = { yamlText, document, operations };
-  return cached;
+  const contract: Contract<string> = { name, yamlText, document, operations };
+  cached.set(name, contract);
+  return contract;
 }
 
 const componentValidators = new Map<string, ValidateFunction>();

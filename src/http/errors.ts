@@ -11,6 +11,7 @@ export type ErrorEnvelope = components['schemas']['error_response'];
 export const errorCatalog = {
   invalid_parameter: { status: 'per-operation', title: 'Invalid parameter' },
   not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
   'access_denied.unauthenticated': { status: 403, title: 'Access denied' },
   'access_denied.no_scope': { status: 403, title: 'Access denied' },
   resource_in_use: { status: 422, title: 'Resource in use' },

@@ -1,33 +1,42 @@
 /**
- * The shape of a handler: it takes the validated request and the unit of work it runs in, and
- * answers `{ status, body }`, typed from the operation in the contract. Handlers never touch
- * express's `res`, and never commit: the pipeline does, once, before answering.
+ * The shape of a handler: it takes the validated request and what it works with, and answers
+ * `{ status, body }`, typed from its operation in the contract (`contract/openapi.yaml` for the
+ * simulated API, `contract/sim.yaml` for the control API). Handlers never touch express's `res`,
+ * and never commit: the pipeline does, once, before answering.
  */
 import type { operations } from '../generated/api.js';
+import type { operations as simOperations } from '../generated/sim.js';
+import type { Runtime } from '../runtime.js';
 import type { Work } from '../sim/work.js';
 import type { Principal } from './auth.js';
-import type { OperationId, OperationMeta } from './contract.js';
+import type { OperationId, OperationMeta, SimOperationId } from './contract.js';
 import type { Upload } from './multipart.js';
 
-type Op<K extends OperationId> = operations[K];
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
 
-export type BodyOf<K extends OperationId> = Op<K> extends { requestBody: infer RB } ? JsonOf<NonNullable<RB>> : undefined;
-export type PathOf<K extends OperationId> = NonNullable<Op<K>['parameters']['path']>;
-export type QueryOf<K extends OperationId> = NonNullable<Op<K>['parameters']['query']>;
+/** What every operation type of openapi-typescript looks like. */
+interface AnyOp {
+  parameters: { path?: unknown; query?: unknown };
+  responses: Record<number, unknown>;
+}
 
-type Responses<K extends OperationId> = Op<K>['responses'];
-type Success<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 204>;
+type BodyOfOp<Op> = Op extends { requestBody?: infer RB } ? JsonOf<NonNullable<RB>> : undefined;
+type Success<Op extends AnyOp> = Extract<keyof Op['responses'], 200 | 201 | 204>;
 
-/** A successful answer of operation K: one of its 2xx statuses with that status's body. */
-export type Reply<K extends OperationId> = {
-  [S in Success<K>]: { status: S; body: JsonOf<Responses<K>[S]>; contentType?: string };
-}[Success<K>];
+/** A successful answer of an operation: one of its 2xx statuses with that status's body. */
+type ReplyOfOp<Op extends AnyOp> = {
+  [S in Success<Op>]: { status: S; body: JsonOf<Op['responses'][S]>; contentType?: string };
+}[Success<Op>];
+
+export type BodyOf<K extends OperationId> = BodyOfOp<operations[K]>;
+export type PathOf<K extends OperationId> = NonNullable<operations[K]['parameters']['path']>;
+export type QueryOf<K extends OperationId> = NonNullable<operations[K]['parameters']['query']>;
+export type Reply<K extends OperationId> = ReplyOfOp<operations[K]>;
 
 /** Operations that need no API key (they have no `x-scope` in the contract). */
 export type PublicOperation = 'getOpenapi';
 
-/** What a handler receives: the work of the caller's account (store, clock, ids, random, sim) and the request. */
+/** What a handler of the simulated API receives: the work of the caller's account (store, clock, ids, random, sim) and the request. */
 export interface Ctx<K extends OperationId> extends Work {
   /** The caller; the public operations (the contract itself) have none. */
   principal: K extends PublicOperation ? null : Principal;
@@ -42,3 +51,21 @@ export interface Ctx<K extends OperationId> extends Work {
 export type Handler<K extends OperationId> = (ctx: Ctx<K>) => Reply<K> | Promise<Reply<K>>;
 
 export type HandlerMap = { [K in OperationId]?: Handler<K> };
+
+/** What a handler of the control API receives: the running simulator, the account the call acts on, and the request. */
+export interface SimCtx<K extends SimOperationId> {
+  runtime: Runtime;
+  /** The account of the key in Authorization; the Demo account when none is given. */
+  accountId: string;
+  params: NonNullable<simOperations[K]['parameters']['path']>;
+  query: NonNullable<simOperations[K]['parameters']['query']>;
+  body: BodyOfOp<simOperations[K]>;
+  /** The server's own bound address (scenarios call it), never one taken from the request. */
+  origin: string;
+  /** The admin token the server requires, for calls the control API makes to itself. */
+  adminToken?: string;
+}
+
+export type SimHandler<K extends SimOperationId> = (ctx: SimCtx<K>) => ReplyOfOp<simOperations[K]> | Promise<ReplyOfOp<simOperations[K]>>;
+
+export type SimHandlerMap = { [K in SimOperationId]: SimHandler<K> };

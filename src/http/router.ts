@@ -8,20 +8,59 @@ import type { Contract, OperationMeta } from './contract.js';
 import { invalidParameter } from './errors.js';
 
 export interface Route {
-  meta: OperationMeta;
+  meta: OperationMeta<string>;
   operation: Operation;
+  /** The backend whose validators are the operation's. */
+  api: OpenAPIBackend;
   params: Record<string, string>;
+}
+
+/** A path the contract has, asked with a method it does not have: the methods it has. */
+export interface WrongMethod {
+  allow: string[];
 }
 
 interface Compiled {
   method: string;
   pattern: RegExp;
   names: string[];
-  meta: OperationMeta;
+  meta: OperationMeta<string>;
   operation: Operation;
+  api: OpenAPIBackend;
 }
 
-export function compileRoutes(contract: Contract, api: OpenAPIBackend): (method: string, path: string) => Route | undefined {
+export type Matcher = (method: string, path: string) => Route | WrongMethod | undefined;
+
+/** One matcher for the operations of every contract given, each with its backend. */
+export function compileRoutes(...sources: [Contract<string>, OpenAPIBackend][]): Matcher {
+  const routes: Compiled[] = [];
+  for (const [contract, api] of sources) routes.push(...compile(contract, api));
+  // more literal text first, so a fixed segment wins over a parameter in the same place
+  routes.sort((a, b) => b.meta.path.replace(/\{\w+\}/g, '').length - a.meta.path.replace(/\{\w+\}/g, '').length);
+  return (method, path) => {
+    let allow: string[] | undefined;
+    for (const r of routes) {
+      const m = r.pattern.exec(path);
+      if (!m) continue;
+      if (r.method !== method) {
+        (allow ??= []).push(r.method);
+        continue;
+      }
+      const params: Record<string, string> = {};
+      r.names.forEach((name, i) => {
+        try {
+          params[name] = decodeURIComponent(m[i + 1]!);
+        } catch {
+          throw invalidParameter(name, `${name} is not a valid path segment.`);
+        }
+      });
+      return { meta: r.meta, operation: r.operation, api: r.api, params };
+    }
+    return allow ? { allow: [...new Set(allow)].sort() } : undefined;
+  };
+}
+
+function compile(contract: Contract<string>, api: OpenAPIBackend): Compiled[] {
   const routes: Compiled[] = [];
   for (const meta of contract.operations.values()) {
     const names: string[] = [];
@@ -33,25 +72,7 @@ export function compileRoutes(contract: Contract, api: OpenAPIBackend): (method:
       }
       return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     }).join('');
-    routes.push({ method: meta.method, pattern: new RegExp(`^${source}/?$`), names, meta, operation: api.router.getOperation(meta.operationId)! });
+    routes.push({ method: meta.method, pattern: new RegExp(`^${source}/?$`), names, meta, operation: api.router.getOperation(meta.operationId)!, api });
   }
-  // more literal text first, so a fixed segment wins over a parameter in the same place
-  routes.sort((a, b) => b.meta.path.replace(/\{\w+\}/g, '').length - a.meta.path.replace(/\{\w+\}/g, '').length);
-  return (method, path) => {
-    for (const r of routes) {
-      if (r.method !== method) continue;
-      const m = r.pattern.exec(path);
-      if (!m) continue;
-      const params: Record<string, string> = {};
-      r.names.forEach((name, i) => {
-        try {
-          params[name] = decodeURIComponent(m[i + 1]!);
-        } catch {
-          throw invalidParameter(name, `${name} is not a valid path segment.`);
-        }
-      });
-      return { meta: r.meta, operation: r.operation, params };
-    }
-    return undefined;
-  };
+  return routes;
 }

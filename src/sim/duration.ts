@@ -1,9 +1,22 @@
-/** ISO 8601 durations as the control API takes them (`PT10M`, `P1DT2H`, `PT0.5S`), in milliseconds. */
-const DURATION = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+/**
+ * ISO 8601 durations as the control API takes them (`PT10M`, `P1DT2H`, `PT0.5S`, `P1M`, `P1Y2M`),
+ * read and added by Temporal (temporal-polyfill): months and years are calendar months and years,
+ * counted in UTC (`P1M` from 31 January is the end of February).
+ */
+import { Temporal } from 'temporal-polyfill';
 
-export function parseDuration(text: string): number | null {
-  const m = DURATION.exec(text);
-  if (!m || text === 'P' || text.endsWith('T')) return null;
-  const [, w = '0', d = '0', h = '0', min = '0', s = '0'] = m;
-  return ((Number(w) * 7 + Number(d)) * 24 * 3600 + Number(h) * 3600 + Number(min) * 60 + Number(s)) * 1000;
+/** `from` (ms) plus the duration, or a message saying why it cannot be added. */
+export function addDuration(from: number, text: string): number | string {
+  let duration: Temporal.Duration;
+  try {
+    duration = Temporal.Duration.from(text);
+  } catch {
+    return `${text} is not an ISO 8601 duration such as PT10M, P1DT2H or P1M.`;
+  }
+  if (duration.sign < 0) return `${text} is negative: time never goes backwards.`;
+  try {
+    return Temporal.Instant.fromEpochMilliseconds(from).toZonedDateTimeISO('UTC').add(duration).epochMilliseconds;
+  } catch {
+    return `${text} takes the clock past the year 9999.`;
+  }
 }

@@ -1,8 +1,13 @@
 /**
- * The request journal (`GET /__sim/requests`): every API call with its operation, account, status,
- * latency and bodies, secrets redacted everywhere, the newest 5,000 kept.
+ * The request journal (`GET /__sim/requests`): every call with its operation, account, status,
+ * latency and bodies, secrets redacted when read. Bounded by bytes (64 MB by default): the oldest
+ * calls go first; a body over 16 KB is kept as its own cut copy (never a view of the request's
+ * buffer), and a call without a valid key keeps no body at all.
  */
+import type { ApiName } from '../http/contract.js';
 import { redactBody, redactHeaders, redactText } from './redact.js';
+
+export { REDACTED } from './redact.js';
 
 export interface JournalEntry {
   id: number;
@@ -17,14 +22,8 @@ export interface JournalEntry {
   response: { body: unknown };
 }
 
-const LIMIT = 5_000;
-/** Bodies longer than this are kept cut (the journal stays bounded: at most about 6,000 × 2 × 64 KB). */
-const BODY_LIMIT = 64 * 1024;
-const cut = (body: unknown): unknown => (typeof body === 'string' && body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}… (cut at 64 KB)` : body);
-
-export { REDACTED } from './redact.js';
-
 export interface JournalFilter {
+  api?: 'v1' | 'sim' | 'all';
   path?: string;
   method?: string;
   status?: number;
@@ -34,15 +33,28 @@ export interface JournalFilter {
   until?: string;
 }
 
+export const JOURNAL_BYTES = 64 * 1024 * 1024;
+/** Bodies longer than this are kept cut. */
+export const JOURNAL_BODY_LIMIT = 16 * 1024;
+
+/** A fresh copy of at most `limit` characters: the original text (and the buffer behind it) can go. */
+function cut(text: string): string {
+  if (text.length <= JOURNAL_BODY_LIMIT) return text;
+  return `${Buffer.from(text.slice(0, JOURNAL_BODY_LIMIT), 'utf8').toString('utf8')}… (cut at 16 KB)`;
+}
+
 /** What is kept per call: the texts as they crossed the wire, redacted when read (cheap on the hot path). */
 interface Kept extends Omit<JournalEntry, 'request' | 'response'> {
-  headers: Record<string, string | string[] | undefined>;
-  requestBody: unknown;
+  api: ApiName;
+  headers: Record<string, string>;
+  requestBody: string | Record<string, unknown> | undefined;
   responseText: string;
+  bytes: number;
 }
 
 /** A body as it came: JSON text parsed when it parses, else kept as text; then redacted. */
 function shown(body: unknown): unknown {
+  if (body === undefined) return null;
   if (typeof body !== 'string') return redactBody(body);
   if (body === '') return null;
   try {
@@ -53,29 +65,92 @@ function shown(body: unknown): unknown {
   }
 }
 
+export interface Recorded {
+  api: ApiName;
+  at: string;
+  method: string;
+  path: string;
+  operation_id: string | null;
+  account_id: string | null;
+  status: number;
+  latency_ms: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The request body as text (JSON), or a multipart upload's fields; none for a caller without a valid key. */
+  requestBody: string | Record<string, unknown> | undefined;
+  responseText: string;
+}
+
 export class Journal {
   private entries: Kept[] = [];
+  /** Entries before this index were dropped (compacted now and then, not on every call). */
+  private head = 0;
+  private bytes = 0;
   private next = 1;
 
-  record(entry: Omit<JournalEntry, 'id' | 'request' | 'response'> & { request: { headers: Record<string, string | string[] | undefined>; body: unknown }; response: { text: string } }): void {
-    const { request, response, ...rest } = entry;
-    this.entries.push({ id: this.next++, ...rest, headers: request.headers, requestBody: cut(request.body), responseText: cut(response.text) as string });
-    // trimmed in steps, not on every call: dropping one of 5,000 each time is a copy of them all
-    if (this.entries.length > LIMIT * 1.2) this.entries = this.entries.slice(-LIMIT);
+  constructor(private readonly limitBytes = JOURNAL_BYTES) {}
+
+  record(call: Recorded): void {
+    const requestBody = typeof call.requestBody === 'string' ? cut(call.requestBody) : call.requestBody;
+    const responseText = cut(call.responseText);
+    const headers = redactHeaders(call.headers);
+    const bytes = 400 + call.path.length + JSON.stringify(headers).length + (typeof requestBody === 'string' ? requestBody.length : JSON.stringify(requestBody ?? null).length) + responseText.length;
+    const { headers: _raw, requestBody: _body, responseText: _text, ...rest } = call;
+    this.entries.push({ id: this.next++, ...rest, headers, requestBody, responseText, bytes });
+    this.bytes += bytes;
+    while (this.bytes > this.limitBytes && this.head < this.entries.length - 1) {
+      this.bytes -= this.entries[this.head]!.bytes;
+      this.entries[this.head++] = undefined as unknown as Kept;
+    }
+    if (this.head > 1024 && this.head > this.entries.length / 2) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
   }
 
-  list(f: JournalFilter = {}): JournalEntry[] {
-    return this.entries.slice(-LIMIT).filter((e) => (!f.path || e.path.includes(f.path))
+  private matches(e: Kept, f: JournalFilter): boolean {
+    const api = f.api ?? 'v1';
+    return (api === 'all' || (api === 'v1') === (e.api === 'openapi'))
+      && (!f.path || e.path.includes(f.path))
       && (!f.method || e.method === f.method.toUpperCase())
       && (f.status === undefined || e.status === f.status)
       && (!f.operation_id || e.operation_id === f.operation_id)
       && (!f.account_id || e.account_id === f.account_id)
       && (!f.since || e.at >= f.since)
-      && (!f.until || e.at <= f.until))
-      .map(({ headers, requestBody, responseText, ...e }) => ({ ...e, request: { headers: redactHeaders(headers), body: shown(requestBody) }, response: { body: shown(responseText) } }));
+      && (!f.until || e.at <= f.until);
+  }
+
+  /** A page of the calls that match, newest first; `cursor` is the `next_cursor` of the page before. */
+  page(f: JournalFilter, limit: number, cursor?: string): { count: number; requests: JournalEntry[]; next_cursor: string | null } {
+    const before = cursor === undefined ? Infinity : Number(cursor);
+    let count = 0;
+    let more = false;
+    const found: Kept[] = [];
+    for (let i = this.entries.length - 1; i >= this.head; i--) {
+      const e = this.entries[i]!;
+      if (!this.matches(e, f)) continue;
+      count++;
+      if (e.id >= before) continue;
+      if (found.length < limit) found.push(e);
+      else more = true;
+    }
+    const last = found[found.length - 1];
+    return {
+      count,
+      requests: found.map(({ headers, requestBody, responseText, api: _api, bytes: _bytes, ...e }) => ({
+        ...e, request: { headers, body: shown(requestBody) }, response: { body: shown(responseText) },
+      })),
+      next_cursor: more && last ? String(last.id) : null,
+    };
+  }
+
+  /** What the journal holds now, in bytes (as it counts them). */
+  get size(): number {
+    return this.bytes;
   }
 
   clear(): void {
     this.entries = [];
+    this.head = 0;
+    this.bytes = 0;
   }
 }

@@ -80,31 +80,57 @@ export async function createSandbox(store: UnitOfWork, sources: { ids: Ids; rand
 interface Snapshot {
   data: DbData;
   files: Map<string, Buffer>;
+  bytes: number;
 }
 
-/** Named copies of the whole state: records (clocks and schedule among them) and document files. */
+export interface SnapshotLimits {
+  /** How many snapshots may be kept (20 by default). */
+  count: number;
+  /** What their files may take together, in bytes (256 MB by default). */
+  bytes: number;
+}
+
+export const SNAPSHOT_LIMITS: SnapshotLimits = { count: 20, bytes: 256 * 1024 * 1024 };
+
+/**
+ * Named copies of the whole state: records (clocks and schedule among them) and document files,
+ * kept in memory up to a count and a size. Rows are frozen, so a copy shares them with the live
+ * state and costs the lists; files are copied, and counted.
+ */
 export class Snapshots {
   private readonly saved = new Map<string, Snapshot>();
 
-  /** Saves inside whole-state work, so the copy is one moment of the state. */
+  constructor(private readonly limits: SnapshotLimits = SNAPSHOT_LIMITS) {}
+
+  /** Saves inside whole-state work, so the copy is one moment of the state. Past a limit: 422 `limit_reached`. */
   async save(store: UnitOfWork, name: string): Promise<void> {
-    // rows are frozen: the copy shares them, and costs the lists, not the records
     const data = await store.exportState();
     const files = new Map<string, Buffer>();
+    let bytes = 0;
     const ids = [...data.documents.map((d) => d.data.id), ...data.bulk_dip_tasks.map((t) => `result-${t.data.id}`)];
-    for (const id of ids) {
-      const bytes = await store.files.get(id);
-      if (bytes) files.set(id, bytes);
+    const others = [...this.saved].filter(([n]) => n !== name);
+    const budget = this.limits.bytes - others.reduce((sum, [, s]) => sum + s.bytes, 0);
+    if (others.length >= this.limits.count) {
+      throw new ApiError('limit_reached', [{ detail: `At most ${this.limits.count} snapshots are kept; restore or reset, or save over an existing name.` }]);
     }
-    this.saved.set(name, { data, files });
+    for (const id of ids) {
+      const file = await store.files.get(id);
+      if (!file) continue;
+      bytes += file.length;
+      if (bytes > budget) {
+        throw new ApiError('limit_reached', [{ detail: `The snapshots' files may take ${this.limits.bytes} bytes together; this one would pass that.` }]);
+      }
+      files.set(id, file);
+    }
+    this.saved.set(name, { data, files, bytes });
   }
 
   has(name: string): boolean {
     return this.saved.has(name);
   }
 
-  names(): string[] {
-    return [...this.saved.keys()];
+  list(): { name: string; bytes: number }[] {
+    return [...this.saved].map(([name, s]) => ({ name, bytes: s.bytes }));
   }
 
   async restore(store: UnitOfWork, name: string): Promise<void> {

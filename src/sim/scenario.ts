@@ -48,8 +48,8 @@ export interface ScenarioResult {
 
 class ExpectationFailed extends Error {}
 
-/** Runs a scenario against the server at `base` and answers its timeline. */
-export async function runScenario(base: string, sc: Scenario): Promise<ScenarioResult> {
+/** Runs a scenario against the server at `base` and answers its timeline; `adminToken` goes with its /__sim calls. */
+export async function runScenario(base: string, sc: Scenario, adminToken?: string): Promise<ScenarioResult> {
   const timeline: TimelineEntry[] = [];
   const receivers: Receiver[] = [];
   let now = '';
@@ -59,7 +59,11 @@ export async function runScenario(base: string, sc: Scenario): Promise<ScenarioR
     const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
     const res = await fetch(base + path, {
       method,
-      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(adminToken && path.startsWith('/__sim') ? { 'x-sim-admin-token': adminToken } : {}),
+      },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
     const text = await res.text();

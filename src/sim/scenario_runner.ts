@@ -21,6 +21,6 @@ export async function loadScenario(name: string): Promise<Scenario> {
   throw notFound('scenario', name);
 }
 
-export async function runScenarioByName(base: string, name: string): Promise<ScenarioResult> {
-  return runScenario(base, await loadScenario(name));
+export async function runScenarioByName(base: string, name: string, adminToken?: string): Promise<ScenarioResult> {
+  return runScenario(base, await loadScenario(name), adminToken);
 }

@@ -222,7 +222,7 @@ describe('effects survive a restart', () => {
     expect(moved).toBe('2026-03-01T12:10:00.000Z');
     await s.stop();
     const again = await open(file);
-    expect((await again.call('GET', '/__sim/clock', undefined, null)).body).toEqual({ now: moved, mode: 'frozen' });
+    expect((await again.call('GET', '/__sim/clock', undefined, null)).body).toMatchObject({ now: moved, mode: 'frozen' });
     await again.stop();
 
     const real = tempFile();

@@ -67,11 +67,12 @@ describe('hosted-sandbox guards', () => {
   let receiver: Receiver;
   afterEach(() => receiver?.close());
 
-  it('an admin token protects /__sim', async () => {
+  it('an admin token protects /__sim; health stays open and says nothing else', async () => {
     const s = await server({ simAdminToken: 'let-me-in' });
-    expect((await s.call('GET', '/__sim/health')).status).toBe(403);
+    expect(await s.call('GET', '/__sim/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
     expect((await s.call('POST', '/__sim/reset')).status).toBe(403);
-    expect((await s.call('GET', '/__sim/health', undefined, { 'x-sim-admin-token': 'let-me-in' })).status).toBe(200);
+    expect((await s.call('GET', '/__sim/accounts')).status).toBe(403);
+    expect((await s.call('POST', '/__sim/reset', undefined, { 'x-sim-admin-token': 'let-me-in' })).status).toBe(200);
     expect((await s.call('GET', '/api/v1/api_keys')).status).toBe(200);
     await s.close();
   });
@@ -81,6 +82,7 @@ describe('hosted-sandbox guards', () => {
     const s = await server({ outboundAllow: ['hooks.example.com'] });
     await s.call('POST', '/api/v1/event_subscriptions', envelope('event_subscription', { name: 'h', protocol: 'HTTP', data: `${receiver.url}/ev`, topics: ['DID'] }));
     await s.call('PATCH', '/api/v1/numbers/+13125550100', envelope('number', { switch_id: null }));
+    await s.call('POST', '/__sim/clock/advance', { by: 'PT0S' });
     expect(receiver.received).toHaveLength(0);
     const log = (await s.call('GET', '/__sim/deliveries')).body.deliveries;
     expect(log[0]).toMatchObject({ outcome: 'refused' });

@@ -1,0 +1,38 @@
+/**
+ * What a running dipswitch is made of, as the pipeline and the control API see it. The one
+ * composition that builds it is `createRuntime` in src/server.ts.
+ */
+import type { Ids, Logger, Random } from './deps.js';
+import type { Clocks } from './sim/clock.js';
+import type { DeliveryWorker } from './sim/deliveries.js';
+import type { Faults } from './sim/faults.js';
+import type { Journal } from './sim/journal.js';
+import type { Snapshots } from './sim/sandboxes.js';
+import type { Scheduler } from './sim/scheduler.js';
+import type { Work } from './sim/work.js';
+import type { DbData } from './store/rows.js';
+import type { Store } from './store/store.js';
+
+/** Everything a running dipswitch is made of. */
+export interface Runtime {
+  store: Store;
+  clocks: Clocks;
+  ids: Ids;
+  random: Random;
+  logger: Logger;
+  faults: Faults;
+  journal: Journal;
+  deliveries: DeliveryWorker;
+  scheduler: Scheduler;
+  snapshots: Snapshots;
+  fixtures: () => DbData;
+  /**
+   * Runs `fn` in one unit of work of the account (read-only with `read`), with its clock and
+   * outbox; once committed, the scheduler wakes for any step the work scheduled.
+   */
+  work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts?: { read?: boolean }): Promise<T>;
+  /** Back to the fixtures: state, clocks, schedule, delivery log, faults and journal. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
