@@ -52,7 +52,7 @@ function backend(name: ApiName): Promise<OpenAPIBackend> {
  */
 async function buildBackend(document: Record<string, unknown>): Promise<OpenAPIBackend> {
   const api = new OpenAPIBackend({
-    definition: structuredClone(document) as unknown as Document,
+    definition: withoutMappings(structuredClone(document)) as unknown as Document,
     apiRoot: '/',
     strict: true,
     quick: true,
@@ -69,6 +69,21 @@ async function buildBackend(document: Record<string, unknown>): Promise<OpenAPIB
   api.validateDefinition = () => api.document;
   await api.init();
   return api;
+}
+
+/**
+ * The document as Ajv reads it: a discriminator's `mapping` (there for the generated types, which
+ * narrow by its names) is dropped, since Ajv finds each branch by the const of its tag without it.
+ */
+function withoutMappings<T>(node: T): T {
+  if (Array.isArray(node)) node.forEach(withoutMappings);
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'discriminator' && v && typeof v === 'object') delete (v as { mapping?: unknown }).mapping;
+      else withoutMappings(v);
+    }
+  }
+  return node;
 }
 
 const queryNames = new WeakMap<object, Set<string>>();

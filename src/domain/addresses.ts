@@ -11,8 +11,16 @@ const E164 = /^\+?[1-9][0-9]{1,14}$/;
 export const phoneProblem = (v: string | null | undefined): Problem =>
   v && E164.test(v.trim()) ? null : 'must be an E.164 number (the plus may be omitted)';
 
-/** The number with its plus: `13125550100` → `+13125550100`. */
+/** The number with its plus: `13125550100` → `+13125550100`. The one place numbers are normalized. */
 export const toE164 = (v: string): string => (v.trim().startsWith('+') ? v.trim() : `+${v.trim()}`);
+
+/** The NANP toll-free NPAs (glossary: toll-free numbers). */
+export const TOLL_FREE_NPAS: readonly string[] = ['800', '833', '844', '855', '866', '877', '888'];
+
+export const isTollFreeNpa = (npa: string): boolean => TOLL_FREE_NPAS.includes(npa);
+
+/** The NPA (area code) of a NANP number, E.164 with or without the plus. */
+export const npaOf = (number: string): string => toE164(number).replace(/^\+1/, '').slice(0, 3);
 
 function parseUrl(v: string | null | undefined): URL | null {
   if (!v) return null;

@@ -3,6 +3,7 @@
  * type's data, the numbers a request may name, and the new-numbers quantity range.
  */
 import type { components } from '../generated/api.js';
+import { isTollFreeNpa, toE164, TOLL_FREE_NPAS } from './addresses.js';
 import type { Violation } from './switches.js';
 
 export type RequestType = components['schemas']['request_type'];
@@ -31,7 +32,6 @@ const EXISTING_NUMBERS: ReadonlySet<RequestType> = new Set<RequestType>([
   'REMOVE_MESSAGING_NUMBERS', 'REMOVE_NUMBERS', 'REMOVE_VOICE_NUMBERS',
 ]);
 
-export const TOLL_FREE_NPAS = ['800', '833', '844', '855', '866', '877', '888'];
 
 /** What the rules need to know of the account. */
 export interface AccountView {
@@ -41,7 +41,6 @@ export interface AccountView {
   hasCampaign(tcrCampaignId: string): boolean;
 }
 
-const e164 = (n: string): string => (n.startsWith('+') ? n : `+${n}`);
 const AT = '/data/data';
 
 export function requestViolations(type: RequestType, data: Record<string, unknown>, account: AccountView): Violation[] {
@@ -49,7 +48,7 @@ export function requestViolations(type: RequestType, data: Record<string, unknow
   const numbers = Array.isArray(data.numbers) ? (data.numbers as string[]) : [];
   const seen = new Set<string>();
   numbers.forEach((n, i) => {
-    const number = e164(n);
+    const number = toE164(n);
     if (seen.has(number)) out.push({ pointer: `${AT}/numbers/${i}`, detail: `${number} appears twice.` });
     else if (EXISTING_NUMBERS.has(type) && !account.ownsNumber(number)) out.push({ pointer: `${AT}/numbers/${i}`, detail: `${number} is not a number of this account.` });
     else if (type === 'NEW_NUMBERS' && account.ownsNumber(number)) out.push({ pointer: `${AT}/numbers/${i}`, detail: `${number} is already a number of this account.` });
@@ -76,10 +75,10 @@ function newNumbersViolations(data: Record<string, unknown>): Violation[] {
   if (number_type !== 'NONE' && quantity === undefined && min_quantity === undefined && !numbers?.length) {
     out.push({ pointer: `${AT}/quantity`, detail: 'quantity (or specific numbers) is required to order numbers.' });
   }
-  if (npa !== undefined && number_type === 'TOLLFREE' && !TOLL_FREE_NPAS.includes(npa)) {
+  if (npa !== undefined && number_type === 'TOLLFREE' && !isTollFreeNpa(npa)) {
     out.push({ pointer: `${AT}/npa`, detail: `${npa} is not a toll-free NPA (${TOLL_FREE_NPAS.join(', ')}).` });
   }
-  if (npa !== undefined && number_type === 'TENDLC' && TOLL_FREE_NPAS.includes(npa)) {
+  if (npa !== undefined && number_type === 'TENDLC' && isTollFreeNpa(npa)) {
     out.push({ pointer: `${AT}/npa`, detail: `${npa} is a toll-free NPA; 10DLC numbers are local.` });
   }
   return out;

@@ -1932,13 +1932,201 @@ export interface components {
                 readonly [key: string]: unknown;
             };
         };
-        /** @description `status` and `error_code` are present once the request is submitted (its cart checked out). */
-        readonly request: {
+        /**
+         * @description A request of one of 13 types, tagged by `type`: its `data` has the shape of that type.
+         *     `status` and `error_code` are present once the request is submitted (its cart checked out).
+         */
+        readonly request: components["schemas"]["request_add_campaign_numbers"] | components["schemas"]["request_add_messaging_numbers"] | components["schemas"]["request_add_voice_numbers"] | components["schemas"]["request_new_numbers"] | components["schemas"]["request_register_brand"] | components["schemas"]["request_register_campaign"] | components["schemas"]["request_remove_campaign_numbers"] | components["schemas"]["request_remove_messaging_numbers"] | components["schemas"]["request_remove_numbers"] | components["schemas"]["request_remove_voice_numbers"] | components["schemas"]["request_unregister_brand"] | components["schemas"]["request_unregister_campaign"] | components["schemas"]["request_vet_brand"];
+        readonly request_add_campaign_numbers: {
             readonly id: components["schemas"]["ulid"];
             readonly name: string | null;
             readonly notes: components["schemas"]["nullable_notes"];
-            readonly type: components["schemas"]["request_type"];
-            readonly data: components["schemas"]["add_campaign_numbers_data"] | components["schemas"]["add_routing_numbers_data"] | components["schemas"]["new_numbers_data"] | components["schemas"]["register_brand_data"] | components["schemas"]["register_campaign_data"] | components["schemas"]["vet_brand_data"] | components["schemas"]["campaign_ref_data"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "ADD_CAMPAIGN_NUMBERS";
+            readonly data: components["schemas"]["add_campaign_numbers_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
+        readonly request_add_messaging_numbers: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "ADD_MESSAGING_NUMBERS";
+            readonly data: components["schemas"]["add_routing_numbers_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
+        readonly request_add_voice_numbers: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "ADD_VOICE_NUMBERS";
+            readonly data: components["schemas"]["add_routing_numbers_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
+        readonly request_new_numbers: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "NEW_NUMBERS";
+            readonly data: components["schemas"]["new_numbers_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
+        readonly request_register_brand: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "REGISTER_BRAND";
+            readonly data: components["schemas"]["register_brand_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
+        readonly request_register_campaign: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "REGISTER_CAMPAIGN";
+            readonly data: components["schemas"]["register_campaign_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
+        readonly request_remove_campaign_numbers: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "REMOVE_CAMPAIGN_NUMBERS";
+            readonly data: components["schemas"]["remove_campaign_numbers_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
+        readonly request_remove_messaging_numbers: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "REMOVE_MESSAGING_NUMBERS";
+            readonly data: components["schemas"]["numbers_only_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
+        readonly request_remove_numbers: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "REMOVE_NUMBERS";
+            readonly data: components["schemas"]["numbers_only_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
+        readonly request_remove_voice_numbers: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "REMOVE_VOICE_NUMBERS";
+            readonly data: components["schemas"]["numbers_only_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
+        readonly request_unregister_brand: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "UNREGISTER_BRAND";
+            readonly data: components["schemas"]["brand_ref_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
+        readonly request_unregister_campaign: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "UNREGISTER_CAMPAIGN";
+            readonly data: components["schemas"]["campaign_ref_data"];
+            readonly status?: components["schemas"]["request_status"];
+            readonly error_code?: string;
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
+        readonly request_vet_brand: {
+            readonly id: components["schemas"]["ulid"];
+            readonly name: string | null;
+            readonly notes: components["schemas"]["nullable_notes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            readonly type: "VET_BRAND";
+            readonly data: components["schemas"]["vet_brand_data"];
             readonly status?: components["schemas"]["request_status"];
             readonly error_code?: string;
             readonly inserted_at: components["schemas"]["timestamp"];

@@ -2,6 +2,7 @@
  * CSP campaigns and their sharing (spec: Resources > CSP campaign; Endpoints > CSP campaigns).
  * An account sees its own campaigns (`shared` NO read as OWNED) and those shared with it, as PARTNER.
  */
+import { campaignVisibleTo, sharedAs } from '../domain/campaigns.js';
 import type { Principal } from '../http/auth.js';
 import { ApiError, assertFound, inUse, invalidParameter, notFound } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
@@ -9,13 +10,10 @@ import { pageOf } from '../http/pagination.js';
 import type { CampaignRow } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
-const visibleTo = (accountId: string) => (c: CampaignRow) => c.account_id === accountId || c.shared_with.includes(accountId);
-
 /** The campaign as the account sees it. */
 function present(row: CampaignRow, accountId: string) {
-  const shared = row.account_id === accountId ? (row.data.shared === 'PARTNER' ? 'PARTNER' : 'OWNED') : 'PARTNER';
   return {
-    data: { ...row.data, shared } as CampaignRow['data'],
+    data: { ...row.data, shared: sharedAs(row, accountId) },
     type: 'csp_campaign' as const,
     associations: {
       brand: row.brand,
@@ -26,7 +24,7 @@ function present(row: CampaignRow, accountId: string) {
 
 async function visibleCampaign(store: UnitOfWork, principal: Principal, id: string): Promise<CampaignRow> {
   const row = await store.campaigns.getAnyAccount(id);
-  return assertFound(row && visibleTo(principal.accountId)(row) ? row : undefined, 'csp_campaign', id);
+  return assertFound(row && campaignVisibleTo(row, principal.accountId) ? row : undefined, 'csp_campaign', id);
 }
 
 /** Only the owner shares or unshares a campaign. */

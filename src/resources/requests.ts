@@ -3,7 +3,7 @@
  * interface.md section 6: the type-specific fields travel in the request's own `data`).
  */
 import { toE164 } from '../domain/addresses.js';
-import { dataSchemaOf, requestViolations, type AccountView, type RequestData } from '../domain/requests.js';
+import { dataSchemaOf, requestViolations, type AccountView } from '../domain/requests.js';
 import type { Principal } from '../http/auth.js';
 import { componentValidator } from '../http/contract.js';
 import { assertFound, assertNoViolations, invalidField } from '../http/errors.js';
@@ -42,15 +42,16 @@ export async function submittedRequest(store: UnitOfWork, principal: Principal, 
 export const requestHandlers = {
   createCartRequest: async ({ store, clock, ids, principal, params, body }) => {
     const cart = await writableCart(store, principal, params.cart_id);
-    const { name, notes, type, data } = body.data;
-    const fields = data as Record<string, unknown>;
-    assertNoViolations(requestViolations(type, fields, await accountView(store, principal, fields)));
+    // the type and its data stay together: the union is tagged by `type`
+    const { name, notes, ...tagged } = body.data;
+    const fields = tagged.data as Record<string, unknown>;
+    assertNoViolations(requestViolations(tagged.type, fields, await accountView(store, principal, fields)));
     const now = clock.iso();
     const row = await store.requests.insert({
       account_id: principal.accountId,
       cart_id: cart.data.id,
       order_id: null,
-      data: { id: ids.ulid(), name: name ?? null, notes: notes ?? null, type, data: data as RequestData, inserted_at: now, updated_at: now },
+      data: { id: ids.ulid(), name: name ?? null, notes: notes ?? null, ...tagged, inserted_at: now, updated_at: now },
     });
     return { status: 201, body: presentRequest(row) };
   },

@@ -5,12 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import { seededRandom } from '../deps.js';
+import { isTollFreeNpa, npaOf } from '../domain/addresses.js';
 import type { BulkDipTaskRow } from '../store/rows.js';
 
 type Task = BulkDipTaskRow['data'];
 export type DipResult = Record<string, string | boolean | null>;
 
-const TOLL_FREE = ['800', '833', '844', '855', '866', '877', '888'];
 const CARRIERS = ['Verizon Wireless', 'T-Mobile USA', 'AT&T Mobility', 'US Cellular', 'Bandwidth CLEC', 'Lumen Technologies', 'Frontier Communications'];
 const MESSAGING_PROVIDERS = ['Syniverse', 'Sinch', 'Bandwidth', 'Telnyx', 'Twilio'];
 
@@ -65,8 +65,8 @@ export function columnsOf(task: Task): string[] {
 function dip(w: Words, task: Task, number: string): DipResult {
   const r = numberRandom(number);
   const digits = number.replace(/^\+1?/, '');
-  const npa = digits.slice(0, 3);
-  const tollFree = TOLL_FREE.includes(npa);
+  const npa = npaOf(number);
+  const tollFree = isTollFreeNpa(npa);
   const lineType = tollFree ? 'toll-free' : r.pick(['mobile', 'mobile', 'landline', 'voip']);
   const carrier = r.pick(CARRIERS);
   const ported = r.float() < 0.5;

@@ -4,6 +4,7 @@
  */
 import { toE164 } from '../domain/addresses.js';
 import { assertMove, MAGIC, orderSteps, orderTransitions, requestTransitions, type RequestStatus } from '../domain/lifecycles.js';
+import type { components } from '../generated/api.js';
 import type { Draft, NumberRow, OrderRow, RequestRow, StepRow } from '../store/rows.js';
 import type { Work } from './work.js';
 
@@ -24,12 +25,13 @@ export async function startOrder(work: Work, order: OrderRow): Promise<void> {
   await work.sim.publish('ORDER', 'order.created', { type: 'order', data: order.data });
 }
 
+type NewNumbersData = components['schemas']['new_numbers_data'];
+
 /** The account's numbers a request names; one that vanished since fails the request. */
-async function namedNumbers(work: Work, request: RequestRow): Promise<NumberRow[]> {
-  const numbers = ((request.data.data as { numbers?: readonly string[] }).numbers ?? []).map(toE164);
+async function namedNumbers(work: Work, accountId: string, named: readonly string[]): Promise<NumberRow[]> {
   const rows: NumberRow[] = [];
-  for (const n of numbers) {
-    const row = await work.store.numbers.byNumber(request.account_id, n);
+  for (const n of named.map(toE164)) {
+    const row = await work.store.numbers.byNumber(accountId, n);
     if (!row) throw new RequestFailure('NUMBER_NOT_FOUND', `${n} is no longer a number of the account.`);
     rows.push(row);
   }
@@ -40,9 +42,8 @@ async function changed(work: Work, rows: NumberRow[], kind: string): Promise<voi
   for (const n of rows) await work.sim.publish('DID', kind, presentNumber(n));
 }
 
-async function newNumbers(work: Work, request: RequestRow): Promise<NumberRow[]> {
+async function newNumbers(work: Work, accountId: string, d: NewNumbersData): Promise<NumberRow[]> {
   const { store, random, clock, ids } = work;
-  const d = request.data.data as { number_type: string; quantity?: string; numbers?: readonly string[]; npa?: string; nxx?: string; state?: string; rate_center?: string; city?: string };
   if (d.number_type === 'NONE') return [];
   const wanted = d.numbers?.length ? d.numbers.map(toE164) : [];
   const npa = d.npa ?? (d.number_type === 'TOLLFREE' ? '888' : '312');
@@ -52,15 +53,15 @@ async function newNumbers(work: Work, request: RequestRow): Promise<NumberRow[]>
     const candidate = `+1${npa}${nxx}${String(Math.floor(random.float() * 10_000)).padStart(4, '0')}`;
     if (!(await store.numbers.taken(candidate)) && !wanted.includes(candidate)) wanted.push(candidate);
   }
-  const now = clock.iso();
   // every number is checked before any is added: a request that fails leaves the account as it was
   for (const number of wanted) {
     if (await store.numbers.taken(number)) throw new RequestFailure('NUMBER_UNAVAILABLE', `${number} is not available.`);
   }
+  const now = clock.iso();
   const rows: NumberRow[] = [];
   for (const number of wanted) {
     rows.push(await store.numbers.insert({
-      account_id: request.account_id, switch_id: null, api_key_id: null, auto_response_id: null, campaign_id: null,
+      account_id: accountId, switch_id: null, api_key_id: null, auto_response_id: null, campaign_id: null,
       data: {
         id: ids.uuid(), number, messaging_enabled: true, voice_enabled: true,
         rate_center: d.rate_center ?? d.city?.toUpperCase() ?? null, state: d.state ?? null, inserted_at: now, updated_at: now,
@@ -70,16 +71,16 @@ async function newNumbers(work: Work, request: RequestRow): Promise<NumberRow[]>
   return rows;
 }
 
-async function campaignOf(work: Work, request: RequestRow): Promise<string> {
-  const tcr = (request.data.data as { tcr_campaign_id: string }).tcr_campaign_id;
-  const c = await work.store.campaigns.visibleByTcr(request.account_id, tcr);
+async function campaignOf(work: Work, accountId: string, tcr: string): Promise<string> {
+  const c = await work.store.campaigns.visibleByTcr(accountId, tcr);
   if (!c) throw new RequestFailure('CAMPAIGN_NOT_FOUND', `No campaign ${tcr} for the account.`);
   return c.data.id;
 }
 
-/** What completing a request does to the account. */
+/** What completing a request does to the account; the request's `type` tells its `data`. */
 async function applyRequest(work: Work, request: RequestRow): Promise<void> {
   const { store, clock } = work;
+  const account = request.account_id;
   const now = clock.iso();
   const set = async (rows: NumberRow[], change: (d: Draft<NumberRow>) => void) => {
     const updated: NumberRow[] = [];
@@ -91,12 +92,12 @@ async function applyRequest(work: Work, request: RequestRow): Promise<void> {
     }
     await changed(work, updated, 'did.updated');
   };
-  const switchId = (request.data.data as { switch_id?: string }).switch_id;
-  switch (request.data.type) {
+  const r = request.data;
+  switch (r.type) {
     case 'NEW_NUMBERS':
-      return changed(work, await newNumbers(work, request), 'did.created');
+      return changed(work, await newNumbers(work, account, r.data), 'did.created');
     case 'REMOVE_NUMBERS': {
-      const rows = await namedNumbers(work, request);
+      const rows = await namedNumbers(work, account, r.data.numbers);
       for (const n of rows) {
         for (const d of await store.destinations.ofNumber(n.data.id)) await store.destinations.remove(d);
         for (const o of await store.optoutItems.ofNumber(n.data.id)) await store.optoutItems.remove(o);
@@ -105,33 +106,28 @@ async function applyRequest(work: Work, request: RequestRow): Promise<void> {
       return changed(work, rows, 'did.deleted');
     }
     case 'ADD_CAMPAIGN_NUMBERS': {
-      const campaign = await campaignOf(work, request);
-      return set(await namedNumbers(work, request), (d) => (d.campaign_id = campaign));
+      const campaign = await campaignOf(work, account, r.data.tcr_campaign_id);
+      return set(await namedNumbers(work, account, r.data.numbers), (d) => (d.campaign_id = campaign));
     }
     case 'REMOVE_CAMPAIGN_NUMBERS':
-      await campaignOf(work, request);
-      return set(await namedNumbers(work, request), (d) => (d.campaign_id = null));
+      await campaignOf(work, account, r.data.tcr_campaign_id);
+      return set(await namedNumbers(work, account, r.data.numbers), (d) => (d.campaign_id = null));
     case 'ADD_MESSAGING_NUMBERS':
-      return set(await namedNumbers(work, request), (d) => {
+    case 'ADD_VOICE_NUMBERS': {
+      const { switch_id: switchId } = r.data;
+      const field = r.type === 'ADD_MESSAGING_NUMBERS' ? 'messaging_enabled' : 'voice_enabled';
+      return set(await namedNumbers(work, account, r.data.numbers), (d) => {
         if (switchId) d.switch_id = switchId;
-        d.data.messaging_enabled = true;
+        d.data[field] = true;
       });
+    }
     case 'REMOVE_MESSAGING_NUMBERS':
-      return set(await namedNumbers(work, request), (d) => (d.data.messaging_enabled = false));
-    case 'ADD_VOICE_NUMBERS':
-      return set(await namedNumbers(work, request), (d) => {
-        if (switchId) d.switch_id = switchId;
-        d.data.voice_enabled = true;
-      });
+      return set(await namedNumbers(work, account, r.data.numbers), (d) => (d.data.messaging_enabled = false));
     case 'REMOVE_VOICE_NUMBERS':
-      return set(await namedNumbers(work, request), (d) => (d.data.voice_enabled = false));
-    case 'REGISTER_BRAND':
-    case 'VET_BRAND':
-    case 'UNREGISTER_BRAND':
-    case 'REGISTER_CAMPAIGN':
-    case 'UNREGISTER_CAMPAIGN': {
-      const [topic, kind] = REGISTRY_EVENTS[request.data.type];
-      await work.sim.publish(topic, kind, { type: 'request', data: request.data });
+      return set(await namedNumbers(work, account, r.data.numbers), (d) => (d.data.voice_enabled = false));
+    default: {
+      const [topic, kind] = REGISTRY_EVENTS[r.type];
+      await work.sim.publish(topic, kind, { type: 'request', data: r });
     }
   }
 }

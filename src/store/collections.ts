@@ -9,6 +9,7 @@ import type {
   CollectionName, Collections, DeliveryRow, DestinationRow, DocumentRow, Draft, EventSubscriptionRow, NumberRow,
   OptoutItemRow, OrderRow, OverwriteRequestRow, RequestRow, SecretKeyRow, SharedResourceGroupRow, StepRow, SwitchRow, UserRow,
 } from './rows.js';
+import { campaignVisibleTo } from '../domain/campaigns.js';
 import { key } from './schema.js';
 
 /** What a backend does for one collection inside one unit of work. */
@@ -164,7 +165,7 @@ class Campaigns extends Collection<CampaignRow> {
   }
   /** A campaign the account sees, by its registry id. */
   async visibleByTcr(accountId: string, tcr: string): Promise<CampaignRow | undefined> {
-    return (await this.t.many('tcr', tcr)).find((c) => c.account_id === accountId || c.shared_with.includes(accountId));
+    return (await this.t.many('tcr', tcr)).find((c) => campaignVisibleTo(c, accountId));
   }
 }
 
