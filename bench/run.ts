@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { at } from '../src/lists.js';
 import { fixtureState } from '../src/store/fixtures.js';
 import { STORE_FORMAT, STORE_VERSION } from '../src/store/log_file.js';
 import type { DbData } from '../src/store/rows.js';
@@ -25,7 +26,7 @@ let nextPort = 4600;
 
 interface Figure { name: string; rps: number; p50: number; p99: number }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => at([...xs].sort((a, b) => a - b), Math.floor(xs.length / 2));
 
 /** Starts a process and times it to its first 2xx on `probe`. */
 async function startProcess(cmd: string, args: string[], probe: string, headers: Record<string, string> = {}): Promise<{ child: ChildProcess; startupMs: number }> {
@@ -173,7 +174,7 @@ async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; sta
   const port = nextPort++;
   const base = `http://127.0.0.1:${port}`;
   const { child, startupMs } = await startProcess(process.execPath, ['dist/src/main.js', '--port', String(port), '--data', storeWith(total)], `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, AUTH);
-  const rss = rssMb(child.pid!);
+  const rss = child.pid === undefined ? 0 : rssMb(child.pid);
   let n = 0;
   const figures = [
     await measure(`dipswitch GET one API key (${total.toLocaleString('en')})`, { url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, headers: AUTH }),
@@ -208,7 +209,7 @@ async function main(): Promise<void> {
     ceilings.push(await measure(`ceiling: ${mode}, fixed JSON`, { url: `http://127.0.0.1:${port}/api/v1/api_keys/x` }));
     await stop(child);
   }
-  const ceiling = ceilings[0]!.rps;
+  const ceiling = at(ceilings, 0).rps;
 
   console.log('peer: prism mock');
   const prismPort = nextPort++;
@@ -231,8 +232,8 @@ async function main(): Promise<void> {
   const sim = await simulationFigures();
 
   const ratio = (f: Figure) => (f.rps / ceiling).toFixed(2);
-  const createSmall = small.figures[2]!.rps;
-  const createLarge = large.figures[2]!.rps;
+  const createSmall = at(small.figures, 2).rps;
+  const createLarge = at(large.figures, 2).rps;
   const rows = [
     ...ceilings.map((f) => ({ ...f, ratio: ratio(f) })),
     { ...prismFig, ratio: ratio(prismFig) },
@@ -240,10 +241,10 @@ async function main(): Promise<void> {
     ...large.figures.map((f) => ({ ...f, ratio: ratio(f) })),
     { name: 'create rate at 100,000 vs 1,000 records', note: `${(createLarge / createSmall).toFixed(2)}` },
     ...manyKeys.map((f) => ({ ...f, ratio: ratio(f) })),
-    { name: 'GET one record: 50,000 keys vs 1,000 records', note: `${(manyKeys[0]!.rps / small.figures[0]!.rps).toFixed(2)}` },
-    { name: 'durable create: 50,000 keys vs 1,000 records', note: `${(manyKeys[1]!.rps / createSmall).toFixed(2)}` },
+    { name: 'GET one record: 50,000 keys vs 1,000 records', note: `${(at(manyKeys, 0).rps / at(small.figures, 0).rps).toFixed(2)}` },
+    { name: 'durable create: 50,000 keys vs 1,000 records', note: `${(at(manyKeys, 1).rps / createSmall).toFixed(2)}` },
     ...checkouts.map((f) => ({ ...f, ratio: ratio(f) })),
-    { name: 'checkout p99: slow receiver vs no subscription', note: `${checkouts[1]!.p99} ms vs ${checkouts[0]!.p99} ms` },
+    { name: 'checkout p99: slow receiver vs no subscription', note: `${at(checkouts, 1).p99} ms vs ${at(checkouts, 0).p99} ms` },
     { name: 'start-up to first 2xx: dipswitch (1,000 records)', note: `${small.startupMs.toFixed(0)} ms` },
     { name: 'start-up to first 2xx: dipswitch (100,000 records)', note: `${large.startupMs.toFixed(0)} ms` },
     { name: 'start-up to first 2xx: prism mock', note: `${prism.startupMs.toFixed(0)} ms (dipswitch/prism ${(small.startupMs / prism.startupMs).toFixed(2)})` },

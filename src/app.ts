@@ -13,7 +13,7 @@ import { elapsedMs, stopwatch } from './deps.js';
 import { authenticate, authorize, type Principal } from './http/auth.js';
 import { loadContract, type ApiName, type OperationId, type OperationMeta, type SimOperationId } from './http/contract.js';
 import { ApiError, invalidField } from './http/errors.js';
-import type { Ctx, HandlerMap, SimCtx, SimHandlerMap } from './http/handler.js';
+import type { Ctx, HandlerMap, SimCtx } from './http/handler.js';
 import { readMultipart, type Upload } from './http/multipart.js';
 import { compileRoutes, type Route } from './http/router.js';
 import { validationError } from './http/validation.js';
@@ -96,7 +96,7 @@ function declaredQuery(route: Route, query: Record<string, string | string[]>): 
     queryNames.set(route.operation, names);
   }
   const out: Record<string, string | string[]> = {};
-  for (const name in query) if (names.has(name)) out[name] = query[name]!;
+  for (const [name, value] of Object.entries(query)) if (names.has(name)) out[name] = value;
   return out;
 }
 
@@ -144,7 +144,9 @@ type Reply = { status: number; body: unknown; contentType?: string };
 export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promise<App> {
   const [v1, sim] = [await backend('openapi'), await backend('sim')];
   const handlers = opts.handlers ?? allHandlers;
-  const errorSchemas = new Map([v1, sim].map((api) => [api, api.validator.getAjv(0 as never).compile(((api.definition.components?.schemas ?? {}) as Record<string, object>).error_response ?? {})]));
+  /** Checks an answer against the error envelope of the API it belongs to. */
+  const errorSchemaOf = (api: OpenAPIBackend) => api.validator.getAjv(0 as never).compile(((api.definition.components?.schemas ?? {}) as Record<string, object>).error_response ?? {});
+  const errorSchemas = { v1: errorSchemaOf(v1), sim: errorSchemaOf(sim) };
   const match = compileRoutes([loadContract(), v1], [loadContract('sim'), sim]);
   const { store, faults, journal, clocks } = runtime;
   const app = express() as App;
@@ -159,7 +161,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     const route = call.route;
     if (opts.validateResponses && checked && contentType === 'application/json' && status !== 204) {
       const declared = route?.operation.responses?.[String(status)];
-      const errorSchema = errorSchemas.get(route?.api ?? v1)!;
+      const errorSchema = route?.api === sim ? errorSchemas.sim : errorSchemas.v1;
       const result = declared && route
         ? route.api.validator.validateResponse(body, route.operation, status)
         : { errors: errorSchema(body) ? null : errorSchema.errors };
@@ -263,7 +265,8 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     const meta = call.route?.meta;
     const text = send(call, status, payload, contentType, checked);
     call.answered = true;
-    const clock = call.clock ?? (call.principal ? await store.run({ read: true }, (w) => clocks.of(w, call.principal!.accountId)) : clocks.server());
+    const principal = call.principal;
+    const clock = call.clock ?? (principal ? await store.run({ read: true }, (w) => clocks.of(w, principal.accountId)) : clocks.server());
     const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;
     journal.record({
       api: meta?.api ?? (call.req.path.startsWith('/__sim') ? 'sim' : 'openapi'),

@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { contractPath, loadContract, projectRoot } from '../src/http/contract.js';
+import { loadContract, projectRoot } from '../src/http/contract.js';
 import { handlers } from '../src/resources/index.js';
 import { readFixtureFile } from '../src/store/fixtures.js';
 import { useServer } from './helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO, envelope, onlyError, useServer } from './helpers.js';
+import { envelope, onlyError, useServer } from './helpers.js';
 
 describe('pagination', () => {
   const server = useServer();

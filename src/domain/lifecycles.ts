@@ -46,18 +46,25 @@ export interface Timed<S extends string> {
 }
 
 /** Bulk dip: NEW → PROCESSING → STORING → DELIVERING → COMPLETED, longer for more numbers. */
-export const bulkDipSteps: Partial<Record<BulkDipStatus, Timed<BulkDipStatus>>> = {
+const bulkDip = {
   NEW: { next: 'PROCESSING', afterMs: () => 1_000 },
   PROCESSING: { next: 'STORING', afterMs: (n) => 2_000 + 2 * n },
   STORING: { next: 'DELIVERING', afterMs: (n) => 1_000 + Math.ceil(n / 2) },
   DELIVERING: { next: 'COMPLETED', afterMs: () => 1_000 },
-};
+} as const satisfies Partial<Record<BulkDipStatus, Timed<BulkDipStatus>>>;
+export const bulkDipSteps: Partial<Record<BulkDipStatus, Timed<BulkDipStatus>>> = bulkDip;
+/** A new task's first step. */
+export const BULK_DIP_FIRST: Timed<BulkDipStatus> = bulkDip.NEW;
 
 /** Orders: NEW → PROCESSING → COMPLETED (or ERROR), longer for more requests; their requests move with them. */
-export const orderSteps: Partial<Record<OrderStatus, Timed<OrderStatus>>> = {
+const order = {
   NEW: { next: 'PROCESSING', afterMs: () => 5_000 },
   PROCESSING: { next: 'COMPLETED', afterMs: (n) => 30_000 + 5_000 * n },
-};
+} as const satisfies Partial<Record<OrderStatus, Timed<OrderStatus>>>;
+export const orderSteps: Partial<Record<OrderStatus, Timed<OrderStatus>>> = order;
+/** A new order's first step, and the step that ends PROCESSING. */
+export const ORDER_FIRST: Timed<OrderStatus> = order.NEW;
+export const ORDER_PROCESSING: Timed<OrderStatus> = order.PROCESSING;
 
 /** How long an OSR overwrite request waits for review before it goes STALE. */
 export const OSR_REVIEW_WINDOW_MS = 7 * 24 * 3600_000;

@@ -149,20 +149,21 @@ let secrets: Set<string> | undefined;
  */
 export function secretFields(): ReadonlySet<string> {
   if (!secrets) {
-    secrets = new Set(['smpp_secret']);
+    const found = new Set(['smpp_secret']);
     const visit = (node: unknown): void => {
       if (Array.isArray(node)) return node.forEach(visit);
       if (node === null || typeof node !== 'object') return;
       for (const [name, value] of Object.entries(node as Record<string, unknown>)) {
         if (name === 'properties' && value && typeof value === 'object') {
           for (const [field, schema] of Object.entries(value as Record<string, unknown>)) {
-            if ((schema as Record<string, unknown> | null)?.['x-secret'] === true) secrets!.add(field);
+            if ((schema as Record<string, unknown> | null)?.['x-secret'] === true) found.add(field);
           }
         }
         visit(value);
       }
     };
     visit(loadContract().document);
+    secrets = found;
   }
   return secrets;
 }

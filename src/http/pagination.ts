@@ -3,6 +3,7 @@
  * (or newest first where the spec says so), `first`/`after` forward, `last`/`before` backward,
  * opaque cursors bound to their list.
  */
+import { at, sortedIndex } from '../lists.js';
 import { invalidParameter } from './errors.js';
 
 export interface PageQuery {
@@ -58,28 +59,12 @@ export interface ListOptions {
 }
 
 /** The first index in `rows` whose key sorts after `key` (`rows` sorted ascending). */
-function firstAfter<R extends Keyed>(rows: readonly R[], key: SortKey): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compare(keyOf(rows[mid]!), key) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+const firstAfter = <R extends Keyed>(rows: readonly R[], key: SortKey): number =>
+  sortedIndex(rows, key, (row, k) => compare(keyOf(row), k), true);
 
 /** The first index in `rows` whose key sorts at or after `key`. */
-function firstAtOrAfter<R extends Keyed>(rows: readonly R[], key: SortKey): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compare(keyOf(rows[mid]!), key) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+const firstAtOrAfter = <R extends Keyed>(rows: readonly R[], key: SortKey): number =>
+  sortedIndex(rows, key, (row, k) => compare(keyOf(row), k), false);
 
 /**
  * One page of `rows`, each shown through `present`. The store keeps lists in order, so a page
@@ -92,7 +77,7 @@ export function paginate<R extends Keyed>(rows: readonly R[], query: PageQuery, 
   const ascending = opts.unsorted ? [...rows].sort((a, b) => compare(keyOf(a), keyOf(b))) : rows;
   const n = ascending.length;
   // positions in the list as shown (newest first reverses it)
-  const at = (i: number): R => ascending[opts.newestFirst ? n - 1 - i : i]!;
+  const item = (i: number): R => at(ascending, opts.newestFirst ? n - 1 - i : i);
   let start = 0;
   let end = n;
   if (query.after !== undefined) {
@@ -106,7 +91,7 @@ export function paginate<R extends Keyed>(rows: readonly R[], query: PageQuery, 
   if (query.last !== undefined) start = Math.max(start, end - query.last);
   else end = Math.min(end, start + (query.first ?? DEFAULT_PAGE_SIZE));
   const page: R[] = [];
-  for (let i = start; i < end; i++) page.push(at(i));
+  for (let i = start; i < end; i++) page.push(item(i));
   const firstRow = page[0];
   const lastRow = page[page.length - 1];
   return {

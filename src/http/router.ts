@@ -49,7 +49,7 @@ export function compileRoutes(...sources: [Contract<string>, OpenAPIBackend][]):
       const params: Record<string, string> = {};
       r.names.forEach((name, i) => {
         try {
-          params[name] = decodeURIComponent(m[i + 1]!);
+          params[name] = decodeURIComponent(m[i + 1] ?? '');
         } catch {
           throw invalidParameter(name, `${name} is not a valid path segment.`);
         }
@@ -66,13 +66,15 @@ function compile(contract: Contract<string>, api: OpenAPIBackend): Compiled[] {
     const names: string[] = [];
     const source = meta.path.split(/(\{\w+\})/).map((part) => {
       const m = /^\{(\w+)\}$/.exec(part);
-      if (m) {
-        names.push(m[1]!);
+      if (m?.[1]) {
+        names.push(m[1]);
         return '([^/]+)';
       }
       return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     }).join('');
-    routes.push({ method: meta.method, pattern: new RegExp(`^${source}/?$`), names, meta, operation: api.router.getOperation(meta.operationId)!, api });
+    const operation = api.router.getOperation(meta.operationId);
+    if (!operation) throw new Error(`openapi-backend has no operation ${meta.operationId}`);
+    routes.push({ method: meta.method, pattern: new RegExp(`^${source}/?$`), names, meta, operation, api });
   }
   return routes;
 }

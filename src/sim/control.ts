@@ -6,7 +6,7 @@
  */
 import { toE164 } from '../domain/addresses.js';
 import { loadContract } from '../http/contract.js';
-import { ApiError, invalidField, invalidParameter, notFound } from '../http/errors.js';
+import { invalidField, invalidParameter, notFound } from '../http/errors.js';
 import type { SimHandlerMap } from '../http/handler.js';
 import type { Runtime } from '../runtime.js';
 import type { UnitOfWork } from '../store/store.js';
@@ -148,7 +148,8 @@ export const simHandlers: SimHandlerMap = {
     const outcome = await runtime.work(accountId, (w) => receiveSms(w, body));
     // a simulated message waits for the first attempt of its delivery, as `advance` does
     await runtime.scheduler.runDue(accountId);
-    const delivery = outcome.switchDelivery && (await read(runtime, (w) => w.deliveries.getAnyAccount(outcome.switchDelivery!.id)));
+    const sent = outcome.switchDelivery;
+    const delivery = sent && (await read(runtime, (w) => w.deliveries.getAnyAccount(sent.id)));
     return { status: 200, body: finishSmsTrace(outcome, delivery) };
   },
 

@@ -13,6 +13,7 @@ import type { FaultEffect, Faults } from './faults.js';
 import { send, type OutboundRequest, type OutboundResponse } from './http_client.js';
 
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
+const LAST_BACKOFF_MS = 6 * 3600_000;
 export const DELIVERY_TIMEOUT_MS = 5_000;
 
 /** Where deliveries may go (`--outbound-allow`); see outbound.ts for the addresses refused. */
@@ -74,12 +75,12 @@ export class DeliveryWorker {
     const attempts = [first.attempt];
     if (first.response && fault?.duplicate) attempts.push((await this.attempt(row, undefined)).attempt);
     const n = row.data.attempts.length + 1;
-    const ok = first.response !== null;
+    const response = first.response;
     const refused = first.attempt.error?.startsWith('refused') ?? false;
-    const final = ok || refused || !row.retry || n > RETRY_BACKOFF_MS.length;
-    await this.record(step, row, attempts, ok ? 'delivered' : refused ? 'refused' : final ? 'failed' : 'retrying');
+    const final = response !== null || refused || !row.retry || n > RETRY_BACKOFF_MS.length;
+    await this.record(step, row, attempts, response ? 'delivered' : refused ? 'refused' : final ? 'failed' : 'retrying');
     const what = `delivery ${row.data.kind} to ${row.data.target}: attempt ${n}`;
-    if (ok) return `${what} answered ${first.response!.status}`;
+    if (response) return `${what} answered ${response.status}`;
     return final ? `${what} failed (${first.attempt.error}); no more attempts` : `${what} failed (${first.attempt.error}), retrying`;
   }
 
@@ -117,9 +118,10 @@ export class DeliveryWorker {
   /** The request as it goes out; a result file is read (and archived) at each attempt. */
   private async requestOf(row: DeliveryRow, nowMs: number): Promise<OutboundRequest> {
     const spec = row.request;
-    if (!spec.body_file) return { ...spec, headers: { ...spec.headers } };
-    const file = (await this.opts.store.run({ read: true }, (w) => w.files.get(spec.body_file!.id))) ?? Buffer.alloc(0);
-    const name = spec.body_file.archive_name;
+    const source = spec.body_file;
+    if (!source) return { ...spec, headers: { ...spec.headers } };
+    const file = (await this.opts.store.run({ read: true }, (w) => w.files.get(source.id))) ?? Buffer.alloc(0);
+    const name = source.archive_name;
     return { ...spec, headers: { ...spec.headers }, body: name ? tarGz(name, file, nowMs) : file };
   }
 
@@ -136,7 +138,7 @@ export class DeliveryWorker {
       if (!current || !outcome) return;
       const clock = await this.opts.clocks.of(w, accountId);
       const n = current.data.attempts.length + attempts.length;
-      const retryAt = outcome === 'retrying' ? clock.ms() + (RETRY_BACKOFF_MS[n - 1] ?? RETRY_BACKOFF_MS[RETRY_BACKOFF_MS.length - 1]!) : null;
+      const retryAt = outcome === 'retrying' ? clock.ms() + (RETRY_BACKOFF_MS[n - 1] ?? LAST_BACKOFF_MS) : null;
       await w.deliveries.update(current, (d) => {
         d.data.attempts.push(...attempts);
         d.data.outcome = outcome;
@@ -158,6 +160,7 @@ async function settle(w: UnitOfWork, row: DeliveryRow, ok: boolean): Promise<voi
   const index = row.settle.index;
   if (!task?.data.on_done_actions[index]) return;
   await w.bulkDipTasks.update(task, (d) => {
-    Object.assign(d.data.on_done_actions[index]!, ok ? { status: 'COMPLETED', error_code: 'OK' } : { status: 'ERROR', error_code: 'DELIVERY_FAILED' });
+    const action = d.data.on_done_actions[index];
+    if (action) Object.assign(action, ok ? { status: 'COMPLETED', error_code: 'OK' } : { status: 'ERROR', error_code: 'DELIVERY_FAILED' });
   });
 }

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { seededRandom } from '../deps.js';
 import { isTollFreeNpa, npaOf } from '../domain/addresses.js';
+import { at } from '../lists.js';
 import type { BulkDipTaskRow } from '../store/rows.js';
 
 type Task = BulkDipTaskRow['data'];
@@ -43,7 +44,7 @@ async function loadWords(): Promise<Words> {
  */
 function numberRandom(number: string) {
   const r = seededRandom(seedOf(number));
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r.float() * xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => at(xs, Math.floor(r.float() * xs.length));
   const chars = (alphabet: readonly string[], n: number) => Array.from({ length: n }, () => pick(alphabet)).join('');
   return { float: r.float, pick, chars };
 }

@@ -24,7 +24,8 @@ export interface OutboundResponse {
 export async function send(req: OutboundRequest, timeoutMs: number): Promise<OutboundResponse> {
   if (req.method === 'SFTP') {
     const body = typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body);
-    await sftpUpload({ url: req.url, ...req.sftp!, }, body, timeoutMs);
+    if (!req.sftp) throw new Error('an SFTP delivery needs its login and file name');
+    await sftpUpload({ url: req.url, ...req.sftp }, body, timeoutMs);
     return { status: 200, headers: {}, body: '' };
   }
   return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@
  * buffer), and a call without a valid key keeps no body at all.
  */
 import type { ApiName } from '../http/contract.js';
+import { at } from '../lists.js';
 import { redactBody, redactHeaders, redactText } from './redact.js';
 
 export { REDACTED } from './redact.js';
@@ -98,7 +99,7 @@ export class Journal {
     this.entries.push({ id: this.next++, ...rest, headers, requestBody, responseText, bytes });
     this.bytes += bytes;
     while (this.bytes > this.limitBytes && this.head < this.entries.length - 1) {
-      this.bytes -= this.entries[this.head]!.bytes;
+      this.bytes -= at(this.entries, this.head).bytes;
       this.entries[this.head++] = undefined as unknown as Kept;
     }
     if (this.head > 1024 && this.head > this.entries.length / 2) {
@@ -126,7 +127,7 @@ export class Journal {
     let more = false;
     const found: Kept[] = [];
     for (let i = this.entries.length - 1; i >= this.head; i--) {
-      const e = this.entries[i]!;
+      const e = at(this.entries, i);
       if (!this.matches(e, f)) continue;
       count++;
       if (e.id >= before) continue;

@@ -2,7 +2,7 @@
  * The runners of the bulk dip and OSR lifecycles: each due step moves the record along its table
  * (src/domain/lifecycles.ts) and does what entering the new status means.
  */
-import { bulkDipSteps, MAGIC, OSR_REVIEW_WINDOW_MS } from '../domain/lifecycles.js';
+import { BULK_DIP_FIRST, bulkDipSteps, MAGIC, OSR_REVIEW_WINDOW_MS } from '../domain/lifecycles.js';
 import type { BulkDipTaskRow, NumberRow, OutboundSpec, OverwriteRequestRow, StepRow } from '../store/rows.js';
 import { resultFile, runDips } from './dips.js';
 import { authHeader, sftpLogin } from './outbox.js';
@@ -12,7 +12,7 @@ export const resultId = (taskId: string): string => `result-${taskId}`;
 
 /** Schedules a new task's first step. */
 export async function startBulkDip(work: Work, row: BulkDipTaskRow): Promise<void> {
-  await work.sim.schedule('bulk_dip', row.data.id, work.clock.ms() + bulkDipSteps.NEW!.afterMs(row.data.numbers.length));
+  await work.sim.schedule('bulk_dip', row.data.id, work.clock.ms() + BULK_DIP_FIRST.afterMs(row.data.numbers.length));
 }
 
 /** A CDR for every dip of a task with `enable_cdr_export` (interface.md section 6). */

@@ -3,7 +3,7 @@
  * each request's effect on the account (numbers added or removed, bindings changed) as it completes.
  */
 import { toE164 } from '../domain/addresses.js';
-import { assertMove, MAGIC, orderSteps, orderTransitions, requestTransitions, type RequestStatus } from '../domain/lifecycles.js';
+import { assertMove, MAGIC, ORDER_FIRST, ORDER_PROCESSING, orderSteps, orderTransitions, requestTransitions, type RequestStatus } from '../domain/lifecycles.js';
 import type { components } from '../generated/api.js';
 import type { Draft, NumberRow, OrderRow, RequestRow, StepRow } from '../store/rows.js';
 import type { Work } from './work.js';
@@ -21,7 +21,7 @@ const moveRequest = (r: RequestRow, to: RequestStatus): RequestStatus => assertM
 
 /** Schedules a new order's first step and announces it. */
 export async function startOrder(work: Work, order: OrderRow): Promise<void> {
-  await work.sim.schedule('order', order.data.id, work.clock.ms() + orderSteps.NEW!.afterMs(0));
+  await work.sim.schedule('order', order.data.id, work.clock.ms() + ORDER_FIRST.afterMs(0));
   await work.sim.publish('ORDER', 'order.created', { type: 'order', data: order.data });
 }
 
@@ -156,7 +156,7 @@ export async function runOrder(step: StepRow, work: Work): Promise<string> {
       await sim.publish('REQUEST', 'request.updated', { type: 'request', data: updated.data });
     }
     await sim.publish('ORDER', 'order.updated', { type: 'order', data: moved.data });
-    await sim.schedule('order', order.data.id, clock.ms() + orderSteps.PROCESSING!.afterMs(requests.length));
+    await sim.schedule('order', order.data.id, clock.ms() + ORDER_PROCESSING.afterMs(requests.length));
     return `order NEW → PROCESSING (${requests.length} request(s))`;
   }
   let failed = 0;

@@ -9,6 +9,7 @@ export interface Received {
   headers: IncomingMessage['headers'];
   body: Buffer;
   text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a receiver's caller reads the JSON it got by its fields, as a client would
   json<T = any>(): T;
 }
 

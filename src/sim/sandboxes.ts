@@ -8,7 +8,7 @@
  */
 import type { Ids, Random } from '../deps.js';
 import { hashSecret, token } from '../domain/secrets.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, notFound } from '../http/errors.js';
 import type { ApiKeyRow, DbData, Role } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 import type { Clock } from './clock.js';
@@ -134,7 +134,8 @@ export class Snapshots {
   }
 
   async restore(store: UnitOfWork, name: string): Promise<void> {
-    const snap = this.saved.get(name)!;
+    const snap = this.saved.get(name);
+    if (!snap) throw notFound('snapshot', name);
     for (const [id, bytes] of snap.files) await store.files.put(id, bytes);
     await store.replaceAll(snap.data);
   }

@@ -5,6 +5,7 @@
  */
 import { startReceiver, type Receiver } from './receiver.js';
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- a scenario reads JSON answers by their fields, as a client would */
 export interface Answer<T = any> {
   status: number;
   body: T;
@@ -17,6 +18,7 @@ export interface ScenarioContext {
   advance(by: string): Promise<{ now: string; fired: { what: string }[] }>;
   sms(to: string, from: string, text: string): Promise<any>;
   call(to: string, from: string): Promise<any>;
+  /* eslint-enable @typescript-eslint/no-explicit-any */
   /** A local endpoint (loopback) that records what it receives; closed when the scenario ends. */
   receiver(): Promise<Receiver>;
   /** Records an expectation; a false one fails the scenario at once. */

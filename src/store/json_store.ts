@@ -120,10 +120,14 @@ class JsonWork {
   record(name: CollectionName, before: AnyRow | undefined, after: AnyRow | undefined): void {
     this.writable();
     const table = this.store.tables[name];
-    if (after) table.put(after);
-    else if (before) table.delete(before);
+    if (after) {
+      table.put(after);
+      this.changes.push(['put', name, after]);
+    } else if (before) {
+      table.delete(before);
+      this.changes.push(['del', name, before.data.id]);
+    } else return;
     this.undo.push({ seq: this.store.undoSeq++, table: name, before, after });
-    this.changes.push(after ? ['put', name, after] : ['del', name, before!.data.id]);
     this.store.live.add(this);
   }
 

@@ -114,8 +114,7 @@ export class LogFile {
     const lines = text ? text.slice(LOG_HEADER.length).split('\n') : [];
     // the piece after the last newline is a line only if the file does not end with one
     if (lines[lines.length - 1] === '') lines.pop();
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!;
+    for (const [i, line] of lines.entries()) {
       const changes = parseLine(line);
       if (!changes) {
         const following = lines.slice(i + 1).filter((l) => parseLine(l) !== null).length;

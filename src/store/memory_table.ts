@@ -4,7 +4,8 @@
  * `put` and `delete`, which check unique indexes before touching anything.
  */
 import type { AnyRow } from './rows.js';
-import { byInsertion, type TableDef } from './schema.js';
+import { sortedIndex } from '../lists.js';
+import { byInsertion, type IndexDef, type TableDef } from './schema.js';
 
 /** A second row for a key of a unique index: the store refuses it (a constraint, as in PostgreSQL). */
 export class UniqueViolation extends Error {
@@ -28,13 +29,16 @@ const keysOf = (k: string | null | readonly (string | null)[]): string[] =>
 export class MemoryTable<R extends AnyRow> {
   private readonly byId = new Map<string, R>();
   private readonly byAccount = new Map<string, R[]>();
-  private readonly unique = new Map<string, Map<string, R>>();
-  private readonly multi = new Map<string, Map<string, R[]>>();
+  private readonly unique = new Map<string, { key: IndexDef<R>['key']; rows: Map<string, R> }>();
+  private readonly multi = new Map<string, { key: IndexDef<R>['key']; rows: Map<string, R[]> }>();
   private readonly compare: (a: R, b: R) => number;
 
-  constructor(readonly name: string, private readonly def: TableDef<R>, rows: readonly R[] = []) {
+  constructor(readonly name: string, def: TableDef<R>, rows: readonly R[] = []) {
     this.compare = def.compare ?? byInsertion;
-    for (const [index, d] of Object.entries(def.indexes)) (d.unique ? this.unique : this.multi).set(index, new Map());
+    for (const [index, d] of Object.entries(def.indexes)) {
+      if (d.unique) this.unique.set(index, { key: d.key, rows: new Map() });
+      else this.multi.set(index, { key: d.key, rows: new Map() });
+    }
     for (const row of rows) this.put(deepFreeze(row));
   }
 
@@ -55,14 +59,14 @@ export class MemoryTable<R extends AnyRow> {
   one(index: string, key: string): R | undefined {
     const map = this.unique.get(index);
     if (!map) throw new Error(`${this.name} has no unique index ${index}`);
-    return map.get(key);
+    return map.rows.get(key);
   }
 
   /** The rows of an index's key, in list order. */
   many(index: string, key: string): readonly R[] {
     const map = this.multi.get(index);
     if (!map) throw new Error(`${this.name} has no index ${index}`);
-    return map.get(key) ?? [];
+    return map.rows.get(key) ?? [];
   }
 
   /** Every row, in list order (for snapshots: stable whatever order rows came and went in). */
@@ -88,9 +92,9 @@ export class MemoryTable<R extends AnyRow> {
   }
 
   private checkUnique(row: R): void {
-    for (const [index, map] of this.unique) {
-      for (const k of keysOf(this.def.indexes[index]!.key(row))) {
-        const holder = map.get(k);
+    for (const [index, { key, rows }] of this.unique) {
+      for (const k of keysOf(key(row))) {
+        const holder = rows.get(k);
         if (holder && holder.data.id !== row.data.id) throw new UniqueViolation(this.name, index, k);
       }
     }
@@ -105,29 +109,15 @@ export class MemoryTable<R extends AnyRow> {
 
   private link(row: R): void {
     insertSorted(this.byAccount, row.account_id, row, this.compare);
-    for (const [index, map] of this.unique) for (const k of keysOf(this.def.indexes[index]!.key(row))) map.set(k, row);
-    for (const [index, map] of this.multi) for (const k of keysOf(this.def.indexes[index]!.key(row))) insertSorted(map, k, row, this.compare);
+    for (const { key, rows } of this.unique.values()) for (const k of keysOf(key(row))) rows.set(k, row);
+    for (const { key, rows } of this.multi.values()) for (const k of keysOf(key(row))) insertSorted(rows, k, row, this.compare);
   }
 
   private unlink(row: R): void {
     removeSorted(this.byAccount, row.account_id, row, this.compare);
-    for (const [index, map] of this.unique) {
-      for (const k of keysOf(this.def.indexes[index]!.key(row))) if (map.get(k) === row) map.delete(k);
-    }
-    for (const [index, map] of this.multi) for (const k of keysOf(this.def.indexes[index]!.key(row))) removeSorted(map, k, row, this.compare);
+    for (const { key, rows } of this.unique.values()) for (const k of keysOf(key(row))) if (rows.get(k) === row) rows.delete(k);
+    for (const { key, rows } of this.multi.values()) for (const k of keysOf(key(row))) removeSorted(rows, k, row, this.compare);
   }
-}
-
-/** Where `row` goes in a sorted list: after every row that sorts before or with it. */
-function sortedIndex<R>(list: readonly R[], row: R, compare: (a: R, b: R) => number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compare(list[mid]!, row) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function insertSorted<R>(map: Map<string, R[]>, key: string, row: R, compare: (a: R, b: R) => number): void {
