@@ -24,12 +24,26 @@ const DEMO = '0a0a0a0a-0000-4000-8000-000000000001';
 const SWITCH_ID = '0b0b0b0b-0000-4000-8000-000000000001';
 let nextPort = 4600;
 
-interface Figure { name: string; rps: number; p50: number; p99: number }
+interface Figure {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) => at([...xs].sort((a, b) => a - b), Math.floor(xs.length / 2));
+const median = (xs: number[]) =>
+  at(
+    [...xs].sort((a, b) => a - b),
+    Math.floor(xs.length / 2),
+  );
 
 /** Starts a process and times it to its first 2xx on `probe`. */
-async function startProcess(cmd: string, args: string[], probe: string, headers: Record<string, string> = {}): Promise<{ child: ChildProcess; startupMs: number }> {
+async function startProcess(
+  cmd: string,
+  args: string[],
+  probe: string,
+  headers: Record<string, string> = {},
+): Promise<{ child: ChildProcess; startupMs: number }> {
   const t0 = performance.now();
   const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) {
@@ -59,7 +73,12 @@ async function measure(name: string, opts: autocannon.Options): Promise<Figure> 
     if (r.non2xx > 0 || r.errors > 0) console.warn(`  ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
     runs.push({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 });
   }
-  const fig = { name, rps: median(runs.map((x) => x.rps)), p50: median(runs.map((x) => x.p50)), p99: median(runs.map((x) => x.p99)) };
+  const fig = {
+    name,
+    rps: median(runs.map((x) => x.rps)),
+    p50: median(runs.map((x) => x.p50)),
+    p99: median(runs.map((x) => x.p99)),
+  };
   console.log(`  ${name}: ${fig.rps.toFixed(0)} req/s, p50 ${fig.p50} ms, p99 ${fig.p99} ms`);
   return fig;
 }
@@ -70,14 +89,33 @@ function storeWith(total: number): string {
   const state = { ...fixtures, switches: [...fixtures.switches], carts: [...fixtures.carts] };
   const now = '2026-01-06T00:00:00.000Z';
   state.switches.push({
-    account_id: DEMO, secrets: { sms_secret: null, mms_secret: null, voice_secret: null }, api_key_id: null,
-    mms_encryption_key_id: null, mms_signing_key_id: null, sms_encryption_key_id: null, sms_signing_key_id: null,
-    data: { id: SWITCH_ID, name: 'bench', inserted_at: now, updated_at: now, sms_enabled: false, sms_protocol: 'NONE', mms_enabled: false, mms_protocol: 'NONE', voice_enabled: false, voice_protocol: 'NONE' },
+    account_id: DEMO,
+    secrets: { sms_secret: null, mms_secret: null, voice_secret: null },
+    api_key_id: null,
+    mms_encryption_key_id: null,
+    mms_signing_key_id: null,
+    sms_encryption_key_id: null,
+    sms_signing_key_id: null,
+    data: {
+      id: SWITCH_ID,
+      name: 'bench',
+      inserted_at: now,
+      updated_at: now,
+      sms_enabled: false,
+      sms_protocol: 'NONE',
+      mms_enabled: false,
+      mms_protocol: 'NONE',
+      voice_enabled: false,
+      voice_protocol: 'NONE',
+    },
   });
   const existing = Object.values(state).reduce((n, v) => n + (Array.isArray(v) ? v.length : 0), 0);
   for (let i = 0; i < total - existing; i++) {
     const id = `01KB${String(i).padStart(22, '0')}`;
-    state.carts.push({ account_id: DEMO, data: { id, name: `cart ${i}`, notes: null, inserted_at: now, updated_at: now } });
+    state.carts.push({
+      account_id: DEMO,
+      data: { id, name: `cart ${i}`, notes: null, inserted_at: now, updated_at: now },
+    });
   }
   return writeStore(String(total), state);
 }
@@ -99,12 +137,47 @@ function storeWithManyKeys(): { file: string; key: string; keyId: string } {
   for (let a = 0; a < 10_000; a++) {
     const accountId = `0c0c0c0c-0000-4000-8000-${String(a).padStart(12, '0')}`;
     const userId = `0d0d0d0d-0000-4000-8000-${String(a).padStart(12, '0')}`;
-    accounts.push({ account_id: accountId, sandbox_block: null, data: { id: accountId, name: `bench ${a}`, inserted_at: now } });
-    users.push({ account_id: accountId, role: 'admin', suspended: false, password_hash: null, data: { id: userId, email: `admin${a}@bench.example`, first_name: null, last_name: null, title: null, address: null, inserted_at: now, updated_at: now } });
+    accounts.push({
+      account_id: accountId,
+      sandbox_block: null,
+      data: { id: accountId, name: `bench ${a}`, inserted_at: now },
+    });
+    users.push({
+      account_id: accountId,
+      role: 'admin',
+      suspended: false,
+      password_hash: null,
+      data: {
+        id: userId,
+        email: `admin${a}@bench.example`,
+        first_name: null,
+        last_name: null,
+        title: null,
+        address: null,
+        inserted_at: now,
+        updated_at: now,
+      },
+    });
     for (let k = 0; k < 5; k++) {
       const id = `0e0e0e0e-${String(k).padStart(4, '0')}-4000-8000-${String(a).padStart(12, '0')}`;
       const key = `bench-key-${a}-${k}`;
-      keys.push({ account_id: accountId, user_id: userId, secret_hash: 'x', smpp_secret_hash: 'x', data: { id, key, name: `key ${k}`, active: true, identity: `mm4_bench${a}_${k}`, inserted_at: now, updated_at: now, notes: null, smpp_system_id: `sb${a}x${k}` } });
+      keys.push({
+        account_id: accountId,
+        user_id: userId,
+        secret_hash: 'x',
+        smpp_secret_hash: 'x',
+        data: {
+          id,
+          key,
+          name: `key ${k}`,
+          active: true,
+          identity: `mm4_bench${a}_${k}`,
+          inserted_at: now,
+          updated_at: now,
+          notes: null,
+          smpp_system_id: `sb${a}x${k}`,
+        },
+      });
       last = { key, id };
     }
   }
@@ -117,13 +190,30 @@ async function manyKeysFigures(): Promise<Figure[]> {
   const port = nextPort++;
   const base = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const { child } = await startProcess(process.execPath, ['dist/src/main.js', '--port', String(port), '--data', file], `${base}/api/v1/api_keys/${keyId}`, auth);
+  const { child } = await startProcess(
+    process.execPath,
+    ['dist/src/main.js', '--port', String(port), '--data', file],
+    `${base}/api/v1/api_keys/${keyId}`,
+    auth,
+  );
   let n = 0;
   const figures = [
-    await measure('dipswitch GET one API key (50,000 keys, 10,000 accounts)', { url: `${base}/api/v1/api_keys/${keyId}`, headers: auth }),
+    await measure('dipswitch GET one API key (50,000 keys, 10,000 accounts)', {
+      url: `${base}/api/v1/api_keys/${keyId}`,
+      headers: auth,
+    }),
     await measure('dipswitch create cart, durable (50,000 keys, 10,000 accounts)', {
-      url: `${base}/api/v1/carts`, method: 'POST', headers: auth,
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ type: 'cart', data: { name: `keys ${process.pid} ${n++}` } }) }) }],
+      url: `${base}/api/v1/carts`,
+      method: 'POST',
+      headers: auth,
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ type: 'cart', data: { name: `keys ${process.pid} ${n++}` } }),
+          }),
+        },
+      ],
     }),
   ];
   await stop(child);
@@ -144,21 +234,64 @@ async function checkoutFigures(): Promise<Figure[]> {
     const base = fixtureState();
     const now = '2026-01-06T00:00:00.000Z';
     const carts = [...base.carts];
-    for (let i = 0; i < 80_000; i++) carts.push({ account_id: DEMO, data: { id: `01KC${String(i).padStart(22, '0')}`, name: `checkout ${i}`, notes: null, inserted_at: now, updated_at: now } });
-    const subscriptions = subscribed ? [{
-      account_id: DEMO, auth_secret: null,
-      data: { id: '0f0f0f0f-0000-4000-8000-000000000001', name: 'slow', notes: null, enabled: true, protocol: 'HTTP' as const, data: receiverUrl, recipient: null, topics: ['ORDER' as const],
-        auth_method: 'NONE' as const, auth_identity: null, auth_name: null, custom_headers: [], custom_query_params: [], started_at: now, expired_at: null, inserted_at: now, updated_at: now },
-    }] : [];
+    for (let i = 0; i < 80_000; i++)
+      carts.push({
+        account_id: DEMO,
+        data: {
+          id: `01KC${String(i).padStart(22, '0')}`,
+          name: `checkout ${i}`,
+          notes: null,
+          inserted_at: now,
+          updated_at: now,
+        },
+      });
+    const subscriptions = subscribed
+      ? [
+          {
+            account_id: DEMO,
+            auth_secret: null,
+            data: {
+              id: '0f0f0f0f-0000-4000-8000-000000000001',
+              name: 'slow',
+              notes: null,
+              enabled: true,
+              protocol: 'HTTP' as const,
+              data: receiverUrl,
+              recipient: null,
+              topics: ['ORDER' as const],
+              auth_method: 'NONE' as const,
+              auth_identity: null,
+              auth_name: null,
+              custom_headers: [],
+              custom_query_params: [],
+              started_at: now,
+              expired_at: null,
+              inserted_at: now,
+              updated_at: now,
+            },
+          },
+        ]
+      : [];
     const file = writeStore('checkout', { ...base, carts, event_subscriptions: subscriptions });
     const port = nextPort++;
     const url = `http://127.0.0.1:${port}`;
-    const { child } = await startProcess(process.execPath, ['dist/src/main.js', '--port', String(port), '--data', file], `${url}/api/v1/carts?first=1`, AUTH);
+    const { child } = await startProcess(
+      process.execPath,
+      ['dist/src/main.js', '--port', String(port), '--data', file],
+      `${url}/api/v1/carts?first=1`,
+      AUTH,
+    );
     let n = 0;
-    figures.push(await measure(`dipswitch checkout, ${subscribed ? 'event receiver answering after 2 s' : 'no subscription'}`, {
-      url: `${url}/api/v1/carts`, method: 'POST', headers: AUTH,
-      requests: [{ setupRequest: (req) => ({ ...req, path: `/api/v1/carts/01KC${String(n++).padStart(22, '0')}/checkout` }) }],
-    }));
+    figures.push(
+      await measure(`dipswitch checkout, ${subscribed ? 'event receiver answering after 2 s' : 'no subscription'}`, {
+        url: `${url}/api/v1/carts`,
+        method: 'POST',
+        headers: AUTH,
+        requests: [
+          { setupRequest: (req) => ({ ...req, path: `/api/v1/carts/01KC${String(n++).padStart(22, '0')}/checkout` }) },
+        ],
+      }),
+    );
     await stop(child);
   }
   await new Promise((r) => slow.close(r));
@@ -173,17 +306,42 @@ function rssMb(pid: number): number {
 async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; startupMs: number; rss: number }> {
   const port = nextPort++;
   const base = `http://127.0.0.1:${port}`;
-  const { child, startupMs } = await startProcess(process.execPath, ['dist/src/main.js', '--port', String(port), '--data', storeWith(total)], `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, AUTH);
+  const { child, startupMs } = await startProcess(
+    process.execPath,
+    ['dist/src/main.js', '--port', String(port), '--data', storeWith(total)],
+    `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
+    AUTH,
+  );
   const rss = child.pid === undefined ? 0 : rssMb(child.pid);
   let n = 0;
   const figures = [
-    await measure(`dipswitch GET one API key (${total.toLocaleString('en')})`, { url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, headers: AUTH }),
-    await measure(`dipswitch list 25 carts (${total.toLocaleString('en')})`, { url: `${base}/api/v1/carts?first=25`, headers: AUTH }),
-    await measure(`dipswitch create cart, durable (${total.toLocaleString('en')})`, {
-      url: `${base}/api/v1/carts`, method: 'POST', headers: AUTH,
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ type: 'cart', data: { name: `bench ${total} ${process.pid} ${n++}` } }) }) }],
+    await measure(`dipswitch GET one API key (${total.toLocaleString('en')})`, {
+      url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
+      headers: AUTH,
     }),
-    await measure(`dipswitch PATCH a switch (${total.toLocaleString('en')})`, { url: `${base}/api/v1/switches/${SWITCH_ID}`, method: 'PATCH', headers: AUTH, body: JSON.stringify({ type: 'switch', data: { notes: 'benchmarked' } }) }),
+    await measure(`dipswitch list 25 carts (${total.toLocaleString('en')})`, {
+      url: `${base}/api/v1/carts?first=25`,
+      headers: AUTH,
+    }),
+    await measure(`dipswitch create cart, durable (${total.toLocaleString('en')})`, {
+      url: `${base}/api/v1/carts`,
+      method: 'POST',
+      headers: AUTH,
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ type: 'cart', data: { name: `bench ${total} ${process.pid} ${n++}` } }),
+          }),
+        },
+      ],
+    }),
+    await measure(`dipswitch PATCH a switch (${total.toLocaleString('en')})`, {
+      url: `${base}/api/v1/switches/${SWITCH_ID}`,
+      method: 'PATCH',
+      headers: AUTH,
+      body: JSON.stringify({ type: 'switch', data: { notes: 'benchmarked' } }),
+    }),
   ];
   await stop(child);
   return { figures, startupMs, rss };
@@ -194,9 +352,14 @@ async function simulationFigures(): Promise<{ thousandDips: number; bigDip: numb
   return simBench(startReceiver);
 }
 
-function table(rows: { name: string; rps?: number; p50?: number; p99?: number; ratio?: string; note?: string }[]): string {
+function table(
+  rows: { name: string; rps?: number; p50?: number; p99?: number; ratio?: string; note?: string }[],
+): string {
   const lines = ['| measure | req/s | p50 ms | p99 ms | vs express ceiling |', '|---|---:|---:|---:|---:|'];
-  for (const r of rows) lines.push(`| ${r.name} | ${r.rps === undefined ? '' : r.rps.toFixed(0)} | ${r.p50 ?? ''} | ${r.p99 ?? ''} | ${r.ratio ?? r.note ?? ''} |`);
+  for (const r of rows)
+    lines.push(
+      `| ${r.name} | ${r.rps === undefined ? '' : r.rps.toFixed(0)} | ${r.p50 ?? ''} | ${r.p99 ?? ''} | ${r.ratio ?? r.note ?? ''} |`,
+    );
   return lines.join('\n');
 }
 
@@ -205,7 +368,11 @@ async function main(): Promise<void> {
   const ceilings: Figure[] = [];
   for (const mode of ['express', 'node:http']) {
     const port = nextPort++;
-    const { child } = await startProcess(process.execPath, ['bench/ceiling.mjs', mode === 'express' ? 'express' : 'http', String(port)], `http://127.0.0.1:${port}/`);
+    const { child } = await startProcess(
+      process.execPath,
+      ['bench/ceiling.mjs', mode === 'express' ? 'express' : 'http', String(port)],
+      `http://127.0.0.1:${port}/`,
+    );
     ceilings.push(await measure(`ceiling: ${mode}, fixed JSON`, { url: `http://127.0.0.1:${port}/api/v1/api_keys/x` }));
     await stop(child);
   }
@@ -213,9 +380,16 @@ async function main(): Promise<void> {
 
   console.log('peer: prism mock');
   const prismPort = nextPort++;
-  const prism = await startProcess(join(ROOT, 'node_modules/.bin/prism'), ['mock', 'contract/openapi.yaml', '-p', String(prismPort), '-h', '127.0.0.1', '-m', 'false'],
-    `http://127.0.0.1:${prismPort}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, AUTH);
-  const prismFig = await measure('prism mock: GET one API key', { url: `http://127.0.0.1:${prismPort}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, headers: AUTH });
+  const prism = await startProcess(
+    join(ROOT, 'node_modules/.bin/prism'),
+    ['mock', 'contract/openapi.yaml', '-p', String(prismPort), '-h', '127.0.0.1', '-m', 'false'],
+    `http://127.0.0.1:${prismPort}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
+    AUTH,
+  );
+  const prismFig = await measure('prism mock: GET one API key', {
+    url: `http://127.0.0.1:${prismPort}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
+    headers: AUTH,
+  });
   await stop(prism.child);
 
   console.log('dipswitch, 1,000 records');
@@ -241,26 +415,44 @@ async function main(): Promise<void> {
     ...large.figures.map((f) => ({ ...f, ratio: ratio(f) })),
     { name: 'create rate at 100,000 vs 1,000 records', note: `${(createLarge / createSmall).toFixed(2)}` },
     ...manyKeys.map((f) => ({ ...f, ratio: ratio(f) })),
-    { name: 'GET one record: 50,000 keys vs 1,000 records', note: `${(at(manyKeys, 0).rps / at(small.figures, 0).rps).toFixed(2)}` },
+    {
+      name: 'GET one record: 50,000 keys vs 1,000 records',
+      note: `${(at(manyKeys, 0).rps / at(small.figures, 0).rps).toFixed(2)}`,
+    },
     { name: 'durable create: 50,000 keys vs 1,000 records', note: `${(at(manyKeys, 1).rps / createSmall).toFixed(2)}` },
     ...checkouts.map((f) => ({ ...f, ratio: ratio(f) })),
-    { name: 'checkout p99: slow receiver vs no subscription', note: `${at(checkouts, 1).p99} ms vs ${at(checkouts, 0).p99} ms` },
+    {
+      name: 'checkout p99: slow receiver vs no subscription',
+      note: `${at(checkouts, 1).p99} ms vs ${at(checkouts, 0).p99} ms`,
+    },
     { name: 'start-up to first 2xx: dipswitch (1,000 records)', note: `${small.startupMs.toFixed(0)} ms` },
     { name: 'start-up to first 2xx: dipswitch (100,000 records)', note: `${large.startupMs.toFixed(0)} ms` },
-    { name: 'start-up to first 2xx: prism mock', note: `${prism.startupMs.toFixed(0)} ms (dipswitch/prism ${(small.startupMs / prism.startupMs).toFixed(2)})` },
+    {
+      name: 'start-up to first 2xx: prism mock',
+      note: `${prism.startupMs.toFixed(0)} ms (dipswitch/prism ${(small.startupMs / prism.startupMs).toFixed(2)})`,
+    },
     { name: 'RSS after loading 100,000 records', note: `${large.rss.toFixed(0)} MB` },
     { name: 'advance completing 1,000 bulk dips of 100 numbers', note: `${sim.thousandDips.toFixed(0)} ms` },
     { name: 'advance completing one 20,000-number dip, file delivered', note: `${sim.bigDip.toFixed(0)} ms` },
   ];
   const cpu = os.cpus();
-  const header = `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu[0]?.model ?? 'unknown CPU'} (${cpu.length} cores), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ` +
+  const header =
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu[0]?.model ?? 'unknown CPU'} (${cpu.length} cores), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ` +
     `autocannon ${CONNECTIONS} connections, ${WARMUP_S} s warm-up, median of ${REPEATS} runs of ${RUN_S} s.`;
   const out = table(rows);
   console.log(`\n${header}\n\n${out}`);
   const file = join(ROOT, 'BENCHMARKS.md');
-  const previous = (() => { try { return readFileSync(file, 'utf8'); } catch { return ''; } })();
+  const previous = (() => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  })();
   const marker = '<!-- bench:latest -->';
-  const notes = previous.includes('<!-- bench:end -->') ? previous.slice(previous.indexOf('<!-- bench:end -->')) : '<!-- bench:end -->\n';
+  const notes = previous.includes('<!-- bench:end -->')
+    ? previous.slice(previous.indexOf('<!-- bench:end -->'))
+    : '<!-- bench:end -->\n';
   writeFileSync(file, `# Benchmarks\n\n${marker}\n${header}\n\n${out}\n\n${notes}`);
 }
 

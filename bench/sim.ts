@@ -7,10 +7,21 @@ import { silentLogger } from '../src/deps.js';
 const DEMO = '0a0a0a0a-0000-4000-8000-000000000001';
 
 async function serve() {
-  const { app, runtime } = await buildServer({ store: { memory: true }, seed: 1, clockMode: 'frozen', startTime: new Date('2026-03-01T12:00:00.000Z'), logger: silentLogger });
+  const { app, runtime } = await buildServer({
+    store: { memory: true },
+    seed: 1,
+    clockMode: 'frozen',
+    startTime: new Date('2026-03-01T12:00:00.000Z'),
+    logger: silentLogger,
+  });
   const server = await listen(app, 0, '127.0.0.1');
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const post = (path: string, body: unknown) => fetch(base + path, { method: 'POST', headers: { authorization: 'Bearer demo-standard-key', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    fetch(base + path, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-standard-key', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const close = async () => {
     await new Promise((r) => server.close(r));
     await runtime.close();
@@ -18,23 +29,38 @@ async function serve() {
   return { runtime, post, close };
 }
 
-export async function simBench(startReceiver: () => Promise<Receiver>): Promise<{ thousandDips: number; bigDip: number }> {
+export async function simBench(
+  startReceiver: () => Promise<Receiver>,
+): Promise<{ thousandDips: number; bigDip: number }> {
   const a = await serve();
   for (let i = 0; i < 1_000; i++) {
     const numbers = Array.from({ length: 100 }, (_, j) => `+1312${String(2_000_000 + i * 100 + j)}`);
-    await a.post('/api/v1/bulk_dip_tasks', envelope('bulk_dip_task', { type: 'LRN', numbers, reference_id: `bench-${i}` }));
+    await a.post(
+      '/api/v1/bulk_dip_tasks',
+      envelope('bulk_dip_task', { type: 'LRN', numbers, reference_id: `bench-${i}` }),
+    );
   }
   let t0 = performance.now();
   await a.runtime.scheduler.advance(DEMO, Date.parse('2026-03-01T12:10:00.000Z'));
   const thousandDips = performance.now() - t0;
-  const done = (await a.runtime.store.run({ read: true }, (w) => w.bulkDipTasks.list(DEMO))).filter((t) => t.data.status === 'COMPLETED').length;
+  const done = (await a.runtime.store.run({ read: true }, (w) => w.bulkDipTasks.list(DEMO))).filter(
+    (t) => t.data.status === 'COMPLETED',
+  ).length;
   if (done !== 1_000) throw new Error(`only ${done} dips completed`);
   await a.close();
 
   const b = await serve();
   const receiver = await startReceiver();
   const numbers = Array.from({ length: 20_000 }, (_, i) => `+1312${String(3_000_000 + i)}`);
-  await b.post('/api/v1/bulk_dip_tasks', envelope('bulk_dip_task', { type: 'LRN', numbers, reference_id: 'big', on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/big` }] }));
+  await b.post(
+    '/api/v1/bulk_dip_tasks',
+    envelope('bulk_dip_task', {
+      type: 'LRN',
+      numbers,
+      reference_id: 'big',
+      on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/big` }],
+    }),
+  );
   t0 = performance.now();
   await b.runtime.scheduler.advance(DEMO, Date.parse('2026-03-01T12:10:00.000Z'));
   const bigDip = performance.now() - t0;

@@ -11,7 +11,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { elapsedMs, stopwatch } from './deps.js';
 import { authenticate, authorize, type Principal } from './http/auth.js';
-import { loadContract, type ApiName, type OperationId, type OperationMeta, type SimOperationId } from './http/contract.js';
+import {
+  loadContract,
+  type ApiName,
+  type OperationId,
+  type OperationMeta,
+  type SimOperationId,
+} from './http/contract.js';
 import { ApiError, invalidField } from './http/errors.js';
 import type { Ctx, HandlerMap, SimCtx } from './http/handler.js';
 import { readMultipart, type Upload } from './http/multipart.js';
@@ -145,7 +151,10 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
   const [v1, sim] = [await backend('openapi'), await backend('sim')];
   const handlers = opts.handlers ?? allHandlers;
   /** Checks an answer against the error envelope of the API it belongs to. */
-  const errorSchemaOf = (api: OpenAPIBackend) => api.validator.getAjv(0 as never).compile(((api.definition.components?.schemas ?? {}) as Record<string, object>).error_response ?? {});
+  const errorSchemaOf = (api: OpenAPIBackend) =>
+    api.validator
+      .getAjv(0 as never)
+      .compile(((api.definition.components?.schemas ?? {}) as Record<string, object>).error_response ?? {});
   const errorSchemas = { v1: errorSchemaOf(v1), sim: errorSchemaOf(sim) };
   const match = compileRoutes([loadContract(), v1], [loadContract('sim'), sim]);
   const { store, faults, journal, clocks } = runtime;
@@ -157,14 +166,21 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
   app.set('query parser', 'simple');
 
   /** Writes the answer; in test mode it is checked against its contract first. Answers the JSON text sent. */
-  function send(call: Call, status: number, body: unknown, contentType = 'application/json', checked = true): string | undefined {
+  function send(
+    call: Call,
+    status: number,
+    body: unknown,
+    contentType = 'application/json',
+    checked = true,
+  ): string | undefined {
     const route = call.route;
     if (opts.validateResponses && checked && contentType === 'application/json' && status !== 204) {
       const declared = route?.operation.responses?.[String(status)];
       const errorSchema = route?.api === sim ? errorSchemas.sim : errorSchemas.v1;
-      const result = declared && route
-        ? route.api.validator.validateResponse(body, route.operation, status)
-        : { errors: errorSchema(body) ? null : errorSchema.errors };
+      const result =
+        declared && route
+          ? route.api.validator.validateResponse(body, route.operation, status)
+          : { errors: errorSchema(body) ? null : errorSchema.errors };
       if (result.errors && result.errors.length) {
         const what = `${route?.meta.operationId ?? 'no operation'} answered ${status} off contract: ${JSON.stringify(result.errors)}`;
         app.contractViolations.push(what);
@@ -189,7 +205,12 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     if (!route) throw new ApiError('not_found', [{ detail: `Nothing at ${call.req.method} ${call.req.path}.` }]);
     if ('allow' in route) {
       call.res.setHeader('allow', route.allow.join(', '));
-      throw new ApiError('method_not_allowed', [{ detail: `${call.req.path} takes ${route.allow.join(', ')}, not ${call.req.method}.`, params: { allow: route.allow } }]);
+      throw new ApiError('method_not_allowed', [
+        {
+          detail: `${call.req.path} takes ${route.allow.join(', ')}, not ${call.req.method}.`,
+          params: { allow: route.allow },
+        },
+      ]);
     }
     call.route = route;
     // query parameters the operation does not declare are ignored, as by most HTTP APIs
@@ -203,7 +224,9 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
    */
   async function authenticateStage(call: Call, meta: OperationMeta<string>): Promise<void> {
     if (meta.admin && opts.simAdminToken && call.req.header('x-sim-admin-token') !== opts.simAdminToken) {
-      throw new ApiError('access_denied.unauthenticated', [{ detail: 'The control API needs the header X-Sim-Admin-Token.', sub_code: 'missing_key' }]);
+      throw new ApiError('access_denied.unauthenticated', [
+        { detail: 'The control API needs the header X-Sim-Admin-Token.', sub_code: 'missing_key' },
+      ]);
     }
     if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
     try {
@@ -216,7 +239,13 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
   /** An injected fault answers (or delays) a call of the simulated API, before authorization: /__sim/faults. */
   async function faultStage(call: Call, meta: OperationMeta<string>): Promise<void> {
     if (meta.api !== 'openapi') return;
-    const effect = faults.inbound({ method: call.req.method, path: call.req.path, template: meta.path, operationId: meta.operationId, accountId: call.principal?.accountId });
+    const effect = faults.inbound({
+      method: call.req.method,
+      path: call.req.path,
+      template: meta.path,
+      operationId: meta.operationId,
+      accountId: call.principal?.accountId,
+    });
     if (effect) call.answered = await injectFault(effect, call);
   }
 
@@ -228,14 +257,20 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
   async function parseStage(call: Call, meta: OperationMeta<string>): Promise<void> {
     call.upload = meta.multipart ? await readMultipart(call.req) : undefined;
     // the file itself is checked by the handler; the schema sees that it is there
-    call.body = meta.jsonBody ? parseJsonBody(call.req) : call.upload ? { ...call.upload.fields, ...(call.upload.file ? { file: '' } : {}) } : undefined;
+    call.body = meta.jsonBody
+      ? parseJsonBody(call.req)
+      : call.upload
+        ? { ...call.upload.fields, ...(call.upload.file ? { file: '' } : {}) }
+        : undefined;
   }
 
   /** The operation's validators, compiled by openapi-backend from its contract; the parameters one coerces in place. */
   function validateStage(call: Call, route: Route): void {
     const parameters: Record<string, unknown> = { path: route.params, query: call.query, header: call.req.headers };
     if (route.meta.jsonBody || route.meta.multipart) parameters.requestBody = call.body;
-    const errors = (route.api.validator.getRequestValidatorsForOperation(route.meta.operationId) ?? []).flatMap((validate) => (validate(parameters) ? [] : validate.errors ?? []));
+    const errors = (route.api.validator.getRequestValidatorsForOperation(route.meta.operationId) ?? []).flatMap(
+      (validate) => (validate(parameters) ? [] : (validate.errors ?? [])),
+    );
     if (errors.length) throw validationError(errors);
   }
 
@@ -248,32 +283,71 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     const id = route.meta.operationId;
     if (route.meta.api === 'sim') {
       const handler = simHandlers[id as SimOperationId] as (ctx: SimCtx<SimOperationId>) => Reply | Promise<Reply>;
-      const ctx = { runtime, accountId: call.principal?.accountId ?? DEMO_ACCOUNT, params: route.params, query: call.query, body: call.body, origin: ownOrigin(call.req), adminToken: opts.simAdminToken };
+      const ctx = {
+        runtime,
+        accountId: call.principal?.accountId ?? DEMO_ACCOUNT,
+        params: route.params,
+        query: call.query,
+        body: call.body,
+        origin: ownOrigin(call.req),
+        adminToken: opts.simAdminToken,
+      };
       return handler(ctx as unknown as SimCtx<SimOperationId>);
     }
     const handler = handlers[id as OperationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
     if (!handler) throw new ApiError('not_implemented', [{ detail: `${id} is not simulated yet.` }]);
-    return runtime.work(call.principal?.accountId ?? '', async (work) => {
-      call.clock = work.clock;
-      const ctx = { ...work, principal: call.principal, params: route.params, query: call.query, body: call.body, upload: call.upload, meta: route.meta } as unknown as Ctx<OperationId>;
-      return (await handler(ctx)) as Reply;
-    }, { read: call.req.method === 'GET' || !call.principal });
+    return runtime.work(
+      call.principal?.accountId ?? '',
+      async (work) => {
+        call.clock = work.clock;
+        const ctx = {
+          ...work,
+          principal: call.principal,
+          params: route.params,
+          query: call.query,
+          body: call.body,
+          upload: call.upload,
+          meta: route.meta,
+        } as unknown as Ctx<OperationId>;
+        return (await handler(ctx)) as Reply;
+      },
+      { read: call.req.method === 'GET' || !call.principal },
+    );
   }
 
   /** Answers, and writes the call into the request journal. */
-  async function answerStage(call: Call, status: number, payload: unknown, contentType?: string, checked = true): Promise<void> {
+  async function answerStage(
+    call: Call,
+    status: number,
+    payload: unknown,
+    contentType?: string,
+    checked = true,
+  ): Promise<void> {
     const meta = call.route?.meta;
     const text = send(call, status, payload, contentType, checked);
     call.answered = true;
     const principal = call.principal;
-    const clock = call.clock ?? (principal ? await store.run({ read: true }, (w) => clocks.of(w, principal.accountId)) : clocks.server());
+    const clock =
+      call.clock ??
+      (principal ? await store.run({ read: true }, (w) => clocks.of(w, principal.accountId)) : clocks.server());
     const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;
     journal.record({
       api: meta?.api ?? (call.req.path.startsWith('/__sim') ? 'sim' : 'openapi'),
-      at: clock.iso(), method: call.req.method, path: call.req.path, operation_id: meta?.operationId ?? null, account_id: call.principal?.accountId ?? null,
-      status, latency_ms: elapsedMs(call.started), headers: call.req.headers,
+      at: clock.iso(),
+      method: call.req.method,
+      path: call.req.path,
+      operation_id: meta?.operationId ?? null,
+      account_id: call.principal?.accountId ?? null,
+      status,
+      latency_ms: elapsedMs(call.started),
+      headers: call.req.headers,
       // a caller without a valid key leaves no body behind
-      requestBody: call.unauthenticated || (meta?.scope && !call.principal) ? undefined : meta?.multipart ? call.body as Record<string, unknown> : raw?.toString('utf8'),
+      requestBody:
+        call.unauthenticated || (meta?.scope && !call.principal)
+          ? undefined
+          : meta?.multipart
+            ? (call.body as Record<string, unknown>)
+            : raw?.toString('utf8'),
       responseText: text ?? (status === 204 ? '' : '"(not JSON)"'),
     });
   }
@@ -289,11 +363,29 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
       return true;
     }
     if (effect.malformed) {
-      call.res.status(effect.status ?? 200).type('application/json').send('{"data": {"id": ');
+      call.res
+        .status(effect.status ?? 200)
+        .type('application/json')
+        .send('{"data": {"id": ');
       return true;
     }
     if (effect.status !== undefined) {
-      await answerStage(call, effect.status, effect.body ?? { errors: [{ code: 'injected_fault', title: 'Injected fault', detail: 'A rule of /__sim/faults answered this call.', sub_code: 'none' }] }, 'application/json', false);
+      await answerStage(
+        call,
+        effect.status,
+        effect.body ?? {
+          errors: [
+            {
+              code: 'injected_fault',
+              title: 'Injected fault',
+              detail: 'A rule of /__sim/faults answered this call.',
+              sub_code: 'none',
+            },
+          ],
+        },
+        'application/json',
+        false,
+      );
       return true;
     }
     return false;
@@ -304,10 +396,25 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     const invalidStatus = call.route?.meta.invalidStatus ?? 404;
     if (err instanceof ApiError) return answerStage(call, err.status(invalidStatus), err.envelope());
     if (err instanceof StorageUnavailable) {
-      return answerStage(call, 503, new ApiError('storage_unavailable', [{ detail: 'The simulator could not store the change (its disk refused the write); nothing was kept. Try again.' }]).envelope());
+      return answerStage(
+        call,
+        503,
+        new ApiError('storage_unavailable', [
+          {
+            detail:
+              'The simulator could not store the change (its disk refused the write); nothing was kept. Try again.',
+          },
+        ]).envelope(),
+      );
     }
-    runtime.logger.warn(`internal error on ${call.req.method} ${call.req.path}: ${(err as Error).stack ?? String(err)}`);
-    return answerStage(call, 500, new ApiError('internal_error', [{ detail: 'The simulator failed; this is a dipswitch bug.' }]).envelope());
+    runtime.logger.warn(
+      `internal error on ${call.req.method} ${call.req.path}: ${(err as Error).stack ?? String(err)}`,
+    );
+    return answerStage(
+      call,
+      500,
+      new ApiError('internal_error', [{ detail: 'The simulator failed; this is a dipswitch bug.' }]).envelope(),
+    );
   }
 
   /** Runs the stages of one call. */
@@ -323,13 +430,26 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
       const reply = await handleStage(call, route);
       await answerStage(call, reply.status, reply.body, reply.contentType);
     } catch (err) {
-      if (!call.answered) await failStage(call, err).catch((e) => runtime.logger.warn(`answering failed: ${String(e)}`));
+      if (!call.answered)
+        await failStage(call, err).catch((e) => runtime.logger.warn(`answering failed: ${String(e)}`));
     }
   }
 
-  const newCall = (req: Request, res: Response): Call => ({ req, res, started: stopwatch(), principal: null, query: {}, answered: false });
+  const newCall = (req: Request, res: Response): Call => ({
+    req,
+    res,
+    started: stopwatch(),
+    principal: null,
+    query: {},
+    answered: false,
+  });
 
-  app.use(express.raw({ type: (req) => !String(req.headers['content-type'] ?? '').startsWith('multipart/'), limit: JSON_LIMIT }));
+  app.use(
+    express.raw({
+      type: (req) => !String(req.headers['content-type'] ?? '').startsWith('multipart/'),
+      limit: JSON_LIMIT,
+    }),
+  );
   app.use((req: Request, res: Response) => pipeline(newCall(req, res)));
 
   // a body express could not read (over the limit, or broken): answered and journaled like any failure
@@ -343,9 +463,12 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     } catch {
       // an unreadable path parameter: the body's failure is the one to say
     }
-    void failStage(call, err.type === 'entity.too.large'
-      ? new ApiError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }])
-      : invalidField('/', 'The body could not be read.'));
+    void failStage(
+      call,
+      err.type === 'entity.too.large'
+        ? new ApiError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }])
+        : invalidField('/', 'The body could not be read.'),
+    );
   });
 
   return app;

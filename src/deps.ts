@@ -80,7 +80,10 @@ export function makeIds(random: Random, nowMs: () => number): Ids {
 }
 
 /** The same generators, ULIDs timed by another clock (an account's). */
-export const idsAt = (ids: Ids, nowMs: () => number): Ids => ({ uuid: ids.uuid, ulid: (at) => ids.ulid(at ?? nowMs()) });
+export const idsAt = (ids: Ids, nowMs: () => number): Ids => ({
+  uuid: ids.uuid,
+  ulid: (at) => ids.ulid(at ?? nowMs()),
+});
 
 export const consoleLogger: Logger = {
   info: (m) => console.log(m),

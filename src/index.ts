@@ -84,11 +84,19 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
   });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    keys: { admin: 'demo-admin-key', operator: 'demo-operator-key', readonly: 'demo-readonly-key', standard: 'demo-standard-key', partner: 'partner-admin-key' },
+    keys: {
+      admin: 'demo-admin-key',
+      operator: 'demo-operator-key',
+      readonly: 'demo-readonly-key',
+      standard: 'demo-standard-key',
+      partner: 'partner-admin-key',
+    },
     clock: clockOf(DEMO_ACCOUNT),
     async sandbox(name) {
       const id = runtime.ids.uuid();
-      const box = await store.run({ account: id }, async (w) => createSandbox(w, runtime, await clocks.of(w, id), id, name));
+      const box = await store.run({ account: id }, async (w) =>
+        createSandbox(w, runtime, await clocks.of(w, id), id, name),
+      );
       return { ...box, clock: clockOf(box.id) };
     },
     reset: () => runtime.reset(),

@@ -11,7 +11,12 @@ export function at<T>(list: readonly T[], i: number): T {
  * Where `target` goes in `list`, sorted by `compare(item, target)`: after every item that sorts
  * before it, and after those that sort with it too when `after`.
  */
-export function sortedIndex<T, K>(list: readonly T[], target: K, compare: (item: T, target: K) => number, after = true): number {
+export function sortedIndex<T, K>(
+  list: readonly T[],
+  target: K,
+  compare: (item: T, target: K) => number,
+  after = true,
+): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {

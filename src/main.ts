@@ -34,8 +34,16 @@ if (positionals[0] === 'proxy') {
   }
   // the proxy module (and prism-http with it) is loaded only for this command
   const { startProxy } = await import('./proxy.js');
-  await startProxy({ upstream: values.upstream, port, host, logger: consoleLogger, now: () => new Date(wallClock()).toISOString() });
-  consoleLogger.info(`dipswitch validating proxy on http://${host}:${port} → ${values.upstream} (violations: GET /__proxy/violations)`);
+  await startProxy({
+    upstream: values.upstream,
+    port,
+    host,
+    logger: consoleLogger,
+    now: () => new Date(wallClock()).toISOString(),
+  });
+  consoleLogger.info(
+    `dipswitch validating proxy on http://${host}:${port} → ${values.upstream} (violations: GET /__proxy/violations)`,
+  );
 } else {
   await serve().catch((e: unknown) => {
     if (!(e instanceof StoreRefused)) throw e;
@@ -50,7 +58,10 @@ async function serve(): Promise<void> {
     clockMode,
     startTime,
     simAdminToken: values['admin-token'] ?? (process.env.SIM_ADMIN_TOKEN || undefined),
-    outboundAllow: (values['outbound-allow'] ?? process.env.OUTBOUND_ALLOW ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    outboundAllow: (values['outbound-allow'] ?? process.env.OUTBOUND_ALLOW ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
   });
   const server = await listen(app, port, host);
 

@@ -29,13 +29,28 @@ export interface ProxyOptions {
   now: () => string;
 }
 
-const pointer = (path: string[] | undefined): string => `/${(path ?? []).map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+const pointer = (path: string[] | undefined): string =>
+  `/${(path ?? []).map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 
-export async function startProxy(opts: ProxyOptions): Promise<{ server: Server; violations: Violation[]; close(): Promise<void> }> {
-  const [{ createInstance, getHttpOperationsFromSpec }, { default: pino }] = await Promise.all([import('@stoplight/prism-http'), import('pino')]);
+export async function startProxy(
+  opts: ProxyOptions,
+): Promise<{ server: Server; violations: Violation[]; close(): Promise<void> }> {
+  const [{ createInstance, getHttpOperationsFromSpec }, { default: pino }] = await Promise.all([
+    import('@stoplight/prism-http'),
+    import('pino'),
+  ]);
   const operations = await getHttpOperationsFromSpec(contractPath);
   const prism = createInstance(
-    { isProxy: true, upstream: new URL(opts.upstream), validateRequest: true, validateResponse: true, checkSecurity: false, errors: false, upstreamProxy: undefined, mock: { dynamic: false } },
+    {
+      isProxy: true,
+      upstream: new URL(opts.upstream),
+      validateRequest: true,
+      validateResponse: true,
+      checkSecurity: false,
+      errors: false,
+      upstreamProxy: undefined,
+      mock: { dynamic: false },
+    },
     { logger: pino({ level: 'silent' }) },
   );
   const violations: Violation[] = [];
@@ -56,21 +71,43 @@ export async function startProxy(opts: ProxyOptions): Promise<{ server: Server; 
         // forwarded as it came; prism reports what is wrong with it
       }
     }
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
+    );
     const url = new URL(req.originalUrl, 'http://proxy');
     const query = Object.fromEntries([...url.searchParams.keys()].map((k) => [k, url.searchParams.getAll(k)]));
-    const result = await prism.request({ method: req.method.toLowerCase() as never, url: { path: url.pathname, query }, headers, body }, operations)();
+    const result = await prism.request(
+      { method: req.method.toLowerCase() as never, url: { path: url.pathname, query }, headers, body },
+      operations,
+    )();
     if (result._tag === 'Left') {
       opts.logger.warn(`[proxy] ${req.method} ${url.pathname}: ${result.left.message}`);
-      res.status(502).json({ errors: [{ code: 'proxy_error', title: 'Proxy error', sub_code: 'none', detail: result.left.message }] });
+      res
+        .status(502)
+        .json({
+          errors: [{ code: 'proxy_error', title: 'Proxy error', sub_code: 'none', detail: result.left.message }],
+        });
       return;
     }
     const { output, validations } = result.right;
-    for (const [side, list] of [['request', validations.input], ['response', validations.output]] as const) {
+    for (const [side, list] of [
+      ['request', validations.input],
+      ['response', validations.output],
+    ] as const) {
       for (const v of list) {
-        const violation = { at: opts.now(), method: req.method, path: url.pathname, side, pointer: pointer(v.path), message: v.message, severity: String(v.severity) };
+        const violation = {
+          at: opts.now(),
+          method: req.method,
+          path: url.pathname,
+          side,
+          pointer: pointer(v.path),
+          message: v.message,
+          severity: String(v.severity),
+        };
         violations.push(violation);
-        opts.logger.warn(`[proxy] ${side} violation ${req.method} ${url.pathname} at ${violation.pointer}: ${v.message}`);
+        opts.logger.warn(
+          `[proxy] ${side} violation ${req.method} ${url.pathname} at ${violation.pointer}: ${v.message}`,
+        );
       }
     }
     for (const [k, v] of Object.entries(output.headers ?? {})) {

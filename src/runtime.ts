@@ -35,4 +35,3 @@ export interface Runtime {
   reset(): Promise<void>;
   close(): Promise<void>;
 }
-

@@ -45,7 +45,9 @@ export function allowListPolicy(allow: string[]): OutboundPolicy {
       } catch {
         return 'the target is not a URL';
       }
-      return allow.some((a) => (a.startsWith('*.') ? host.endsWith(a.slice(1)) : host === a)) ? null : 'the host is not in --outbound-allow';
+      return allow.some((a) => (a.startsWith('*.') ? host.endsWith(a.slice(1)) : host === a))
+        ? null
+        : 'the host is not in --outbound-allow';
     },
   };
 }
@@ -61,9 +63,21 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const ids = makeIds(random, () => clocks.server().ms());
   const faults = new Faults(random);
   const journal = new Journal();
-  const deliveries = new DeliveryWorker({ store, clocks, faults, policy: allowListPolicy(opts.outboundAllow ?? []), logger });
+  const deliveries = new DeliveryWorker({
+    store,
+    clocks,
+    faults,
+    policy: allowListPolicy(opts.outboundAllow ?? []),
+    logger,
+  });
   const scheduler = new Scheduler({
-    store, clocks, ids, random, logger, deliveries, runners,
+    store,
+    clocks,
+    ids,
+    random,
+    logger,
+    deliveries,
+    runners,
     wall: wallClock,
     setTimer: (fn, ms) => {
       const t = setTimeout(fn, ms);
@@ -72,7 +86,17 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     },
   });
   const runtime: Runtime = {
-    store, clocks, ids, random, logger, faults, journal, deliveries, scheduler, snapshots: new Snapshots(), fixtures,
+    store,
+    clocks,
+    ids,
+    random,
+    logger,
+    faults,
+    journal,
+    deliveries,
+    scheduler,
+    snapshots: new Snapshots(),
+    fixtures,
     async work(accountId, fn, workOpts = {}) {
       let earliest: number | null = null;
       const result = await store.run(workOpts.read ? { read: true } : { account: accountId }, async (w) => {

@@ -3,7 +3,8 @@ import { DEMO, envelope, onlyError, useServer } from './helpers.js';
 
 describe('API keys', () => {
   const server = useServer();
-  const create = (data: unknown, key?: string) => server().call('POST', '/api/v1/api_keys', { body: envelope('api_key', data), key });
+  const create = (data: unknown, key?: string) =>
+    server().call('POST', '/api/v1/api_keys', { body: envelope('api_key', data), key });
 
   it('creating a key answers 201 with the record, its secret and the misspelled smpp_secert', async () => {
     const res = await create({ name: 'billing sync', notes: 'nightly job' });
@@ -31,10 +32,16 @@ describe('API keys', () => {
 
   it('the new key works as a bearer key and, with its secret, as basic auth', async () => {
     const created = (await create({ name: 'new standard key' })).body.data;
-    const bearer = await server().call('POST', '/api/v1/bulk_dip_tasks', { key: created.key, body: envelope('bulk_dip_task', { type: 'LRN', numbers: [], reference_id: 'x' }) });
+    const bearer = await server().call('POST', '/api/v1/bulk_dip_tasks', {
+      key: created.key,
+      body: envelope('bulk_dip_task', { type: 'LRN', numbers: [], reference_id: 'x' }),
+    });
     expect(bearer.status).not.toBe(403);
     const basic = Buffer.from(`${created.identity}:${created.secret}`).toString('base64');
-    const viaBasic = await server().call('GET', '/api/v1/api_keys', { key: null, headers: { authorization: `Basic ${basic}` } });
+    const viaBasic = await server().call('GET', '/api/v1/api_keys', {
+      key: null,
+      headers: { authorization: `Basic ${basic}` },
+    });
     // a key created through the API is a standard key: it may not list keys
     expect(onlyError(viaBasic).code).toBe('access_denied.no_scope');
   });
@@ -43,7 +50,11 @@ describe('API keys', () => {
     const created = (await create({ name: 'standard by admin' })).body.data;
     const res = await server().call('GET', '/api/v1/users', { key: created.key });
     expect(res.status).toBe(403);
-    expect(onlyError(res)).toMatchObject({ code: 'access_denied.no_scope', sub_code: 'none', params: { action: 'list', level: 'account', resource: 'user' } });
+    expect(onlyError(res)).toMatchObject({
+      code: 'access_denied.no_scope',
+      sub_code: 'none',
+      params: { action: 'list', level: 'account', resource: 'user' },
+    });
   });
 
   it('name must be 3 to 255 characters; notes at most 65535', async () => {
@@ -64,7 +75,9 @@ describe('API keys', () => {
 
   it('updating sets active, name and notes', async () => {
     const created = (await create({ name: 'to update' })).body.data;
-    const res = await server().call('PATCH', `/api/v1/api_keys/${created.id}`, { body: envelope('api_key', { active: false, name: 'renamed' }) });
+    const res = await server().call('PATCH', `/api/v1/api_keys/${created.id}`, {
+      body: envelope('api_key', { active: false, name: 'renamed' }),
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ active: false, name: 'renamed', id: created.id });
     const denied = await server().call('GET', '/api/v1/bulk_dip_tasks', { key: created.key });
@@ -78,7 +91,10 @@ describe('API keys', () => {
     expect(res.body.data.id).toBe(created.id);
     const again = await server().call('GET', `/api/v1/api_keys/${created.id}`);
     expect(again.status).toBe(404);
-    expect(onlyError(again)).toMatchObject({ code: 'not_found', params: { resource: { id: created.id, type: 'api_key' } } });
+    expect(onlyError(again)).toMatchObject({
+      code: 'not_found',
+      params: { resource: { id: created.id, type: 'api_key' } },
+    });
   });
 
   it('a key used by a number cannot be deleted (422 resource_in_use)', async () => {

@@ -3,22 +3,37 @@ import { envelope, expectInvalid, useServer } from './helpers.js';
 
 describe('bulk dip tasks', () => {
   const server = useServer();
-  const create = (data: unknown, key = 'demo-standard-key') => server().call('POST', '/api/v1/bulk_dip_tasks', { key, body: envelope('bulk_dip_task', data) });
+  const create = (data: unknown, key = 'demo-standard-key') =>
+    server().call('POST', '/api/v1/bulk_dip_tasks', { key, body: envelope('bulk_dip_task', data) });
   const task = { type: 'LRN', numbers: ['+13125550100', '14155550123'], reference_id: 'nightly-2026-03-01' };
 
   it('create answers 201 with status NEW and the defaults', async () => {
     const res = await create({ ...task, enhanced: true, messaging_lookup: true, enable_cdr_export: true });
     expect(res.status).toBe(201);
     expect(res.body.type).toBe('bulk_dip_task');
-    expect(res.body.data).toMatchObject({ type: 'LRN', status: 'NEW', error_code: 'OK', format: 'CSV', enhanced: true, messaging_lookup: true,
-      enable_cdr_export: true, done_at: null, on_done_actions: [], numbers: ['+13125550100', '+14155550123'] });
+    expect(res.body.data).toMatchObject({
+      type: 'LRN',
+      status: 'NEW',
+      error_code: 'OK',
+      format: 'CSV',
+      enhanced: true,
+      messaging_lookup: true,
+      enable_cdr_export: true,
+      done_at: null,
+      on_done_actions: [],
+      numbers: ['+13125550100', '+14155550123'],
+    });
     expect(res.body.data.id).toMatch(/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
   });
 
   it('type, format and numbers are checked; a bad number is pointed at by index', async () => {
     expectInvalid(await create({ ...task, type: 'HLR' }), '/data/type', 422);
     expectInvalid(await create({ ...task, format: 'XLSX' }), '/data/format', 422);
-    expectInvalid(await create({ ...task, numbers: ['+13125550100', '+13125550101', 'call me'] }), '/data/numbers/2', 422);
+    expectInvalid(
+      await create({ ...task, numbers: ['+13125550100', '+13125550101', 'call me'] }),
+      '/data/numbers/2',
+      422,
+    );
     expectInvalid(await create({ type: 'LRN', reference_id: 'x' }), '/data/numbers', 422);
     expect((await create({ ...task, numbers: [], reference_id: 'empty' })).status).toBe(201);
   });
@@ -46,24 +61,62 @@ describe('bulk dip tasks', () => {
   });
 
   it('on_done_actions are checked per protocol; status and error_code only appear in answers; secrets never', async () => {
-    const http = { protocol: 'HTTP', data: 'https://results.example.com/dips', auth_method: 'BEARER', auth_secret: 'result-token-9' };
-    const sftp = { protocol: 'SFTP', data: 'sftp://files.example.com/dips', auth_method: 'BASIC', auth_identity: 'dips', auth_secret: 'pw', archive_format: 'TAR_GZ', filename: 'dips.csv' };
+    const http = {
+      protocol: 'HTTP',
+      data: 'https://results.example.com/dips',
+      auth_method: 'BEARER',
+      auth_secret: 'result-token-9',
+    };
+    const sftp = {
+      protocol: 'SFTP',
+      data: 'sftp://files.example.com/dips',
+      auth_method: 'BASIC',
+      auth_identity: 'dips',
+      auth_secret: 'pw',
+      archive_format: 'TAR_GZ',
+      filename: 'dips.csv',
+    };
     const res = await create({ ...task, on_done_actions: [http, sftp] });
     expect(res.status).toBe(201);
     expect(res.body.data.on_done_actions).toEqual([
-      expect.objectContaining({ protocol: 'HTTP', data: http.data, auth_method: 'BEARER', status: 'NEW', error_code: 'OK', type: 'SEND' }),
+      expect.objectContaining({
+        protocol: 'HTTP',
+        data: http.data,
+        auth_method: 'BEARER',
+        status: 'NEW',
+        error_code: 'OK',
+        type: 'SEND',
+      }),
       expect.objectContaining({ protocol: 'SFTP', archive_format: 'TAR_GZ', filename: 'dips.csv', status: 'NEW' }),
     ]);
     expect(JSON.stringify(res.body)).not.toContain('result-token-9');
-    expectInvalid(await create({ ...task, reference_id: 'a', on_done_actions: [{ ...http, data: 'sftp://x.example.com' }] }), '/data/on_done_actions/0/data', 422);
-    expectInvalid(await create({ ...task, reference_id: 'b', on_done_actions: [http, { ...sftp, data: 'https://x.example.com' }] }), '/data/on_done_actions/1/data', 422);
-    expectInvalid(await create({ ...task, reference_id: 'c', on_done_actions: [{ ...sftp, auth_identity: null }] }), '/data/on_done_actions/0/auth_identity', 422);
-    expectInvalid(await create({ ...task, reference_id: 'd', on_done_actions: [{ ...http, status: 'COMPLETED' }] }), '/data/on_done_actions/0/status', 422);
+    expectInvalid(
+      await create({ ...task, reference_id: 'a', on_done_actions: [{ ...http, data: 'sftp://x.example.com' }] }),
+      '/data/on_done_actions/0/data',
+      422,
+    );
+    expectInvalid(
+      await create({ ...task, reference_id: 'b', on_done_actions: [http, { ...sftp, data: 'https://x.example.com' }] }),
+      '/data/on_done_actions/1/data',
+      422,
+    );
+    expectInvalid(
+      await create({ ...task, reference_id: 'c', on_done_actions: [{ ...sftp, auth_identity: null }] }),
+      '/data/on_done_actions/0/auth_identity',
+      422,
+    );
+    expectInvalid(
+      await create({ ...task, reference_id: 'd', on_done_actions: [{ ...http, status: 'COMPLETED' }] }),
+      '/data/on_done_actions/0/status',
+      422,
+    );
   });
 
-  it('list and get; another account\'s task is not found', async () => {
+  it("list and get; another account's task is not found", async () => {
     const { id } = (await create(task)).body.data;
-    expect((await server().call('GET', `/api/v1/bulk_dip_tasks/${id}`, { key: 'demo-standard-key' })).body.data.id).toBe(id);
+    expect(
+      (await server().call('GET', `/api/v1/bulk_dip_tasks/${id}`, { key: 'demo-standard-key' })).body.data.id,
+    ).toBe(id);
     expect((await server().call('GET', '/api/v1/bulk_dip_tasks', { key: 'demo-readonly-key' })).body.count).toBe(1);
     expect((await server().call('GET', `/api/v1/bulk_dip_tasks/${id}`, { key: 'partner-admin-key' })).status).toBe(404);
   });

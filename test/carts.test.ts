@@ -3,9 +3,15 @@ import { envelope, expectInvalid, onlyError, useServer } from './helpers.js';
 
 describe('carts and checkout', () => {
   const server = useServer();
-  const createCart = (data: unknown, key?: string) => server().call('POST', '/api/v1/carts', { body: envelope('cart', data), key });
-  const addRequest = (cartId: string, data: unknown) => server().call('POST', `/api/v1/carts/${cartId}/requests`, { body: envelope('request', data) });
-  const campaignRequest = { name: 'Add to Demo Coffee', type: 'ADD_CAMPAIGN_NUMBERS', data: { numbers: ['+13125550100', '13125550101'], tcr_campaign_id: 'CDEMO01' } };
+  const createCart = (data: unknown, key?: string) =>
+    server().call('POST', '/api/v1/carts', { body: envelope('cart', data), key });
+  const addRequest = (cartId: string, data: unknown) =>
+    server().call('POST', `/api/v1/carts/${cartId}/requests`, { body: envelope('request', data) });
+  const campaignRequest = {
+    name: 'Add to Demo Coffee',
+    type: 'ADD_CAMPAIGN_NUMBERS',
+    data: { numbers: ['+13125550100', '13125550101'], tcr_campaign_id: 'CDEMO01' },
+  };
 
   it('a cart is created with a ULID, name and notes', async () => {
     const res = await createCart({ name: 'March numbers', notes: 'for the Chicago launch' });
@@ -27,7 +33,9 @@ describe('carts and checkout', () => {
   it('get, list, update; only name and notes are accepted', async () => {
     const { id } = (await createCart({ name: 'a' })).body.data;
     expect((await server().call('GET', `/api/v1/carts/${id}`)).body.data.name).toBe('a');
-    const res = await server().call('PATCH', `/api/v1/carts/${id}`, { body: envelope('cart', { name: 'b', notes: 'n' }) });
+    const res = await server().call('PATCH', `/api/v1/carts/${id}`, {
+      body: envelope('cart', { name: 'b', notes: 'n' }),
+    });
     expect(res.body.data).toMatchObject({ name: 'b', notes: 'n' });
     expect((await server().call('GET', '/api/v1/carts')).body.count).toBe(1);
     expect((await server().call('GET', '/api/v1/carts/not-a-ulid')).status).toBe(422);
@@ -53,7 +61,10 @@ describe('carts and checkout', () => {
     await addRequest(cart.id, campaignRequest);
     const res = await server().call('POST', `/api/v1/carts/${cart.id}/checkout`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ type: 'order', data: { id: cart.id, name: 'checkout me', notes: 'n', status: 'NEW', error_code: 'OK' } });
+    expect(res.body).toMatchObject({
+      type: 'order',
+      data: { id: cart.id, name: 'checkout me', notes: 'n', status: 'NEW', error_code: 'OK' },
+    });
   });
 
   it('after checkout the cart is no longer a cart and cannot change', async () => {
@@ -76,7 +87,7 @@ describe('carts and checkout', () => {
     }
   });
 
-  it('the order\'s requests become submitted requests with their own status', async () => {
+  it("the order's requests become submitted requests with their own status", async () => {
     const cart = (await createCart({ name: 'submitted' })).body.data;
     const req = (await addRequest(cart.id, campaignRequest)).body.data;
     expect(req).not.toHaveProperty('status');

@@ -2,7 +2,10 @@
 import { expect } from 'vitest';
 import { componentValidator } from '../src/http/contract.js';
 
-export function expectConforms(schema: 'event_delivery' | 'cdr_delivery' | 'message_delivery' | 'message_fields' | 'route_callback', value: unknown): void {
+export function expectConforms(
+  schema: 'event_delivery' | 'cdr_delivery' | 'message_delivery' | 'message_fields' | 'route_callback',
+  value: unknown,
+): void {
   const validate = componentValidator(schema);
   expect(validate(value), `${schema}: ${JSON.stringify(validate.errors)} in ${JSON.stringify(value)}`).toBe(true);
 }

@@ -38,7 +38,11 @@ describe('contract', () => {
     addFormats.default(ajv);
     ajv.addSchema({ ...document, $id: 'contract' });
     const schemaOf: Record<string, string> = {
-      users: 'user', api_keys: 'api_key', numbers: 'number', campaigns: 'csp_campaign', overwrite_requests: 'osr_overwrite_request',
+      users: 'user',
+      api_keys: 'api_key',
+      numbers: 'number',
+      campaigns: 'csp_campaign',
+      overwrite_requests: 'osr_overwrite_request',
     };
     const fixtures = readFixtureFile() as unknown as Record<string, { data: unknown }[]>;
     let checked = 0;
@@ -55,9 +59,16 @@ describe('contract', () => {
   it('the fixtures are those interface.md names', () => {
     const f = readFixtureFile();
     expect(f.accounts?.map((a) => [a.id, a.name])).toEqual([
-      ['0a0a0a0a-0000-4000-8000-000000000001', 'Demo'], ['0a0a0a0a-0000-4000-8000-000000000002', 'Partner'],
+      ['0a0a0a0a-0000-4000-8000-000000000001', 'Demo'],
+      ['0a0a0a0a-0000-4000-8000-000000000002', 'Partner'],
     ]);
-    expect(f.api_keys.map((k) => k.data.key)).toEqual(['demo-admin-key', 'demo-operator-key', 'demo-readonly-key', 'demo-standard-key', 'partner-admin-key']);
+    expect(f.api_keys.map((k) => k.data.key)).toEqual([
+      'demo-admin-key',
+      'demo-operator-key',
+      'demo-readonly-key',
+      'demo-standard-key',
+      'partner-admin-key',
+    ]);
     const demoNumbers = f.numbers?.filter((n) => n.account_id === f.accounts?.[0]?.id).map((n) => n.data.number);
     expect(demoNumbers).toEqual(Array.from({ length: 10 }, (_, i) => `+131255501${String(i).padStart(2, '0')}`));
     const partnerNumbers = f.numbers?.filter((n) => n.account_id === f.accounts?.[1]?.id).map((n) => n.data.number);
@@ -66,8 +77,14 @@ describe('contract', () => {
     expect(f.shared_resource_groups?.map((g) => g.account_id)).toEqual([f.accounts?.[0]?.id, f.accounts?.[1]?.id]);
   });
 
-  it.each([['openapi', 'api'], ['sim', 'sim']])('src/generated/%s types are what `npm run generate` makes of the contract', async (contract, out) => {
-    const ast = await openapiTS(parse(readFileSync(join(projectRoot, 'contract', `${contract}.yaml`), 'utf8')), { defaultNonNullable: false, immutable: true });
+  it.each([
+    ['openapi', 'api'],
+    ['sim', 'sim'],
+  ])('src/generated/%s types are what `npm run generate` makes of the contract', async (contract, out) => {
+    const ast = await openapiTS(parse(readFileSync(join(projectRoot, 'contract', `${contract}.yaml`), 'utf8')), {
+      defaultNonNullable: false,
+      immutable: true,
+    });
     const fresh = astToString(ast);
     const committed = readFileSync(join(projectRoot, 'src', 'generated', `${out}.ts`), 'utf8');
     const body = (s: string) => s.slice(s.indexOf('export interface paths')).trim();

@@ -10,8 +10,18 @@ describe('DID destinations', () => {
     const res = await create({ type: 'VOIP', destination: '1001@pbx.example.com:5060', priority: 1, wait_time: 20 });
     expect(res.status).toBe(201);
     expect(res.body.type).toBe('number_destination');
-    expect(res.body.data).toMatchObject({ type: 'VOIP', destination: '1001@pbx.example.com:5060', priority: 1, wait_time: 20, activated: true, auth_method: 'NONE' });
-    expect(res.body.associations).toEqual({ did: { id: '0a0a0a0a-0000-4000-8000-000000000406' }, tts_message_set: null });
+    expect(res.body.data).toMatchObject({
+      type: 'VOIP',
+      destination: '1001@pbx.example.com:5060',
+      priority: 1,
+      wait_time: 20,
+      activated: true,
+      auth_method: 'NONE',
+    });
+    expect(res.body.associations).toEqual({
+      did: { id: '0a0a0a0a-0000-4000-8000-000000000406' },
+      tts_message_set: null,
+    });
   });
 
   it('destination is checked by type', async () => {
@@ -21,7 +31,8 @@ describe('DID destinations', () => {
     expectInvalid(await create({ type: 'VOIP', destination: '1001@pbx.example.com:99999' }), '/data/destination');
     expect((await create({ type: 'HTTP_ROUTE', destination: 'https://route.example.com/calls' })).status).toBe(201);
     expectInvalid(await create({ type: 'HTTP_ROUTE', destination: 'sip:1001@pbx' }), '/data/destination');
-    for (const tts of ['DISCONNECTED', 'TEXT_ONLY', 'BUSY', 'CONGESTION']) expect((await create({ type: 'TTS', destination: tts })).status).toBe(201);
+    for (const tts of ['DISCONNECTED', 'TEXT_ONLY', 'BUSY', 'CONGESTION'])
+      expect((await create({ type: 'TTS', destination: tts })).status).toBe(201);
     expectInvalid(await create({ type: 'TTS', destination: 'RINGING' }), '/data/destination');
     expect((await create({ type: 'TTS_CUSTOM', destination: 'Thanks for calling Demo Coffee.' })).status).toBe(201);
     expectInvalid(await create({ type: 'TTS_CUSTOM', destination: '   ' }), '/data/destination');
@@ -53,9 +64,14 @@ describe('DID destinations', () => {
 
   it('update re-checks the whole destination; delete removes it', async () => {
     const { id } = (await create({ type: 'TTS', destination: 'BUSY' })).body.data;
-    const res = await server().call('PATCH', `${path}/${id}`, { body: envelope('number_destination', { priority: 2, activated: false }) });
+    const res = await server().call('PATCH', `${path}/${id}`, {
+      body: envelope('number_destination', { priority: 2, activated: false }),
+    });
     expect(res.body.data).toMatchObject({ priority: 2, activated: false, destination: 'BUSY' });
-    expectInvalid(await server().call('PATCH', `${path}/${id}`, { body: envelope('number_destination', { type: 'VOIP' }) }), '/data/destination');
+    expectInvalid(
+      await server().call('PATCH', `${path}/${id}`, { body: envelope('number_destination', { type: 'VOIP' }) }),
+      '/data/destination',
+    );
     expect((await server().call('DELETE', `${path}/${id}`)).status).toBe(200);
     expect((await server().call('GET', path)).body.count).toBe(0);
   });

@@ -124,7 +124,14 @@ export function useServer(): () => TestServer {
 export const envelope = (type: string, data: unknown) => ({ type, data });
 
 /** The single error of an error answer, asserting there is exactly one. */
-export function onlyError(answer: { body: any }): { code: string; detail: string; title: string; sub_code: string; params?: any; source?: any } {
+export function onlyError(answer: { body: any }): {
+  code: string;
+  detail: string;
+  title: string;
+  sub_code: string;
+  params?: any;
+  source?: any;
+} {
   expect(answer.body.errors, JSON.stringify(answer.body)).toHaveLength(1);
   return answer.body.errors[0];
 }

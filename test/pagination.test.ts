@@ -48,7 +48,11 @@ describe('pagination', () => {
 
   it('an empty page has null cursors', async () => {
     const res = await server().call('GET', '/api/v1/secret_keys');
-    expect(res.body).toEqual({ count: 0, page_info: { first: null, has_next_page: false, has_previous_page: false, last: null }, results: [] });
+    expect(res.body).toEqual({
+      count: 0,
+      page_info: { first: null, has_next_page: false, has_previous_page: false, last: null },
+      results: [],
+    });
   });
 
   it('first and last must be 1..100 integers', async () => {
@@ -68,7 +72,9 @@ describe('pagination', () => {
     const foreign = await server().call('GET', `/api/v1/api_keys?after=${users.body.page_info.first}`);
     expect(onlyError(foreign).source.parameter).toBe('after');
     const demo = await server().call('GET', '/api/v1/api_keys');
-    const otherAccount = await server().call('GET', `/api/v1/api_keys?before=${demo.body.page_info.last}`, { key: 'partner-admin-key' });
+    const otherAccount = await server().call('GET', `/api/v1/api_keys?before=${demo.body.page_info.last}`, {
+      key: 'partner-admin-key',
+    });
     expect(onlyError(otherAccount).source.parameter).toBe('before');
   });
 
@@ -86,7 +92,9 @@ describe('pagination', () => {
 describe('pagination, newest first', () => {
   it('pages forward and back through a newest-first list with its cursors', async () => {
     const { paginate } = await import('../src/http/pagination.js');
-    const rows = Array.from({ length: 7 }, (_, i) => ({ data: { id: `id${i}`, inserted_at: `2026-01-0${i + 1}T00:00:00.000Z` } })).reverse();
+    const rows = Array.from({ length: 7 }, (_, i) => ({
+      data: { id: `id${i}`, inserted_at: `2026-01-0${i + 1}T00:00:00.000Z` },
+    })).reverse();
     const ids = (p: { results: { data: { id: string } }[] }) => p.results.map((r) => r.data.id);
     const opts = { list: 'osr', newestFirst: true, unsorted: true };
     const p1 = paginate(rows, { first: 3 }, opts);

@@ -24,13 +24,19 @@ describe('request pipeline', () => {
   });
 
   it('an empty body reports both missing members', async () => {
-    const res = await server().call('POST', '/api/v1/users', { raw: '', headers: { 'content-type': 'application/json' } });
+    const res = await server().call('POST', '/api/v1/users', {
+      raw: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: any) => e.source.pointer).sort()).toEqual(['/data', '/type']);
   });
 
   it('a body that is not JSON by its content type is refused', async () => {
-    const res = await server().call('POST', '/api/v1/users', { raw: 'email=a@b.example', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await server().call('POST', '/api/v1/users', {
+      raw: 'email=a@b.example',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(422);
     expect(onlyError(res)).toMatchObject({ code: 'invalid_parameter', source: { pointer: '/' } });
   });
@@ -45,7 +51,9 @@ describe('request pipeline', () => {
 
   it('a body over 1 MB answers 413 payload_too_large and nothing is written', async () => {
     const before = (await server().call('GET', '/api/v1/api_keys')).body.count;
-    const res = await server().call('POST', '/api/v1/api_keys', { body: envelope('api_key', { name: 'big', notes: 'n'.repeat(1_100_000) }) });
+    const res = await server().call('POST', '/api/v1/api_keys', {
+      body: envelope('api_key', { name: 'big', notes: 'n'.repeat(1_100_000) }),
+    });
     expect(res.status).toBe(413);
     expect(onlyError(res).code).toBe('payload_too_large');
     expect((await server().call('GET', '/api/v1/api_keys')).body.count).toBe(before);
@@ -56,7 +64,7 @@ describe('request pipeline', () => {
     expect(res.status).toBe(200);
   });
 
-  it('the status of invalid_parameter is read from each operation\'s declared errors', () => {
+  it("the status of invalid_parameter is read from each operation's declared errors", () => {
     const ops = loadContract().operations;
     expect(ops.get('createApiKey')?.invalidStatus).toBe(404);
     expect(ops.get('deleteApiKey')?.invalidStatus).toBe(404);
@@ -68,9 +76,11 @@ describe('request pipeline', () => {
     expect(ops.get('deleteAutoResponse')?.invalidStatus).toBe(404);
   });
 
-
   it('__proto__ in a body is just an unknown field', async () => {
-    const res = await server().call('POST', '/api/v1/api_keys', { raw: '{"type":"api_key","data":{"name":"proto","__proto__":{"active":false}}}', headers: { 'content-type': 'application/json' } });
+    const res = await server().call('POST', '/api/v1/api_keys', {
+      raw: '{"type":"api_key","data":{"name":"proto","__proto__":{"active":false}}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(404);
     expect(onlyError(res).source.pointer).toBe('/data/__proto__');
   });
@@ -80,10 +90,18 @@ describe('operations without a handler', () => {
   it('answer 501 not_implemented in the error envelope', async () => {
     const { buildServer, listen } = await import('../src/server.js');
     const { silentLogger } = await import('../src/deps.js');
-    const { app } = await buildServer({ store: { memory: true }, seed: 1, logger: silentLogger, validateResponses: true, handlers: {} });
+    const { app } = await buildServer({
+      store: { memory: true },
+      seed: 1,
+      logger: silentLogger,
+      validateResponses: true,
+      handlers: {},
+    });
     const server = await listen(app, 0, '127.0.0.1');
     const { port } = server.address() as { port: number };
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/api_keys`, { headers: { authorization: 'Bearer demo-admin-key' } });
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/api_keys`, {
+      headers: { authorization: 'Bearer demo-admin-key' },
+    });
     await new Promise((r) => server.close(r));
     expect(res.status).toBe(501);
     expect(onlyError({ body: await res.json() }).code).toBe('not_implemented');
@@ -96,7 +114,10 @@ describe('response validation', () => {
     const { buildServer, listen } = await import('../src/server.js');
     const { silentLogger } = await import('../src/deps.js');
     const { app } = await buildServer({
-      store: { memory: true }, seed: 1, logger: silentLogger, validateResponses: true,
+      store: { memory: true },
+      seed: 1,
+      logger: silentLogger,
+      validateResponses: true,
       handlers: { listApiKeys: () => ({ status: 200, body: { count: 'many' } as never }) },
     });
     const server = await listen(app, 0, '127.0.0.1');

@@ -9,7 +9,13 @@ describe('validating proxy', () => {
   let base: string;
   beforeEach(async () => {
     upstream = await startTestServer();
-    proxy = await startProxy({ upstream: upstream.base, port: 0, host: '127.0.0.1', logger: silentLogger, now: () => '2026-03-01T12:00:00.000Z' });
+    proxy = await startProxy({
+      upstream: upstream.base,
+      port: 0,
+      host: '127.0.0.1',
+      logger: silentLogger,
+      now: () => '2026-03-01T12:00:00.000Z',
+    });
     base = `http://127.0.0.1:${(proxy.server.address() as { port: number }).port}`;
   });
   afterEach(async () => {
@@ -18,7 +24,9 @@ describe('validating proxy', () => {
   });
 
   it('forwards to the upstream and reports nothing when both sides keep the contract', async () => {
-    const res = await fetch(`${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, { headers: { authorization: 'Bearer demo-admin-key' } });
+    const res = await fetch(`${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, {
+      headers: { authorization: 'Bearer demo-admin-key' },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).data.key).toBe('demo-admin-key');
     expect(proxy.violations, JSON.stringify(proxy.violations)).toEqual([]);
@@ -26,14 +34,26 @@ describe('validating proxy', () => {
 
   it('reports a response field the contract does not allow, with its JSON pointer', async () => {
     const record = (await upstream.call('GET', '/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301')).body;
-    await upstream.call('POST', '/__sim/faults', { key: null, body: {
-      match: { operation_id: 'getApiKey' }, effect: { status: 200, body: { ...record, debug_trace: 'x' } },
-    } });
-    const res = await fetch(`${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, { headers: { authorization: 'Bearer demo-admin-key' } });
+    await upstream.call('POST', '/__sim/faults', {
+      key: null,
+      body: {
+        match: { operation_id: 'getApiKey' },
+        effect: { status: 200, body: { ...record, debug_trace: 'x' } },
+      },
+    });
+    const res = await fetch(`${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, {
+      headers: { authorization: 'Bearer demo-admin-key' },
+    });
     expect(res.status).toBe(200);
-    expect(proxy.violations).toEqual([expect.objectContaining({
-      side: 'response', method: 'GET', path: '/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301', pointer: '/body', message: expect.stringContaining("found 'debug_trace'"),
-    })]);
+    expect(proxy.violations).toEqual([
+      expect.objectContaining({
+        side: 'response',
+        method: 'GET',
+        path: '/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301',
+        pointer: '/body',
+        message: expect.stringContaining("found 'debug_trace'"),
+      }),
+    ]);
     const listed = await fetch(`${base}/__proxy/violations`).then((r) => r.json());
     expect(listed.count).toBe(proxy.violations.length);
   });

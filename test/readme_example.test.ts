@@ -3,7 +3,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startDipswitch, type Dipswitch } from 'dipswitch';
 
 let sim: Dipswitch;
-beforeAll(async () => { sim = await startDipswitch({ startTime: '2026-03-01T12:00:00Z' }); });
+beforeAll(async () => {
+  sim = await startDipswitch({ startTime: '2026-03-01T12:00:00Z' });
+});
 afterAll(() => sim.close());
 
 it('my client sees its order complete', async () => {

@@ -7,7 +7,15 @@ describe('scenarios', () => {
   const server = useServer();
 
   it('there are at least the five main stories', () => {
-    expect(scenarioNames()).toEqual(expect.arrayContaining(['bulk-dip-to-file', 'cart-to-order', 'osr-raise-expire', 'sms-auto-response-stop', 'call-http-route']));
+    expect(scenarioNames()).toEqual(
+      expect.arrayContaining([
+        'bulk-dip-to-file',
+        'cart-to-order',
+        'osr-raise-expire',
+        'sms-auto-response-stop',
+        'call-http-route',
+      ]),
+    );
   });
 
   for (const name of scenarioNames()) {

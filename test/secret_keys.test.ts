@@ -3,7 +3,8 @@ import { envelope, onlyError, useServer } from './helpers.js';
 
 describe('secret keys', () => {
   const server = useServer();
-  const create = (data: unknown) => server().call('POST', '/api/v1/secret_keys', { body: envelope('secret_key', data) });
+  const create = (data: unknown) =>
+    server().call('POST', '/api/v1/secret_keys', { body: envelope('secret_key', data) });
 
   it('creating a key answers 201 with key material of `size` bytes, once', async () => {
     for (const size of [16, 24, 32, 48, 64]) {
@@ -37,21 +38,38 @@ describe('secret keys', () => {
 
   it('update accepts active, name and notes; the record keeps its fields', async () => {
     const { id } = (await create({ name: 'rotating', size: 32, usage: 'ENCRYPTION' })).body.data;
-    const res = await server().call('PATCH', `/api/v1/secret_keys/${id}`, { body: envelope('secret_key', { active: false, name: 'retired', notes: 'rotated 2026-03' }) });
+    const res = await server().call('PATCH', `/api/v1/secret_keys/${id}`, {
+      body: envelope('secret_key', { active: false, name: 'retired', notes: 'rotated 2026-03' }),
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id, name: 'retired', notes: 'rotated 2026-03', size: 32, usage: 'ENCRYPTION' });
+    expect(res.body.data).toMatchObject({
+      id,
+      name: 'retired',
+      notes: 'rotated 2026-03',
+      size: 32,
+      usage: 'ENCRYPTION',
+    });
   });
 
   it('size and usage cannot be changed by update', async () => {
     const { id } = (await create({ name: 'fixed', size: 32, usage: 'ENCRYPTION' })).body.data;
-    const res = await server().call('PATCH', `/api/v1/secret_keys/${id}`, { body: envelope('secret_key', { size: 64 }) });
+    const res = await server().call('PATCH', `/api/v1/secret_keys/${id}`, {
+      body: envelope('secret_key', { size: 64 }),
+    });
     expect(onlyError(res).source.pointer).toBe('/data/size');
   });
 
   it('a key used by a switch cannot be deleted; an unused one can', async () => {
     const { id } = (await create({ name: 'attached', size: 32, usage: 'ENCRYPTION' })).body.data;
-    const sw = (await server().call('POST', '/api/v1/switches', { body: envelope('switch', { name: 'mms gateway' }) })).body.data;
-    expect((await server().call('PUT', `/api/v1/switches/${sw.id}/mms_encryption_key/${id}`, { body: envelope('switch', {}) })).status).toBe(200);
+    const sw = (await server().call('POST', '/api/v1/switches', { body: envelope('switch', { name: 'mms gateway' }) }))
+      .body.data;
+    expect(
+      (
+        await server().call('PUT', `/api/v1/switches/${sw.id}/mms_encryption_key/${id}`, {
+          body: envelope('switch', {}),
+        })
+      ).status,
+    ).toBe(200);
     const res = await server().call('DELETE', `/api/v1/secret_keys/${id}`);
     expect(res.status).toBe(422);
     expect(onlyError(res).code).toBe('resource_in_use');
@@ -61,7 +79,7 @@ describe('secret keys', () => {
     expect(ok.body.data.id).toBe(other.id);
   });
 
-  it('lists only the caller\'s account', async () => {
+  it("lists only the caller's account", async () => {
     await create({ name: 'demo key', size: 16, usage: 'SIGNING' });
     const partner = await server().call('GET', '/api/v1/secret_keys', { key: 'partner-admin-key' });
     expect(partner.body.count).toBe(0);

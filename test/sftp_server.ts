@@ -14,7 +14,11 @@ export interface SftpServer {
   close(): Promise<void>;
 }
 
-const hostKey = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'pkcs1', format: 'pem' } }).privateKey;
+const hostKey = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  publicKeyEncoding: { type: 'pkcs1', format: 'pem' },
+}).privateKey;
 
 export async function startSftpServer(accept: (username: string, password: string) => boolean): Promise<SftpServer> {
   const files = new Map<string, Buffer>();

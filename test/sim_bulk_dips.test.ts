@@ -7,16 +7,38 @@ import { startReceiver, type Receiver } from '../src/sim/receiver.js';
 describe('bulk dip lifecycle', () => {
   const server = useServer();
   let receiver: Receiver;
-  beforeEach(async () => { receiver = await startReceiver(); });
+  beforeEach(async () => {
+    receiver = await startReceiver();
+  });
   afterEach(() => receiver.close());
 
   const create = (data: Record<string, unknown>) =>
-    server().call('POST', '/api/v1/bulk_dip_tasks', { key: 'demo-standard-key', body: envelope('bulk_dip_task', { type: 'LRN', reference_id: 'dip-1', numbers: ['+13125550100', '+18885550100', '+14155550123'], ...data }) });
+    server().call('POST', '/api/v1/bulk_dip_tasks', {
+      key: 'demo-standard-key',
+      body: envelope('bulk_dip_task', {
+        type: 'LRN',
+        reference_id: 'dip-1',
+        numbers: ['+13125550100', '+18885550100', '+14155550123'],
+        ...data,
+      }),
+    });
   const advance = (by: string) => server().call('POST', '/__sim/clock/advance', { key: null, body: { by } });
-  const status = async (id: string) => (await server().call('GET', `/api/v1/bulk_dip_tasks/${id}`, { key: 'demo-standard-key' })).body.data;
+  const status = async (id: string) =>
+    (await server().call('GET', `/api/v1/bulk_dip_tasks/${id}`, { key: 'demo-standard-key' })).body.data;
 
   it('moves NEW → PROCESSING → STORING → DELIVERING → COMPLETED and delivers the CSV file', async () => {
-    const { id } = (await create({ on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/results?tenant=demo`, auth_method: 'BEARER', auth_secret: 'res-token' }] })).body.data;
+    const { id } = (
+      await create({
+        on_done_actions: [
+          {
+            protocol: 'HTTP',
+            data: `${receiver.url}/results?tenant=demo`,
+            auth_method: 'BEARER',
+            auth_secret: 'res-token',
+          },
+        ],
+      })
+    ).body.data;
     expect((await status(id)).status).toBe('NEW');
     await advance('PT1S');
     expect((await status(id)).status).toBe('PROCESSING');
@@ -43,20 +65,64 @@ describe('bulk dip lifecycle', () => {
   });
 
   it('results are the same for the same number in every run and format; MLJSON is a record a line', async () => {
-    const a = (await create({ format: 'MLJSON', enhanced: true, messaging_lookup: true, on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/a` }] })).body.data;
-    const b = (await create({ reference_id: 'dip-2', numbers: ['+14155550123'], format: 'MLJSON', enhanced: true, messaging_lookup: true, on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/b` }] })).body.data;
+    const a = (
+      await create({
+        format: 'MLJSON',
+        enhanced: true,
+        messaging_lookup: true,
+        on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/a` }],
+      })
+    ).body.data;
+    const b = (
+      await create({
+        reference_id: 'dip-2',
+        numbers: ['+14155550123'],
+        format: 'MLJSON',
+        enhanced: true,
+        messaging_lookup: true,
+        on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/b` }],
+      })
+    ).body.data;
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M' } });
-    const fileA = receiver.received.find((r) => r.path === '/a')!.text.trim().split('\n').map((l) => JSON.parse(l));
-    const fileB = receiver.received.find((r) => r.path === '/b')!.text.trim().split('\n').map((l) => JSON.parse(l));
+    const fileA = receiver.received
+      .find((r) => r.path === '/a')!
+      .text.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const fileB = receiver.received
+      .find((r) => r.path === '/b')!
+      .text.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(fileA).toHaveLength(3);
     expect(fileA[2]).toEqual(fileB[0]);
-    expect(Object.keys(fileA[0])).toEqual(['number', 'lrn', 'spid', 'ocn', 'lata', 'rate_center', 'state', 'line_type', 'ported', 'ported_at', 'carrier', 'messaging_carrier', 'messaging_provider']);
+    expect(Object.keys(fileA[0])).toEqual([
+      'number',
+      'lrn',
+      'spid',
+      'ocn',
+      'lata',
+      'rate_center',
+      'state',
+      'line_type',
+      'ported',
+      'ported_at',
+      'carrier',
+      'messaging_carrier',
+      'messaging_provider',
+    ]);
     expect(fileA[0].lrn).toMatch(/^312555\d{4}$/);
-    void a; void b;
+    void a;
+    void b;
   });
 
   it('CNAM and MCL files carry their own columns; TAR_GZ archives the file', async () => {
-    await create({ type: 'CNAM', on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/cnam`, archive_format: 'TAR_GZ', filename: 'names.csv' }] });
+    await create({
+      type: 'CNAM',
+      on_done_actions: [
+        { protocol: 'HTTP', data: `${receiver.url}/cnam`, archive_format: 'TAR_GZ', filename: 'names.csv' },
+      ],
+    });
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M' } });
     const got = receiver.received[0]!;
     expect(got.headers['content-type']).toBe('application/gzip');
@@ -68,7 +134,11 @@ describe('bulk dip lifecycle', () => {
   it('a reference_id starting fail-bad-source ends ERROR with BAD_SOURCE_FILE', async () => {
     const { id } = (await create({ reference_id: 'fail-bad-source-1' })).body.data;
     await advance('PT1M');
-    expect(await status(id)).toMatchObject({ status: 'ERROR', error_code: 'BAD_SOURCE_FILE', done_at: '2026-03-01T12:00:01.000Z' });
+    expect(await status(id)).toMatchObject({
+      status: 'ERROR',
+      error_code: 'BAD_SOURCE_FILE',
+      done_at: '2026-03-01T12:00:01.000Z',
+    });
   });
 
   it('a receiver that fails twice is retried on the clock after 1 and 5 minutes, then succeeds', async () => {
@@ -91,7 +161,9 @@ describe('bulk dip lifecycle', () => {
   });
 
   it('enable_cdr_export sends one CDR a dip to the call data webhook', async () => {
-    await server().call('POST', '/api/v1/call_data_webhooks', { body: envelope('call_data_webhook', { name: 'cdrs', protocol: 'HTTP', data: `${receiver.url}/cdr` }) });
+    await server().call('POST', '/api/v1/call_data_webhooks', {
+      body: envelope('call_data_webhook', { name: 'cdrs', protocol: 'HTTP', data: `${receiver.url}/cdr` }),
+    });
     await create({ enable_cdr_export: true });
     await advance('PT1M');
     const cdrs = receiver.received.filter((r) => r.path === '/cdr').map((r) => r.json());
@@ -103,10 +175,21 @@ describe('bulk dip lifecycle', () => {
 
   it('a 20,000-number dip completes in one advance and its file is delivered', async () => {
     const numbers = Array.from({ length: 20_000 }, (_, i) => `+1312${String(2_000_000 + i)}`);
-    const { id } = (await create({ numbers, reference_id: 'big', on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/big` }] })).body.data;
+    const { id } = (
+      await create({
+        numbers,
+        reference_id: 'big',
+        on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/big` }],
+      })
+    ).body.data;
     const res = await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT2M' } });
-    expect(res.body.fired.map((f: any) => f.what)).toEqual(['bulk dip NEW → PROCESSING', 'bulk dip PROCESSING → STORING', 'bulk dip STORING → DELIVERING',
-      `delivery result to ${receiver.url}/big: attempt 1 answered 200`, 'bulk dip DELIVERING → COMPLETED']);
+    expect(res.body.fired.map((f: any) => f.what)).toEqual([
+      'bulk dip NEW → PROCESSING',
+      'bulk dip PROCESSING → STORING',
+      'bulk dip STORING → DELIVERING',
+      `delivery result to ${receiver.url}/big: attempt 1 answered 200`,
+      'bulk dip DELIVERING → COMPLETED',
+    ]);
     expect((await status(id)).status).toBe('COMPLETED');
     expect(receiver.received[0]!.text.trim().split('\r\n')).toHaveLength(20_001);
   });

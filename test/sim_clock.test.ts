@@ -9,24 +9,36 @@ describe('virtual clocks', () => {
     expect(demo.body).toEqual({ now: START.toISOString(), mode: 'frozen', account_id: DEMO, pending: [] });
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1H' } });
     expect((await server().call('GET', '/__sim/clock', { key: null })).body.now).toBe('2026-03-01T13:00:00.000Z');
-    expect((await server().call('GET', '/__sim/clock', { key: 'partner-admin-key' })).body.now).toBe(START.toISOString());
+    expect((await server().call('GET', '/__sim/clock', { key: 'partner-admin-key' })).body.now).toBe(
+      START.toISOString(),
+    );
   });
 
-  it('timestamps the API writes come from the account\'s clock', async () => {
+  it("timestamps the API writes come from the account's clock", async () => {
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { to: '2026-04-01T08:30:00.000Z' } });
     const cart = await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'timed' }) });
     expect(cart.body.data.inserted_at).toBe('2026-04-01T08:30:00.000Z');
-    const partner = await server().call('POST', '/api/v1/carts', { key: 'partner-admin-key', body: envelope('cart', { name: 'timed' }) });
+    const partner = await server().call('POST', '/api/v1/carts', {
+      key: 'partner-admin-key',
+      body: envelope('cart', { name: 'timed' }),
+    });
     expect(partner.body.data.inserted_at).toBe(START.toISOString());
   });
 
   it('time never goes backwards; bad bodies are refused', async () => {
-    const back = await server().call('POST', '/__sim/clock/advance', { key: null, body: { to: '2020-01-01T00:00:00.000Z' } });
+    const back = await server().call('POST', '/__sim/clock/advance', {
+      key: null,
+      body: { to: '2020-01-01T00:00:00.000Z' },
+    });
     expect(back.status).toBe(422);
     expect(back.body.errors[0].source.pointer).toBe('/to');
-    expect((await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'ten minutes' } })).status).toBe(422);
+    expect(
+      (await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'ten minutes' } })).status,
+    ).toBe(422);
     expect((await server().call('POST', '/__sim/clock/advance', { key: null, body: {} })).status).toBe(422);
-    expect((await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M', next: true } })).status).toBe(422);
+    expect(
+      (await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M', next: true } })).status,
+    ).toBe(422);
   });
 
   it('freeze and resume switch the mode; resume follows wall time from where the clock stands', async () => {
@@ -39,12 +51,18 @@ describe('virtual clocks', () => {
   });
 
   it('advance to the next event jumps straight to the earliest scheduled step', async () => {
-    await server().call('POST', '/api/v1/bulk_dip_tasks', { key: 'demo-standard-key', body: envelope('bulk_dip_task', { type: 'CNAM', numbers: ['+13125550100'], reference_id: 'next' }) });
+    await server().call('POST', '/api/v1/bulk_dip_tasks', {
+      key: 'demo-standard-key',
+      body: envelope('bulk_dip_task', { type: 'CNAM', numbers: ['+13125550100'], reference_id: 'next' }),
+    });
     const res = await server().call('POST', '/__sim/clock/advance', { key: null, body: { next: true } });
     expect(res.status).toBe(200);
     expect(res.body.fired).toEqual([expect.objectContaining({ kind: 'bulk_dip', what: 'bulk dip NEW → PROCESSING' })]);
     expect(res.body.now).toBe('2026-03-01T12:00:01.000Z');
-    const idle = await server().call('POST', '/__sim/clock/advance', { key: 'partner-admin-key', body: { next: true } });
+    const idle = await server().call('POST', '/__sim/clock/advance', {
+      key: 'partner-admin-key',
+      body: { next: true },
+    });
     expect(idle.body).toEqual({ now: START.toISOString(), fired: [] });
     expect((await server().read((w) => server().runtime.clocks.of(w, DEMO))).iso()).toBe('2026-03-01T12:00:01.000Z');
   });

@@ -7,7 +7,9 @@ describe('inbound faults', () => {
   const fault = (body: unknown) => server().call('POST', '/__sim/faults', { key: null, body });
 
   it('a rule fires exactly `times` times, then the call is served again', async () => {
-    const rule = (await fault({ match: { method: 'GET', path: '/api/v1/api_keys' }, effect: { status: 503 }, times: 2 })).body;
+    const rule = (
+      await fault({ match: { method: 'GET', path: '/api/v1/api_keys' }, effect: { status: 503 }, times: 2 })
+    ).body;
     expect(rule).toMatchObject({ id: expect.any(String), times: 2, fired: 0 });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await server().call('GET', '/api/v1/api_keys')).status);
@@ -17,12 +19,21 @@ describe('inbound faults', () => {
   });
 
   it('matches a path template, an operationId or an account; the body may be any code', async () => {
-    await fault({ match: { path: '/api/v1/carts/{id}', method: 'GET' }, effect: { status: 429, body: { errors: [{ code: 'rate_limited', detail: 'slow down', title: 'Too many', sub_code: 'none' }] } } });
+    await fault({
+      match: { path: '/api/v1/carts/{id}', method: 'GET' },
+      effect: {
+        status: 429,
+        body: { errors: [{ code: 'rate_limited', detail: 'slow down', title: 'Too many', sub_code: 'none' }] },
+      },
+    });
     const cart = (await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'c' }) })).body.data;
     const res = await server().call('GET', `/api/v1/carts/${cart.id}`);
     expect(res.status).toBe(429);
     expect(res.body.errors[0].code).toBe('rate_limited');
-    await fault({ match: { operation_id: 'listUsers', account_id: '0a0a0a0a-0000-4000-8000-000000000002' }, effect: { status: 500 } });
+    await fault({
+      match: { operation_id: 'listUsers', account_id: '0a0a0a0a-0000-4000-8000-000000000002' },
+      effect: { status: 500 },
+    });
     expect((await server().call('GET', '/api/v1/users')).status).toBe(200);
     const partner = await server().call('GET', '/api/v1/users', { key: 'partner-admin-key' });
     expect(partner.status).toBe(500);
@@ -31,22 +42,30 @@ describe('inbound faults', () => {
 
   it('a malformed body, a dropped connection, a delay', async () => {
     await fault({ match: { operation_id: 'getApiKey' }, effect: { malformed: true }, times: 1 });
-    const malformed = await fetch(`${server().base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, { headers: { authorization: 'Bearer demo-admin-key' } });
+    const malformed = await fetch(`${server().base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, {
+      headers: { authorization: 'Bearer demo-admin-key' },
+    });
     expect(() => JSON.parse('x')).toThrow();
     await expect(malformed.json()).rejects.toThrow();
     await fault({ match: { operation_id: 'listSecretKeys' }, effect: { drop: true }, times: 1 });
-    await expect(fetch(`${server().base}/api/v1/secret_keys`, { headers: { authorization: 'Bearer demo-admin-key' } })).rejects.toThrow();
+    await expect(
+      fetch(`${server().base}/api/v1/secret_keys`, { headers: { authorization: 'Bearer demo-admin-key' } }),
+    ).rejects.toThrow();
     await fault({ match: { operation_id: 'listSwitches' }, effect: { delay_ms: 50 }, times: 1 });
     const delayed = await server().call('GET', '/api/v1/switches');
     expect(delayed.status).toBe(200);
-    const journal = (await server().call('GET', '/__sim/requests?operation_id=listSwitches', { key: null })).body.requests;
+    const journal = (await server().call('GET', '/__sim/requests?operation_id=listSwitches', { key: null })).body
+      .requests;
     expect(journal[0].latency_ms).toBeGreaterThanOrEqual(50);
   });
 
   it('a probabilistic fault fires in the same pattern on two runs with the same seed', async () => {
     const pattern = async () => {
       const s = await startTestServer();
-      await s.call('POST', '/__sim/faults', { key: null, body: { match: { operation_id: 'listCarts' }, effect: { status: 503 }, probability: 0.5 } });
+      await s.call('POST', '/__sim/faults', {
+        key: null,
+        body: { match: { operation_id: 'listCarts' }, effect: { status: 503 }, probability: 0.5 },
+      });
       const out: number[] = [];
       for (let i = 0; i < 20; i++) out.push((await s.call('GET', '/api/v1/carts')).status);
       await s.close();
@@ -72,20 +91,34 @@ describe('inbound faults', () => {
 describe('outbound faults', () => {
   const server = useServer();
   let receiver: Receiver;
-  beforeEach(async () => { receiver = await startReceiver(); });
+  beforeEach(async () => {
+    receiver = await startReceiver();
+  });
   afterEach(() => receiver.close());
 
   async function subscribe(): Promise<void> {
-    await server().call('POST', '/api/v1/event_subscriptions', { body: envelope('event_subscription', { name: 'e', protocol: 'HTTP', data: `${receiver.url}/events`, topics: ['DID'] }) });
+    await server().call('POST', '/api/v1/event_subscriptions', {
+      body: envelope('event_subscription', {
+        name: 'e',
+        protocol: 'HTTP',
+        data: `${receiver.url}/events`,
+        topics: ['DID'],
+      }),
+    });
   }
   const didChange = async () => {
-    await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('number', { auto_response_id: null }) });
+    await server().call('PATCH', '/api/v1/numbers/+13125550100', {
+      body: envelope('number', { auto_response_id: null }),
+    });
     await server().settle();
   };
 
   it('deliveries to a URL fail N times, then retries on the clock reach it', async () => {
     await subscribe();
-    await server().call('POST', '/__sim/faults', { key: null, body: { match: { url: receiver.url }, effect: { fail: true }, times: 2 } });
+    await server().call('POST', '/__sim/faults', {
+      key: null,
+      body: { match: { url: receiver.url }, effect: { fail: true }, times: 2 },
+    });
     await didChange();
     expect(receiver.received).toHaveLength(0);
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT6M' } });
@@ -96,7 +129,10 @@ describe('outbound faults', () => {
 
   it('a delivery arrives twice when asked: the receiver sees the same event id twice', async () => {
     await subscribe();
-    await server().call('POST', '/__sim/faults', { key: null, body: { match: { url: receiver.url }, effect: { duplicate: true }, times: 1 } });
+    await server().call('POST', '/__sim/faults', {
+      key: null,
+      body: { match: { url: receiver.url }, effect: { duplicate: true }, times: 1 },
+    });
     await didChange();
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[0]!.json().data.id).toBe(receiver.received[1]!.json().data.id);
@@ -104,7 +140,10 @@ describe('outbound faults', () => {
 
   it('a delivery arrives out of order when asked: after the next one', async () => {
     await subscribe();
-    await server().call('POST', '/__sim/faults', { key: null, body: { match: { url: receiver.url }, effect: { reorder: true }, times: 1 } });
+    await server().call('POST', '/__sim/faults', {
+      key: null,
+      body: { match: { url: receiver.url }, effect: { reorder: true }, times: 1 },
+    });
     await didChange();
     expect(receiver.received).toHaveLength(0);
     await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('number', { switch_id: null }) });

@@ -5,28 +5,49 @@ describe('request journal', () => {
   const server = useServer();
 
   it('records every API call with its operation, account, status, latency and bodies, secrets redacted', async () => {
-    const created = (await server().call('POST', '/api/v1/api_keys', { body: envelope('api_key', { name: 'journaled' }) })).body.data;
-    await server().call('POST', '/api/v1/users', { body: envelope('user', { email: 'j@demo-telecom.example', password: 'hunter2hunter2', password_confirmation: 'hunter2hunter2' }) });
-    await server().call('POST', '/api/v1/secret_keys', { body: envelope('secret_key', { name: 'material', size: 32, usage: 'SIGNING' }) });
+    const created = (
+      await server().call('POST', '/api/v1/api_keys', { body: envelope('api_key', { name: 'journaled' }) })
+    ).body.data;
+    await server().call('POST', '/api/v1/users', {
+      body: envelope('user', {
+        email: 'j@demo-telecom.example',
+        password: 'hunter2hunter2',
+        password_confirmation: 'hunter2hunter2',
+      }),
+    });
+    await server().call('POST', '/api/v1/secret_keys', {
+      body: envelope('secret_key', { name: 'material', size: 32, usage: 'SIGNING' }),
+    });
     await server().call('GET', '/api/v1/nope');
     const all = (await server().call('GET', '/__sim/requests', { key: null })).body;
     expect(all.count).toBe(4);
     // newest first
     const requests = [...all.requests].reverse();
     const first = requests[0];
-    expect(first).toMatchObject({ method: 'POST', path: '/api/v1/api_keys', operation_id: 'createApiKey', account_id: '0a0a0a0a-0000-4000-8000-000000000001', status: 201 });
+    expect(first).toMatchObject({
+      method: 'POST',
+      path: '/api/v1/api_keys',
+      operation_id: 'createApiKey',
+      account_id: '0a0a0a0a-0000-4000-8000-000000000001',
+      status: 201,
+    });
     expect(first.latency_ms).toBeGreaterThanOrEqual(0);
     // the scheme stays (it says how the caller authenticated); the credential goes
     expect(first.request.headers.authorization).toBe('Bearer [redacted]');
     const text = JSON.stringify(all);
-    for (const secret of [created.secret, created.smpp_secert, created.key, 'hunter2hunter2', 'demo-admin-key']) expect(text).not.toContain(secret);
+    for (const secret of [created.secret, created.smpp_secert, created.key, 'hunter2hunter2', 'demo-admin-key'])
+      expect(text).not.toContain(secret);
     expect(requests[2].response.body.data.data).toBe('[redacted]');
     expect(requests[3]).toMatchObject({ status: 404, operation_id: null });
   });
 
   it('keeps long bodies cut, so the journal stays bounded', async () => {
-    await server().call('POST', '/api/v1/api_keys', { body: envelope('api_key', { name: 'long notes', notes: 'n'.repeat(15_000) }) });
-    await server().call('POST', '/api/v1/switches', { body: envelope('switch', { name: 'c', sms_secret: 'cut-but-secret', notes: 'x'.repeat(65_535) }) });
+    await server().call('POST', '/api/v1/api_keys', {
+      body: envelope('api_key', { name: 'long notes', notes: 'n'.repeat(15_000) }),
+    });
+    await server().call('POST', '/api/v1/switches', {
+      body: envelope('switch', { name: 'c', sms_secret: 'cut-but-secret', notes: 'x'.repeat(65_535) }),
+    });
     const [second, first] = (await server().call('GET', '/__sim/requests', { key: null })).body.requests;
     expect(first.request.body.data.notes).toHaveLength(15_000);
     expect(typeof second.request.body).toBe('string');
@@ -38,7 +59,8 @@ describe('request journal', () => {
   it('filters by path, method, status, operationId and time', async () => {
     await server().call('GET', '/api/v1/carts');
     await server().call('POST', '/api/v1/carts', { body: envelope('cart', {}) });
-    const q = async (query: string) => (await server().call('GET', `/__sim/requests?${query}`, { key: null })).body.count;
+    const q = async (query: string) =>
+      (await server().call('GET', `/__sim/requests?${query}`, { key: null })).body.count;
     expect(await q('path=/carts')).toBe(2);
     expect(await q('method=post')).toBe(1);
     expect(await q('status=422')).toBe(1);
@@ -50,16 +72,24 @@ describe('request journal', () => {
 
 describe('sandboxes', () => {
   const server = useServer();
-  const sandbox = async (name?: string) => (await server().call('POST', '/__sim/accounts', { key: null, body: name ? { name } : {} })).body;
+  const sandbox = async (name?: string) =>
+    (await server().call('POST', '/__sim/accounts', { key: null, body: name ? { name } : {} })).body;
 
   it('a sandbox is a fresh account with keys, ten numbers and its own clock', async () => {
     const box = await sandbox('suite A');
-    expect(box).toMatchObject({ id: expect.any(String), name: 'suite A', keys: { admin: expect.any(String), readonly: expect.any(String), standard: expect.any(String) } });
+    expect(box).toMatchObject({
+      id: expect.any(String),
+      name: 'suite A',
+      keys: { admin: expect.any(String), readonly: expect.any(String), standard: expect.any(String) },
+    });
     expect(box.numbers).toHaveLength(10);
     const numbers = await server().call('GET', '/api/v1/numbers', { key: box.keys.admin });
     expect(numbers.body.results.map((r: any) => r.data.number).sort()).toEqual([...box.numbers].sort());
     expect((await server().call('GET', '/api/v1/api_keys', { key: box.keys.admin })).body.count).toBe(3);
-    expect((await server().call('POST', '/api/v1/carts', { key: box.keys.readonly, body: envelope('cart', { name: 'x' }) })).status).toBe(403);
+    expect(
+      (await server().call('POST', '/api/v1/carts', { key: box.keys.readonly, body: envelope('cart', { name: 'x' }) }))
+        .status,
+    ).toBe(403);
     expect((await server().call('GET', '/api/v1/carts', { key: box.keys.standard })).status).toBe(403);
   });
 
@@ -70,8 +100,12 @@ describe('sandboxes', () => {
     expect((await server().call('GET', '/api/v1/carts', { key: b.keys.admin })).body.count).toBe(0);
     expect((await server().call('GET', `/api/v1/numbers/${a.numbers[0]}`, { key: b.keys.admin })).status).toBe(404);
     await server().call('POST', '/__sim/clock/advance', { key: a.keys.admin, body: { by: 'P1D' } });
-    expect((await server().call('GET', '/__sim/clock', { key: a.keys.admin })).body.now).toBe('2026-03-02T12:00:00.000Z');
-    expect((await server().call('GET', '/__sim/clock', { key: b.keys.admin })).body.now).toBe('2026-03-01T12:00:00.000Z');
+    expect((await server().call('GET', '/__sim/clock', { key: a.keys.admin })).body.now).toBe(
+      '2026-03-02T12:00:00.000Z',
+    );
+    expect((await server().call('GET', '/__sim/clock', { key: b.keys.admin })).body.now).toBe(
+      '2026-03-01T12:00:00.000Z',
+    );
   });
 
   it('deleting a sandbox removes the account and everything in it', async () => {
@@ -90,9 +124,16 @@ describe('snapshots', () => {
   it('restore gives back identical list responses', async () => {
     await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'before' }) });
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1H' } });
-    const lists = async () => Promise.all(['/api/v1/carts', '/api/v1/api_keys', '/api/v1/numbers?first=100', '/__sim/clock'].map(async (p) => (await server().call('GET', p, { key: p.startsWith('/__sim') ? null : undefined })).body));
+    const lists = async () =>
+      Promise.all(
+        ['/api/v1/carts', '/api/v1/api_keys', '/api/v1/numbers?first=100', '/__sim/clock'].map(
+          async (p) => (await server().call('GET', p, { key: p.startsWith('/__sim') ? null : undefined })).body,
+        ),
+      );
     const before = await lists();
-    expect((await server().call('POST', '/__sim/snapshots', { key: null, body: { name: 'baseline' } })).status).toBe(201);
+    expect((await server().call('POST', '/__sim/snapshots', { key: null, body: { name: 'baseline' } })).status).toBe(
+      201,
+    );
     await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'after' }) });
     await server().call('DELETE', '/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000304');
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'P1D' } });

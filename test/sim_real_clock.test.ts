@@ -4,18 +4,27 @@ import { buildServer, listen } from '../src/server.js';
 
 describe('a clock in real mode', () => {
   it('runs due steps by itself, from one timer, without an advance', async () => {
-    const { app, runtime } = await buildServer({ store: { memory: true }, seed: 3, logger: silentLogger, validateResponses: true });
+    const { app, runtime } = await buildServer({
+      store: { memory: true },
+      seed: 3,
+      logger: silentLogger,
+      validateResponses: true,
+    });
     const server = await listen(app, 0, '127.0.0.1');
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const created = await fetch(`${base}/api/v1/bulk_dip_tasks`, {
       method: 'POST',
       headers: { authorization: 'Bearer demo-standard-key', 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'bulk_dip_task', data: { type: 'CNAM', numbers: ['+13125550100'], reference_id: 'real' } }),
+      body: JSON.stringify({
+        type: 'bulk_dip_task',
+        data: { type: 'CNAM', numbers: ['+13125550100'], reference_id: 'real' },
+      }),
     }).then((r) => r.json() as Promise<{ data: { id: string } }>);
     let status = 'NEW';
     for (let i = 0; i < 50 && status === 'NEW'; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      status = (await runtime.store.run({ read: true }, (w) => w.bulkDipTasks.getAnyAccount(created.data.id)))!.data.status;
+      status = (await runtime.store.run({ read: true }, (w) => w.bulkDipTasks.getAnyAccount(created.data.id)))!.data
+        .status;
     }
     await runtime.close();
     await new Promise((r) => server.close(r));

@@ -6,25 +6,52 @@ import { startSftpServer, type SftpServer } from './sftp_server.js';
 describe('SFTP deliveries', () => {
   const server = useServer();
   let sftp: SftpServer;
-  beforeEach(async () => { sftp = await startSftpServer((u, p) => (u === 'dips' && p === 'pw') || (u === 'dipswitch' && p === 'token')); });
+  beforeEach(async () => {
+    sftp = await startSftpServer((u, p) => (u === 'dips' && p === 'pw') || (u === 'dipswitch' && p === 'token'));
+  });
   afterEach(() => sftp.close());
 
-  it('a bulk dip on-done action uploads the result file to the URL\'s directory with BASIC credentials', async () => {
-    const res = await server().call('POST', '/api/v1/bulk_dip_tasks', { key: 'demo-standard-key', body: envelope('bulk_dip_task', {
-      type: 'CNAM', numbers: ['+13125550100'], reference_id: 'sftp-dip',
-      on_done_actions: [{ protocol: 'SFTP', data: `sftp://${sftp.host}:${sftp.port}/inbox/dips`, auth_method: 'BASIC', auth_identity: 'dips', auth_secret: 'pw', filename: 'cnam.csv' }],
-    }) });
+  it("a bulk dip on-done action uploads the result file to the URL's directory with BASIC credentials", async () => {
+    const res = await server().call('POST', '/api/v1/bulk_dip_tasks', {
+      key: 'demo-standard-key',
+      body: envelope('bulk_dip_task', {
+        type: 'CNAM',
+        numbers: ['+13125550100'],
+        reference_id: 'sftp-dip',
+        on_done_actions: [
+          {
+            protocol: 'SFTP',
+            data: `sftp://${sftp.host}:${sftp.port}/inbox/dips`,
+            auth_method: 'BASIC',
+            auth_identity: 'dips',
+            auth_secret: 'pw',
+            filename: 'cnam.csv',
+          },
+        ],
+      }),
+    });
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M' } });
     expect(sftp.files.get('/inbox/dips/cnam.csv')?.toString()).toMatch(/^number,caller_name\r\n\+13125550100,/);
-    const task = (await server().call('GET', `/api/v1/bulk_dip_tasks/${res.body.data.id}`, { key: 'demo-standard-key' })).body.data;
+    const task = (
+      await server().call('GET', `/api/v1/bulk_dip_tasks/${res.body.data.id}`, { key: 'demo-standard-key' })
+    ).body.data;
     expect(task.on_done_actions[0]).toMatchObject({ status: 'COMPLETED', error_code: 'OK' });
   });
 
   it('an SFTP subscription uploads each event as a JSON file, BEARER logging in with a placeholder user', async () => {
-    await server().call('POST', '/api/v1/event_subscriptions', { body: envelope('event_subscription', {
-      name: 'sftp events', protocol: 'SFTP', data: `sftp://${sftp.host}:${sftp.port}/events`, topics: ['DID'], auth_method: 'BEARER', auth_secret: 'token',
-    }) });
-    await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('number', { auto_response_id: null }) });
+    await server().call('POST', '/api/v1/event_subscriptions', {
+      body: envelope('event_subscription', {
+        name: 'sftp events',
+        protocol: 'SFTP',
+        data: `sftp://${sftp.host}:${sftp.port}/events`,
+        topics: ['DID'],
+        auth_method: 'BEARER',
+        auth_secret: 'token',
+      }),
+    });
+    await server().call('PATCH', '/api/v1/numbers/+13125550100', {
+      body: envelope('number', { auto_response_id: null }),
+    });
     await server().settle();
     const [path, bytes] = [...sftp.files.entries()][0]!;
     expect(path).toMatch(/^\/events\/event-[0-9A-Z]{26}\.json$/);
@@ -34,10 +61,20 @@ describe('SFTP deliveries', () => {
   });
 
   it('an SFTP call data webhook named host:port gets CDRs; a refused login is retried on the clock', async () => {
-    await server().call('POST', '/api/v1/call_data_webhooks', { body: envelope('call_data_webhook', {
-      name: 'sftp cdr', protocol: 'SFTP', data: `${sftp.host}:${sftp.port}`, auth_method: 'BASIC', auth_identity: 'dips', auth_secret: 'wrong',
-    }) });
-    await server().call('POST', '/__sim/inbound/sms', { key: null, body: { to: '+13125550100', from: '+14155550123', text: 'hi' } });
+    await server().call('POST', '/api/v1/call_data_webhooks', {
+      body: envelope('call_data_webhook', {
+        name: 'sftp cdr',
+        protocol: 'SFTP',
+        data: `${sftp.host}:${sftp.port}`,
+        auth_method: 'BASIC',
+        auth_identity: 'dips',
+        auth_secret: 'wrong',
+      }),
+    });
+    await server().call('POST', '/__sim/inbound/sms', {
+      key: null,
+      body: { to: '+13125550100', from: '+14155550123', text: 'hi' },
+    });
     expect(sftp.files.size).toBe(0);
     const log = (await server().call('GET', '/__sim/deliveries?kind=cdr', { key: null })).body.deliveries;
     expect(log[0]).toMatchObject({ method: 'SFTP', outcome: 'retrying' });

@@ -22,7 +22,9 @@ describe('store', () => {
       await w.apiKeys.update(key, (d) => (d.data.name = 'renamed on disk'));
     });
     const reopened = await JsonStore.open({ file }, silentLogger);
-    expect((await reopened.run({ read: true }, (w) => w.apiKeys.byKey('demo-admin-key')))!.data.name).toBe('renamed on disk');
+    expect((await reopened.run({ read: true }, (w) => w.apiKeys.byKey('demo-admin-key')))!.data.name).toBe(
+      'renamed on disk',
+    );
   });
 
   it('work that commits together is written together, in one append', async () => {
@@ -37,8 +39,16 @@ describe('store', () => {
       return original(changes);
     };
     // the first append starts alone; the 49 that commit while it runs share the next one
-    await Promise.all(Array.from({ length: 50 }, (_, i) => store.run({ account: `a${i}` }, (w) =>
-      w.sharedResourceGroups.insert({ account_id: `a${i}`, data: { id: `g${i}`, name: `g${i}`, inserted_at: '2026-01-01T00:00:00.000Z' } }))));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        store.run({ account: `a${i}` }, (w) =>
+          w.sharedResourceGroups.insert({
+            account_id: `a${i}`,
+            data: { id: `g${i}`, name: `g${i}`, inserted_at: '2026-01-01T00:00:00.000Z' },
+          }),
+        ),
+      ),
+    );
     expect(appends).toBe(2);
     const reopened = await JsonStore.open({ file: log.path }, silentLogger);
     expect((await reopened.run({ read: true }, (w) => w.exportState())).shared_resource_groups).toHaveLength(50);
@@ -50,12 +60,15 @@ describe('store', () => {
     const first = await buildServer(opts);
     const server = await listen(first.app, 0, '127.0.0.1');
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    const created = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      fetch(`${base}/api/v1/api_keys`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' },
-        body: JSON.stringify(envelope('api_key', { name: `burst ${i}` })),
-      }).then((r) => r.json() as Promise<{ data: { id: string } }>)));
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(`${base}/api/v1/api_keys`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' },
+          body: JSON.stringify(envelope('api_key', { name: `burst ${i}` })),
+        }).then((r) => r.json() as Promise<{ data: { id: string } }>),
+      ),
+    );
     await new Promise<void>((r) => server.close(() => r()));
     await first.runtime.close();
     const second = await buildServer(opts);

@@ -13,14 +13,28 @@ const stateOf = (store: JsonStore) => store.run({ read: true }, (w) => w.exportS
 describe('the change log store', () => {
   it('a restart finds exactly the state the server had, after every kind of change the scenarios make', async () => {
     const file = tempFile();
-    const { app, runtime } = await buildServer({ store: { file }, seed: 5, clockMode: 'frozen', startTime: new Date('2026-03-01T12:00:00.000Z'), logger: silentLogger });
+    const { app, runtime } = await buildServer({
+      store: { file },
+      seed: 5,
+      clockMode: 'frozen',
+      startTime: new Date('2026-03-01T12:00:00.000Z'),
+      logger: silentLogger,
+    });
     const server = await listen(app, 0, '127.0.0.1');
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     for (const name of scenarioNames()) expect((await runScenarioByName(base, name)).passed, name).toBe(true);
     // an update in the same frozen instant as the create must be logged too
     const headers = { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' };
-    const cart = await fetch(`${base}/api/v1/carts`, { method: 'POST', headers, body: JSON.stringify({ type: 'cart', data: { name: 'same instant' } }) }).then((r) => r.json());
-    await fetch(`${base}/api/v1/carts/${cart.data.id}`, { method: 'PATCH', headers, body: JSON.stringify({ type: 'cart', data: { notes: 'changed at once' } }) });
+    const cart = await fetch(`${base}/api/v1/carts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: 'cart', data: { name: 'same instant' } }),
+    }).then((r) => r.json());
+    await fetch(`${base}/api/v1/carts/${cart.data.id}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ type: 'cart', data: { notes: 'changed at once' } }),
+    });
     await new Promise((r) => server.close(r));
     await runtime.close();
     const live = await stateOf(runtime.store as JsonStore);
@@ -35,7 +49,11 @@ describe('the change log store', () => {
     const snapshotBytes = readFileSync(file).length;
     const server = await listen(app, 0, '127.0.0.1');
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    await fetch(`${base}/api/v1/carts`, { method: 'POST', headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' }, body: JSON.stringify({ type: 'cart', data: { name: 'one line' } }) });
+    await fetch(`${base}/api/v1/carts`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'cart', data: { name: 'one line' } }),
+    });
     await new Promise((r) => server.close(r));
     await runtime.close();
     expect(readFileSync(file).length).toBe(snapshotBytes);
@@ -49,13 +67,26 @@ describe('the change log store', () => {
   it('a torn last line (a crash mid-append) is dropped with a warning; everything before it is kept', async () => {
     const file = tempFile();
     const first = await buildServer({ store: { file }, seed: 7, clockMode: 'frozen', logger: silentLogger });
-    await first.runtime.store.run({ account: 'a' }, (w) => w.carts.insert({ account_id: 'a', data: { id: '01KJ0000000000000000000001', name: 'kept', notes: null, inserted_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' } }));
+    await first.runtime.store.run({ account: 'a' }, (w) =>
+      w.carts.insert({
+        account_id: 'a',
+        data: {
+          id: '01KJ0000000000000000000001',
+          name: 'kept',
+          notes: null,
+          inserted_at: '2026-01-01T00:00:00.000Z',
+          updated_at: '2026-01-01T00:00:00.000Z',
+        },
+      }),
+    );
     await first.runtime.close();
     const logged = readFileSync(`${file}.log`).length;
     appendFileSync(`${file}.log`, '812 0badf00d [["put","carts",{"account_id":"a","data":{"id":"01KJ00000000');
     const warnings: string[] = [];
     const reopened = await JsonStore.open({ file }, { warn: (m) => warnings.push(m) });
-    expect((await reopened.run({ read: true }, (w) => w.carts.getAnyAccount('01KJ0000000000000000000001')))?.data.name).toBe('kept');
+    expect(
+      (await reopened.run({ read: true }, (w) => w.carts.getAnyAccount('01KJ0000000000000000000001')))?.data.name,
+    ).toBe('kept');
     expect(readFileSync(`${file}.log`).length).toBe(logged);
     expect(warnings.join('\n')).toContain(`dropped a torn last write at byte ${logged}`);
   });

@@ -3,18 +3,29 @@ import { envelope, onlyError, useServer } from './helpers.js';
 
 describe('users', () => {
   const server = useServer();
-  const create = (data: unknown, key?: string) => server().call('POST', '/api/v1/users', { body: envelope('user', data), key });
+  const create = (data: unknown, key?: string) =>
+    server().call('POST', '/api/v1/users', { body: envelope('user', data), key });
   const alice = {
-    email: 'alice.moreau@demo-telecom.example', first_name: 'Alice', last_name: 'Moreau', title: 'Porting Specialist',
+    email: 'alice.moreau@demo-telecom.example',
+    first_name: 'Alice',
+    last_name: 'Moreau',
+    title: 'Porting Specialist',
     address: { address1: '10 W Jackson Blvd', city: 'Chicago', state: 'IL', zip_code: '60604', country: 'US' },
-    password: 'correct horse battery', password_confirmation: 'correct horse battery',
+    password: 'correct horse battery',
+    password_confirmation: 'correct horse battery',
   };
 
   it('creating a user answers 201 with the record and never the password', async () => {
     const res = await create(alice);
     expect(res.status).toBe(201);
     expect(res.body.type).toBe('user');
-    expect(res.body.data).toMatchObject({ email: alice.email, first_name: 'Alice', last_name: 'Moreau', title: 'Porting Specialist', address: alice.address });
+    expect(res.body.data).toMatchObject({
+      email: alice.email,
+      first_name: 'Alice',
+      last_name: 'Moreau',
+      title: 'Porting Specialist',
+      address: alice.address,
+    });
     expect(JSON.stringify(res.body)).not.toContain('correct horse');
   });
 
@@ -33,7 +44,10 @@ describe('users', () => {
   it('password_confirmation must match password (422, pointer to the confirmation)', async () => {
     const res = await create({ ...alice, password_confirmation: 'something else' });
     expect(res.status).toBe(422);
-    expect(onlyError(res)).toMatchObject({ code: 'invalid_parameter', source: { pointer: '/data/password_confirmation' } });
+    expect(onlyError(res)).toMatchObject({
+      code: 'invalid_parameter',
+      source: { pointer: '/data/password_confirmation' },
+    });
   });
 
   it('bad input answers 422 with a pointer: email format, missing email, wrong types, unknown fields', async () => {
@@ -62,7 +76,9 @@ describe('users', () => {
     const res = await server().call('PATCH', `/api/v1/users/${id}`, { body: envelope('user', { title: 'Team Lead' }) });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id, title: 'Team Lead', first_name: 'Alice' });
-    const pw = await server().call('PATCH', `/api/v1/users/${id}`, { body: envelope('user', { password: 'new password!' }) });
+    const pw = await server().call('PATCH', `/api/v1/users/${id}`, {
+      body: envelope('user', { password: 'new password!' }),
+    });
     expect(pw.status).toBe(422);
     expect(onlyError(pw).source.pointer).toBe('/data/password');
   });
@@ -87,7 +103,7 @@ describe('users', () => {
     expect(self.status).toBe(422);
   });
 
-  it('another account\'s user answers 404 as if it did not exist', async () => {
+  it("another account's user answers 404 as if it did not exist", async () => {
     const res = await server().call('GET', '/api/v1/users/0a0a0a0a-0000-4000-8000-000000000201');
     expect(res.status).toBe(404);
     expect(onlyError(res).code).toBe('not_found');

@@ -33,7 +33,9 @@ function parseUrl(v: string | null | undefined): URL | null {
 
 export function httpUrlProblem(v: string | null | undefined): Problem {
   const url = parseUrl(v);
-  return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname ? null : 'must be an http or https URL';
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname
+    ? null
+    : 'must be an http or https URL';
 }
 
 /** MM4: scheme mm4 (no TLS), mm4+s (optional TLS) or mm4s (mandatory TLS), host and port only. */
@@ -53,7 +55,10 @@ export function sftpUrlProblem(v: string | null | undefined): Problem {
 
 /** A SIP address `local@domain`, a port allowed after the domain. */
 export function sipProblem(v: string | null | undefined): Problem {
-  const m = /^([^@\s:]+)@([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*)(?::(\d{1,5}))?$/.exec(v ?? '');
+  const m =
+    /^([^@\s:]+)@([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*)(?::(\d{1,5}))?$/.exec(
+      v ?? '',
+    );
   if (!m) return 'must be local@domain, optionally with :port';
   return m[3] && Number(m[3]) > 65535 ? 'has a port above 65535' : null;
 }
@@ -61,7 +66,9 @@ export function sipProblem(v: string | null | undefined): Problem {
 /** One number, or several separated by commas. */
 export function phoneListProblem(v: string | null | undefined): Problem {
   const parts = (v ?? '').split(',').map((p) => p.trim());
-  return parts.length > 0 && parts.every((p) => E164.test(p)) ? null : 'must be a number or a comma-separated list of numbers';
+  return parts.length > 0 && parts.every((p) => E164.test(p))
+    ? null
+    : 'must be a number or a comma-separated list of numbers';
 }
 
 export const BUILT_IN_TTS = ['DISCONNECTED', 'TEXT_ONLY', 'BUSY', 'CONGESTION'] as const;
@@ -69,12 +76,16 @@ export const BUILT_IN_TTS = ['DISCONNECTED', 'TEXT_ONLY', 'BUSY', 'CONGESTION'] 
 export const ttsProblem = (v: string | null | undefined): Problem =>
   (BUILT_IN_TTS as readonly string[]).includes(v ?? '') ? null : `must be one of ${BUILT_IN_TTS.join(', ')}`;
 
-export const textProblem = (v: string | null | undefined): Problem => (v && v.trim() ? null : 'must be a non-empty text');
+export const textProblem = (v: string | null | undefined): Problem =>
+  v && v.trim() ? null : 'must be a non-empty text';
 
 export const unusedProblem = (v: string | null | undefined): Problem => (v === 'UNUSED' ? null : 'must be UNUSED');
 
 /** The voice target rules, shared by a switch's fallback (`voice_data`) and DID destinations. */
-export const voiceTargetProblem: Record<'VOIP' | 'PSTN' | 'HTTP_ROUTE' | 'TTS' | 'TTS_CUSTOM', (v: string | null | undefined) => Problem> = {
+export const voiceTargetProblem: Record<
+  'VOIP' | 'PSTN' | 'HTTP_ROUTE' | 'TTS' | 'TTS_CUSTOM',
+  (v: string | null | undefined) => Problem
+> = {
   VOIP: sipProblem,
   PSTN: phoneListProblem,
   HTTP_ROUTE: httpUrlProblem,

@@ -21,13 +21,19 @@ const TARGET: Record<string, ((v: string | null | undefined) => Problem) | undef
  * What is wrong with a delivery target; `at` is the pointer of the object holding it.
  * `sftpHostAllowed`: the call data webhook also takes a bare `host[:port]` for SFTP.
  */
-export function targetViolations(at: string, t: Target, secret: string | null | undefined, sftpHostAllowed = false): Violation[] {
+export function targetViolations(
+  at: string,
+  t: Target,
+  secret: string | null | undefined,
+  sftpHostAllowed = false,
+): Violation[] {
   const out: Violation[] = [];
   const rule = t.protocol === 'SFTP' && sftpHostAllowed ? sftpTargetProblem : TARGET[t.protocol];
   const problem = rule?.(t.data);
   if (problem) out.push({ pointer: `${at}/data`, detail: `data ${problem} for protocol ${t.protocol}.` });
   if (t.protocol !== 'NONE') {
-    if (t.auth_method === 'BASIC' && !t.auth_identity) out.push({ pointer: `${at}/auth_identity`, detail: 'auth_identity is required for BASIC auth.' });
+    if (t.auth_method === 'BASIC' && !t.auth_identity)
+      out.push({ pointer: `${at}/auth_identity`, detail: 'auth_identity is required for BASIC auth.' });
     if ((t.auth_method === 'BASIC' || t.auth_method === 'BEARER') && !secret) {
       out.push({ pointer: `${at}/auth_secret`, detail: `auth_secret is required for ${t.auth_method} auth.` });
     }

@@ -12,13 +12,20 @@ export type Destination = components['schemas']['destination'];
 export function destinationViolations(d: Destination, authSecret: string | null): Violation[] {
   const out: Violation[] = [];
   if (d.type === 'TTS_MESSAGE_SET') {
-    if (!d.tts_message_set_id) out.push({ pointer: '/data/tts_message_set_id', detail: 'tts_message_set_id is required for type TTS_MESSAGE_SET.' });
+    if (!d.tts_message_set_id)
+      out.push({
+        pointer: '/data/tts_message_set_id',
+        detail: 'tts_message_set_id is required for type TTS_MESSAGE_SET.',
+      });
   } else {
     const problem = voiceTargetProblem[d.type](d.destination);
     if (problem) out.push({ pointer: '/data/destination', detail: `destination ${problem} for type ${d.type}.` });
-    if (d.tts_message_set_id) out.push({ pointer: '/data/tts_message_set_id', detail: 'tts_message_set_id is only for type TTS_MESSAGE_SET.' });
+    if (d.tts_message_set_id)
+      out.push({ pointer: '/data/tts_message_set_id', detail: 'tts_message_set_id is only for type TTS_MESSAGE_SET.' });
   }
-  if (d.auth_method === 'BASIC' && !d.auth_identity) out.push({ pointer: '/data/auth_identity', detail: 'auth_identity is required for BASIC auth.' });
-  if (d.auth_method !== 'NONE' && !authSecret) out.push({ pointer: '/data/auth_secret', detail: `auth_secret is required for ${d.auth_method} auth.` });
+  if (d.auth_method === 'BASIC' && !d.auth_identity)
+    out.push({ pointer: '/data/auth_identity', detail: 'auth_identity is required for BASIC auth.' });
+  if (d.auth_method !== 'NONE' && !authSecret)
+    out.push({ pointer: '/data/auth_secret', detail: `auth_secret is required for ${d.auth_method} auth.` });
   return out;
 }

@@ -12,7 +12,10 @@ export const WILDCARD = 'WILDCARD';
  * The keywords as they are stored, or the violations that stop them. `hadWildcard`: the auto
  * response already has a wildcard, which a request may update only by naming keyword WILDCARD.
  */
-export function normalizeKeywords(input: readonly Keyword[], hadWildcard: boolean): { keywords: Keyword[]; violations: Violation[] } {
+export function normalizeKeywords(
+  input: readonly Keyword[],
+  hadWildcard: boolean,
+): { keywords: Keyword[]; violations: Violation[] } {
   const violations: Violation[] = [];
   const seen = new Set<string>();
   let wildcards = 0;
@@ -21,20 +24,33 @@ export function normalizeKeywords(input: readonly Keyword[], hadWildcard: boolea
     const typed = k.keyword?.trim().toUpperCase();
     if (k.is_wildcard) {
       wildcards++;
-      if (wildcards > 1) violations.push({ pointer: `${at}/is_wildcard`, detail: 'An auto response has at most one wildcard.' });
+      if (wildcards > 1)
+        violations.push({ pointer: `${at}/is_wildcard`, detail: 'An auto response has at most one wildcard.' });
       if (hadWildcard && typed !== WILDCARD) {
-        violations.push({ pointer: `${at}/keyword`, detail: 'To update the existing wildcard, the request must pass keyword WILDCARD.' });
+        violations.push({
+          pointer: `${at}/keyword`,
+          detail: 'To update the existing wildcard, the request must pass keyword WILDCARD.',
+        });
       }
     } else if (!typed) {
       violations.push({ pointer: `${at}/keyword`, detail: 'keyword is required unless is_wildcard is true.' });
     } else if (typed === WILDCARD) {
-      violations.push({ pointer: `${at}/keyword`, detail: 'WILDCARD is the keyword of the wildcard entry; set is_wildcard.' });
+      violations.push({
+        pointer: `${at}/keyword`,
+        detail: 'WILDCARD is the keyword of the wildcard entry; set is_wildcard.',
+      });
     } else if (seen.has(typed)) {
       violations.push({ pointer: `${at}/keyword`, detail: `The keyword ${typed} appears twice.` });
     }
-    const keyword = k.is_wildcard ? WILDCARD : typed ?? '';
+    const keyword = k.is_wildcard ? WILDCARD : (typed ?? '');
     seen.add(keyword);
-    return { keyword, is_wildcard: k.is_wildcard ?? false, intercept: k.intercept ?? false, message: k.message ?? null, message2: k.message2 ?? null };
+    return {
+      keyword,
+      is_wildcard: k.is_wildcard ?? false,
+      intercept: k.intercept ?? false,
+      message: k.message ?? null,
+      message2: k.message2 ?? null,
+    };
   });
   return { keywords, violations };
 }

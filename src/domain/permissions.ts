@@ -19,8 +19,11 @@ export function mayAct(caller: Caller, scope: Scope): boolean {
   if (INFORMATIONAL.has(scope.resource)) return true;
   if (caller.role === null || caller.suspended) return false;
   switch (caller.role) {
-    case 'admin': return true;
-    case 'operator': return !(CREDENTIALS.has(scope.resource) && WRITES.has(scope.action));
-    case 'read_only': return scope.action === 'list' || scope.action === 'get';
+    case 'admin':
+      return true;
+    case 'operator':
+      return !(CREDENTIALS.has(scope.resource) && WRITES.has(scope.action));
+    case 'read_only':
+      return scope.action === 'list' || scope.action === 'get';
   }
 }

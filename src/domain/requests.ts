@@ -28,10 +28,14 @@ export const dataSchemaOf: Record<RequestType, string> = {
 
 /** Types whose `numbers` name numbers the account already has. */
 const EXISTING_NUMBERS: ReadonlySet<RequestType> = new Set<RequestType>([
-  'ADD_CAMPAIGN_NUMBERS', 'REMOVE_CAMPAIGN_NUMBERS', 'ADD_MESSAGING_NUMBERS', 'ADD_VOICE_NUMBERS',
-  'REMOVE_MESSAGING_NUMBERS', 'REMOVE_NUMBERS', 'REMOVE_VOICE_NUMBERS',
+  'ADD_CAMPAIGN_NUMBERS',
+  'REMOVE_CAMPAIGN_NUMBERS',
+  'ADD_MESSAGING_NUMBERS',
+  'ADD_VOICE_NUMBERS',
+  'REMOVE_MESSAGING_NUMBERS',
+  'REMOVE_NUMBERS',
+  'REMOVE_VOICE_NUMBERS',
 ]);
-
 
 /** What the rules need to know of the account. */
 export interface AccountView {
@@ -50,14 +54,26 @@ export function requestViolations(type: RequestType, data: Record<string, unknow
   numbers.forEach((n, i) => {
     const number = toE164(n);
     if (seen.has(number)) out.push({ pointer: `${AT}/numbers/${i}`, detail: `${number} appears twice.` });
-    else if (EXISTING_NUMBERS.has(type) && !account.ownsNumber(number)) out.push({ pointer: `${AT}/numbers/${i}`, detail: `${number} is not a number of this account.` });
-    else if (type === 'NEW_NUMBERS' && account.ownsNumber(number)) out.push({ pointer: `${AT}/numbers/${i}`, detail: `${number} is already a number of this account.` });
+    else if (EXISTING_NUMBERS.has(type) && !account.ownsNumber(number))
+      out.push({ pointer: `${AT}/numbers/${i}`, detail: `${number} is not a number of this account.` });
+    else if (type === 'NEW_NUMBERS' && account.ownsNumber(number))
+      out.push({ pointer: `${AT}/numbers/${i}`, detail: `${number} is already a number of this account.` });
     seen.add(number);
   });
-  if ((type === 'ADD_CAMPAIGN_NUMBERS' || type === 'REMOVE_CAMPAIGN_NUMBERS') && !account.hasCampaign(String(data.tcr_campaign_id))) {
-    out.push({ pointer: `${AT}/tcr_campaign_id`, detail: `No campaign ${String(data.tcr_campaign_id)} is owned by or shared with this account.` });
+  if (
+    (type === 'ADD_CAMPAIGN_NUMBERS' || type === 'REMOVE_CAMPAIGN_NUMBERS') &&
+    !account.hasCampaign(String(data.tcr_campaign_id))
+  ) {
+    out.push({
+      pointer: `${AT}/tcr_campaign_id`,
+      detail: `No campaign ${String(data.tcr_campaign_id)} is owned by or shared with this account.`,
+    });
   }
-  if ((type === 'ADD_MESSAGING_NUMBERS' || type === 'ADD_VOICE_NUMBERS') && typeof data.switch_id === 'string' && !account.hasSwitch(data.switch_id)) {
+  if (
+    (type === 'ADD_MESSAGING_NUMBERS' || type === 'ADD_VOICE_NUMBERS') &&
+    typeof data.switch_id === 'string' &&
+    !account.hasSwitch(data.switch_id)
+  ) {
     out.push({ pointer: `${AT}/switch_id`, detail: `No switch ${data.switch_id} in this account.` });
   }
   if (type === 'NEW_NUMBERS') out.push(...newNumbersViolations(data));
@@ -67,8 +83,15 @@ export function requestViolations(type: RequestType, data: Record<string, unknow
 /** Spec: `quantity` is the most wanted, `min_quantity` the least acceptable; together a range. */
 function newNumbersViolations(data: Record<string, unknown>): Violation[] {
   const out: Violation[] = [];
-  const { quantity, min_quantity, number_type, npa, numbers } = data as { quantity?: string; min_quantity?: string; number_type: string; npa?: string; numbers?: string[] };
-  if (min_quantity !== undefined && quantity === undefined) out.push({ pointer: `${AT}/quantity`, detail: 'quantity is required with min_quantity.' });
+  const { quantity, min_quantity, number_type, npa, numbers } = data as {
+    quantity?: string;
+    min_quantity?: string;
+    number_type: string;
+    npa?: string;
+    numbers?: string[];
+  };
+  if (min_quantity !== undefined && quantity === undefined)
+    out.push({ pointer: `${AT}/quantity`, detail: 'quantity is required with min_quantity.' });
   if (min_quantity !== undefined && quantity !== undefined && Number(min_quantity) > Number(quantity)) {
     out.push({ pointer: `${AT}/min_quantity`, detail: `min_quantity ${min_quantity} is above quantity ${quantity}.` });
   }

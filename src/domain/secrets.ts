@@ -24,4 +24,5 @@ export function passwordMatches(password: string, stored: string): boolean {
 }
 
 /** A token of `bytes` random bytes in URL-safe base64, for keys and secrets. */
-export const token = (random: { bytes(n: number): Buffer }, bytes: number): string => random.bytes(bytes).toString('base64url');
+export const token = (random: { bytes(n: number): Buffer }, bytes: number): string =>
+  random.bytes(bytes).toString('base64url');

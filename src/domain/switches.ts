@@ -4,7 +4,15 @@
  */
 import type { components } from '../generated/api.js';
 import type { Draft, SwitchSecrets } from '../store/rows.js';
-import { httpUrlProblem, mm4UrlProblem, phoneProblem, sftpUrlProblem, unusedProblem, voiceTargetProblem, type Problem } from './addresses.js';
+import {
+  httpUrlProblem,
+  mm4UrlProblem,
+  phoneProblem,
+  sftpUrlProblem,
+  unusedProblem,
+  voiceTargetProblem,
+  type Problem,
+} from './addresses.js';
 
 export type Switch = components['schemas']['switch'];
 type Writable = components['schemas']['switch_writable'];
@@ -19,13 +27,34 @@ const NO_OPTIONS = { dlr_on_sent: false, forward_dlr: false, pad_shortcodes: fal
 /** A new switch's fields before the request's are laid over them. */
 export const switchDefaults = (): Omit<Switch, 'id' | 'name' | 'inserted_at' | 'updated_at'> => ({
   notes: null,
-  sms_enabled: false, sms_protocol: 'NONE', sms_data: null, sms_auth_method: 'NONE', sms_identity: null, sms_name: null,
-  sms_message_format: 'SMSFMT_JSON_1_0', sms_signing_scheme: 'NONE', sms_signing_hash: 'NONE', sms_encryption_method: 'NONE',
+  sms_enabled: false,
+  sms_protocol: 'NONE',
+  sms_data: null,
+  sms_auth_method: 'NONE',
+  sms_identity: null,
+  sms_name: null,
+  sms_message_format: 'SMSFMT_JSON_1_0',
+  sms_signing_scheme: 'NONE',
+  sms_signing_hash: 'NONE',
+  sms_encryption_method: 'NONE',
   sms_options: { ...NO_OPTIONS },
-  mms_enabled: false, mms_protocol: 'NONE', mms_data: null, mms_auth_method: 'NONE', mms_identity: null, mms_name: null,
-  mms_message_format: 'MMSFMT_JSON_1_0', mms_signing_scheme: 'NONE', mms_signing_hash: 'NONE', mms_encryption_method: 'NONE',
+  mms_enabled: false,
+  mms_protocol: 'NONE',
+  mms_data: null,
+  mms_auth_method: 'NONE',
+  mms_identity: null,
+  mms_name: null,
+  mms_message_format: 'MMSFMT_JSON_1_0',
+  mms_signing_scheme: 'NONE',
+  mms_signing_hash: 'NONE',
+  mms_encryption_method: 'NONE',
   mms_options: { ...NO_OPTIONS },
-  voice_enabled: false, voice_protocol: 'NONE', voice_data: null, voice_auth_method: 'NONE', voice_identity: null, voice_name: null,
+  voice_enabled: false,
+  voice_protocol: 'NONE',
+  voice_data: null,
+  voice_auth_method: 'NONE',
+  voice_identity: null,
+  voice_name: null,
 });
 
 const SECRET_FIELDS = ['sms_secret', 'mms_secret', 'voice_secret'] as const;
@@ -58,33 +87,50 @@ const MMS_DATA: Partial<Record<Switch['mms_protocol'], (v: string | null | undef
   SERVICE_CHAT: unusedProblem,
 };
 
-function authViolations(prefix: 'sms' | 'mms' | 'voice', method: string | undefined, identity: string | null | undefined, secret: string | null): Violation[] {
+function authViolations(
+  prefix: 'sms' | 'mms' | 'voice',
+  method: string | undefined,
+  identity: string | null | undefined,
+  secret: string | null,
+): Violation[] {
   const out: Violation[] = [];
-  if (method === 'BASIC' && !identity) out.push({ pointer: `/data/${prefix}_identity`, detail: `${prefix}_identity is required for BASIC auth.` });
-  if (method && method !== 'NONE' && !secret) out.push({ pointer: `/data/${prefix}_secret`, detail: `${prefix}_secret is required for ${method} auth.` });
+  if (method === 'BASIC' && !identity)
+    out.push({ pointer: `/data/${prefix}_identity`, detail: `${prefix}_identity is required for BASIC auth.` });
+  if (method && method !== 'NONE' && !secret)
+    out.push({ pointer: `/data/${prefix}_secret`, detail: `${prefix}_secret is required for ${method} auth.` });
   return out;
 }
 
 /** Everything wrong with a switch as it would be stored; empty when it may be stored. */
 export function switchViolations(s: Switch, secrets: SwitchSecrets, apiKeyBound: boolean): Violation[] {
   const out: Violation[] = [];
-  const check = (field: 'sms_data' | 'mms_data' | 'voice_data', protocol: string, rule?: (v: string | null | undefined) => Problem) => {
+  const check = (
+    field: 'sms_data' | 'mms_data' | 'voice_data',
+    protocol: string,
+    rule?: (v: string | null | undefined) => Problem,
+  ) => {
     const problem = rule?.(s[field]);
     if (problem) out.push({ pointer: `/data/${field}`, detail: `${field} ${problem} for protocol ${protocol}.` });
   };
   check('sms_data', s.sms_protocol, SMS_DATA[s.sms_protocol]);
   if (s.sms_protocol === 'SMPP' && !apiKeyBound) {
-    out.push({ pointer: '/data/api_key_id', detail: 'sms_protocol SMPP needs an API key bound to the switch (api_key_id).' });
+    out.push({
+      pointer: '/data/api_key_id',
+      detail: 'sms_protocol SMPP needs an API key bound to the switch (api_key_id).',
+    });
   }
-  if (s.sms_protocol === 'HTTP') out.push(...authViolations('sms', s.sms_auth_method, s.sms_identity, secrets.sms_secret));
+  if (s.sms_protocol === 'HTTP')
+    out.push(...authViolations('sms', s.sms_auth_method, s.sms_identity, secrets.sms_secret));
 
   check('mms_data', s.mms_protocol, MMS_DATA[s.mms_protocol]);
   if (s.mms_protocol === 'MM4' && s.mms_auth_method !== 'BASIC') {
     out.push({ pointer: '/data/mms_auth_method', detail: 'MM4 supports only BASIC auth.' });
   }
-  if (s.mms_protocol === 'HTTP' || s.mms_protocol === 'MM4') out.push(...authViolations('mms', s.mms_auth_method, s.mms_identity, secrets.mms_secret));
+  if (s.mms_protocol === 'HTTP' || s.mms_protocol === 'MM4')
+    out.push(...authViolations('mms', s.mms_auth_method, s.mms_identity, secrets.mms_secret));
 
   if (s.voice_protocol !== 'NONE') check('voice_data', s.voice_protocol, voiceTargetProblem[s.voice_protocol]);
-  if (s.voice_protocol === 'HTTP_ROUTE') out.push(...authViolations('voice', s.voice_auth_method, s.voice_identity, secrets.voice_secret));
+  if (s.voice_protocol === 'HTTP_ROUTE')
+    out.push(...authViolations('voice', s.voice_auth_method, s.voice_identity, secrets.voice_secret));
   return out;
 }

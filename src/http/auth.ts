@@ -43,8 +43,8 @@ async function keyFromHeader(store: UnitOfWork, header: string | undefined): Pro
 export async function authenticate(store: UnitOfWork, header: string | undefined): Promise<Principal> {
   const key = await keyFromHeader(store, header);
   if (!key.data.active) throw unauthenticated('inactive_key', 'The API key is not active.');
-  const user = key.user_id ? (await store.users.get(key.account_id, key.user_id)) ?? null : null;
-  if (key.user_id && !user) throw unauthenticated('unknown_key', 'The API key\'s user no longer exists.');
+  const user = key.user_id ? ((await store.users.get(key.account_id, key.user_id)) ?? null) : null;
+  if (key.user_id && !user) throw unauthenticated('unknown_key', "The API key's user no longer exists.");
   return { accountId: key.account_id, key, user };
 }
 
@@ -52,9 +52,11 @@ export async function authenticate(store: UnitOfWork, header: string | undefined
 export function authorize(principal: Principal, scope: Scope): void {
   const caller = { role: principal.user?.role ?? null, suspended: principal.user?.suspended ?? false };
   if (!mayAct(caller, scope)) {
-    throw new ApiError('access_denied.no_scope', [{
-      detail: `This key may not ${scope.action} ${scope.resource}.`,
-      params: { action: scope.action, level: 'account', resource: scope.resource },
-    }]);
+    throw new ApiError('access_denied.no_scope', [
+      {
+        detail: `This key may not ${scope.action} ${scope.resource}.`,
+        params: { action: scope.action, level: 'account', resource: scope.resource },
+      },
+    ]);
   }
 }

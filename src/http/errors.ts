@@ -37,7 +37,10 @@ export interface ErrorInit {
 export class ApiError extends Error {
   readonly errors: ErrorObject[];
 
-  constructor(readonly code: ErrorCode, inits: ErrorInit[]) {
+  constructor(
+    readonly code: ErrorCode,
+    inits: ErrorInit[],
+  ) {
     super(`${code}: ${inits.map((i) => i.detail).join('; ')}`);
     this.errors = inits.map((i) => ({
       code,
@@ -81,5 +84,9 @@ export function assertFound<T>(record: T | undefined | null, type: string, id: s
 
 /** Throws one `invalid_parameter` with an entry per violation, if there are any. */
 export function assertNoViolations(violations: { pointer: string; detail: string }[]): void {
-  if (violations.length) throw new ApiError('invalid_parameter', violations.map((v) => ({ detail: v.detail, source: { pointer: v.pointer } })));
+  if (violations.length)
+    throw new ApiError(
+      'invalid_parameter',
+      violations.map((v) => ({ detail: v.detail, source: { pointer: v.pointer } })),
+    );
 }

@@ -66,6 +66,8 @@ export interface SimCtx<K extends SimOperationId> {
   adminToken?: string;
 }
 
-export type SimHandler<K extends SimOperationId> = (ctx: SimCtx<K>) => ReplyOfOp<simOperations[K]> | Promise<ReplyOfOp<simOperations[K]>>;
+export type SimHandler<K extends SimOperationId> = (
+  ctx: SimCtx<K>,
+) => ReplyOfOp<simOperations[K]> | Promise<ReplyOfOp<simOperations[K]>>;
 
 export type SimHandlerMap = { [K in SimOperationId]: SimHandler<K> };

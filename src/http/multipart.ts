@@ -21,7 +21,10 @@ export function readMultipart(req: Request): Promise<Upload> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: DOCUMENT_LIMIT, files: 1, fields: 20, fieldSize: 70_000 } });
+      parser = busboy({
+        headers: req.headers,
+        limits: { fileSize: DOCUMENT_LIMIT, files: 1, fields: 20, fieldSize: 70_000 },
+      });
     } catch (e) {
       reject(invalidField('/', `The multipart body cannot be read: ${(e as Error).message}.`));
       return;
@@ -35,11 +38,16 @@ export function readMultipart(req: Request): Promise<Upload> {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => {
-        failure = new ApiError('payload_too_large', [{ detail: 'The file is over the 8 MB limit (4 MB is the supported size).' }]);
+        failure = new ApiError('payload_too_large', [
+          { detail: 'The file is over the 8 MB limit (4 MB is the supported size).' },
+        ]);
       });
       stream.on('end', () => {
         if (name !== 'file') {
-          failure ??= invalidField(`/${name}`, `${name} is not an accepted part; the file goes in the part named file.`);
+          failure ??= invalidField(
+            `/${name}`,
+            `${name} is not an accepted part; the file goes in the part named file.`,
+          );
           return;
         }
         upload.file = { bytes: Buffer.concat(chunks), filename: info.filename ?? '', mimeType: info.mimeType };

@@ -44,7 +44,12 @@ function decodeCursor(list: string, cursor: string, parameter: string): SortKey 
   } catch {
     parsed = null;
   }
-  if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((p) => typeof p === 'string') || parsed[0] !== list) {
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 3 ||
+    !parsed.every((p) => typeof p === 'string') ||
+    parsed[0] !== list
+  ) {
     throw invalidParameter(parameter, `${parameter} is not a cursor of this list.`);
   }
   return [parsed[1] as string, parsed[2] as string];
@@ -117,9 +122,17 @@ export interface ListContext {
  * The 200 answer of a list operation: one page of `rows`, its cursors bound to the operation and
  * to `scope` (the caller's account unless the list belongs to one record, such as a number).
  */
-export async function pageOf<R extends Keyed, T>(ctx: ListContext, rows: readonly R[], present: (row: R) => T | Promise<T>, opts: { scope?: string; newestFirst?: boolean; unsorted?: boolean } = {}) {
+export async function pageOf<R extends Keyed, T>(
+  ctx: ListContext,
+  rows: readonly R[],
+  present: (row: R) => T | Promise<T>,
+  opts: { scope?: string; newestFirst?: boolean; unsorted?: boolean } = {},
+) {
   const { scope, ...rest } = opts;
-  const page = paginate(rows, ctx.query, { list: `${ctx.meta.operationId}:${scope ?? ctx.principal.accountId}`, ...rest });
+  const page = paginate(rows, ctx.query, {
+    list: `${ctx.meta.operationId}:${scope ?? ctx.principal.accountId}`,
+    ...rest,
+  });
   const results: T[] = [];
   for (const row of page.results) results.push(await present(row));
   return { status: 200 as const, body: { ...page, results } };

@@ -64,14 +64,17 @@ function compile(contract: Contract<string>, api: OpenAPIBackend): Compiled[] {
   const routes: Compiled[] = [];
   for (const meta of contract.operations.values()) {
     const names: string[] = [];
-    const source = meta.path.split(/(\{\w+\})/).map((part) => {
-      const m = /^\{(\w+)\}$/.exec(part);
-      if (m?.[1]) {
-        names.push(m[1]);
-        return '([^/]+)';
-      }
-      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    }).join('');
+    const source = meta.path
+      .split(/(\{\w+\})/)
+      .map((part) => {
+        const m = /^\{(\w+)\}$/.exec(part);
+        if (m?.[1]) {
+          names.push(m[1]);
+          return '([^/]+)';
+        }
+        return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      })
+      .join('');
     const operation = api.router.getOperation(meta.operationId);
     if (!operation) throw new Error(`openapi-backend has no operation ${meta.operationId}`);
     routes.push({ method: meta.method, pattern: new RegExp(`^${source}/?$`), names, meta, operation, api });

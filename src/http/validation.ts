@@ -10,10 +10,15 @@ const combinators = new Set(['oneOf', 'anyOf', 'allOf', 'if', 'not']);
 
 function location(e: AjvError): { pointer?: string; parameter?: string; field: string } {
   const extra =
-    e.keyword === 'required' ? `/${(e.params as { missingProperty: string }).missingProperty}` :
-    e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` :
-    e.keyword === 'unevaluatedProperties' ? `/${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}` :
-    e.keyword === 'discriminator' ? `/${(e.params as { tag: string }).tag}` : '';
+    e.keyword === 'required'
+      ? `/${(e.params as { missingProperty: string }).missingProperty}`
+      : e.keyword === 'additionalProperties'
+        ? `/${(e.params as { additionalProperty: string }).additionalProperty}`
+        : e.keyword === 'unevaluatedProperties'
+          ? `/${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}`
+          : e.keyword === 'discriminator'
+            ? `/${(e.params as { tag: string }).tag}`
+            : '';
   const full = e.instancePath + extra;
   const [, where = '', ...rest] = full.split('/');
   if (where === 'query' || where === 'path' || where === 'header') {
@@ -29,13 +34,19 @@ const decodePointer = (s: string): string => s.replace(/~1/g, '/').replace(/~0/g
 function describe(e: AjvError, field: string): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
-    case 'required': return `${field} is required.`;
+    case 'required':
+      return `${field} is required.`;
     case 'additionalProperties':
-    case 'unevaluatedProperties': return `${field} is not an accepted field.`;
-    case 'const': return `${field} must be ${JSON.stringify(p.allowedValue)}.`;
-    case 'enum': return `${field} must be one of ${(p.allowedValues as unknown[]).join(', ')}.`;
-    case 'discriminator': return `${field} must be one of the accepted types.`;
-    default: return `${field} ${e.message ?? 'is invalid'}.`;
+    case 'unevaluatedProperties':
+      return `${field} is not an accepted field.`;
+    case 'const':
+      return `${field} must be ${JSON.stringify(p.allowedValue)}.`;
+    case 'enum':
+      return `${field} must be one of ${(p.allowedValues as unknown[]).join(', ')}.`;
+    case 'discriminator':
+      return `${field} must be one of the accepted types.`;
+    default:
+      return `${field} ${e.message ?? 'is invalid'}.`;
   }
 }
 
@@ -59,5 +70,8 @@ export function validationError(errors: AjvError[]): ApiError {
     const source = loc.pointer !== undefined ? { pointer: loc.pointer } : { parameter: loc.parameter ?? '' };
     return new ApiError('invalid_parameter', [{ detail: `${loc.field} does not match any accepted shape.`, source }]);
   }
-  return new ApiError('invalid_parameter', [...byLocation.values()].map((v) => v.init));
+  return new ApiError(
+    'invalid_parameter',
+    [...byLocation.values()].map((v) => v.init),
+  );
 }

@@ -49,7 +49,9 @@ export const apiKeyHandlers = {
 
   updateApiKey: async ({ store, clock, principal, params, body }) => {
     const row = assertFound(await store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id);
-    const updated = await store.apiKeys.update(row, (d) => Object.assign(d.data, body.data, { updated_at: clock.iso() }));
+    const updated = await store.apiKeys.update(row, (d) =>
+      Object.assign(d.data, body.data, { updated_at: clock.iso() }),
+    );
     return { status: 200, body: present(updated) };
   },
 

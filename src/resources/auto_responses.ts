@@ -14,7 +14,14 @@ export const autoResponseHandlers = {
     const now = clock.iso();
     const row = await store.autoResponses.insert({
       account_id: principal.accountId,
-      data: { id: ids.uuid(), name: body.data.name ?? null, notes: body.data.notes ?? null, keywords, inserted_at: now, updated_at: now },
+      data: {
+        id: ids.uuid(),
+        name: body.data.name ?? null,
+        notes: body.data.notes ?? null,
+        keywords,
+        inserted_at: now,
+        updated_at: now,
+      },
     });
     return { status: 201, body: present(row) };
   },
@@ -23,13 +30,25 @@ export const autoResponseHandlers = {
 
   getAutoResponse: async ({ store, principal, params }) => ({
     status: 200,
-    body: present(assertFound(await store.autoResponses.get(principal.accountId, params.id), 'messaging_auto_response', params.id)),
+    body: present(
+      assertFound(await store.autoResponses.get(principal.accountId, params.id), 'messaging_auto_response', params.id),
+    ),
   }),
 
   updateAutoResponse: async ({ store, clock, principal, params, body }) => {
-    const row = assertFound(await store.autoResponses.get(principal.accountId, params.id), 'messaging_auto_response', params.id);
+    const row = assertFound(
+      await store.autoResponses.get(principal.accountId, params.id),
+      'messaging_auto_response',
+      params.id,
+    );
     const { keywords: input, ...fields } = body.data;
-    const normalized = input === undefined ? undefined : normalizeKeywords(input, row.data.keywords.some((k) => k.is_wildcard));
+    const normalized =
+      input === undefined
+        ? undefined
+        : normalizeKeywords(
+            input,
+            row.data.keywords.some((k) => k.is_wildcard),
+          );
     if (normalized) assertNoViolations(normalized.violations);
     const updated = await store.autoResponses.update(row, (d) => {
       if (normalized) d.data.keywords = normalized.keywords;
@@ -39,7 +58,11 @@ export const autoResponseHandlers = {
   },
 
   deleteAutoResponse: async ({ store, principal, params }) => {
-    const row = assertFound(await store.autoResponses.get(principal.accountId, params.id), 'messaging_auto_response', params.id);
+    const row = assertFound(
+      await store.autoResponses.get(principal.accountId, params.id),
+      'messaging_auto_response',
+      params.id,
+    );
     const numbers = (await store.numbers.usingAutoResponse(row.data.id)).length;
     if (numbers) throw inUse(`The auto response is bound to ${numbers} number(s); unbind it first.`);
     await store.autoResponses.remove(row);

@@ -19,10 +19,14 @@ export const bulkDipTaskHandlers = {
     const d = body.data;
     const violations: Violation[] = [];
     if (await store.bulkDipTasks.byReference(principal.accountId, d.reference_id)) {
-      violations.push({ pointer: '/data/reference_id', detail: `A task with reference_id ${d.reference_id} exists in the account.` });
+      violations.push({
+        pointer: '/data/reference_id',
+        detail: `A task with reference_id ${d.reference_id} exists in the account.`,
+      });
     }
     for (const flag of ['enhanced', 'messaging_lookup'] as const) {
-      if (d[flag] && d.type !== 'LRN') violations.push({ pointer: `/data/${flag}`, detail: `${flag} is only for LRN tasks.` });
+      if (d[flag] && d.type !== 'LRN')
+        violations.push({ pointer: `/data/${flag}`, detail: `${flag} is only for LRN tasks.` });
     }
     const actions = d.on_done_actions ?? [];
     actions.forEach((a, i) => violations.push(...targetViolations(`/data/on_done_actions/${i}`, a, a.auth_secret)));
@@ -41,8 +45,15 @@ export const bulkDipTaskHandlers = {
         messaging_lookup: d.messaging_lookup ?? false,
         enable_cdr_export: d.enable_cdr_export ?? false,
         on_done_actions: actions.map(({ auth_secret: _secret, ...a }) => ({
-          archive_format: 'NONE', auth_method: 'NONE', auth_identity: null, filename: null, reference_id: null, type: 'SEND',
-          ...a, status: 'NEW', error_code: 'OK',
+          archive_format: 'NONE',
+          auth_method: 'NONE',
+          auth_identity: null,
+          filename: null,
+          reference_id: null,
+          type: 'SEND',
+          ...a,
+          status: 'NEW',
+          error_code: 'OK',
         })),
         status: 'NEW',
         error_code: 'OK',
@@ -59,6 +70,8 @@ export const bulkDipTaskHandlers = {
 
   getBulkDipTask: async ({ store, principal, params }) => ({
     status: 200,
-    body: present(assertFound(await store.bulkDipTasks.get(principal.accountId, params.id), 'bulk_dip_task', params.id)),
+    body: present(
+      assertFound(await store.bulkDipTasks.get(principal.accountId, params.id), 'bulk_dip_task', params.id),
+    ),
   }),
 } satisfies HandlerMap;

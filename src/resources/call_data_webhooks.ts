@@ -13,28 +13,50 @@ const present = (row: CallDataWebhookRow) => ({ data: row.data, type: 'call_data
 export const callDataWebhookHandlers = {
   createCallDataWebhook: async ({ store, clock, ids, principal, body }) => {
     if ((await store.callDataWebhooks.list(principal.accountId)).length > 0) {
-      throw new ApiError('limit_reached', [{ detail: 'An account has at most one call data webhook; update or delete the existing one.' }]);
+      throw new ApiError('limit_reached', [
+        { detail: 'An account has at most one call data webhook; update or delete the existing one.' },
+      ]);
     }
     const { auth_secret, ...fields } = body.data;
     const now = clock.iso();
     const data: Draft<CallDataWebhookRow['data']> = {
-      id: ids.ulid(), notes: null, data: null, auth_method: 'NONE', auth_identity: null, auth_name: null,
-      custom_headers: [], custom_query_params: [], ...(structuredClone(fields) as Draft<typeof fields>), inserted_at: now, updated_at: now,
+      id: ids.ulid(),
+      notes: null,
+      data: null,
+      auth_method: 'NONE',
+      auth_identity: null,
+      auth_name: null,
+      custom_headers: [],
+      custom_query_params: [],
+      ...(structuredClone(fields) as Draft<typeof fields>),
+      inserted_at: now,
+      updated_at: now,
     };
     assertNoViolations(targetViolations('/data', data, auth_secret, true));
-    const row = await store.callDataWebhooks.insert({ account_id: principal.accountId, auth_secret: auth_secret ?? null, data });
+    const row = await store.callDataWebhooks.insert({
+      account_id: principal.accountId,
+      auth_secret: auth_secret ?? null,
+      data,
+    });
     return { status: 201, body: { ...present(row), data: { ...row.data, auth_secret: row.auth_secret } } };
   },
 
-  listCallDataWebhooks: async (ctx) => pageOf(ctx, await ctx.store.callDataWebhooks.list(ctx.principal.accountId), present),
+  listCallDataWebhooks: async (ctx) =>
+    pageOf(ctx, await ctx.store.callDataWebhooks.list(ctx.principal.accountId), present),
 
   getCallDataWebhook: async ({ store, principal, params }) => ({
     status: 200,
-    body: present(assertFound(await store.callDataWebhooks.get(principal.accountId, params.id), 'call_data_webhook', params.id)),
+    body: present(
+      assertFound(await store.callDataWebhooks.get(principal.accountId, params.id), 'call_data_webhook', params.id),
+    ),
   }),
 
   updateCallDataWebhook: async ({ store, clock, principal, params, body }) => {
-    const row = assertFound(await store.callDataWebhooks.get(principal.accountId, params.id), 'call_data_webhook', params.id);
+    const row = assertFound(
+      await store.callDataWebhooks.get(principal.accountId, params.id),
+      'call_data_webhook',
+      params.id,
+    );
     const { auth_secret, ...fields } = body.data;
     const updated = await store.callDataWebhooks.update(row, (d) => {
       Object.assign(d.data, structuredClone(fields), { updated_at: clock.iso() });
@@ -45,7 +67,11 @@ export const callDataWebhookHandlers = {
   },
 
   deleteCallDataWebhook: async ({ store, principal, params }) => {
-    const row = assertFound(await store.callDataWebhooks.get(principal.accountId, params.id), 'call_data_webhook', params.id);
+    const row = assertFound(
+      await store.callDataWebhooks.get(principal.accountId, params.id),
+      'call_data_webhook',
+      params.id,
+    );
     await store.callDataWebhooks.remove(row);
     return { status: 200, body: present(row) };
   },

@@ -33,7 +33,12 @@ const ownCampaign = async (store: UnitOfWork, principal: Principal, id: string):
 
 export const campaignHandlers = {
   listCampaigns: async (ctx) =>
-    pageOf(ctx, await ctx.store.campaigns.visibleTo(ctx.principal.accountId), (row) => present(row, ctx.principal.accountId), { unsorted: true }),
+    pageOf(
+      ctx,
+      await ctx.store.campaigns.visibleTo(ctx.principal.accountId),
+      (row) => present(row, ctx.principal.accountId),
+      { unsorted: true },
+    ),
 
   getCampaign: async ({ store, principal, params }) => ({
     status: 200,
@@ -44,27 +49,39 @@ export const campaignHandlers = {
     const row = await ownCampaign(store, principal, params.campaign_id);
     const target = await store.accounts.getAnyAccount(params.account_id);
     if (!target) throw notFound('account', params.account_id);
-    if (target.data.id === principal.accountId) throw invalidParameter('account_id', 'A campaign cannot be shared with its own account.');
-    const shared = row.shared_with.includes(target.data.id) ? row : await store.campaigns.update(row, (d) => {
-      d.shared_with.push(target.data.id);
-      d.data.updated_at = clock.iso();
-    });
+    if (target.data.id === principal.accountId)
+      throw invalidParameter('account_id', 'A campaign cannot be shared with its own account.');
+    const shared = row.shared_with.includes(target.data.id)
+      ? row
+      : await store.campaigns.update(row, (d) => {
+          d.shared_with.push(target.data.id);
+          d.data.updated_at = clock.iso();
+        });
     return { status: 200, body: present(shared, principal.accountId) };
   },
 
   shareCampaignWithGroup: async ({ store, clock, principal, params }) => {
     const row = await ownCampaign(store, principal, params.campaign_id);
-    const group = assertFound(await store.sharedResourceGroups.get(principal.accountId, params.shared_resource_group_id), 'shared_resource_group', params.shared_resource_group_id);
+    const group = assertFound(
+      await store.sharedResourceGroups.get(principal.accountId, params.shared_resource_group_id),
+      'shared_resource_group',
+      params.shared_resource_group_id,
+    );
     if (row.shared_resource_group_id && row.shared_resource_group_id !== group.data.id) {
-      throw new ApiError('conflict.changing_shared_resource_group', [{
-        detail: `The campaign is shared through group ${row.shared_resource_group_id}; remove it before sharing through another.`,
-        params: {},
-      }]);
+      throw new ApiError('conflict.changing_shared_resource_group', [
+        {
+          detail: `The campaign is shared through group ${row.shared_resource_group_id}; remove it before sharing through another.`,
+          params: {},
+        },
+      ]);
     }
-    const shared = row.shared_resource_group_id === group.data.id ? row : await store.campaigns.update(row, (d) => {
-      d.shared_resource_group_id = group.data.id;
-      d.data.updated_at = clock.iso();
-    });
+    const shared =
+      row.shared_resource_group_id === group.data.id
+        ? row
+        : await store.campaigns.update(row, (d) => {
+            d.shared_resource_group_id = group.data.id;
+            d.data.updated_at = clock.iso();
+          });
     return { status: 200, body: present(shared, principal.accountId) };
   },
 

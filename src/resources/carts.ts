@@ -19,7 +19,9 @@ export async function writableCart(store: UnitOfWork, principal: Principal, id: 
   const cart = await store.carts.get(principal.accountId, id);
   if (cart) return cart;
   if (await store.orders.get(principal.accountId, id)) {
-    throw new ApiError('cart_checked_out', [{ detail: `Cart ${id} is checked out; it and its requests can no longer change.` }]);
+    throw new ApiError('cart_checked_out', [
+      { detail: `Cart ${id} is checked out; it and its requests can no longer change.` },
+    ]);
   }
   throw notFound('cart', id);
 }
@@ -53,7 +55,10 @@ export const cartHandlers = {
 
   listCarts: async (ctx) => pageOf(ctx, await ctx.store.carts.list(ctx.principal.accountId), present),
 
-  getCart: async ({ store, principal, params }) => ({ status: 200, body: present(await findCart(store, principal, params.id)) }),
+  getCart: async ({ store, principal, params }) => ({
+    status: 200,
+    body: present(await findCart(store, principal, params.id)),
+  }),
 
   updateCart: async ({ store, clock, principal, params, body }) => {
     const row = await writableCart(store, principal, params.id);
@@ -65,7 +70,8 @@ export const cartHandlers = {
   deleteCart: async ({ store, principal, params, query }) => {
     const row = await writableCart(store, principal, params.id);
     const requests = await store.requests.ofCart(row.data.id);
-    if (requests.length && !query.purge) throw inUse(`The cart has ${requests.length} request(s); delete them, or pass purge=true.`);
+    if (requests.length && !query.purge)
+      throw inUse(`The cart has ${requests.length} request(s); delete them, or pass purge=true.`);
     for (const r of requests) {
       await removeDocuments(store, r.data.id);
       await store.requests.remove(r);
@@ -80,7 +86,15 @@ export const cartHandlers = {
     const now = clock.iso();
     const order = await store.orders.insert({
       account_id: principal.accountId,
-      data: { id: cart.data.id, name: cart.data.name, notes: cart.data.notes, status: 'NEW', error_code: 'OK', inserted_at: now, updated_at: now },
+      data: {
+        id: cart.data.id,
+        name: cart.data.name,
+        notes: cart.data.notes,
+        status: 'NEW',
+        error_code: 'OK',
+        inserted_at: now,
+        updated_at: now,
+      },
     });
     for (const r of await store.requests.ofCart(cart.data.id)) {
       await store.requests.update(r, (d) => {

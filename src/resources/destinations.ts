@@ -11,7 +11,10 @@ import { findNumber } from './numbers.js';
 const present = (row: DestinationRow) => ({
   data: row.data,
   type: 'number_destination' as const,
-  associations: { did: { id: row.number_id }, tts_message_set: row.data.tts_message_set_id ? { id: row.data.tts_message_set_id } : null },
+  associations: {
+    did: { id: row.number_id },
+    tts_message_set: row.data.tts_message_set_id ? { id: row.data.tts_message_set_id } : null,
+  },
 });
 
 type Fields = Partial<Omit<Destination, 'id' | 'inserted_at' | 'updated_at'>>;
@@ -26,7 +29,12 @@ function apply(data: Draft<Destination>, fields: Fields): string | null | undefi
 }
 
 /** The destination of the number named in the path; another number's is not found. */
-async function findDestination(store: UnitOfWork, principal: Principal, numberId: string, id: string): Promise<DestinationRow> {
+async function findDestination(
+  store: UnitOfWork,
+  principal: Principal,
+  numberId: string,
+  id: string,
+): Promise<DestinationRow> {
   const number = await findNumber(store, principal, numberId);
   const row = await store.destinations.get(principal.accountId, id);
   return assertFound(row?.number_id === number.data.id ? row : undefined, 'number_destination', id);
@@ -40,18 +48,34 @@ export const destinationHandlers = {
     }
     const now = clock.iso();
     const data: Draft<Destination> = {
-      id: ids.uuid(), activated: true, type: body.data.type, destination: '', tts_message_set_id: null,
-      auth_method: 'NONE', auth_identity: null, priority: 5, wait_time: 30, inserted_at: now, updated_at: now,
+      id: ids.uuid(),
+      activated: true,
+      type: body.data.type,
+      destination: '',
+      tts_message_set_id: null,
+      auth_method: 'NONE',
+      auth_identity: null,
+      priority: 5,
+      wait_time: 30,
+      inserted_at: now,
+      updated_at: now,
     };
     const secret = apply(data, body.data) ?? null;
     assertNoViolations(destinationViolations(data, secret));
-    const row = await store.destinations.insert({ account_id: principal.accountId, number_id: number.data.id, auth_secret: secret, data });
+    const row = await store.destinations.insert({
+      account_id: principal.accountId,
+      number_id: number.data.id,
+      auth_secret: secret,
+      data,
+    });
     return { status: 201, body: { ...present(row), data: { ...row.data, auth_secret: secret } } };
   },
 
   listDestinations: async ({ store, principal, params, query, meta }) => {
     const number = await findNumber(store, principal, params.number_id);
-    return pageOf({ query, meta, principal }, await store.destinations.ofNumber(number.data.id), present, { scope: number.data.id });
+    return pageOf({ query, meta, principal }, await store.destinations.ofNumber(number.data.id), present, {
+      scope: number.data.id,
+    });
   },
 
   updateDestination: async ({ store, clock, principal, params, body }) => {

@@ -24,11 +24,19 @@ const present = (row: DocumentRow) => ({ data: row.data, type: 'request_document
 function assertEditable(request: RequestRow): void {
   const status = request.data.status ?? 'NEW';
   if (!DOCUMENT_EDITABLE.includes(status)) {
-    throw invalidParameter('request_id', `The request is ${status}; documents change only while it is ${DOCUMENT_EDITABLE.join(', ')}.`);
+    throw invalidParameter(
+      'request_id',
+      `The request is ${status}; documents change only while it is ${DOCUMENT_EDITABLE.join(', ')}.`,
+    );
   }
 }
 
-async function upload({ store, clock, ids }: Work, principal: Principal, request: RequestRow, parts: Upload | undefined) {
+async function upload(
+  { store, clock, ids }: Work,
+  principal: Principal,
+  request: RequestRow,
+  parts: Upload | undefined,
+) {
   const file = parts?.file;
   if (!file) throw invalidField('/file', 'The file part is required.');
   const fields = parts.fields;
@@ -45,7 +53,8 @@ async function upload({ store, clock, ids }: Work, principal: Principal, request
     file_hint: fields.file_hint ?? null,
     size: file.bytes.length,
     data: {
-      id, name,
+      id,
+      name,
       filename: fields.filename ?? (file.filename || null),
       content_type: file.mimeType,
       notes: fields.notes ?? null,
@@ -57,7 +66,12 @@ async function upload({ store, clock, ids }: Work, principal: Principal, request
   return { status: 201 as const, body: present(row) };
 }
 
-async function documentOf(store: UnitOfWork, principal: Principal, request: RequestRow, id: string): Promise<DocumentRow> {
+async function documentOf(
+  store: UnitOfWork,
+  principal: Principal,
+  request: RequestRow,
+  id: string,
+): Promise<DocumentRow> {
   const row = await store.documents.get(principal.accountId, id);
   return assertFound(row?.request_id === request.data.id ? row : undefined, 'request_document', id);
 }
@@ -79,7 +93,9 @@ export const documentHandlers = {
   listCartRequestDocuments: async ({ store, principal, params, query, meta }) => {
     await findCart(store, principal, params.cart_id);
     const request = await cartRequest(store, principal, params.cart_id, params.request_id);
-    return pageOf({ query, meta, principal }, await store.documents.ofRequest(request.data.id), present, { scope: request.data.id });
+    return pageOf({ query, meta, principal }, await store.documents.ofRequest(request.data.id), present, {
+      scope: request.data.id,
+    });
   },
 
   getCartRequestDocument: async ({ store, principal, params }) => {
@@ -101,7 +117,9 @@ export const documentHandlers = {
 
   listRequestDocuments: async ({ store, principal, params, query, meta }) => {
     const request = await submittedRequest(store, principal, params.request_id);
-    return pageOf({ query, meta, principal }, await store.documents.ofRequest(request.data.id), present, { scope: request.data.id });
+    return pageOf({ query, meta, principal }, await store.documents.ofRequest(request.data.id), present, {
+      scope: request.data.id,
+    });
   },
 
   getRequestDocument: async ({ store, principal, params }) => {

@@ -15,7 +15,12 @@ const present = (row: EventSubscriptionRow) => ({ data: row.data, type: 'event_s
 
 function subscriptionViolations(s: Subscription, secret: string | null | undefined): Violation[] {
   if (s.protocol === 'SMTP' || s.protocol === 'EMAIL') {
-    return [{ pointer: '/data/protocol', detail: `protocol ${s.protocol} is planned and currently unavailable; use HTTP, SFTP or NONE.` }];
+    return [
+      {
+        pointer: '/data/protocol',
+        detail: `protocol ${s.protocol} is planned and currently unavailable; use HTTP, SFTP or NONE.`,
+      },
+    ];
   }
   const out: Violation[] = [];
   if (s.recipient) out.push({ pointer: '/data/recipient', detail: 'recipient is only for protocol SMTP.' });
@@ -27,24 +32,48 @@ export const eventSubscriptionHandlers = {
     const { auth_secret, ...fields } = body.data;
     const now = clock.iso();
     const data: Draft<Subscription> = {
-      id: ids.uuid(), name: '', notes: null, enabled: true, data: null, recipient: null,
-      auth_method: 'NONE', auth_identity: null, auth_name: null, custom_headers: [], custom_query_params: [],
-      started_at: now, expired_at: null, ...(structuredClone(fields) as Draft<typeof fields>), inserted_at: now, updated_at: now,
+      id: ids.uuid(),
+      name: '',
+      notes: null,
+      enabled: true,
+      data: null,
+      recipient: null,
+      auth_method: 'NONE',
+      auth_identity: null,
+      auth_name: null,
+      custom_headers: [],
+      custom_query_params: [],
+      started_at: now,
+      expired_at: null,
+      ...(structuredClone(fields) as Draft<typeof fields>),
+      inserted_at: now,
+      updated_at: now,
     };
     assertNoViolations(subscriptionViolations(data, auth_secret));
-    const row = await store.eventSubscriptions.insert({ account_id: principal.accountId, auth_secret: auth_secret ?? null, data });
+    const row = await store.eventSubscriptions.insert({
+      account_id: principal.accountId,
+      auth_secret: auth_secret ?? null,
+      data,
+    });
     return { status: 201, body: present(row) };
   },
 
-  listEventSubscriptions: async (ctx) => pageOf(ctx, await ctx.store.eventSubscriptions.list(ctx.principal.accountId), present),
+  listEventSubscriptions: async (ctx) =>
+    pageOf(ctx, await ctx.store.eventSubscriptions.list(ctx.principal.accountId), present),
 
   getEventSubscription: async ({ store, principal, params }) => ({
     status: 200,
-    body: present(assertFound(await store.eventSubscriptions.get(principal.accountId, params.id), 'event_subscription', params.id)),
+    body: present(
+      assertFound(await store.eventSubscriptions.get(principal.accountId, params.id), 'event_subscription', params.id),
+    ),
   }),
 
   updateEventSubscription: async ({ store, clock, principal, params, body }) => {
-    const row = assertFound(await store.eventSubscriptions.get(principal.accountId, params.id), 'event_subscription', params.id);
+    const row = assertFound(
+      await store.eventSubscriptions.get(principal.accountId, params.id),
+      'event_subscription',
+      params.id,
+    );
     const { auth_secret, ...fields } = body.data;
     const updated = await store.eventSubscriptions.update(row, (d) => {
       Object.assign(d.data, structuredClone(fields), { updated_at: clock.iso() });
@@ -55,7 +84,11 @@ export const eventSubscriptionHandlers = {
   },
 
   deleteEventSubscription: async ({ store, principal, params }) => {
-    const row = assertFound(await store.eventSubscriptions.get(principal.accountId, params.id), 'event_subscription', params.id);
+    const row = assertFound(
+      await store.eventSubscriptions.get(principal.accountId, params.id),
+      'event_subscription',
+      params.id,
+    );
     await store.eventSubscriptions.remove(row);
     return { status: 200, body: present(row) };
   },

@@ -17,7 +17,9 @@ const PHONE = /^\+?[1-9][0-9]{1,14}$/;
 export async function findNumber(store: UnitOfWork, principal: Principal, numberId: string): Promise<NumberRow> {
   const row = UUID.test(numberId)
     ? await store.numbers.get(principal.accountId, numberId.toLowerCase())
-    : PHONE.test(numberId) ? await store.numbers.byNumber(principal.accountId, toE164(numberId)) : undefined;
+    : PHONE.test(numberId)
+      ? await store.numbers.byNumber(principal.accountId, toE164(numberId))
+      : undefined;
   return assertFound(row, 'number', numberId);
 }
 
@@ -38,7 +40,8 @@ export async function presentNumber(store: UnitOfWork, row: NumberRow) {
 }
 
 export const numberHandlers = {
-  listNumbers: async (ctx) => pageOf(ctx, await ctx.store.numbers.list(ctx.principal.accountId), (row) => presentNumber(ctx.store, row)),
+  listNumbers: async (ctx) =>
+    pageOf(ctx, await ctx.store.numbers.list(ctx.principal.accountId), (row) => presentNumber(ctx.store, row)),
 
   getNumber: async ({ store, principal, params }) => ({
     status: 200,
@@ -48,12 +51,22 @@ export const numberHandlers = {
   updateNumber: async ({ store, clock, sim, principal, params, body }) => {
     const row = await findNumber(store, principal, params.number_id);
     const { switch_id, api_key_id, auto_response_id } = body.data;
-    const bound = async (field: string, id: string | null | undefined, lookup: (id: string) => Promise<unknown>, what: string) => {
+    const bound = async (
+      field: string,
+      id: string | null | undefined,
+      lookup: (id: string) => Promise<unknown>,
+      what: string,
+    ) => {
       if (id && !(await lookup(id))) throw invalidField(`/data/${field}`, `No ${what} ${id} in this account.`);
     };
     await bound('switch_id', switch_id, (id) => store.switches.get(principal.accountId, id), 'switch');
     await bound('api_key_id', api_key_id, (id) => store.apiKeys.get(principal.accountId, id), 'API key');
-    await bound('auto_response_id', auto_response_id, (id) => store.autoResponses.get(principal.accountId, id), 'auto response');
+    await bound(
+      'auto_response_id',
+      auto_response_id,
+      (id) => store.autoResponses.get(principal.accountId, id),
+      'auto response',
+    );
     const updated = await store.numbers.update(row, (d) => {
       if (switch_id !== undefined) d.switch_id = switch_id;
       if (api_key_id !== undefined) d.api_key_id = api_key_id;

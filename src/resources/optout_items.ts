@@ -38,25 +38,45 @@ export const optoutItemHandlers = {
       account_id: principal.accountId,
       number_id: number.data.id,
       sms_id: null,
-      data: { id: ids.uuid(), host_number: number.data.number, remote_number: remote, keyword: null, inserted_at: now, updated_at: now },
+      data: {
+        id: ids.uuid(),
+        host_number: number.data.number,
+        remote_number: remote,
+        keyword: null,
+        inserted_at: now,
+        updated_at: now,
+      },
     });
     return { status: 201, body: await presentOptout(store, row) };
   },
 
   listNumberOptoutItems: async ({ store, principal, params, query, meta }) => {
     const number = await findNumber(store, principal, params.number_id);
-    return pageOf({ query, meta, principal }, await store.optoutItems.ofNumber(number.data.id), (row) => presentOptout(store, row), { scope: number.data.id });
+    return pageOf(
+      { query, meta, principal },
+      await store.optoutItems.ofNumber(number.data.id),
+      (row) => presentOptout(store, row),
+      { scope: number.data.id },
+    );
   },
 
-  listOptoutItems: async (ctx) => pageOf(ctx, await ctx.store.optoutItems.list(ctx.principal.accountId), (row) => presentOptout(ctx.store, row)),
+  listOptoutItems: async (ctx) =>
+    pageOf(ctx, await ctx.store.optoutItems.list(ctx.principal.accountId), (row) => presentOptout(ctx.store, row)),
 
   getOptoutItem: async ({ store, principal, params }) => ({
     status: 200,
-    body: await presentOptout(store, assertFound(await store.optoutItems.get(principal.accountId, params.id), 'number_optout_item', params.id)),
+    body: await presentOptout(
+      store,
+      assertFound(await store.optoutItems.get(principal.accountId, params.id), 'number_optout_item', params.id),
+    ),
   }),
 
   deleteOptoutItem: async ({ store, principal, params }) => {
-    const row = assertFound(await store.optoutItems.get(principal.accountId, params.id), 'number_optout_item', params.id);
+    const row = assertFound(
+      await store.optoutItems.get(principal.accountId, params.id),
+      'number_optout_item',
+      params.id,
+    );
     await store.optoutItems.remove(row);
     return { status: 200, body: await presentOptout(store, row) };
   },

@@ -26,22 +26,40 @@ export async function presentOverwrite(store: UnitOfWork, row: OverwriteRequestR
     associations: {
       did: { id: row.number_id, number: number?.data.number ?? row.data.tn },
       new_nnid_entry: { service_provider: row.service_provider },
-      reviewed_user: user ? { id: user.data.id, first_name: user.data.first_name, last_name: user.data.last_name } : null,
+      reviewed_user: user
+        ? { id: user.data.id, first_name: user.data.first_name, last_name: user.data.last_name }
+        : null,
     },
   };
 }
 
 export const overwriteRequestHandlers = {
   listOverwriteRequests: async (ctx) =>
-    pageOf(ctx, await ctx.store.overwriteRequests.list(ctx.principal.accountId), (row) => presentOverwrite(ctx.store, row), { newestFirst: true }),
+    pageOf(
+      ctx,
+      await ctx.store.overwriteRequests.list(ctx.principal.accountId),
+      (row) => presentOverwrite(ctx.store, row),
+      { newestFirst: true },
+    ),
 
   getOverwriteRequest: async ({ store, principal, params }) => ({
     status: 200,
-    body: await presentOverwrite(store, assertFound(await store.overwriteRequests.get(principal.accountId, params.id), 'osr_overwrite_request', params.id)),
+    body: await presentOverwrite(
+      store,
+      assertFound(
+        await store.overwriteRequests.get(principal.accountId, params.id),
+        'osr_overwrite_request',
+        params.id,
+      ),
+    ),
   }),
 
   reviewOverwriteRequest: async ({ store, clock, sim, principal, params, body }) => {
-    const row = assertFound(await store.overwriteRequests.get(principal.accountId, params.overwrite_request_id), 'osr_overwrite_request', params.overwrite_request_id);
+    const row = assertFound(
+      await store.overwriteRequests.get(principal.accountId, params.overwrite_request_id),
+      'osr_overwrite_request',
+      params.overwrite_request_id,
+    );
     if (row.data.review_status !== 'NONE' || row.data.status !== 'NEW') return { status: 204, body: undefined };
     const review = body.data.review_status;
     const updated = await store.overwriteRequests.update(row, (d) => {

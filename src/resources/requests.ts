@@ -17,18 +17,30 @@ import { findCart, removeDocuments, writableCart } from './carts.js';
 export const presentRequest = (row: RequestRow) => ({ data: row.data, type: 'request' as const });
 
 /** What the request rules need to know of the account, looked up for the numbers and ids the request names. */
-async function accountView(store: UnitOfWork, principal: Principal, data: Record<string, unknown>): Promise<AccountView> {
+async function accountView(
+  store: UnitOfWork,
+  principal: Principal,
+  data: Record<string, unknown>,
+): Promise<AccountView> {
   const { accountId } = principal;
   const numbers = Array.isArray(data.numbers) ? (data.numbers as string[]).map(toE164) : [];
   const owned = new Set<string>();
   for (const n of numbers) if (await store.numbers.byNumber(accountId, n)) owned.add(n);
-  const switchOk = typeof data.switch_id === 'string' && (await store.switches.get(accountId, data.switch_id)) !== undefined;
-  const campaignOk = typeof data.tcr_campaign_id === 'string' && (await store.campaigns.visibleByTcr(accountId, data.tcr_campaign_id)) !== undefined;
+  const switchOk =
+    typeof data.switch_id === 'string' && (await store.switches.get(accountId, data.switch_id)) !== undefined;
+  const campaignOk =
+    typeof data.tcr_campaign_id === 'string' &&
+    (await store.campaigns.visibleByTcr(accountId, data.tcr_campaign_id)) !== undefined;
   return { ownsNumber: (n) => owned.has(n), hasSwitch: () => switchOk, hasCampaign: () => campaignOk };
 }
 
 /** The request of the cart, which must still be a cart request. */
-export async function cartRequest(store: UnitOfWork, principal: Principal, cartId: string, id: string): Promise<RequestRow> {
+export async function cartRequest(
+  store: UnitOfWork,
+  principal: Principal,
+  cartId: string,
+  id: string,
+): Promise<RequestRow> {
   const row = await store.requests.get(principal.accountId, id);
   return assertFound(row && row.cart_id === cartId && row.order_id === null ? row : undefined, 'request', id);
 }
@@ -58,7 +70,9 @@ export const requestHandlers = {
 
   listCartRequests: async ({ store, principal, params, query, meta }) => {
     const cart = await findCart(store, principal, params.cart_id);
-    return pageOf({ query, meta, principal }, await store.requests.ofCart(cart.data.id), presentRequest, { scope: cart.data.id });
+    return pageOf({ query, meta, principal }, await store.requests.ofCart(cart.data.id), presentRequest, {
+      scope: cart.data.id,
+    });
   },
 
   getCartRequest: async ({ store, principal, params }) => {
@@ -70,11 +84,14 @@ export const requestHandlers = {
     await writableCart(store, principal, params.cart_id);
     const row = await cartRequest(store, principal, params.cart_id, params.id);
     const { name, notes, type, data } = body.data;
-    if (type !== undefined && type !== row.data.type) throw invalidField('/data/type', `The type of a request cannot change (it is ${row.data.type}).`);
+    if (type !== undefined && type !== row.data.type)
+      throw invalidField('/data/type', `The type of a request cannot change (it is ${row.data.type}).`);
     if (data !== undefined) {
       const validate = componentValidator(dataSchemaOf[row.data.type]);
       if (!validate(data)) {
-        throw validationError((validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody/data/data${e.instancePath}` })));
+        throw validationError(
+          (validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody/data/data${e.instancePath}` })),
+        );
       }
       const fields = data as Record<string, unknown>;
       assertNoViolations(requestViolations(row.data.type, fields, await accountView(store, principal, fields)));
@@ -96,5 +113,8 @@ export const requestHandlers = {
     return { status: 200, body: presentRequest(row) };
   },
 
-  getRequest: async ({ store, principal, params }) => ({ status: 200, body: presentRequest(await submittedRequest(store, principal, params.id)) }),
+  getRequest: async ({ store, principal, params }) => ({
+    status: 200,
+    body: presentRequest(await submittedRequest(store, principal, params.id)),
+  }),
 } satisfies HandlerMap;

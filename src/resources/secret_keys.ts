@@ -13,7 +13,8 @@ const present = (row: SecretKeyRow) => ({ data: row.data, type: 'secret_key' as 
 export const secretKeyHandlers = {
   createSecretKey: async ({ store, clock, ids, random, principal, body }) => {
     const { name, notes, size, usage } = body.data;
-    if (usage === 'NONE') throw invalidField('/data/usage', 'usage NONE is reserved for internal use; use SIGNING or ENCRYPTION.');
+    if (usage === 'NONE')
+      throw invalidField('/data/usage', 'usage NONE is reserved for internal use; use SIGNING or ENCRYPTION.');
     const material = random.bytes(size).toString('base64');
     const now = clock.iso();
     const row = await store.secretKeys.insert({

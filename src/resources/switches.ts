@@ -25,10 +25,16 @@ const present = (row: SwitchRow) => ({
 });
 
 /** The API key a request binds, which must be the account's own. */
-async function boundApiKey(store: UnitOfWork, principal: Principal, id: string | null | undefined, current: string | null): Promise<string | null> {
+async function boundApiKey(
+  store: UnitOfWork,
+  principal: Principal,
+  id: string | null | undefined,
+  current: string | null,
+): Promise<string | null> {
   if (id === undefined) return current;
   if (id === null) return null;
-  if (!(await store.apiKeys.get(principal.accountId, id))) throw invalidField('/data/api_key_id', `No API key ${id} in this account.`);
+  if (!(await store.apiKeys.get(principal.accountId, id)))
+    throw invalidField('/data/api_key_id', `No API key ${id} in this account.`);
   return id;
 }
 
@@ -40,14 +46,26 @@ export const switchHandlers = {
   createSwitch: async ({ store, clock, ids, principal, body }) => {
     const { api_key_id, ...fields } = body.data;
     const now = clock.iso();
-    const data: Draft<Switch> = { id: ids.uuid(), name: fields.name, inserted_at: now, updated_at: now, ...switchDefaults() };
+    const data: Draft<Switch> = {
+      id: ids.uuid(),
+      name: fields.name,
+      inserted_at: now,
+      updated_at: now,
+      ...switchDefaults(),
+    };
     const secrets: Draft<SwitchSecrets> = { sms_secret: null, mms_secret: null, voice_secret: null };
     applySwitchFields(data, secrets, fields);
     const apiKey = await boundApiKey(store, principal, api_key_id, null);
     assertNoViolations(switchViolations(data, secrets, apiKey !== null));
     const row = await store.switches.insert({
-      account_id: principal.accountId, data, secrets, api_key_id: apiKey,
-      mms_encryption_key_id: null, mms_signing_key_id: null, sms_encryption_key_id: null, sms_signing_key_id: null,
+      account_id: principal.accountId,
+      data,
+      secrets,
+      api_key_id: apiKey,
+      mms_encryption_key_id: null,
+      mms_signing_key_id: null,
+      sms_encryption_key_id: null,
+      sms_signing_key_id: null,
     });
     // secrets are shown once, in the answer to creation
     return { status: 201, body: { ...present(row), data: { ...row.data, ...row.secrets } } };
@@ -55,7 +73,10 @@ export const switchHandlers = {
 
   listSwitches: async (ctx) => pageOf(ctx, await ctx.store.switches.list(ctx.principal.accountId), present),
 
-  getSwitch: async ({ store, principal, params }) => ({ status: 200, body: present(await findSwitch(store, principal, params.id)) }),
+  getSwitch: async ({ store, principal, params }) => ({
+    status: 200,
+    body: present(await findSwitch(store, principal, params.id)),
+  }),
 
   updateSwitch: async ({ store, clock, principal, params, body }) => {
     const row = await findSwitch(store, principal, params.id);
@@ -82,7 +103,11 @@ export const switchHandlers = {
   attachMmsEncryptionKey: async ({ store, clock, principal, params, body }) => {
     const row = await findSwitch(store, principal, params.switch_id);
     const key = assertFound(await store.secretKeys.get(principal.accountId, params.id), 'secret_key', params.id);
-    if (key.data.usage !== 'ENCRYPTION') throw invalidParameter('id', `The secret key's usage is ${key.data.usage}; an MMS encryption key needs ENCRYPTION.`);
+    if (key.data.usage !== 'ENCRYPTION')
+      throw invalidParameter(
+        'id',
+        `The secret key's usage is ${key.data.usage}; an MMS encryption key needs ENCRYPTION.`,
+      );
     if (!key.active) throw invalidParameter('id', 'The secret key is not active.');
     await store.switches.update(row, (d) => {
       d.mms_encryption_key_id = key.data.id;
@@ -94,7 +119,9 @@ export const switchHandlers = {
 
   detachMmsEncryptionKey: async ({ store, clock, principal, params }) => {
     const row = await findSwitch(store, principal, params.switch_id);
-    const key = row.mms_encryption_key_id ? await store.secretKeys.get(principal.accountId, row.mms_encryption_key_id) : undefined;
+    const key = row.mms_encryption_key_id
+      ? await store.secretKeys.get(principal.accountId, row.mms_encryption_key_id)
+      : undefined;
     if (!key) throw notFound('secret_key', `mms_encryption_key of switch ${row.data.id}`);
     await store.switches.update(row, (d) => {
       d.mms_encryption_key_id = null;

@@ -13,7 +13,8 @@ const present = (row: UserRow) => ({ data: row.data, type: 'user' as const });
 
 async function assertEmailFree(store: UnitOfWork, accountId: string, email: string, self?: string): Promise<void> {
   const taken = await store.users.byEmail(accountId, email);
-  if (taken && taken.data.id !== self) throw invalidField('/data/email', 'A user with this email exists in the account.');
+  if (taken && taken.data.id !== self)
+    throw invalidField('/data/email', 'A user with this email exists in the account.');
 }
 
 export const userHandlers = {
@@ -27,7 +28,13 @@ export const userHandlers = {
       throw invalidField('/data/password', 'password is required with password_confirmation.');
     }
     const creator = principal.user;
-    if (!creator) throw new ApiError('access_denied.no_scope', [{ detail: 'Only a user\'s key may create users.', params: { action: 'create', level: 'account', resource: 'user' } }]);
+    if (!creator)
+      throw new ApiError('access_denied.no_scope', [
+        {
+          detail: "Only a user's key may create users.",
+          params: { action: 'create', level: 'account', resource: 'user' },
+        },
+      ]);
     const now = clock.iso();
     const row = await store.users.insert({
       account_id: principal.accountId,
@@ -67,8 +74,13 @@ export const userHandlers = {
     if (principal.user?.data.id === row.data.id) throw invalidField('/', 'A user cannot delete itself.');
     const keys = await store.apiKeys.ofUser(row.data.id);
     for (const k of keys) {
-      if ((await store.switches.usingApiKey(k.data.id)).length + (await store.numbers.usingApiKey(k.data.id)).length > 0) {
-        throw new ApiError('resource_in_use', [{ detail: `The user's API key ${k.data.id} is used by switches or numbers.` }]);
+      if (
+        (await store.switches.usingApiKey(k.data.id)).length + (await store.numbers.usingApiKey(k.data.id)).length >
+        0
+      ) {
+        throw new ApiError('resource_in_use', [
+          { detail: `The user's API key ${k.data.id} is used by switches or numbers.` },
+        ]);
       }
     }
     for (const k of keys) await store.apiKeys.remove(k);

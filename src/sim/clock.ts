@@ -31,14 +31,24 @@ export class Clocks {
   private readonly answered = new Map<string, number>();
   private readonly wallAtStart: number;
 
-  constructor(private readonly wall: () => number, private readonly defaults: ClockDefaults) {
+  constructor(
+    private readonly wall: () => number,
+    private readonly defaults: ClockDefaults,
+  ) {
     this.wallAtStart = wall();
   }
 
   /** The clock of an account that never changed its own. */
   private initial(accountId: string): ClockState {
     const { mode, startMs } = this.defaults;
-    return { id: accountId, inserted_at: new Date(startMs).toISOString(), mode, offset_ms: startMs - this.wallAtStart, frozen_at_ms: startMs, floor_ms: startMs };
+    return {
+      id: accountId,
+      inserted_at: new Date(startMs).toISOString(),
+      mode,
+      offset_ms: startMs - this.wallAtStart,
+      frozen_at_ms: startMs,
+      floor_ms: startMs,
+    };
   }
 
   /** The account's clock as the work sees it. */
@@ -54,7 +64,8 @@ export class Clocks {
 
   private view(accountId: string, state: ClockState): Clock {
     const ms = (): number => {
-      const raw = state.mode === 'frozen' ? state.frozen_at_ms : Math.max(state.floor_ms, this.wall() + state.offset_ms);
+      const raw =
+        state.mode === 'frozen' ? state.frozen_at_ms : Math.max(state.floor_ms, this.wall() + state.offset_ms);
       const t = Math.min(MAX_TIME_MS, Math.max(raw, this.answered.get(accountId) ?? raw));
       if (accountId) this.answered.set(accountId, t);
       return t;
@@ -66,9 +77,13 @@ export class Clocks {
   async advanceTo(work: UnitOfWork, accountId: string, t: number): Promise<Clock> {
     const clock = await this.of(work, accountId);
     const target = Math.min(MAX_TIME_MS, Math.max(t, clock.ms()));
-    return this.save(work, accountId, clock.mode === 'frozen'
-      ? { frozen_at_ms: target, floor_ms: target }
-      : { offset_ms: target - this.wall(), floor_ms: target });
+    return this.save(
+      work,
+      accountId,
+      clock.mode === 'frozen'
+        ? { frozen_at_ms: target, floor_ms: target }
+        : { offset_ms: target - this.wall(), floor_ms: target },
+    );
   }
 
   /** Stops the clock following wall time. */

@@ -27,7 +27,9 @@ async function clockOf(runtime: Runtime, accountId: string) {
     const clock = await runtime.clocks.of(w, accountId);
     const steps = (await w.steps.list(accountId)).slice(0, 100);
     return {
-      now: clock.iso(), mode: clock.mode, account_id: accountId,
+      now: clock.iso(),
+      mode: clock.mode,
+      account_id: accountId,
       pending: steps.map((s) => ({ id: s.data.id, at: s.data.at, kind: s.data.kind, ref: s.data.ref })),
     };
   });
@@ -52,7 +54,14 @@ export const simHandlers: SimHandlerMap = {
           const keys = [];
           for (const k of await w.apiKeys.list(a.data.id)) {
             const user = k.user_id ? await w.users.getAnyAccount(k.user_id) : undefined;
-            keys.push({ id: k.data.id, key: k.data.key, name: k.data.name, kind: user ? 'impersonated' as const : 'standard' as const, role: user?.role ?? null, active: k.data.active });
+            keys.push({
+              id: k.data.id,
+              key: k.data.key,
+              name: k.data.name,
+              kind: user ? ('impersonated' as const) : ('standard' as const),
+              role: user?.role ?? null,
+              active: k.data.active,
+            });
           }
           out.push({ id: a.data.id, name: a.data.name, keys });
         }
@@ -63,7 +72,9 @@ export const simHandlers: SimHandlerMap = {
 
   simCreateSandbox: async ({ runtime, body }) => {
     const id = runtime.ids.uuid();
-    const box = await runtime.store.run({ account: id }, async (w) => createSandbox(w, runtime, await runtime.clocks.of(w, id), id, body?.name));
+    const box = await runtime.store.run({ account: id }, async (w) =>
+      createSandbox(w, runtime, await runtime.clocks.of(w, id), id, body?.name),
+    );
     return { status: 201, body: box };
   },
 
@@ -76,7 +87,13 @@ export const simHandlers: SimHandlerMap = {
 
   simAddFault: ({ runtime, body }) => ({
     status: 201,
-    body: runtime.faults.add({ id: runtime.ids.uuid(), match: body.match, effect: body.effect, times: body.times ?? null, probability: body.probability ?? null }),
+    body: runtime.faults.add({
+      id: runtime.ids.uuid(),
+      match: body.match,
+      effect: body.effect,
+      times: body.times ?? null,
+      probability: body.probability ?? null,
+    }),
   }),
 
   simListFaults: ({ runtime }) => ({ status: 200, body: { faults: [...runtime.faults.list()] } }),
@@ -88,7 +105,8 @@ export const simHandlers: SimHandlerMap = {
   },
 
   simRequests: ({ runtime, query }) => {
-    if (query.cursor !== undefined && !/^\d{1,15}$/.test(query.cursor)) throw invalidParameter('cursor', 'cursor is not a next_cursor of this journal.');
+    if (query.cursor !== undefined && !/^\d{1,15}$/.test(query.cursor))
+      throw invalidParameter('cursor', 'cursor is not a next_cursor of this journal.');
     const { limit = 100, cursor, ...filter } = query;
     return { status: 200, body: runtime.journal.page(filter, limit, cursor) };
   },
@@ -154,10 +172,21 @@ export const simHandlers: SimHandlerMap = {
   },
 
   simInboundCall: async ({ runtime, accountId, body }) => {
-    const result = await runtime.work(accountId, (work) => routeCall({
-      work,
-      route: async (spec) => runtime.deliveries.sendNow(await runtime.work(accountId, (w) => w.sim.deliver('route', spec, { retry: false, now: true }))),
-    }, body), { read: true });
+    const result = await runtime.work(
+      accountId,
+      (work) =>
+        routeCall(
+          {
+            work,
+            route: async (spec) =>
+              runtime.deliveries.sendNow(
+                await runtime.work(accountId, (w) => w.sim.deliver('route', spec, { retry: false, now: true })),
+              ),
+          },
+          body,
+        ),
+      { read: true },
+    );
     return { status: 200, body: result };
   },
 
@@ -179,4 +208,3 @@ export const simHandlers: SimHandlerMap = {
     return { status: 200, body: await runScenarioByName(origin, params.name, adminToken) };
   },
 };
-

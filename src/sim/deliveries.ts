@@ -56,11 +56,12 @@ export class DeliveryWorker {
     const { attempt, response } = await this.attempt(row, undefined);
     await this.opts.store.run({ account: row.account_id }, async (w) => {
       const current = await w.deliveries.getAnyAccount(row.data.id);
-      if (current) await w.deliveries.update(current, (d) => {
-        d.data.attempts.push(attempt);
-        d.data.outcome = response ? 'delivered' : 'failed';
-        d.data.next_attempt_at = null;
-      });
+      if (current)
+        await w.deliveries.update(current, (d) => {
+          d.data.attempts.push(attempt);
+          d.data.outcome = response ? 'delivered' : 'failed';
+          d.data.next_attempt_at = null;
+        });
     });
     return response;
   }
@@ -78,10 +79,17 @@ export class DeliveryWorker {
     const response = first.response;
     const refused = first.attempt.error?.startsWith('refused') ?? false;
     const final = response !== null || refused || !row.retry || n > RETRY_BACKOFF_MS.length;
-    await this.record(step, row, attempts, response ? 'delivered' : refused ? 'refused' : final ? 'failed' : 'retrying');
+    await this.record(
+      step,
+      row,
+      attempts,
+      response ? 'delivered' : refused ? 'refused' : final ? 'failed' : 'retrying',
+    );
     const what = `delivery ${row.data.kind} to ${row.data.target}: attempt ${n}`;
     if (response) return `${what} answered ${response.status}`;
-    return final ? `${what} failed (${first.attempt.error}); no more attempts` : `${what} failed (${first.attempt.error}), retrying`;
+    return final
+      ? `${what} failed (${first.attempt.error}); no more attempts`
+      : `${what} failed (${first.attempt.error}), retrying`;
   }
 
   /** Sends what an out-of-order fault held back for this target, after the delivery that just went. */
@@ -89,7 +97,10 @@ export class DeliveryWorker {
     const held = await this.opts.store.run({ read: true }, (w) => w.deliveries.heldFor(after.data.target));
     for (const row of held) {
       if (row.data.id === after.data.id) continue;
-      await this.attemptAndRecord(undefined as unknown as StepRow, { ...row, data: { ...row.data, outcome: 'pending' } });
+      await this.attemptAndRecord(undefined as unknown as StepRow, {
+        ...row,
+        data: { ...row.data, outcome: 'pending' },
+      });
     }
   }
 
@@ -126,7 +137,12 @@ export class DeliveryWorker {
   }
 
   /** Logs the attempts, removes the step, and schedules the retry or settles the delivery, in one work. */
-  private async record(step: StepRow | undefined, row: DeliveryRow | undefined, attempts: Attempt[], outcome?: DeliveryRow['data']['outcome']): Promise<void> {
+  private async record(
+    step: StepRow | undefined,
+    row: DeliveryRow | undefined,
+    attempts: Attempt[],
+    outcome?: DeliveryRow['data']['outcome'],
+  ): Promise<void> {
     const accountId = row?.account_id ?? step?.account_id;
     if (!accountId) return;
     await this.opts.store.run({ account: accountId }, async (w) => {
@@ -146,9 +162,20 @@ export class DeliveryWorker {
       });
       if (retryAt !== null) {
         const seq = await w.nextSeq();
-        await w.steps.insert({ account_id: accountId, seq, data: { id: `${current.data.id}-${n}`, inserted_at: clock.iso(), at: new Date(retryAt).toISOString(), kind: 'delivery', ref: current.data.id } });
+        await w.steps.insert({
+          account_id: accountId,
+          seq,
+          data: {
+            id: `${current.data.id}-${n}`,
+            inserted_at: clock.iso(),
+            at: new Date(retryAt).toISOString(),
+            kind: 'delivery',
+            ref: current.data.id,
+          },
+        });
       }
-      if (outcome === 'delivered' || outcome === 'failed' || outcome === 'refused') await settle(w, current, outcome === 'delivered');
+      if (outcome === 'delivered' || outcome === 'failed' || outcome === 'refused')
+        await settle(w, current, outcome === 'delivered');
     });
   }
 }
@@ -161,6 +188,10 @@ async function settle(w: UnitOfWork, row: DeliveryRow, ok: boolean): Promise<voi
   if (!task?.data.on_done_actions[index]) return;
   await w.bulkDipTasks.update(task, (d) => {
     const action = d.data.on_done_actions[index];
-    if (action) Object.assign(action, ok ? { status: 'COMPLETED', error_code: 'OK' } : { status: 'ERROR', error_code: 'DELIVERY_FAILED' });
+    if (action)
+      Object.assign(
+        action,
+        ok ? { status: 'COMPLETED', error_code: 'OK' } : { status: 'ERROR', error_code: 'DELIVERY_FAILED' },
+      );
   });
 }

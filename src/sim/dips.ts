@@ -12,7 +12,15 @@ import type { BulkDipTaskRow } from '../store/rows.js';
 type Task = BulkDipTaskRow['data'];
 export type DipResult = Record<string, string | boolean | null>;
 
-const CARRIERS = ['Verizon Wireless', 'T-Mobile USA', 'AT&T Mobility', 'US Cellular', 'Bandwidth CLEC', 'Lumen Technologies', 'Frontier Communications'];
+const CARRIERS = [
+  'Verizon Wireless',
+  'T-Mobile USA',
+  'AT&T Mobility',
+  'US Cellular',
+  'Bandwidth CLEC',
+  'Lumen Technologies',
+  'Frontier Communications',
+];
 const MESSAGING_PROVIDERS = ['Syniverse', 'Sinch', 'Bandwidth', 'Telnyx', 'Twilio'];
 
 const seedOf = (number: string): number => createHash('sha256').update(number).digest().readUInt32BE(0);
@@ -20,7 +28,13 @@ const DIGITS = [...'0123456789'];
 const ALNUM = [...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
 
 /** The word lists of faker's en locale, loaded on the first dip, not at start-up. */
-interface Words { cities: string[]; states: string[]; lastNames: string[]; firstNames: string[]; companySuffixes: string[] }
+interface Words {
+  cities: string[];
+  states: string[];
+  lastNames: string[];
+  firstNames: string[];
+  companySuffixes: string[];
+}
 let words: Words | undefined;
 
 async function loadWords(): Promise<Words> {
@@ -31,7 +45,10 @@ async function loadWords(): Promise<Words> {
       company: { legal_entity_type?: string[] };
     };
     words = {
-      cities: d.location.city_name, states: d.location.state_abbr, lastNames: d.person.last_name.generic, firstNames: d.person.first_name.generic,
+      cities: d.location.city_name,
+      states: d.location.state_abbr,
+      lastNames: d.person.last_name.generic,
+      firstNames: d.person.first_name.generic,
       companySuffixes: d.company.legal_entity_type ?? ['LLC', 'Inc', 'Group'],
     };
   }
@@ -53,9 +70,18 @@ function numberRandom(number: string) {
 export function columnsOf(task: Task): string[] {
   switch (task.type) {
     case 'LRN':
-      return ['number', 'lrn', 'spid', 'ocn', 'lata', 'rate_center', 'state', 'line_type',
+      return [
+        'number',
+        'lrn',
+        'spid',
+        'ocn',
+        'lata',
+        'rate_center',
+        'state',
+        'line_type',
         ...(task.enhanced ? ['ported', 'ported_at', 'carrier'] : []),
-        ...(task.messaging_lookup ? ['messaging_carrier', 'messaging_provider'] : [])];
+        ...(task.messaging_lookup ? ['messaging_carrier', 'messaging_provider'] : []),
+      ];
     case 'CNAM':
       return ['number', 'caller_name'];
     case 'MCL':
@@ -81,11 +107,18 @@ function dip(w: Words, task: Task, number: string): DipResult {
     state: r.pick(w.states),
     line_type: lineType,
     ported,
-    ported_at: ported ? new Date(Date.UTC(2021, 0, 1) + Math.floor(r.float() * 5 * 365) * 86_400_000).toISOString() : null,
+    ported_at: ported
+      ? new Date(Date.UTC(2021, 0, 1) + Math.floor(r.float() * 5 * 365) * 86_400_000).toISOString()
+      : null,
     carrier,
     messaging_carrier: carrier,
     messaging_provider: r.pick(MESSAGING_PROVIDERS),
-    caller_name: (r.float() < 0.5 ? `${r.pick(w.lastNames)} ${r.pick(w.firstNames)}` : `${r.pick(w.lastNames)} ${r.pick(w.companySuffixes)}`).toUpperCase().slice(0, 15),
+    caller_name: (r.float() < 0.5
+      ? `${r.pick(w.lastNames)} ${r.pick(w.firstNames)}`
+      : `${r.pick(w.lastNames)} ${r.pick(w.companySuffixes)}`
+    )
+      .toUpperCase()
+      .slice(0, 15),
   };
   return Object.fromEntries(columnsOf(task).map((c) => [c, all[c] ?? null]));
 }
@@ -102,9 +135,16 @@ const csvCell = (v: string | boolean | null): string => {
 };
 
 /** The result file in the task's format, and its media type and file extension. */
-export function resultFile(task: Task, results: DipResult[]): { bytes: Buffer; contentType: string; extension: string } {
+export function resultFile(
+  task: Task,
+  results: DipResult[],
+): { bytes: Buffer; contentType: string; extension: string } {
   if (task.format === 'MLJSON') {
-    return { bytes: Buffer.from(results.map((r) => JSON.stringify(r)).join('\n') + (results.length ? '\n' : '')), contentType: 'application/x-ndjson', extension: 'jsonl' };
+    return {
+      bytes: Buffer.from(results.map((r) => JSON.stringify(r)).join('\n') + (results.length ? '\n' : '')),
+      contentType: 'application/x-ndjson',
+      extension: 'jsonl',
+    };
   }
   const columns = columnsOf(task);
   const lines = [columns.join(','), ...results.map((r) => columns.map((c) => csvCell(r[c] ?? null)).join(','))];

@@ -74,16 +74,21 @@ export class Faults {
 
   /** The effect of the first live inbound rule matching the call, if it fires this time. */
   inbound(call: InboundCall): FaultEffect | undefined {
-    return this.fire((m) => m.url === undefined
-      && (!m.method || m.method.toUpperCase() === call.method)
-      && (!m.path || m.path === call.template || m.path === call.path)
-      && (!m.operation_id || m.operation_id === call.operationId)
-      && (!m.account_id || m.account_id === call.accountId));
+    return this.fire(
+      (m) =>
+        m.url === undefined &&
+        (!m.method || m.method.toUpperCase() === call.method) &&
+        (!m.path || m.path === call.template || m.path === call.path) &&
+        (!m.operation_id || m.operation_id === call.operationId) &&
+        (!m.account_id || m.account_id === call.accountId),
+    );
   }
 
   /** The effect for a delivery to `url` from the account, if an outbound rule fires. */
   outbound(url: string, accountId: string): FaultEffect | undefined {
-    return this.fire((m) => m.url !== undefined && url.startsWith(m.url) && (!m.account_id || m.account_id === accountId));
+    return this.fire(
+      (m) => m.url !== undefined && url.startsWith(m.url) && (!m.account_id || m.account_id === accountId),
+    );
   }
 
   private fire(matches: (m: FaultMatch) => boolean): FaultEffect | undefined {

@@ -31,20 +31,28 @@ export async function send(req: OutboundRequest, timeoutMs: number): Promise<Out
   return new Promise((resolve, reject) => {
     const url = new URL(req.url);
     const body = typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
-    const call = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
-      method: req.method,
-      headers: { ...req.headers, 'content-length': String(body.length) },
-      timeout: timeoutMs,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({
-        status: res.statusCode ?? 0,
-        headers: Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')])),
-        body: Buffer.concat(chunks).toString('utf8'),
-      }));
-      res.on('error', reject);
-    });
+    const call = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+      url,
+      {
+        method: req.method,
+        headers: { ...req.headers, 'content-length': String(body.length) },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: Object.fromEntries(
+              Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
+            ),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     call.on('timeout', () => call.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     call.on('error', reject);
     call.end(body);

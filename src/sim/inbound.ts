@@ -41,15 +41,29 @@ export function switchRequest(sw: SwitchRow, kind: 'sms' | 'mms', message: Recor
   const url = (kind === 'sms' ? s.sms_data : s.mms_data) ?? '';
   const form = format === 'SMSFMT_POST_1_0' || format === 'SMSFMT_POST_2_0';
   const body = form
-    ? new URLSearchParams(Object.entries(message).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, String(x)]) : [[k, String(v)]]))).toString()
+    ? new URLSearchParams(
+        Object.entries(message).flatMap(([k, v]) =>
+          Array.isArray(v) ? v.map((x) => [k, String(x)]) : [[k, String(v)]],
+        ),
+      ).toString()
     : JSON.stringify({ type: kind, data: message });
   const method = kind === 'sms' ? s.sms_auth_method : s.mms_auth_method;
   const identity = kind === 'sms' ? s.sms_identity : s.mms_identity;
   const secret = kind === 'sms' ? sw.secrets.sms_secret : sw.secrets.mms_secret;
-  const auth = method === 'HMAC_SHA256'
-    ? { authorization: `SERVICE0-HMAC-SHA256 ${createHmac('sha256', secret ?? '').update(body).digest('hex')}` }
-    : authHeader(method, identity, secret);
-  return { method: 'POST', url, headers: { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json', ...auth }, body };
+  const auth =
+    method === 'HMAC_SHA256'
+      ? {
+          authorization: `SERVICE0-HMAC-SHA256 ${createHmac('sha256', secret ?? '')
+            .update(body)
+            .digest('hex')}`,
+        }
+      : authHeader(method, identity, secret);
+  return {
+    method: 'POST',
+    url,
+    headers: { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json', ...auth },
+    body,
+  };
 }
 
 export interface SmsOutcome {
@@ -61,17 +75,36 @@ export interface SmsOutcome {
 }
 
 /** An SMS or MMS arrives at one of the account's numbers (inside the account's unit of work). */
-export async function receiveSms(work: Work, input: { to: string; from: string; text: string; media_urls?: readonly string[] }): Promise<SmsOutcome> {
+export async function receiveSms(
+  work: Work,
+  input: { to: string; from: string; text: string; media_urls?: readonly string[] },
+): Promise<SmsOutcome> {
   const { store, clock, ids, sim, accountId } = work;
   const number = await findNumber(work, accountId, input.to);
   const kind = input.media_urls?.length ? 'mms' : 'sms';
   const from = /^\d{5,6}$/.test(input.from) ? input.from : toE164(input.from);
-  const message = { id: ids.ulid(), from, to: number.data.number, text: input.text, received_at: clock.iso(), ...(kind === 'mms' ? { media_urls: input.media_urls } : {}) };
-  const trace: TraceStep[] = [{ step: 'received', detail: `${kind.toUpperCase()} ${message.id} from ${from} to ${number.data.number}` }];
+  const message = {
+    id: ids.ulid(),
+    from,
+    to: number.data.number,
+    text: input.text,
+    received_at: clock.iso(),
+    ...(kind === 'mms' ? { media_urls: input.media_urls } : {}),
+  };
+  const trace: TraceStep[] = [
+    { step: 'received', detail: `${kind.toUpperCase()} ${message.id} from ${from} to ${number.data.number}` },
+  ];
   const outbound: SmsOutcome['outbound'] = [];
   const done = (): SmsOutcome => ({ message, trace, outbound });
 
-  if (await sim.cdr(kind === 'mms' ? 'MMS' : 'SMS', { from, to: number.data.number, message_id: message.id, direction: 'INBOUND' })) {
+  if (
+    await sim.cdr(kind === 'mms' ? 'MMS' : 'SMS', {
+      from,
+      to: number.data.number,
+      message_id: message.id,
+      direction: 'INBOUND',
+    })
+  ) {
     trace.push({ step: 'cdr', detail: 'CDR sent to the call data webhook' });
   }
 
@@ -80,20 +113,46 @@ export async function receiveSms(work: Work, input: { to: string; from: string; 
   if (OPT_OUT_KEYWORDS.includes(word) && !optedOutBefore) {
     const now = clock.iso();
     const item = await store.optoutItems.insert({
-      account_id: accountId, number_id: number.data.id, sms_id: message.id,
-      data: { id: ids.uuid(), host_number: number.data.number, remote_number: from, keyword: word, inserted_at: now, updated_at: now },
+      account_id: accountId,
+      number_id: number.data.id,
+      sms_id: message.id,
+      data: {
+        id: ids.uuid(),
+        host_number: number.data.number,
+        remote_number: from,
+        keyword: word,
+        inserted_at: now,
+        updated_at: now,
+      },
     });
-    trace.push({ step: 'opt_out', detail: `${from} opted out of ${number.data.number} with ${word}`, optout_item_id: item.data.id });
+    trace.push({
+      step: 'opt_out',
+      detail: `${from} opted out of ${number.data.number} with ${word}`,
+      optout_item_id: item.data.id,
+    });
   }
 
   const auto = number.auto_response_id ? await store.autoResponses.get(accountId, number.auto_response_id) : undefined;
   const match = auto ? matchKeyword(auto.data.keywords, input.text) : undefined;
   if (match) {
     if (optedOutBefore) {
-      trace.push({ step: 'auto_reply_suppressed', detail: `${from} has opted out of ${number.data.number}; no auto reply` });
+      trace.push({
+        step: 'auto_reply_suppressed',
+        detail: `${from} has opted out of ${number.data.number}; no auto reply`,
+      });
     } else if (match.message) {
-      outbound.push({ from: number.data.number, to: from, text: match.message, reason: `auto response ${match.keyword}` });
-      trace.push({ step: 'auto_reply', detail: `keyword ${match.keyword} answered`, keyword: match.keyword, text: match.message });
+      outbound.push({
+        from: number.data.number,
+        to: from,
+        text: match.message,
+        reason: `auto response ${match.keyword}`,
+      });
+      trace.push({
+        step: 'auto_reply',
+        detail: `keyword ${match.keyword} answered`,
+        keyword: match.keyword,
+        text: match.message,
+      });
     }
     if (match.intercept) {
       trace.push({ step: 'intercepted', detail: `keyword ${match.keyword} intercepts: not forwarded to the switch` });
@@ -105,27 +164,45 @@ export async function receiveSms(work: Work, input: { to: string; from: string; 
   const enabled = kind === 'sms' ? sw?.data.sms_enabled : sw?.data.mms_enabled;
   const protocol = kind === 'sms' ? sw?.data.sms_protocol : sw?.data.mms_protocol;
   if (!sw || !enabled || !protocol || protocol === 'NONE') {
-    trace.push({ step: 'discarded', detail: sw ? `the switch has ${kind.toUpperCase()} ${enabled ? 'protocol NONE' : 'disabled'}` : 'the number has no switch' });
+    trace.push({
+      step: 'discarded',
+      detail: sw
+        ? `the switch has ${kind.toUpperCase()} ${enabled ? 'protocol NONE' : 'disabled'}`
+        : 'the number has no switch',
+    });
     return done();
   }
   const options = kind === 'sms' ? sw.data.sms_options : sw.data.mms_options;
   if (options?.forward_dlr && isDeliveryReceipt(input.text)) {
-    trace.push({ step: 'dlr_dropped', detail: 'a delivery receipt, not delivered because the switch sets forward_dlr' });
+    trace.push({
+      step: 'dlr_dropped',
+      detail: 'a delivery receipt, not delivered because the switch sets forward_dlr',
+    });
     return done();
   }
   const delivered = { ...message, from: options?.pad_shortcodes ? padShortCode(from) : from };
   if (protocol === 'HTTP') {
     const row = await sim.deliver('sms', switchRequest(sw, kind, delivered), { retry: true });
-    const dlr = options?.dlr_on_sent ? { from: number.data.number, to: from, text: `DLR ${message.id}: DELIVERED` } : null;
+    const dlr = options?.dlr_on_sent
+      ? { from: number.data.number, to: from, text: `DLR ${message.id}: DELIVERED` }
+      : null;
     return { ...done(), switchDelivery: { id: row.data.id, dlr } };
   }
   if (protocol === 'FORWARD') {
     const target = toE164((kind === 'sms' ? sw.data.sms_data : sw.data.mms_data) ?? '');
-    outbound.push({ from: number.data.number, to: target, text: input.text, reason: 'FORWARD (a new OUTBOUND message; charges apply)' });
+    outbound.push({
+      from: number.data.number,
+      to: target,
+      text: input.text,
+      reason: 'FORWARD (a new OUTBOUND message; charges apply)',
+    });
     trace.push({ step: 'forwarded', detail: `forwarded to ${target} as a new outbound message` });
   } else if (protocol === 'SMPP') {
     const key = sw.api_key_id ? await store.apiKeys.get(accountId, sw.api_key_id) : undefined;
-    trace.push({ step: 'smpp', detail: `queued for the SMPP bind of system id ${key?.data.smpp_system_id ?? '(none)'}` });
+    trace.push({
+      step: 'smpp',
+      detail: `queued for the SMPP bind of system id ${key?.data.smpp_system_id ?? '(none)'}`,
+    });
   } else {
     trace.push({ step: protocol.toLowerCase(), detail: `handed to ${protocol}` });
   }
@@ -133,12 +210,19 @@ export async function receiveSms(work: Work, input: { to: string; from: string; 
 }
 
 /** Finishes the trace once the switch's delivery ran (its first attempt). */
-export function finishSmsTrace(outcome: SmsOutcome, delivery: DeliveryRow | undefined): Omit<SmsOutcome, 'switchDelivery'> {
+export function finishSmsTrace(
+  outcome: SmsOutcome,
+  delivery: DeliveryRow | undefined,
+): Omit<SmsOutcome, 'switchDelivery'> {
   const { switchDelivery, ...rest } = outcome;
   if (!switchDelivery) return rest;
   const attempt = delivery?.data.attempts[0];
   const ok = delivery?.data.outcome === 'delivered';
-  rest.trace.push({ step: 'switch_http', detail: ok ? `delivered, answered ${attempt?.status}` : 'delivery failed; retrying on the clock', status: ok ? attempt?.status ?? null : null });
+  rest.trace.push({
+    step: 'switch_http',
+    detail: ok ? `delivered, answered ${attempt?.status}` : 'delivery failed; retrying on the clock',
+    status: ok ? (attempt?.status ?? null) : null,
+  });
   if (ok && switchDelivery.dlr) {
     rest.outbound.push({ ...switchDelivery.dlr, reason: 'dlr_on_sent' });
     rest.trace.push({ step: 'dlr', detail: 'delivery receipt sent back to the sender (dlr_on_sent)' });
@@ -188,7 +272,13 @@ export interface CallEnv {
 export async function routeCall(env: CallEnv, input: { to: string; from: string }) {
   const { store, clock, ids, random, accountId } = env.work;
   const number = await findNumber(env.work, accountId, input.to);
-  const call = { id: ids.ulid(), inserted_at: clock.iso(), from: toE164(input.from), to: number.data.number, direction: 'INCOMING' };
+  const call = {
+    id: ids.ulid(),
+    inserted_at: clock.iso(),
+    from: toE164(input.from),
+    to: number.data.number,
+    direction: 'INCOMING',
+  };
   const steps: TraceStep[] = [];
   const charges: string[] = [];
   // spec: equal priorities are randomized (seeded, so a run repeats)
@@ -198,7 +288,12 @@ export async function routeCall(env: CallEnv, input: { to: string; from: string 
     .sort((a, b) => a.d.data.priority - b.d.data.priority || a.tie - b.tie)
     .map(({ d }) => d);
 
-  const connect = (type: string, data: string | null, source: CallDecision['source'], id?: string): CallDecision | null => {
+  const connect = (
+    type: string,
+    data: string | null,
+    source: CallDecision['source'],
+    id?: string,
+  ): CallDecision | null => {
     if (type === 'VOIP' && data && BUSY.test(data)) {
       steps.push({ step: 'voip', detail: `${data} did not answer` });
       return null;
@@ -211,20 +306,32 @@ export async function routeCall(env: CallEnv, input: { to: string; from: string 
 
   const httpRoute = async (url: string, auth: Record<string, string>): Promise<{ type: string; data: string }> => {
     const res = await env.route({
-      method: 'GET', url, headers: { 'content-type': 'application/json', accept: 'application/json, text/plain', ...auth }, body: JSON.stringify(call),
+      method: 'GET',
+      url,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/plain', ...auth },
+      body: JSON.stringify(call),
     });
-    const reply = res ? parseRouteReply(res.status, res.headers['content-type'] ?? '', res.body) : { type: 'SKIP', data: '' };
+    const reply = res
+      ? parseRouteReply(res.status, res.headers['content-type'] ?? '', res.body)
+      : { type: 'SKIP', data: '' };
     const known = ROUTE_TYPES.includes(reply.type) ? reply : { type: 'SKIP', data: '' };
-    steps.push({ step: 'http_route', detail: `${url} answered ${known.type}${known.data ? `:${known.data}` : ''}`, status: res?.status ?? null });
+    steps.push({
+      step: 'http_route',
+      detail: `${url} answered ${known.type}${known.data ? `:${known.data}` : ''}`,
+      status: res?.status ?? null,
+    });
     return known;
   };
 
   const tryDestination = async (d: DestinationRow): Promise<CallDecision | null> => {
     if (d.data.type !== 'HTTP_ROUTE') {
-      const data = d.data.type === 'TTS_MESSAGE_SET' ? d.data.tts_message_set_id ?? null : d.data.destination;
+      const data = d.data.type === 'TTS_MESSAGE_SET' ? (d.data.tts_message_set_id ?? null) : d.data.destination;
       return connect(d.data.type, data, 'destination', d.data.id);
     }
-    const reply = await httpRoute(d.data.destination, authHeader(d.data.auth_method, d.data.auth_identity, d.auth_secret));
+    const reply = await httpRoute(
+      d.data.destination,
+      authHeader(d.data.auth_method, d.data.auth_identity, d.auth_secret),
+    );
     return reply.type === 'SKIP' ? null : connect(reply.type, reply.data, 'destination', d.data.id);
   };
 
@@ -238,7 +345,10 @@ export async function routeCall(env: CallEnv, input: { to: string; from: string 
     if (sw?.data.voice_enabled && sw.data.voice_protocol !== 'NONE') {
       steps.push({ step: 'fallback', detail: `the switch's voice settings (${sw.data.voice_protocol})` });
       if (sw.data.voice_protocol === 'HTTP_ROUTE') {
-        const reply = await httpRoute(sw.data.voice_data ?? '', authHeader(sw.data.voice_auth_method, sw.data.voice_identity, sw.secrets.voice_secret));
+        const reply = await httpRoute(
+          sw.data.voice_data ?? '',
+          authHeader(sw.data.voice_auth_method, sw.data.voice_identity, sw.secrets.voice_secret),
+        );
         decision = reply.type === 'SKIP' ? null : connect(reply.type, reply.data, 'switch');
       } else {
         decision = connect(sw.data.voice_protocol, sw.data.voice_data ?? null, 'switch');
@@ -246,6 +356,7 @@ export async function routeCall(env: CallEnv, input: { to: string; from: string 
     }
   }
   decision ??= { type: 'NONE', data: null, source: 'none' };
-  if (decision.source === 'none') steps.push({ step: 'unrouted', detail: 'no destination answered and the switch has no voice fallback' });
+  if (decision.source === 'none')
+    steps.push({ step: 'unrouted', detail: 'no destination answered and the switch has no voice fallback' });
   return { call, decision, steps, charges };
 }

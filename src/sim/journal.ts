@@ -94,7 +94,12 @@ export class Journal {
     const requestBody = typeof call.requestBody === 'string' ? cut(call.requestBody) : call.requestBody;
     const responseText = cut(call.responseText);
     const headers = redactHeaders(call.headers);
-    const bytes = 400 + call.path.length + JSON.stringify(headers).length + (typeof requestBody === 'string' ? requestBody.length : JSON.stringify(requestBody ?? null).length) + responseText.length;
+    const bytes =
+      400 +
+      call.path.length +
+      JSON.stringify(headers).length +
+      (typeof requestBody === 'string' ? requestBody.length : JSON.stringify(requestBody ?? null).length) +
+      responseText.length;
     const { headers: _raw, requestBody: _body, responseText: _text, ...rest } = call;
     this.entries.push({ id: this.next++, ...rest, headers, requestBody, responseText, bytes });
     this.bytes += bytes;
@@ -110,18 +115,24 @@ export class Journal {
 
   private matches(e: Kept, f: JournalFilter): boolean {
     const api = f.api ?? 'v1';
-    return (api === 'all' || (api === 'v1') === (e.api === 'openapi'))
-      && (!f.path || e.path.includes(f.path))
-      && (!f.method || e.method === f.method.toUpperCase())
-      && (f.status === undefined || e.status === f.status)
-      && (!f.operation_id || e.operation_id === f.operation_id)
-      && (!f.account_id || e.account_id === f.account_id)
-      && (!f.since || e.at >= f.since)
-      && (!f.until || e.at <= f.until);
+    return (
+      (api === 'all' || (api === 'v1') === (e.api === 'openapi')) &&
+      (!f.path || e.path.includes(f.path)) &&
+      (!f.method || e.method === f.method.toUpperCase()) &&
+      (f.status === undefined || e.status === f.status) &&
+      (!f.operation_id || e.operation_id === f.operation_id) &&
+      (!f.account_id || e.account_id === f.account_id) &&
+      (!f.since || e.at >= f.since) &&
+      (!f.until || e.at <= f.until)
+    );
   }
 
   /** A page of the calls that match, newest first; `cursor` is the `next_cursor` of the page before. */
-  page(f: JournalFilter, limit: number, cursor?: string): { count: number; requests: JournalEntry[]; next_cursor: string | null } {
+  page(
+    f: JournalFilter,
+    limit: number,
+    cursor?: string,
+  ): { count: number; requests: JournalEntry[]; next_cursor: string | null } {
     const before = cursor === undefined ? Infinity : Number(cursor);
     let count = 0;
     let more = false;
@@ -138,7 +149,9 @@ export class Journal {
     return {
       count,
       requests: found.map(({ headers, requestBody, responseText, api: _api, bytes: _bytes, ...e }) => ({
-        ...e, request: { headers, body: shown(requestBody) }, response: { body: shown(responseText) },
+        ...e,
+        request: { headers, body: shown(requestBody) },
+        response: { body: shown(responseText) },
       })),
       next_cursor: more && last ? String(last.id) : null,
     };

@@ -17,7 +17,8 @@ export async function startBulkDip(work: Work, row: BulkDipTaskRow): Promise<voi
 
 /** A CDR for every dip of a task with `enable_cdr_export` (interface.md section 6). */
 async function exportCdrs(work: Work, row: BulkDipTaskRow): Promise<void> {
-  for (const n of row.data.numbers) await work.sim.cdr(row.data.type, { from: row.data.reference_id, to: n, task_id: row.data.id });
+  for (const n of row.data.numbers)
+    await work.sim.cdr(row.data.type, { from: row.data.reference_id, to: n, task_id: row.data.id });
 }
 
 /** Queues each on-done action: the result file POSTed, or uploaded by SFTP, with the action's auth. */
@@ -29,22 +30,33 @@ async function deliverResults(work: Work, row: BulkDipTaskRow): Promise<void> {
     const filename = archived ? `${name}.tar.gz` : name;
     const secret = row.action_secrets[i];
     const body_file = { id: resultId(row.data.id), ...(archived ? { archive_name: name } : {}) };
-    const request: OutboundSpec = action.protocol === 'SFTP'
-      ? { method: 'SFTP', url: action.data, headers: {}, body: '', body_file, sftp: { ...sftpLogin(action.auth_method, action.auth_identity, secret), filename } }
-      : {
-        method: 'POST',
-        url: action.data,
-        headers: {
-          'content-type': archived ? 'application/gzip' : contentType,
-          'content-disposition': `attachment; filename="${filename}"`,
-          'x-bulk-dip-task-id': row.data.id,
-          'x-reference-id': action.reference_id ?? row.data.reference_id,
-          ...authHeader(action.auth_method, action.auth_identity, secret),
-        },
-        body: '',
-        body_file,
-      };
-    await work.sim.deliver('result', request, { retry: true, settle: { kind: 'bulk_dip_action', task_id: row.data.id, index: i } });
+    const request: OutboundSpec =
+      action.protocol === 'SFTP'
+        ? {
+            method: 'SFTP',
+            url: action.data,
+            headers: {},
+            body: '',
+            body_file,
+            sftp: { ...sftpLogin(action.auth_method, action.auth_identity, secret), filename },
+          }
+        : {
+            method: 'POST',
+            url: action.data,
+            headers: {
+              'content-type': archived ? 'application/gzip' : contentType,
+              'content-disposition': `attachment; filename="${filename}"`,
+              'x-bulk-dip-task-id': row.data.id,
+              'x-reference-id': action.reference_id ?? row.data.reference_id,
+              ...authHeader(action.auth_method, action.auth_identity, secret),
+            },
+            body: '',
+            body_file,
+          };
+    await work.sim.deliver('result', request, {
+      retry: true,
+      settle: { kind: 'bulk_dip_action', task_id: row.data.id, index: i },
+    });
   }
 }
 
@@ -57,7 +69,9 @@ export async function runBulkDip(step: StepRow, work: Work): Promise<string> {
   if (!timed) return `the task is ${from} already`;
   const now = clock.iso();
   if (from === 'NEW' && row.data.reference_id.startsWith(MAGIC.badSourceFile)) {
-    await store.bulkDipTasks.update(row, (d) => Object.assign(d.data, { status: 'ERROR', error_code: 'BAD_SOURCE_FILE', done_at: now, updated_at: now }));
+    await store.bulkDipTasks.update(row, (d) =>
+      Object.assign(d.data, { status: 'ERROR', error_code: 'BAD_SOURCE_FILE', done_at: now, updated_at: now }),
+    );
     return 'bulk dip NEW → ERROR (BAD_SOURCE_FILE)';
   }
   if (timed.next === 'STORING') {
@@ -77,15 +91,30 @@ export async function runBulkDip(step: StepRow, work: Work): Promise<string> {
 }
 
 /** Raises an OSR overwrite request for one of the account's numbers (control API). */
-export async function raiseOverwriteRequest(work: Work, number: NumberRow, serviceProvider: string): Promise<OverwriteRequestRow> {
+export async function raiseOverwriteRequest(
+  work: Work,
+  number: NumberRow,
+  serviceProvider: string,
+): Promise<OverwriteRequestRow> {
   const { store, clock, ids, sim } = work;
   const now = clock.now();
   const expires = new Date(now.getTime() + OSR_REVIEW_WINDOW_MS);
   const row = await store.overwriteRequests.insert({
-    account_id: number.account_id, number_id: number.data.id, service_provider: serviceProvider, reviewed_user_id: null,
+    account_id: number.account_id,
+    number_id: number.data.id,
+    service_provider: serviceProvider,
+    reviewed_user_id: null,
     data: {
-      id: ids.ulid(), tn: number.data.number, activation: now.toISOString(), expires_at: expires.toISOString(), is_stale: false,
-      status: 'NEW', review_status: 'NONE', error_code: 'OK', inserted_at: now.toISOString(), updated_at: now.toISOString(),
+      id: ids.ulid(),
+      tn: number.data.number,
+      activation: now.toISOString(),
+      expires_at: expires.toISOString(),
+      is_stale: false,
+      status: 'NEW',
+      review_status: 'NONE',
+      error_code: 'OK',
+      inserted_at: now.toISOString(),
+      updated_at: now.toISOString(),
     },
   });
   await sim.schedule('osr_expire', row.data.id, expires.getTime());
@@ -97,8 +126,11 @@ export async function raiseOverwriteRequest(work: Work, number: NumberRow, servi
 export async function runOsrExpiry(step: StepRow, work: Work): Promise<string> {
   const row = await work.store.overwriteRequests.getAnyAccount(step.data.ref);
   if (!row) return 'the overwrite request is gone';
-  if (row.data.status !== 'NEW' || row.data.review_status !== 'NONE') return `overwrite request already ${row.data.status}`;
-  const stale = await work.store.overwriteRequests.update(row, (d) => Object.assign(d.data, { status: 'STALE', is_stale: true, updated_at: work.clock.iso() }));
+  if (row.data.status !== 'NEW' || row.data.review_status !== 'NONE')
+    return `overwrite request already ${row.data.status}`;
+  const stale = await work.store.overwriteRequests.update(row, (d) =>
+    Object.assign(d.data, { status: 'STALE', is_stale: true, updated_at: work.clock.iso() }),
+  );
   await work.sim.publish('OSR', 'osr.stale', { type: 'osr_overwrite_request', data: stale.data });
   return 'overwrite request NEW → STALE';
 }

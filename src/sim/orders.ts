@@ -3,13 +3,25 @@
  * each request's effect on the account (numbers added or removed, bindings changed) as it completes.
  */
 import { toE164 } from '../domain/addresses.js';
-import { assertMove, MAGIC, ORDER_FIRST, ORDER_PROCESSING, orderSteps, orderTransitions, requestTransitions, type RequestStatus } from '../domain/lifecycles.js';
+import {
+  assertMove,
+  MAGIC,
+  ORDER_FIRST,
+  ORDER_PROCESSING,
+  orderSteps,
+  orderTransitions,
+  requestTransitions,
+  type RequestStatus,
+} from '../domain/lifecycles.js';
 import type { components } from '../generated/api.js';
 import type { Draft, NumberRow, OrderRow, RequestRow, StepRow } from '../store/rows.js';
 import type { Work } from './work.js';
 
 class RequestFailure extends Error {
-  constructor(readonly code: string, detail: string) {
+  constructor(
+    readonly code: string,
+    detail: string,
+  ) {
     super(detail);
   }
 }
@@ -17,7 +29,8 @@ class RequestFailure extends Error {
 const presentNumber = (n: NumberRow) => ({ type: 'number', data: n.data });
 
 /** A submitted request's next status, checked against the request table. */
-const moveRequest = (r: RequestRow, to: RequestStatus): RequestStatus => assertMove(requestTransitions, r.data.status ?? 'NEW', to);
+const moveRequest = (r: RequestRow, to: RequestStatus): RequestStatus =>
+  assertMove(requestTransitions, r.data.status ?? 'NEW', to);
 
 /** Schedules a new order's first step and announces it. */
 export async function startOrder(work: Work, order: OrderRow): Promise<void> {
@@ -55,18 +68,31 @@ async function newNumbers(work: Work, accountId: string, d: NewNumbersData): Pro
   }
   // every number is checked before any is added: a request that fails leaves the account as it was
   for (const number of wanted) {
-    if (await store.numbers.taken(number)) throw new RequestFailure('NUMBER_UNAVAILABLE', `${number} is not available.`);
+    if (await store.numbers.taken(number))
+      throw new RequestFailure('NUMBER_UNAVAILABLE', `${number} is not available.`);
   }
   const now = clock.iso();
   const rows: NumberRow[] = [];
   for (const number of wanted) {
-    rows.push(await store.numbers.insert({
-      account_id: accountId, switch_id: null, api_key_id: null, auto_response_id: null, campaign_id: null,
-      data: {
-        id: ids.uuid(), number, messaging_enabled: true, voice_enabled: true,
-        rate_center: d.rate_center ?? d.city?.toUpperCase() ?? null, state: d.state ?? null, inserted_at: now, updated_at: now,
-      },
-    }));
+    rows.push(
+      await store.numbers.insert({
+        account_id: accountId,
+        switch_id: null,
+        api_key_id: null,
+        auto_response_id: null,
+        campaign_id: null,
+        data: {
+          id: ids.uuid(),
+          number,
+          messaging_enabled: true,
+          voice_enabled: true,
+          rate_center: d.rate_center ?? d.city?.toUpperCase() ?? null,
+          state: d.state ?? null,
+          inserted_at: now,
+          updated_at: now,
+        },
+      }),
+    );
   }
   return rows;
 }
@@ -85,10 +111,12 @@ async function applyRequest(work: Work, request: RequestRow): Promise<void> {
   const set = async (rows: NumberRow[], change: (d: Draft<NumberRow>) => void) => {
     const updated: NumberRow[] = [];
     for (const n of rows) {
-      updated.push(await store.numbers.update(n, (d) => {
-        change(d);
-        d.data.updated_at = now;
-      }));
+      updated.push(
+        await store.numbers.update(n, (d) => {
+          change(d);
+          d.data.updated_at = now;
+        }),
+      );
     }
     await changed(work, updated, 'did.updated');
   };
@@ -150,9 +178,13 @@ export async function runOrder(step: StepRow, work: Work): Promise<string> {
   const requests = await store.requests.ofOrder(order.data.id);
   const now = clock.iso();
   if (timed.next === 'PROCESSING') {
-    const moved = await store.orders.update(order, (d) => Object.assign(d.data, { status: assertMove(orderTransitions, order.data.status, 'PROCESSING'), updated_at: now }));
+    const moved = await store.orders.update(order, (d) =>
+      Object.assign(d.data, { status: assertMove(orderTransitions, order.data.status, 'PROCESSING'), updated_at: now }),
+    );
     for (const r of requests) {
-      const updated = await store.requests.update(r, (d) => Object.assign(d.data, { status: moveRequest(r, 'PROCESSING'), updated_at: now }));
+      const updated = await store.requests.update(r, (d) =>
+        Object.assign(d.data, { status: moveRequest(r, 'PROCESSING'), updated_at: now }),
+      );
       await sim.publish('REQUEST', 'request.updated', { type: 'request', data: updated.data });
     }
     await sim.publish('ORDER', 'order.updated', { type: 'order', data: moved.data });
@@ -162,19 +194,26 @@ export async function runOrder(step: StepRow, work: Work): Promise<string> {
   let failed = 0;
   for (const r of requests) {
     try {
-      if ((r.data.name ?? '').startsWith(MAGIC.failingRequest)) throw new RequestFailure('SIMULATED_FAILURE', 'The request name asks for a failure.');
+      if ((r.data.name ?? '').startsWith(MAGIC.failingRequest))
+        throw new RequestFailure('SIMULATED_FAILURE', 'The request name asks for a failure.');
       await applyRequest(work, r);
-      const done = await store.requests.update(r, (d) => Object.assign(d.data, { status: moveRequest(r, 'COMPLETED'), error_code: 'OK', updated_at: now }));
+      const done = await store.requests.update(r, (d) =>
+        Object.assign(d.data, { status: moveRequest(r, 'COMPLETED'), error_code: 'OK', updated_at: now }),
+      );
       await sim.publish('REQUEST', 'request.completed', { type: 'request', data: done.data });
     } catch (e) {
       if (!(e instanceof RequestFailure)) throw e;
       failed++;
-      const done = await store.requests.update(r, (d) => Object.assign(d.data, { status: moveRequest(r, 'ERROR'), error_code: e.code, updated_at: now }));
+      const done = await store.requests.update(r, (d) =>
+        Object.assign(d.data, { status: moveRequest(r, 'ERROR'), error_code: e.code, updated_at: now }),
+      );
       await sim.publish('REQUEST', 'request.failed', { type: 'request', data: done.data });
     }
   }
   const status = assertMove(orderTransitions, order.data.status, failed ? 'ERROR' : 'COMPLETED');
-  const done = await store.orders.update(order, (d) => Object.assign(d.data, { status, error_code: failed ? 'REQUEST_FAILED' : 'OK', updated_at: now }));
+  const done = await store.orders.update(order, (d) =>
+    Object.assign(d.data, { status, error_code: failed ? 'REQUEST_FAILED' : 'OK', updated_at: now }),
+  );
   await sim.publish('ORDER', failed ? 'order.failed' : 'order.completed', { type: 'order', data: done.data });
   return `order PROCESSING → ${status}`;
 }

@@ -30,7 +30,11 @@ export interface SimPort {
    * A delivery, logged now and attempted after the commit; a failure is retried on the clock if
    * asked. `now: true` logs it without a step: the caller sends it at once (an HTTP route callback).
    */
-  deliver(kind: DeliveryKind, request: OutboundSpec, opts: { retry: boolean; settle?: Settle; now?: boolean }): Promise<DeliveryRow>;
+  deliver(
+    kind: DeliveryKind,
+    request: OutboundSpec,
+    opts: { retry: boolean; settle?: Settle; now?: boolean },
+  ): Promise<DeliveryRow>;
   /** The earliest time (ms) of a step scheduled by this work, so the scheduler can wake for it. */
   readonly earliest: number | null;
 }
@@ -50,14 +54,23 @@ interface Destination {
 }
 
 /** The SFTP login for an auth method (spec: BASIC logs in with identity and secret; BEARER with a placeholder user). */
-export function sftpLogin(method: string | undefined, identity: string | null | undefined, secret: string | null | undefined): { username: string; password: string } {
+export function sftpLogin(
+  method: string | undefined,
+  identity: string | null | undefined,
+  secret: string | null | undefined,
+): { username: string; password: string } {
   if (method === 'BASIC') return { username: identity ?? '', password: secret ?? '' };
-  return { username: 'dipswitch', password: method === 'BEARER' ? secret ?? '' : '' };
+  return { username: 'dipswitch', password: method === 'BEARER' ? (secret ?? '') : '' };
 }
 
 /** The Authorization header for NONE, BASIC or BEARER auth (spec: Call data webhook, Event subscription). */
-export function authHeader(method: string | undefined, identity: string | null | undefined, secret: string | null | undefined): Record<string, string> {
-  if (method === 'BASIC') return { authorization: `Basic ${Buffer.from(`${identity ?? ''}:${secret ?? ''}`).toString('base64')}` };
+export function authHeader(
+  method: string | undefined,
+  identity: string | null | undefined,
+  secret: string | null | undefined,
+): Record<string, string> {
+  if (method === 'BASIC')
+    return { authorization: `Basic ${Buffer.from(`${identity ?? ''}:${secret ?? ''}`).toString('base64')}` };
   if (method === 'BEARER') return { authorization: `Bearer ${secret ?? ''}` };
   return {};
 }
@@ -72,7 +85,13 @@ export function withQuery(url: string, params: readonly { key: string; value: st
 /** An HTTP POST of the JSON with the destination's auth, headers and query parameters; or its SFTP upload as `filename`. */
 function target(d: Destination, secret: string | null, filename: string, body: string): OutboundSpec {
   if (d.protocol === 'SFTP') {
-    return { method: 'SFTP', url: d.data ?? '', headers: {}, body, sftp: { ...sftpLogin(d.auth_method, d.auth_identity, secret), filename } };
+    return {
+      method: 'SFTP',
+      url: d.data ?? '',
+      headers: {},
+      body,
+      sftp: { ...sftpLogin(d.auth_method, d.auth_identity, secret), filename },
+    };
   }
   let url = d.data ?? '';
   try {
@@ -97,22 +116,37 @@ export function outbox(store: UnitOfWork, accountId: string, clock: Clock, ids: 
 
   const schedule = async (kind: StepKind, ref: string, atMs: number): Promise<void> => {
     const at = new Date(atMs).toISOString();
-    await store.steps.insert({ account_id: accountId, seq: await store.nextSeq(), data: { id: ids.uuid(), inserted_at: clock.iso(), at, kind, ref } });
+    await store.steps.insert({
+      account_id: accountId,
+      seq: await store.nextSeq(),
+      data: { id: ids.uuid(), inserted_at: clock.iso(), at, kind, ref },
+    });
     earliest = earliest === null ? atMs : Math.min(earliest, atMs);
   };
 
   const deliver: SimPort['deliver'] = async (kind, request, opts) => {
     const now = clock.iso();
-    const shown = request.body.length > SHOWN_BODY_LIMIT ? `${request.body.slice(0, SHOWN_BODY_LIMIT)}… (cut at 64 KB)` : request.body;
+    const shown =
+      request.body.length > SHOWN_BODY_LIMIT
+        ? `${request.body.slice(0, SHOWN_BODY_LIMIT)}… (cut at 64 KB)`
+        : request.body;
     const row = await store.deliveries.insert({
       account_id: accountId,
       request,
       retry: opts.retry,
       settle: opts.settle ?? null,
       data: {
-        id: ids.ulid(), inserted_at: now, account_id: accountId, kind, method: request.method, target: redactUrl(request.url),
-        headers: redactHeaders(request.headers), body: request.body_file ? `(file ${request.body_file.archive_name ?? 'result'})` : shown,
-        attempts: [], outcome: 'pending', next_attempt_at: now,
+        id: ids.ulid(),
+        inserted_at: now,
+        account_id: accountId,
+        kind,
+        method: request.method,
+        target: redactUrl(request.url),
+        headers: redactHeaders(request.headers),
+        body: request.body_file ? `(file ${request.body_file.archive_name ?? 'result'})` : shown,
+        attempts: [],
+        outcome: 'pending',
+        next_attempt_at: now,
       },
     });
     if (!opts.now) await schedule('delivery', row.data.id, clock.ms());
@@ -127,18 +161,26 @@ export function outbox(store: UnitOfWork, accountId: string, clock: Clock, ids: 
     schedule,
     deliver,
     async publish(topic, kind, resource) {
-      const subs = (await store.eventSubscriptions.list(accountId)).filter((s) => s.data.enabled && (s.data.topics ?? []).includes(topic)
-        && !!s.data.data && (s.data.protocol === 'HTTP' || s.data.protocol === 'SFTP'));
+      const subs = (await store.eventSubscriptions.list(accountId)).filter(
+        (s) =>
+          s.data.enabled &&
+          (s.data.topics ?? []).includes(topic) &&
+          !!s.data.data &&
+          (s.data.protocol === 'HTTP' || s.data.protocol === 'SFTP'),
+      );
       if (!subs.length) return;
       const event = { type: 'event', data: { id: ids.ulid(), topic, kind, occurred_at: clock.iso(), resource } };
       const body = JSON.stringify(event);
-      for (const s of subs) await deliver('event', target(s.data, s.auth_secret, `event-${event.data.id}.json`, body), { retry: true });
+      for (const s of subs)
+        await deliver('event', target(s.data, s.auth_secret, `event-${event.data.id}.json`, body), { retry: true });
     },
     async cdr(kind, fields) {
       const hook = (await store.callDataWebhooks.list(accountId))[0];
       if (!hook || (hook.data.protocol !== 'HTTP' && hook.data.protocol !== 'SFTP') || !hook.data.data) return false;
       const cdr = { type: 'cdr', data: { id: ids.ulid(), kind, billed_at: clock.iso(), ...fields } };
-      await deliver('cdr', target(hook.data, hook.auth_secret, `cdr-${cdr.data.id}.json`, JSON.stringify(cdr)), { retry: true });
+      await deliver('cdr', target(hook.data, hook.auth_secret, `cdr-${cdr.data.id}.json`, JSON.stringify(cdr)), {
+        retry: true,
+      });
       return true;
     },
   };
@@ -150,6 +192,8 @@ async function trimLog(store: UnitOfWork, accountId: string): Promise<void> {
   const excess = all.length - DELIVERY_LOG_PER_ACCOUNT;
   if (excess <= 0) return;
   // a look at the oldest few is enough: the log shrinks one delivery at a time as it grows
-  const settled = all.slice(0, 100).filter((d) => d.data.outcome !== 'pending' && d.data.outcome !== 'retrying' && d.data.outcome !== 'held');
+  const settled = all
+    .slice(0, 100)
+    .filter((d) => d.data.outcome !== 'pending' && d.data.outcome !== 'retrying' && d.data.outcome !== 'held');
   for (const d of settled.slice(0, excess)) await store.deliveries.remove(d);
 }

@@ -39,7 +39,12 @@ export async function startReceiver(): Promise<Receiver> {
       const body = Buffer.concat(chunks);
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       received.push({
-        method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body, text: body.toString('utf8'),
+        method: req.method ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+        text: body.toString('utf8'),
         json: () => JSON.parse(body.toString('utf8')),
       });
       const reply = replies.shift() ?? {};
@@ -54,9 +59,10 @@ export async function startReceiver(): Promise<Receiver> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
     replies,
-    close: () => new Promise((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

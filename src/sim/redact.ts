@@ -19,7 +19,11 @@ export function redactHeaders(headers: Record<string, string | readonly string[]
     if (v === undefined) continue;
     const value = Array.isArray(v) ? v.join(', ') : String(v);
     if (!isSecretHeader(k)) out[k] = value;
-    else out[k] = /^(authorization|proxy-authorization)$/i.test(k) && /^\S+\s/.test(value) ? `${value.split(/\s/)[0]} ${REDACTED}` : REDACTED;
+    else
+      out[k] =
+        /^(authorization|proxy-authorization)$/i.test(k) && /^\S+\s/.test(value)
+          ? `${value.split(/\s/)[0]} ${REDACTED}`
+          : REDACTED;
   }
   return out;
 }
@@ -51,5 +55,8 @@ export function redactBody(value: unknown, parentType?: string): unknown {
 /** Secret fields found in a text that is not JSON (cut, or malformed). */
 export function redactText(text: string): string {
   const names = [...secretFields()].join('|');
-  return text.replace(new RegExp(`"(${names})"\\s*:\\s*"(?:[^"\\\\]|\\\\.)*"?`, 'g'), (_m, name: string) => `"${name}":"${REDACTED}"`);
+  return text.replace(
+    new RegExp(`"(${names})"\\s*:\\s*"(?:[^"\\\\]|\\\\.)*"?`, 'g'),
+    (_m, name: string) => `"${name}":"${REDACTED}"`,
+  );
 }

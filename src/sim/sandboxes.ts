@@ -36,7 +36,11 @@ async function freeNumbers(store: UnitOfWork): Promise<{ block: number; numbers:
   for (;;) {
     const block = await store.nextSeq('sandboxes');
     if (block >= SANDBOX_BLOCKS) {
-      throw new ApiError('limit_reached', [{ detail: `Every block of sandbox numbers (${SANDBOX_BLOCKS.toLocaleString('en')}) has been used; remove the store to start over.` }]);
+      throw new ApiError('limit_reached', [
+        {
+          detail: `Every block of sandbox numbers (${SANDBOX_BLOCKS.toLocaleString('en')}) has been used; remove the store to start over.`,
+        },
+      ]);
     }
     const numbers = sandboxNumbers(block);
     // a block someone ordered into by hand is passed over, once: the counter has moved on
@@ -47,34 +51,85 @@ async function freeNumbers(store: UnitOfWork): Promise<{ block: number; numbers:
 }
 
 /** Makes sandbox `id` (an unused account id) inside the work of that account. */
-export async function createSandbox(store: UnitOfWork, sources: { ids: Ids; random: Random }, clock: Clock, id: string, name?: string): Promise<Sandbox> {
+export async function createSandbox(
+  store: UnitOfWork,
+  sources: { ids: Ids; random: Random },
+  clock: Clock,
+  id: string,
+  name?: string,
+): Promise<Sandbox> {
   const { ids, random } = sources;
   const now = clock.iso();
   const label = name ?? `Sandbox ${id.slice(0, 8)}`;
   const { block, numbers } = await freeNumbers(store);
   await store.accounts.insert({ account_id: id, sandbox_block: block, data: { id, name: label, inserted_at: now } });
-  const user = (role: Role, first: string) => store.users.insert({
-    account_id: id, role, suspended: false, password_hash: null,
-    data: { id: ids.uuid(), email: `${first.toLowerCase()}.${id.slice(0, 8)}@sandbox.dipswitch.test`, first_name: first, last_name: 'Sandbox', title: null, address: null, inserted_at: now, updated_at: now },
-  });
-  const key = (userId: string | null, keyName: string): Promise<ApiKeyRow> => store.apiKeys.insert({
-    account_id: id, user_id: userId, secret_hash: hashSecret(token(random, 24)), smpp_secret_hash: hashSecret(token(random, 6)),
-    data: {
-      active: true, id: ids.uuid(), identity: `sbx_${token(random, 9)}`, inserted_at: now, updated_at: now,
-      key: `sbx_${token(random, 24)}`, name: keyName, notes: null, smpp_system_id: `s${random.bytes(6).toString('hex').slice(0, 11)}`,
-    },
-  });
+  const user = (role: Role, first: string) =>
+    store.users.insert({
+      account_id: id,
+      role,
+      suspended: false,
+      password_hash: null,
+      data: {
+        id: ids.uuid(),
+        email: `${first.toLowerCase()}.${id.slice(0, 8)}@sandbox.dipswitch.test`,
+        first_name: first,
+        last_name: 'Sandbox',
+        title: null,
+        address: null,
+        inserted_at: now,
+        updated_at: now,
+      },
+    });
+  const key = (userId: string | null, keyName: string): Promise<ApiKeyRow> =>
+    store.apiKeys.insert({
+      account_id: id,
+      user_id: userId,
+      secret_hash: hashSecret(token(random, 24)),
+      smpp_secret_hash: hashSecret(token(random, 6)),
+      data: {
+        active: true,
+        id: ids.uuid(),
+        identity: `sbx_${token(random, 9)}`,
+        inserted_at: now,
+        updated_at: now,
+        key: `sbx_${token(random, 24)}`,
+        name: keyName,
+        notes: null,
+        smpp_system_id: `s${random.bytes(6).toString('hex').slice(0, 11)}`,
+      },
+    });
   const admin = await key((await user('admin', 'Ada')).data.id, 'Sandbox admin');
   const readonly = await key((await user('read_only', 'Rita')).data.id, 'Sandbox read-only');
   const standard = await key(null, 'Sandbox standard');
   for (const number of numbers) {
     await store.numbers.insert({
-      account_id: id, switch_id: null, api_key_id: null, auto_response_id: null, campaign_id: null,
-      data: { id: ids.uuid(), number, messaging_enabled: true, voice_enabled: true, rate_center: 'CHICAGO', state: 'IL', inserted_at: now, updated_at: now },
+      account_id: id,
+      switch_id: null,
+      api_key_id: null,
+      auto_response_id: null,
+      campaign_id: null,
+      data: {
+        id: ids.uuid(),
+        number,
+        messaging_enabled: true,
+        voice_enabled: true,
+        rate_center: 'CHICAGO',
+        state: 'IL',
+        inserted_at: now,
+        updated_at: now,
+      },
     });
   }
-  await store.sharedResourceGroups.insert({ account_id: id, data: { id: ids.uuid(), name: `${label} group`, inserted_at: now } });
-  return { id, name: label, keys: { admin: admin.data.key, readonly: readonly.data.key, standard: standard.data.key }, numbers };
+  await store.sharedResourceGroups.insert({
+    account_id: id,
+    data: { id: ids.uuid(), name: `${label} group`, inserted_at: now },
+  });
+  return {
+    id,
+    name: label,
+    keys: { admin: admin.data.key, readonly: readonly.data.key, standard: standard.data.key },
+    numbers,
+  };
 }
 
 interface Snapshot {
@@ -111,14 +166,18 @@ export class Snapshots {
     const others = [...this.saved].filter(([n]) => n !== name);
     const budget = this.limits.bytes - others.reduce((sum, [, s]) => sum + s.bytes, 0);
     if (others.length >= this.limits.count) {
-      throw new ApiError('limit_reached', [{ detail: `At most ${this.limits.count} snapshots are kept; restore or reset, or save over an existing name.` }]);
+      throw new ApiError('limit_reached', [
+        { detail: `At most ${this.limits.count} snapshots are kept; restore or reset, or save over an existing name.` },
+      ]);
     }
     for (const id of ids) {
       const file = await store.files.get(id);
       if (!file) continue;
       bytes += file.length;
       if (bytes > budget) {
-        throw new ApiError('limit_reached', [{ detail: `The snapshots' files may take ${this.limits.bytes} bytes together; this one would pass that.` }]);
+        throw new ApiError('limit_reached', [
+          { detail: `The snapshots' files may take ${this.limits.bytes} bytes together; this one would pass that.` },
+        ]);
       }
       files.set(id, file);
     }

@@ -57,7 +57,11 @@ export async function runScenario(base: string, sc: Scenario, adminToken?: strin
   let now = '';
   const log = (step: string, detail: string) => timeline.push({ at: now, step, detail });
 
-  const api = async (method: string, path: string, opts: { key?: string | null; body?: unknown } = {}): Promise<Answer> => {
+  const api = async (
+    method: string,
+    path: string,
+    opts: { key?: string | null; body?: unknown } = {},
+  ): Promise<Answer> => {
     const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
     const res = await fetch(base + path, {
       method,
@@ -120,5 +124,9 @@ export async function runScenario(base: string, sc: Scenario, adminToken?: strin
 /** Prints a result as lines a person reads. */
 export function formatTimeline(result: ScenarioResult): string {
   const lines = result.timeline.map((e) => `${e.at}  ${e.step.padEnd(6)}  ${e.detail}`);
-  return [`${result.passed ? 'PASSED' : 'FAILED'}  ${result.name}: ${result.title}`, ...lines, ...(result.error ? [`error: ${result.error}`] : [])].join('\n');
+  return [
+    `${result.passed ? 'PASSED' : 'FAILED'}  ${result.name}: ${result.title}`,
+    ...lines,
+    ...(result.error ? [`error: ${result.error}`] : []),
+  ].join('\n');
 }

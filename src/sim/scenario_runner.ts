@@ -9,7 +9,10 @@ const scenariosDir = fileURLToPath(new URL('../../scenarios/', import.meta.url))
 /** The names of the scenarios there are. */
 export function scenarioNames(): string[] {
   if (!existsSync(scenariosDir)) return [];
-  return readdirSync(scenariosDir).filter((f) => /^[a-z0-9-]+\.(js|ts)$/.test(f) && !f.endsWith('.d.ts')).map((f) => f.replace(/\.(js|ts)$/, '')).sort();
+  return readdirSync(scenariosDir)
+    .filter((f) => /^[a-z0-9-]+\.(js|ts)$/.test(f) && !f.endsWith('.d.ts'))
+    .map((f) => f.replace(/\.(js|ts)$/, ''))
+    .sort();
 }
 
 export async function loadScenario(name: string): Promise<Scenario> {

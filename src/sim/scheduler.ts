@@ -67,7 +67,9 @@ export class Scheduler {
       const next = target === 'next' ? await this.read((w) => w.steps.earliest(accountId)) : undefined;
       const to = target === 'next' ? (next ? Date.parse(next.data.at) : undefined) : target;
       const fired = await this.runUntil(accountId, to ?? -Infinity);
-      const clock = await this.opts.store.run({ account: accountId }, (w) => this.opts.clocks.advanceTo(w, accountId, to ?? -Infinity));
+      const clock = await this.opts.store.run({ account: accountId }, (w) =>
+        this.opts.clocks.advanceTo(w, accountId, to ?? -Infinity),
+      );
       void this.rearm();
       return { now: clock.iso(), fired };
     });

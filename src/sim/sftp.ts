@@ -41,6 +41,13 @@ export function sftpUpload(t: SftpTarget, bytes: Buffer, timeoutMs: number): Pro
       });
     });
     conn.on('error', finish);
-    conn.connect({ host, port, username: t.username, password: t.password, readyTimeout: timeoutMs, hostVerifier: () => true });
+    conn.connect({
+      host,
+      port,
+      username: t.username,
+      password: t.password,
+      readyTimeout: timeoutMs,
+      hostVerifier: () => true,
+    });
   });
 }

@@ -5,9 +5,32 @@
  * of work it belongs to.
  */
 import type {
-  AccountRow, AnyRow, ApiKeyRow, AutoResponseRow, BulkDipTaskRow, CallDataWebhookRow, CampaignRow, CartRow, ClockRow,
-  CollectionName, Collections, DeliveryRow, DestinationRow, DocumentRow, Draft, EventSubscriptionRow, NumberRow,
-  OptoutItemRow, OrderRow, OverwriteRequestRow, RequestRow, SecretKeyRow, SharedResourceGroupRow, StepRow, SwitchRow, UserRow,
+  AccountRow,
+  AnyRow,
+  ApiKeyRow,
+  AutoResponseRow,
+  BulkDipTaskRow,
+  CallDataWebhookRow,
+  CampaignRow,
+  CartRow,
+  ClockRow,
+  CollectionName,
+  Collections,
+  DeliveryRow,
+  DestinationRow,
+  DocumentRow,
+  Draft,
+  EventSubscriptionRow,
+  NumberRow,
+  OptoutItemRow,
+  OrderRow,
+  OverwriteRequestRow,
+  RequestRow,
+  SecretKeyRow,
+  SharedResourceGroupRow,
+  StepRow,
+  SwitchRow,
+  UserRow,
 } from './rows.js';
 import { campaignVisibleTo } from '../domain/campaigns.js';
 import { key } from './schema.js';
@@ -213,26 +236,70 @@ export class Tables {
     return c;
   }
 
-  get accounts(): Collection<AccountRow> { return this.get('accounts', (t) => new Collection<AccountRow>(t)); }
-  get users(): Users { return this.get('users', (t) => new Users(t)); }
-  get apiKeys(): ApiKeys { return this.get('api_keys', (t) => new ApiKeys(t)); }
-  get secretKeys(): Collection<SecretKeyRow> { return this.get('secret_keys', (t) => new Collection<SecretKeyRow>(t)); }
-  get switches(): Switches { return this.get('switches', (t) => new Switches(t)); }
-  get numbers(): Numbers { return this.get('numbers', (t) => new Numbers(t)); }
-  get autoResponses(): Collection<AutoResponseRow> { return this.get('auto_responses', (t) => new Collection<AutoResponseRow>(t)); }
-  get optoutItems(): OptoutItems { return this.get('optout_items', (t) => new OptoutItems(t)); }
-  get destinations(): Destinations { return this.get('destinations', (t) => new Destinations(t)); }
-  get carts(): Carts { return this.get('carts', (t) => new Carts(t)); }
-  get orders(): Collection<OrderRow> { return this.get('orders', (t) => new Collection<OrderRow>(t)); }
-  get requests(): Requests { return this.get('requests', (t) => new Requests(t)); }
-  get documents(): Documents { return this.get('documents', (t) => new Documents(t)); }
-  get campaigns(): Campaigns { return this.get('campaigns', (t) => new Campaigns(t)); }
-  get sharedResourceGroups(): Collection<SharedResourceGroupRow> { return this.get('shared_resource_groups', (t) => new Collection<SharedResourceGroupRow>(t)); }
-  get bulkDipTasks(): BulkDipTasks { return this.get('bulk_dip_tasks', (t) => new BulkDipTasks(t)); }
-  get callDataWebhooks(): Collection<CallDataWebhookRow> { return this.get('call_data_webhooks', (t) => new Collection<CallDataWebhookRow>(t)); }
-  get eventSubscriptions(): Collection<EventSubscriptionRow> { return this.get('event_subscriptions', (t) => new Collection<EventSubscriptionRow>(t)); }
-  get overwriteRequests(): OverwriteRequests { return this.get('overwrite_requests', (t) => new OverwriteRequests(t)); }
-  get clocks(): Collection<ClockRow> { return this.get('clocks', (t) => new Collection<ClockRow>(t)); }
-  get steps(): Steps { return this.get('steps', (t) => new Steps(t)); }
-  get deliveries(): Deliveries { return this.get('deliveries', (t) => new Deliveries(t)); }
+  get accounts(): Collection<AccountRow> {
+    return this.get('accounts', (t) => new Collection<AccountRow>(t));
+  }
+  get users(): Users {
+    return this.get('users', (t) => new Users(t));
+  }
+  get apiKeys(): ApiKeys {
+    return this.get('api_keys', (t) => new ApiKeys(t));
+  }
+  get secretKeys(): Collection<SecretKeyRow> {
+    return this.get('secret_keys', (t) => new Collection<SecretKeyRow>(t));
+  }
+  get switches(): Switches {
+    return this.get('switches', (t) => new Switches(t));
+  }
+  get numbers(): Numbers {
+    return this.get('numbers', (t) => new Numbers(t));
+  }
+  get autoResponses(): Collection<AutoResponseRow> {
+    return this.get('auto_responses', (t) => new Collection<AutoResponseRow>(t));
+  }
+  get optoutItems(): OptoutItems {
+    return this.get('optout_items', (t) => new OptoutItems(t));
+  }
+  get destinations(): Destinations {
+    return this.get('destinations', (t) => new Destinations(t));
+  }
+  get carts(): Carts {
+    return this.get('carts', (t) => new Carts(t));
+  }
+  get orders(): Collection<OrderRow> {
+    return this.get('orders', (t) => new Collection<OrderRow>(t));
+  }
+  get requests(): Requests {
+    return this.get('requests', (t) => new Requests(t));
+  }
+  get documents(): Documents {
+    return this.get('documents', (t) => new Documents(t));
+  }
+  get campaigns(): Campaigns {
+    return this.get('campaigns', (t) => new Campaigns(t));
+  }
+  get sharedResourceGroups(): Collection<SharedResourceGroupRow> {
+    return this.get('shared_resource_groups', (t) => new Collection<SharedResourceGroupRow>(t));
+  }
+  get bulkDipTasks(): BulkDipTasks {
+    return this.get('bulk_dip_tasks', (t) => new BulkDipTasks(t));
+  }
+  get callDataWebhooks(): Collection<CallDataWebhookRow> {
+    return this.get('call_data_webhooks', (t) => new Collection<CallDataWebhookRow>(t));
+  }
+  get eventSubscriptions(): Collection<EventSubscriptionRow> {
+    return this.get('event_subscriptions', (t) => new Collection<EventSubscriptionRow>(t));
+  }
+  get overwriteRequests(): OverwriteRequests {
+    return this.get('overwrite_requests', (t) => new OverwriteRequests(t));
+  }
+  get clocks(): Collection<ClockRow> {
+    return this.get('clocks', (t) => new Collection<ClockRow>(t));
+  }
+  get steps(): Steps {
+    return this.get('steps', (t) => new Steps(t));
+  }
+  get deliveries(): Deliveries {
+    return this.get('deliveries', (t) => new Deliveries(t));
+  }
 }

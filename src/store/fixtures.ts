@@ -15,7 +15,11 @@ type FixtureUser = Omit<UserRow, 'password_hash'>;
 type FixtureAccount = AccountRow['data'];
 
 /** A fixture file: records as the contract shows them plus the hidden fields, secrets in clear, accounts bare. */
-export type FixtureFile = Omit<Partial<DbData>, 'api_keys' | 'users' | 'accounts'> & { accounts: FixtureAccount[]; api_keys: FixtureApiKey[]; users: FixtureUser[] };
+export type FixtureFile = Omit<Partial<DbData>, 'api_keys' | 'users' | 'accounts'> & {
+  accounts: FixtureAccount[];
+  api_keys: FixtureApiKey[];
+  users: FixtureUser[];
+};
 
 export function readFixtureFile(path = defaultFixturesPath): FixtureFile {
   return JSON.parse(readFileSync(path, 'utf8')) as FixtureFile;
@@ -29,6 +33,10 @@ export function fixtureState(file: FixtureFile = readFixtureFile()): DbData {
     ...rest,
     accounts: accounts.map((a) => ({ account_id: a.id, sandbox_block: null, data: a })),
     users: users.map((u) => ({ ...u, password_hash: null })),
-    api_keys: api_keys.map(({ secret, smpp_secret, ...k }) => ({ ...k, secret_hash: hashSecret(secret), smpp_secret_hash: hashSecret(smpp_secret) })),
+    api_keys: api_keys.map(({ secret, smpp_secret, ...k }) => ({
+      ...k,
+      secret_hash: hashSecret(secret),
+      smpp_secret_hash: hashSecret(smpp_secret),
+    })),
   };
 }

@@ -14,7 +14,15 @@ import { Locks, type Release } from './locks.js';
 import { LogFile, type Change, type Logger } from './log_file.js';
 import { deepFreeze, MemoryTable, UniqueViolation } from './memory_table.js';
 import type { TableOps } from './collections.js';
-import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData, type Draft } from './rows.js';
+import {
+  COLLECTION_NAMES,
+  emptyDb,
+  type AnyRow,
+  type CollectionName,
+  type Collections,
+  type DbData,
+  type Draft,
+} from './rows.js';
 import { SCHEMA } from './schema.js';
 import { StorageUnavailable, UnitOfWork, type SeqName, type Store, type WorkScope } from './store.js';
 
@@ -47,7 +55,8 @@ function deferred(): Deferred {
 
 function buildTables(data: DbData): TableSet {
   const tables = {} as TableSet;
-  for (const name of COLLECTION_NAMES) tables[name] = new MemoryTable<AnyRow>(name, SCHEMA[name] as never, data[name] as AnyRow[]);
+  for (const name of COLLECTION_NAMES)
+    tables[name] = new MemoryTable<AnyRow>(name, SCHEMA[name] as never, data[name] as AnyRow[]);
   return tables;
 }
 
@@ -63,7 +72,11 @@ class JsonWork {
   readonly durable = deferred();
   readonly uow: UnitOfWork;
 
-  constructor(private readonly store: JsonStore, readonly readOnly: boolean, readonly global: boolean) {
+  constructor(
+    private readonly store: JsonStore,
+    readonly readOnly: boolean,
+    readonly global: boolean,
+  ) {
     const files = store.files;
     this.uow = new UnitOfWork({
       table: (name) => this.table(name) as never,
@@ -152,7 +165,8 @@ class JsonWork {
         const draft = structuredClone(current) as Draft<R>;
         change(draft);
         const next = deepFreeze(draft as R);
-        if (next.data.id !== current.data.id || next.account_id !== current.account_id) throw new Error(`${name}: a row's id and account never change`);
+        if (next.data.id !== current.data.id || next.account_id !== current.account_id)
+          throw new Error(`${name}: a row's id and account never change`);
         this.record(name, current, next);
         return next;
       },
@@ -192,7 +206,13 @@ export class JsonStore implements Store {
   private readonly locks = new Locks();
   private readonly seqs: Record<SeqName, number>;
 
-  private constructor(data: DbData, readonly created: boolean, private readonly log: LogFile | null, files: FileArea, private readonly logger: Logger) {
+  private constructor(
+    data: DbData,
+    readonly created: boolean,
+    private readonly log: LogFile | null,
+    files: FileArea,
+    private readonly logger: Logger,
+  ) {
     this.tables = buildTables(data);
     this.files = files;
     this.location = log ? log.path : 'memory';
@@ -225,7 +245,12 @@ export class JsonStore implements Store {
   }
 
   async run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
-    const release: Release = 'account' in scope ? await this.locks.account(scope.account) : 'global' in scope ? await this.locks.global() : () => undefined;
+    const release: Release =
+      'account' in scope
+        ? await this.locks.account(scope.account)
+        : 'global' in scope
+          ? await this.locks.global()
+          : () => undefined;
     const work = new JsonWork(this, 'read' in scope, 'global' in scope);
     let result: T;
     try {
@@ -299,13 +324,16 @@ export class JsonStore implements Store {
     }
     // the last change of a row in the batch is the one that counts
     const last = new Map<string, Change>();
-    for (const w of batch) for (const c of w.changes) last.set(`${c[1]}\u0000${c[0] === 'put' ? c[2].data.id : c[2]}`, c);
+    for (const w of batch)
+      for (const c of w.changes) last.set(`${c[1]}\u0000${c[0] === 'put' ? c[2].data.id : c[2]}`, c);
     await this.log.append([...last.values()]);
   }
 
   /** The disk refused: memory goes back to what the disk holds, and all work in flight fails. */
   private fail(cause: unknown): void {
-    this.logger.warn(`store: a write to ${this.location} failed (${(cause as Error).message}); every change not yet on disk is undone`);
+    this.logger.warn(
+      `store: a write to ${this.location} failed (${(cause as Error).message}); every change not yet on disk is undone`,
+    );
     const works = [...this.live];
     const entries = works.flatMap((w) => w.undo).sort((a, b) => b.seq - a.seq);
     const replaced = works.find((w) => w.replaced)?.replaced;
@@ -330,7 +358,9 @@ export class JsonStore implements Store {
       await this.log.write(this.state(new Set()));
     } catch (e) {
       // the log still holds every write; compaction is tried again after the next append
-      this.logger.warn(`store: compacting ${this.location} failed (${(e as Error).message}); the log keeps growing until it succeeds`);
+      this.logger.warn(
+        `store: compacting ${this.location} failed (${(e as Error).message}); the log keeps growing until it succeeds`,
+      );
     }
   }
 

@@ -26,7 +26,10 @@ const COMPACT_AT_BYTES = 32 * 1024 * 1024;
 
 /** The store cannot be opened as it is: the message says which file, where, and what to do. */
 export class StoreRefused extends Error {
-  constructor(message: string, readonly kind: 'damaged' | 'not_a_store' | 'newer') {
+  constructor(
+    message: string,
+    readonly kind: 'damaged' | 'not_a_store' | 'newer',
+  ) {
     super(message);
   }
 }
@@ -83,7 +86,10 @@ export class LogFile {
     const snapshot = await this.readSnapshot();
     if (snapshot === null) {
       if (await exists(this.logPath)) {
-        throw new StoreRefused(`${this.logPath} exists without its snapshot ${this.path}; refusing to start on half a store.`, 'damaged');
+        throw new StoreRefused(
+          `${this.logPath} exists without its snapshot ${this.path}; refusing to start on half a store.`,
+          'damaged',
+        );
       }
       return { state: null, warnings, migrated: false };
     }
@@ -101,12 +107,18 @@ export class LogFile {
       return { state, warnings: [`${this.path}: upgraded from store format 1 to ${STORE_VERSION}`], migrated: true };
     }
     if (text && LOG_HEADER.startsWith(text)) {
-      warnings.push(`${this.logPath}: dropped a torn first write (${Buffer.byteLength(text)} bytes); it was never acknowledged.`);
+      warnings.push(
+        `${this.logPath}: dropped a torn first write (${Buffer.byteLength(text)} bytes); it was never acknowledged.`,
+      );
       await truncate(this.logPath, 0);
       text = '';
     }
     if (text && !text.startsWith(LOG_HEADER)) {
-      if (!opts.repair) throw new StoreRefused(`${this.logPath} is not a dipswitch change log (its first line is not "${LOG_HEADER.trim()}"). Move it aside, or start with --repair to drop it.`, 'damaged');
+      if (!opts.repair)
+        throw new StoreRefused(
+          `${this.logPath} is not a dipswitch change log (its first line is not "${LOG_HEADER.trim()}"). Move it aside, or start with --repair to drop it.`,
+          'damaged',
+        );
       await this.moveAside(text, 0, warnings);
       text = '';
     }
@@ -119,16 +131,23 @@ export class LogFile {
       if (!changes) {
         const following = lines.slice(i + 1).filter((l) => parseLine(l) !== null).length;
         if (following === 0) {
-          warnings.push(`${this.logPath}: dropped a torn last write at byte ${offset} (line ${i + 2}, ${Buffer.byteLength(text) - offset} bytes); it was never acknowledged.`);
+          warnings.push(
+            `${this.logPath}: dropped a torn last write at byte ${offset} (line ${i + 2}, ${Buffer.byteLength(text) - offset} bytes); it was never acknowledged.`,
+          );
           await truncate(this.logPath, offset);
           break;
         }
         if (!opts.repair) {
-          throw new StoreRefused(`${this.logPath} is damaged at line ${i + 2} (byte ${offset}): ${following} acknowledged write(s) follow it. `
-            + 'Start with --repair (or run `dipswitch store repair`) to move the file aside and keep the writes before the damage.', 'damaged');
+          throw new StoreRefused(
+            `${this.logPath} is damaged at line ${i + 2} (byte ${offset}): ${following} acknowledged write(s) follow it. ` +
+              'Start with --repair (or run `dipswitch store repair`) to move the file aside and keep the writes before the damage.',
+            'damaged',
+          );
         }
         await this.moveAside(text, offset, warnings);
-        warnings.push(`${this.logPath}: repaired; kept the writes before byte ${offset}, dropped ${following + 1} line(s).`);
+        warnings.push(
+          `${this.logPath}: repaired; kept the writes before byte ${offset}, dropped ${following + 1} line(s).`,
+        );
         break;
       }
       applyChanges(tables, changes);
@@ -158,21 +177,31 @@ export class LogFile {
     try {
       parsed = JSON.parse(text);
     } catch (e) {
-      throw new StoreRefused(`${this.path} is not valid JSON (${(e as Error).message.split('\n')[0]}); the snapshot is damaged. Restore it from a backup; dipswitch will not overwrite it.`, 'damaged');
+      throw new StoreRefused(
+        `${this.path} is not valid JSON (${(e as Error).message.split('\n')[0]}); the snapshot is damaged. Restore it from a backup; dipswitch will not overwrite it.`,
+        'damaged',
+      );
     }
     const doc = parsed as Record<string, unknown> | null;
     if (doc && doc.format === STORE_FORMAT) {
       if (typeof doc.version !== 'number' || doc.version > STORE_VERSION) {
-        throw new StoreRefused(`${this.path} is a dipswitch store of format version ${String(doc.version)}; this dipswitch reads version ${STORE_VERSION}.`, 'newer');
+        throw new StoreRefused(
+          `${this.path} is a dipswitch store of format version ${String(doc.version)}; this dipswitch reads version ${STORE_VERSION}.`,
+          'newer',
+        );
       }
       const collections = doc.collections as Record<string, unknown> | undefined;
-      if (!collections || typeof collections !== 'object') throw new StoreRefused(`${this.path} has no collections; the snapshot is damaged.`, 'damaged');
+      if (!collections || typeof collections !== 'object')
+        throw new StoreRefused(`${this.path} has no collections; the snapshot is damaged.`, 'damaged');
       return { tables: fromDb(collections, this.path), version: STORE_VERSION };
     }
     if (doc && doc.version === 1 && Array.isArray(doc.accounts) && Array.isArray(doc.schedule)) {
       return { tables: fromV1(doc), version: 1 };
     }
-    throw new StoreRefused(`${this.path} is not a dipswitch store (no "format": "${STORE_FORMAT}" marker); refusing to overwrite it. Point --data at a new file.`, 'not_a_store');
+    throw new StoreRefused(
+      `${this.path} is not a dipswitch store (no "format": "${STORE_FORMAT}" marker); refusing to overwrite it. Point --data at a new file.`,
+      'not_a_store',
+    );
   }
 
   /** Appends one commit's changes, durably; on failure the log is cut back to what it held. */
@@ -235,7 +264,8 @@ function fromDb(collections: Record<string, unknown>, path: string): Tables {
   const tables: Tables = new Map();
   for (const name of COLLECTION_NAMES) {
     const rows = collections[name] ?? [];
-    if (!Array.isArray(rows)) throw new StoreRefused(`${path}: collection ${name} is not a list; the snapshot is damaged.`, 'damaged');
+    if (!Array.isArray(rows))
+      throw new StoreRefused(`${path}: collection ${name} is not a list; the snapshot is damaged.`, 'damaged');
     tables.set(name, new Map((rows as AnyRow[]).map((r) => [r.data.id, r])));
   }
   return tables;
@@ -256,18 +286,31 @@ function applyChanges(tables: Tables, changes: Change[]): void {
   }
 }
 
-interface V1Step { id: string; account_id: string; at: string; kind: string; ref: string }
+interface V1Step {
+  id: string;
+  account_id: string;
+  at: string;
+  kind: string;
+  ref: string;
+}
 
 /** Format 1 (before checksummed lines): accounts and the schedule were top-level values. */
 function fromV1(doc: Record<string, unknown>): Tables {
   const collections: Record<string, unknown> = { ...doc };
-  collections.accounts = (doc.accounts as { id: string; name: string; inserted_at: string }[]).map((a) => ({ account_id: a.id, data: a }));
+  collections.accounts = (doc.accounts as { id: string; name: string; inserted_at: string }[]).map((a) => ({
+    account_id: a.id,
+    data: a,
+  }));
   collections.steps = v1Steps(doc.schedule as V1Step[]);
   return fromDb(collections, 'format 1 snapshot');
 }
 
 function v1Steps(schedule: V1Step[]): AnyRow[] {
-  return schedule.map((s, i) => ({ account_id: s.account_id, seq: i, data: { id: s.id, inserted_at: s.at, at: s.at, kind: s.kind, ref: s.ref } })) as unknown as AnyRow[];
+  return schedule.map((s, i) => ({
+    account_id: s.account_id,
+    seq: i,
+    data: { id: s.id, inserted_at: s.at, at: s.at, kind: s.kind, ref: s.ref },
+  })) as unknown as AnyRow[];
 }
 
 function replayV1(tables: Tables, text: string): void {
@@ -281,7 +324,15 @@ function replayV1(tables: Tables, text: string): void {
     }
     for (const [op, name, value] of changes) {
       if (op === 'set' && name === 'accounts') {
-        tables.set('accounts', new Map((value as { id: string; name: string; inserted_at: string }[]).map((a) => [a.id, { account_id: a.id, data: a }])));
+        tables.set(
+          'accounts',
+          new Map(
+            (value as { id: string; name: string; inserted_at: string }[]).map((a) => [
+              a.id,
+              { account_id: a.id, data: a },
+            ]),
+          ),
+        );
       } else if (op === 'set' && name === 'schedule') {
         tables.set('steps', new Map(v1Steps(value as V1Step[]).map((s) => [s.data.id, s])));
       } else if (op === 'put' || op === 'del') {

@@ -9,7 +9,11 @@ import { byInsertion, type IndexDef, type TableDef } from './schema.js';
 
 /** A second row for a key of a unique index: the store refuses it (a constraint, as in PostgreSQL). */
 export class UniqueViolation extends Error {
-  constructor(readonly collection: string, readonly index: string, readonly key: string) {
+  constructor(
+    readonly collection: string,
+    readonly index: string,
+    readonly key: string,
+  ) {
     super(`unique index ${collection}.${index} already holds this key`);
   }
 }
@@ -33,7 +37,11 @@ export class MemoryTable<R extends AnyRow> {
   private readonly multi = new Map<string, { key: IndexDef<R>['key']; rows: Map<string, R[]> }>();
   private readonly compare: (a: R, b: R) => number;
 
-  constructor(readonly name: string, def: TableDef<R>, rows: readonly R[] = []) {
+  constructor(
+    readonly name: string,
+    def: TableDef<R>,
+    rows: readonly R[] = [],
+  ) {
     this.compare = def.compare ?? byInsertion;
     for (const [index, d] of Object.entries(def.indexes)) {
       if (d.unique) this.unique.set(index, { key: d.key, rows: new Map() });
@@ -110,13 +118,16 @@ export class MemoryTable<R extends AnyRow> {
   private link(row: R): void {
     insertSorted(this.byAccount, row.account_id, row, this.compare);
     for (const { key, rows } of this.unique.values()) for (const k of keysOf(key(row))) rows.set(k, row);
-    for (const { key, rows } of this.multi.values()) for (const k of keysOf(key(row))) insertSorted(rows, k, row, this.compare);
+    for (const { key, rows } of this.multi.values())
+      for (const k of keysOf(key(row))) insertSorted(rows, k, row, this.compare);
   }
 
   private unlink(row: R): void {
     removeSorted(this.byAccount, row.account_id, row, this.compare);
-    for (const { key, rows } of this.unique.values()) for (const k of keysOf(key(row))) if (rows.get(k) === row) rows.delete(k);
-    for (const { key, rows } of this.multi.values()) for (const k of keysOf(key(row))) removeSorted(rows, k, row, this.compare);
+    for (const { key, rows } of this.unique.values())
+      for (const k of keysOf(key(row))) if (rows.get(k) === row) rows.delete(k);
+    for (const { key, rows } of this.multi.values())
+      for (const k of keysOf(key(row))) removeSorted(rows, k, row, this.compare);
   }
 }
 

@@ -9,35 +9,56 @@ import type { components } from '../generated/api.js';
 type S = components['schemas'];
 
 /** A row as the store hands it out: read-only all the way down. */
-export type Frozen<T> = T extends readonly (infer U)[] ? readonly Frozen<U>[] : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
+export type Frozen<T> = T extends readonly (infer U)[]
+  ? readonly Frozen<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: Frozen<T[K]> }
+    : T;
 
 /** A writable copy of a row, inside `update(row, (draft) => …)`. */
-export type Draft<T> = T extends readonly (infer U)[] ? Draft<U>[] : T extends object ? { -readonly [K in keyof T]: Draft<T[K]> } : T;
+export type Draft<T> = T extends readonly (infer U)[]
+  ? Draft<U>[]
+  : T extends object
+    ? { -readonly [K in keyof T]: Draft<T[K]> }
+    : T;
 
 export type Role = 'admin' | 'operator' | 'read_only';
 
 /** Every row: its account and its record, with an id and a creation time. */
-export interface Row<T extends { readonly id: string; readonly inserted_at: string } = { readonly id: string; readonly inserted_at: string }> {
+export interface Row<
+  T extends { readonly id: string; readonly inserted_at: string } = {
+    readonly id: string;
+    readonly inserted_at: string;
+  },
+> {
   readonly account_id: string;
   readonly data: T;
 }
 
 /** An account is its own row (account_id = id); a sandbox remembers its block of numbers. */
-export type AccountRow = Frozen<{ account_id: string; sandbox_block: number | null; data: { id: string; name: string; inserted_at: string } }>;
-
-export type UserRow = Frozen<Row<S['user']> & {
-  role: Role;
-  suspended: boolean;
-  /** `scrypt$<salt hex>$<hash hex>`, or null for a user who never set a password. */
-  password_hash: string | null;
+export type AccountRow = Frozen<{
+  account_id: string;
+  sandbox_block: number | null;
+  data: { id: string; name: string; inserted_at: string };
 }>;
 
-export type ApiKeyRow = Frozen<Row<S['api_key']> & {
-  /** The user an impersonated key acts for; null for a standard key. */
-  user_id: string | null;
-  secret_hash: string;
-  smpp_secret_hash: string;
-}>;
+export type UserRow = Frozen<
+  Row<S['user']> & {
+    role: Role;
+    suspended: boolean;
+    /** `scrypt$<salt hex>$<hash hex>`, or null for a user who never set a password. */
+    password_hash: string | null;
+  }
+>;
+
+export type ApiKeyRow = Frozen<
+  Row<S['api_key']> & {
+    /** The user an impersonated key acts for; null for a standard key. */
+    user_id: string | null;
+    secret_hash: string;
+    smpp_secret_hash: string;
+  }
+>;
 
 export type SecretKeyRow = Frozen<Row<S['secret_key']> & { active: boolean; material_hash: string }>;
 
@@ -48,29 +69,35 @@ export interface SwitchSecrets {
   readonly voice_secret: string | null;
 }
 
-export type SwitchRow = Frozen<Row<S['switch']> & {
-  secrets: SwitchSecrets;
-  api_key_id: string | null;
-  mms_encryption_key_id: string | null;
-  mms_signing_key_id: string | null;
-  sms_encryption_key_id: string | null;
-  sms_signing_key_id: string | null;
-}>;
+export type SwitchRow = Frozen<
+  Row<S['switch']> & {
+    secrets: SwitchSecrets;
+    api_key_id: string | null;
+    mms_encryption_key_id: string | null;
+    mms_signing_key_id: string | null;
+    sms_encryption_key_id: string | null;
+    sms_signing_key_id: string | null;
+  }
+>;
 
-export type NumberRow = Frozen<Row<S['number']> & {
-  switch_id: string | null;
-  api_key_id: string | null;
-  auto_response_id: string | null;
-  campaign_id: string | null;
-}>;
+export type NumberRow = Frozen<
+  Row<S['number']> & {
+    switch_id: string | null;
+    api_key_id: string | null;
+    auto_response_id: string | null;
+    campaign_id: string | null;
+  }
+>;
 
 export type AutoResponseRow = Row<S['auto_response']>;
 
-export type OptoutItemRow = Frozen<Row<S['optout_item']> & {
-  number_id: string;
-  /** The inbound message whose keyword created the item; null for a manual one. */
-  sms_id: string | null;
-}>;
+export type OptoutItemRow = Frozen<
+  Row<S['optout_item']> & {
+    number_id: string;
+    /** The inbound message whose keyword created the item; null for a manual one. */
+    sms_id: string | null;
+  }
+>;
 
 export type DestinationRow = Frozen<Row<S['destination']> & { number_id: string; auth_secret: string | null }>;
 
@@ -82,14 +109,18 @@ export type OrderRow = Row<S['order']>;
 export type RequestRow = Frozen<Row<S['request']> & { cart_id: string; order_id: string | null }>;
 
 /** A document's record; its bytes live in the store's file area under the document id. */
-export type DocumentRow = Frozen<Row<S['request_document']> & { request_id: string; file_hint: string | null; size: number }>;
+export type DocumentRow = Frozen<
+  Row<S['request_document']> & { request_id: string; file_hint: string | null; size: number }
+>;
 
-export type CampaignRow = Frozen<Row<S['csp_campaign']> & {
-  brand: { id: string; tcr_brand_id: string | null } | null;
-  shared_resource_group_id: string | null;
-  /** Accounts the campaign is shared with; they see it as `shared: PARTNER`. */
-  shared_with: string[];
-}>;
+export type CampaignRow = Frozen<
+  Row<S['csp_campaign']> & {
+    brand: { id: string; tcr_brand_id: string | null } | null;
+    shared_resource_group_id: string | null;
+    /** Accounts the campaign is shared with; they see it as `shared: PARTNER`. */
+    shared_with: string[];
+  }
+>;
 
 /** A bulk dip task; the `auth_secret` of each on-done action is kept aside, by index, never shown. */
 export type BulkDipTaskRow = Frozen<Row<S['bulk_dip_task']> & { action_secrets: (string | null)[] }>;
@@ -98,11 +129,13 @@ export type CallDataWebhookRow = Frozen<Row<S['call_data_webhook']> & { auth_sec
 
 export type EventSubscriptionRow = Frozen<Row<S['event_subscription']> & { auth_secret: string | null }>;
 
-export type OverwriteRequestRow = Frozen<Row<S['osr_overwrite_request']> & {
-  number_id: string;
-  service_provider: string;
-  reviewed_user_id: string | null;
-}>;
+export type OverwriteRequestRow = Frozen<
+  Row<S['osr_overwrite_request']> & {
+    number_id: string;
+    service_provider: string;
+    reviewed_user_id: string | null;
+  }
+>;
 
 export type SharedResourceGroupRow = Row<Frozen<{ id: string; name: string; inserted_at: string }>>;
 
@@ -222,9 +255,28 @@ export interface Collections {
 export type CollectionName = keyof Collections;
 
 export const COLLECTION_NAMES: readonly CollectionName[] = [
-  'accounts', 'users', 'api_keys', 'secret_keys', 'switches', 'numbers', 'auto_responses', 'optout_items', 'destinations',
-  'carts', 'orders', 'requests', 'documents', 'campaigns', 'shared_resource_groups', 'bulk_dip_tasks', 'call_data_webhooks',
-  'event_subscriptions', 'overwrite_requests', 'clocks', 'steps', 'deliveries',
+  'accounts',
+  'users',
+  'api_keys',
+  'secret_keys',
+  'switches',
+  'numbers',
+  'auto_responses',
+  'optout_items',
+  'destinations',
+  'carts',
+  'orders',
+  'requests',
+  'documents',
+  'campaigns',
+  'shared_resource_groups',
+  'bulk_dip_tasks',
+  'call_data_webhooks',
+  'event_subscriptions',
+  'overwrite_requests',
+  'clocks',
+  'steps',
+  'deliveries',
 ];
 
 /** The whole state: what a snapshot of the store holds. */

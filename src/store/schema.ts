@@ -49,7 +49,9 @@ export const SCHEMA = {
   switches: {
     indexes: {
       apiKey: { key: (r) => r.api_key_id },
-      secretKey: { key: (r) => [r.mms_encryption_key_id, r.mms_signing_key_id, r.sms_encryption_key_id, r.sms_signing_key_id] },
+      secretKey: {
+        key: (r) => [r.mms_encryption_key_id, r.mms_signing_key_id, r.sms_encryption_key_id, r.sms_signing_key_id],
+      },
     },
   },
   numbers: {

@@ -13,8 +13,30 @@ import { deref, mutate, sample, type Schema } from './schema.js';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 
-const GARBAGE_IDS = ['x', '0', 'not-a-uuid', '%2e%2e%2f%2e%2e', 'ÿ😀', 'a'.repeat(600), '01KJ00000000000000000000AA', '0a0a0a0a-0000-4000-8000-0000000fffff', '-1', 'null'];
-const GARBAGE_QUERY = ['first=0', 'first=101', 'first=abc', 'last=-5', 'after=garbage', 'before=%00', 'first=10&last=10', 'purge=maybe', 'format=xml', 'after=WyJ4IiwiMSIsIjIiXQ'];
+const GARBAGE_IDS = [
+  'x',
+  '0',
+  'not-a-uuid',
+  '%2e%2e%2f%2e%2e',
+  'ÿ😀',
+  'a'.repeat(600),
+  '01KJ00000000000000000000AA',
+  '0a0a0a0a-0000-4000-8000-0000000fffff',
+  '-1',
+  'null',
+];
+const GARBAGE_QUERY = [
+  'first=0',
+  'first=101',
+  'first=abc',
+  'last=-5',
+  'after=garbage',
+  'before=%00',
+  'first=10&last=10',
+  'purge=maybe',
+  'format=xml',
+  'after=WyJ4IiwiMSIsIjIiXQ',
+];
 
 describe('contract fuzzing', () => {
   it(`${REQUESTS} generated requests across every operation: no 5xx, the envelope, rejected writes change nothing (seed ${SEED})`, async () => {
@@ -37,7 +59,8 @@ describe('contract fuzzing', () => {
         });
         const query = r.float() < 0.3 ? `?${pick(GARBAGE_QUERY)}` : '';
         const opDoc = document.paths[template]![op.method.toLowerCase()]!;
-        const bodySchema = deref(opDoc.requestBody as Schema)?.content?.['application/json']?.schema as Schema | undefined;
+        const bodySchema = deref(opDoc.requestBody as Schema)?.content?.['application/json']?.schema as
+          Schema | undefined;
         let what = 'valid sample';
         let raw: string | undefined;
         const headers: Record<string, string> = {};
@@ -46,16 +69,24 @@ describe('contract fuzzing', () => {
           if (r.float() < 0.9) ({ body, what } = mutate(body, bodySchema, r));
           raw = JSON.stringify(body);
           const twist = r.float();
-          if (twist < 0.03) { raw = raw.slice(0, Math.max(1, raw.length - 3)); what += ', truncated JSON'; }
-          else if (twist < 0.06) { headers['content-type'] = 'text/plain'; what += ', text/plain'; }
-          else if (twist < 0.07) { raw = JSON.stringify({ type: 'x', data: { big: 'y'.repeat(1_200_000) } }); what = 'over 1 MB'; }
+          if (twist < 0.03) {
+            raw = raw.slice(0, Math.max(1, raw.length - 3));
+            what += ', truncated JSON';
+          } else if (twist < 0.06) {
+            headers['content-type'] = 'text/plain';
+            what += ', text/plain';
+          } else if (twist < 0.07) {
+            raw = JSON.stringify({ type: 'x', data: { big: 'y'.repeat(1_200_000) } });
+            what = 'over 1 MB';
+          }
           headers['content-type'] ??= 'application/json';
         } else if (op.method !== 'GET' && r.float() < 0.1) {
           raw = '{"unexpected": "body"}';
           headers['content-type'] = 'application/json';
           what = 'a body where none is taken';
         }
-        const key = r.float() < 0.05 ? pick([null, 'nope', 'demo-readonly-key', 'partner-admin-key']) : 'demo-admin-key';
+        const key =
+          r.float() < 0.05 ? pick([null, 'nope', 'demo-readonly-key', 'partner-admin-key']) : 'demo-admin-key';
         const before = JSON.stringify(await server.state());
         const res = await server.call(op.method, path + query, { key, raw, headers });
         counts.sent++;
@@ -64,7 +95,10 @@ describe('contract fuzzing', () => {
         expect(res.status, context).toBeLessThan(500);
         if (res.status >= 400) {
           expect(Array.isArray(res.body?.errors) && res.body.errors.length > 0, context).toBe(true);
-          expect(JSON.stringify(await server.state()) === before, `a rejected write changed the store: ${context}`).toBe(true);
+          expect(
+            JSON.stringify(await server.state()) === before,
+            `a rejected write changed the store: ${context}`,
+          ).toBe(true);
         }
         expect(server.app.contractViolations, context).toEqual([]);
         void DEMO;

@@ -38,22 +38,29 @@ export function sample(schema: Schema | undefined, r: Random, depth = 0): unknow
   if (s.allOf) {
     // one object schema of all the parts: their properties and requirements together
     const parts = [s, ...s.allOf.map((x: Schema) => deref(x))];
-    return sample({
-      type: 'object',
-      properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})),
-      required: parts.flatMap((p) => p.required ?? []),
-    }, r, depth);
+    return sample(
+      {
+        type: 'object',
+        properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})),
+        required: parts.flatMap((p) => p.required ?? []),
+      },
+      r,
+      depth,
+    );
   }
   if (s.oneOf || s.anyOf) {
     const branches = (s.oneOf ?? s.anyOf).filter((b: Schema) => deref(b).type !== 'null');
-    return sample(pick(r, branches.length ? branches : s.oneOf ?? s.anyOf), r, depth);
+    return sample(pick(r, branches.length ? branches : (s.oneOf ?? s.anyOf)), r, depth);
   }
-  const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type ?? (s.properties ? 'object' : undefined);
+  const type = Array.isArray(s.type)
+    ? s.type.find((t: string) => t !== 'null')
+    : (s.type ?? (s.properties ? 'object' : undefined));
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(s.properties ?? {})) {
-        if ((s.required ?? []).includes(k) || (depth < 2 && r.float() < 0.3)) out[k] = sample(v as Schema, r, depth + 1);
+        if ((s.required ?? []).includes(k) || (depth < 2 && r.float() < 0.3))
+          out[k] = sample(v as Schema, r, depth + 1);
       }
       return out;
     }
@@ -67,11 +74,16 @@ export function sample(schema: Schema | undefined, r: Random, depth = 0): unknow
     case 'string': {
       if (s.pattern && PATTERN_SAMPLES[s.pattern]) return pick(r, PATTERN_SAMPLES[s.pattern]!);
       switch (s.format) {
-        case 'uuid': return '0a0a0a0a-0000-4000-8000-0000000fffff';
-        case 'date-time': return '2026-03-01T12:00:00.000Z';
-        case 'email': return 'fuzz@example.com';
-        case 'uri': return 'https://example.com/fuzz';
-        case 'binary': return '';
+        case 'uuid':
+          return '0a0a0a0a-0000-4000-8000-0000000fffff';
+        case 'date-time':
+          return '2026-03-01T12:00:00.000Z';
+        case 'email':
+          return 'fuzz@example.com';
+        case 'uri':
+          return 'https://example.com/fuzz';
+        case 'binary':
+          return '';
       }
       return 'f'.repeat(Math.max(s.minLength ?? 0, 3)).slice(0, s.maxLength ?? 3);
     }
@@ -81,12 +93,17 @@ export function sample(schema: Schema | undefined, r: Random, depth = 0): unknow
 }
 
 /** Every JSON path into an object value, with the schema found there. */
-export function paths(value: unknown, schema: Schema, at: (string | number)[] = []): { at: (string | number)[]; schema: Schema; value: unknown }[] {
+export function paths(
+  value: unknown,
+  schema: Schema,
+  at: (string | number)[] = [],
+): { at: (string | number)[]; schema: Schema; value: unknown }[] {
   const s = deref(schema);
   const out = [{ at, schema: s, value }];
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const props: Record<string, Schema> = { ...(s.properties ?? {}) };
-    for (const part of [...(s.allOf ?? []), ...(s.oneOf ?? []), ...(s.anyOf ?? [])]) Object.assign(props, deref(part).properties ?? {});
+    for (const part of [...(s.allOf ?? []), ...(s.oneOf ?? []), ...(s.anyOf ?? [])])
+      Object.assign(props, deref(part).properties ?? {});
     for (const [k, v] of Object.entries(value)) out.push(...paths(v, props[k] ?? {}, [...at, k]));
   } else if (Array.isArray(value)) {
     value.forEach((v, i) => out.push(...paths(v, s.items ?? {}, [...at, i])));
@@ -123,7 +140,8 @@ export function mutate(body: unknown, schema: Schema, r: Random): { body: unknow
   const where = `/${target.at.join('/')}`;
   const s = target.schema;
   switch (kind) {
-    case 0: return { body: setAt(body, target.at, pick(r, WRONG_TYPES)), what: `wrong type at ${where}` };
+    case 0:
+      return { body: setAt(body, target.at, pick(r, WRONG_TYPES)), what: `wrong type at ${where}` };
     case 1: {
       const required = (s.required ?? []) as string[];
       if (required.length) {
@@ -132,17 +150,46 @@ export function mutate(body: unknown, schema: Schema, r: Random): { body: unknow
       }
       return { body: setAt(body, [...target.at, 'unexpected_field'], 1), what: `extra field at ${where}` };
     }
-    case 2: return { body: setAt(body, [...target.at, pick(r, ['__proto__', 'constructor', 'prototype', 'unexpected'])], { polluted: true }), what: `odd key at ${where}` };
-    case 3: return { body: setAt(body, target.at, 'NOT_IN_THE_ENUM'), what: `enum violation at ${where}` };
-    case 4: return { body: setAt(body, target.at, 'x'.repeat(s.maxLength ? s.maxLength + 1 : 70_000)), what: `over-long string at ${where}` };
-    case 5: return { body: setAt(body, target.at, pick(r, UNICODE)), what: `unicode at ${where}` };
+    case 2:
+      return {
+        body: setAt(body, [...target.at, pick(r, ['__proto__', 'constructor', 'prototype', 'unexpected'])], {
+          polluted: true,
+        }),
+        what: `odd key at ${where}`,
+      };
+    case 3:
+      return { body: setAt(body, target.at, 'NOT_IN_THE_ENUM'), what: `enum violation at ${where}` };
+    case 4:
+      return {
+        body: setAt(body, target.at, 'x'.repeat(s.maxLength ? s.maxLength + 1 : 70_000)),
+        what: `over-long string at ${where}`,
+      };
+    case 5:
+      return { body: setAt(body, target.at, pick(r, UNICODE)), what: `unicode at ${where}` };
     case 6: {
       let deep: unknown = 'bottom';
       for (let i = 0; i < 300; i++) deep = { a: deep };
       return { body: setAt(body, target.at, deep), what: `deep nesting at ${where}` };
     }
-    case 7: return { body: setAt(body, target.at, typeof s.maximum === 'number' ? s.maximum + 1 : typeof s.minimum === 'number' ? s.minimum - 1 : -99999999999), what: `out of range at ${where}` };
-    case 8: return { body: pick(r, [[], 'a string', 12, null, [body]]), what: 'not an object' };
-    default: return { body: setAt(body, target.at, Array.from({ length: 2_000 }, (_, i) => ({ i }))), what: `large array at ${where}` };
+    case 7:
+      return {
+        body: setAt(
+          body,
+          target.at,
+          typeof s.maximum === 'number' ? s.maximum + 1 : typeof s.minimum === 'number' ? s.minimum - 1 : -99999999999,
+        ),
+        what: `out of range at ${where}`,
+      };
+    case 8:
+      return { body: pick(r, [[], 'a string', 12, null, [body]]), what: 'not an object' };
+    default:
+      return {
+        body: setAt(
+          body,
+          target.at,
+          Array.from({ length: 2_000 }, (_, i) => ({ i })),
+        ),
+        what: `large array at ${where}`,
+      };
   }
 }

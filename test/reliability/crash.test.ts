@@ -8,7 +8,11 @@ import { startReceiver } from '../../src/sim/receiver.js';
 
 /** Starts `src/main.ts` as its own process on a data file; answers it and its base URL. */
 async function start(file: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--data', file, '--port', '0', '--clock', 'frozen'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/main.ts', '--data', file, '--port', '0', '--clock', 'frozen'],
+    { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -28,7 +32,12 @@ describe('crash safety', () => {
     const first = await start(file);
     const headers = { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' };
     await fetch(`${first.base}/api/v1/event_subscriptions`, {
-      method: 'POST', headers, body: JSON.stringify({ type: 'event_subscription', data: { name: 'crash', protocol: 'HTTP', data: `${receiver.url}/e`, topics: ['DID'] } }),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        type: 'event_subscription',
+        data: { name: 'crash', protocol: 'HTTP', data: `${receiver.url}/e`, topics: ['DID'] },
+      }),
     });
     const acknowledged: string[] = [];
     let clockAcknowledged = 0;
@@ -37,13 +46,26 @@ describe('crash safety', () => {
     const write = async (i: number) => {
       try {
         if (i % 10 === 0) {
-          const res = await fetch(`${first.base}/__sim/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ by: 'PT1S' }) });
-          if (res.status === 200) clockAcknowledged = Math.max(clockAcknowledged, Date.parse(((await res.json()) as { now: string }).now));
+          const res = await fetch(`${first.base}/__sim/clock/advance`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ by: 'PT1S' }),
+          });
+          if (res.status === 200)
+            clockAcknowledged = Math.max(clockAcknowledged, Date.parse(((await res.json()) as { now: string }).now));
         } else if (i % 10 === 1) {
-          const res = await fetch(`${first.base}/api/v1/numbers/+13125550100`, { method: 'PATCH', headers, body: JSON.stringify({ type: 'number', data: { auto_response_id: null } }) });
+          const res = await fetch(`${first.base}/api/v1/numbers/+13125550100`, {
+            method: 'PATCH',
+            headers,
+            body: JSON.stringify({ type: 'number', data: { auto_response_id: null } }),
+          });
           if (res.status === 200) patchesAcknowledged++;
         } else {
-          const res = await fetch(`${first.base}/api/v1/carts`, { method: 'POST', headers, body: JSON.stringify({ type: 'cart', data: { name: `burst ${i}` } }) });
+          const res = await fetch(`${first.base}/api/v1/carts`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ type: 'cart', data: { name: `burst ${i}` } }),
+          });
           if (res.status === 201) acknowledged.push(((await res.json()) as { data: { id: string } }).data.id);
         }
       } catch {
@@ -57,18 +79,21 @@ describe('crash safety', () => {
     const burst = Array.from({ length: 400 }, (_, i) => i);
     for (let i = 0; i < burst.length; i += 20) await Promise.all(burst.slice(i, i + 20).map(write));
     expect(killed).toBe(true);
-    if (first.child.exitCode === null && first.child.signalCode === null) await new Promise((r) => first.child.once('exit', r));
+    if (first.child.exitCode === null && first.child.signalCode === null)
+      await new Promise((r) => first.child.once('exit', r));
     const second = await start(file);
     try {
-      const list = await fetch(`${second.base}/api/v1/carts?first=100`, { headers }).then((r) => r.json()) as { count: number };
+      const list = (await fetch(`${second.base}/api/v1/carts?first=100`, { headers }).then((r) => r.json())) as {
+        count: number;
+      };
       expect(list.count).toBeGreaterThanOrEqual(acknowledged.length);
       for (const id of acknowledged) {
         const res = await fetch(`${second.base}/api/v1/carts/${id}`, { headers });
         expect(res.status, id).toBe(200);
       }
-      const clock = await fetch(`${second.base}/__sim/clock`).then((r) => r.json()) as { now: string };
+      const clock = (await fetch(`${second.base}/__sim/clock`).then((r) => r.json())) as { now: string };
       expect(Date.parse(clock.now)).toBeGreaterThanOrEqual(clockAcknowledged);
-      const log = await fetch(`${second.base}/__sim/deliveries`).then((r) => r.json()) as { count: number };
+      const log = (await fetch(`${second.base}/__sim/deliveries`).then((r) => r.json())) as { count: number };
       expect(log.count).toBeGreaterThanOrEqual(patchesAcknowledged);
     } finally {
       second.child.kill('SIGKILL');

@@ -24,7 +24,14 @@ let seed = 21;
 
 /** A server on a data file, frozen at START, called over HTTP; each start draws other ids, as a restarted server does. */
 async function open(file: string, clock: 'frozen' | 'real' = 'frozen'): Promise<Running> {
-  const { app, runtime } = await buildServer({ store: { file }, seed: seed++, clockMode: clock, startTime: START, logger: process.env.DEBUG_LOG ? console : silentLogger, validateResponses: true });
+  const { app, runtime } = await buildServer({
+    store: { file },
+    seed: seed++,
+    clockMode: clock,
+    startTime: START,
+    logger: process.env.DEBUG_LOG ? console : silentLogger,
+    validateResponses: true,
+  });
   const http = await listen(app, 0, '127.0.0.1');
   const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   return {
@@ -32,7 +39,10 @@ async function open(file: string, clock: 'frozen' | 'real' = 'frozen'): Promise<
     async call(method, path, body, key = 'demo-admin-key') {
       const res = await fetch(base + path, {
         method,
-        headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
@@ -67,7 +77,12 @@ describe('a full disk', () => {
     expect(listed.status).toBe(200);
     expect(listed.body.count).toBe(0);
     // a step that falls due while the disk is full fails the advance, not the process
-    await s.call('POST', '/api/v1/bulk_dip_tasks', envelope('bulk_dip_task', { type: 'CNAM', numbers: ['+13125550100'], reference_id: 'full' }), 'demo-standard-key');
+    await s.call(
+      'POST',
+      '/api/v1/bulk_dip_tasks',
+      envelope('bulk_dip_task', { type: 'CNAM', numbers: ['+13125550100'], reference_id: 'full' }),
+      'demo-standard-key',
+    );
     expect((await s.call('GET', '/api/v1/bulk_dip_tasks', undefined, 'demo-standard-key')).body.count).toBe(0);
     full = false;
     const created = await s.call('POST', '/api/v1/carts', envelope('cart', { name: 'space is back' }));
@@ -82,7 +97,12 @@ describe('a full disk', () => {
   it('an advance whose step the disk refuses answers 503; once space returns the step runs', async () => {
     const file = tempFile();
     const s = await open(file);
-    await s.call('POST', '/api/v1/bulk_dip_tasks', envelope('bulk_dip_task', { type: 'CNAM', numbers: ['+13125550100'], reference_id: 'later' }), 'demo-standard-key');
+    await s.call(
+      'POST',
+      '/api/v1/bulk_dip_tasks',
+      envelope('bulk_dip_task', { type: 'CNAM', numbers: ['+13125550100'], reference_id: 'later' }),
+      'demo-standard-key',
+    );
     const log = logOf(s.runtime);
     const append = log.append.bind(log);
     let full = true;
@@ -94,7 +114,9 @@ describe('a full disk', () => {
     full = false;
     const advanced = await s.call('POST', '/__sim/clock/advance', { by: 'PT10S' }, null);
     expect(advanced.status).toBe(200);
-    expect((await s.call('GET', '/api/v1/bulk_dip_tasks', undefined, 'demo-standard-key')).body.results[0].data.status).toBe('COMPLETED');
+    expect(
+      (await s.call('GET', '/api/v1/bulk_dip_tasks', undefined, 'demo-standard-key')).body.results[0].data.status,
+    ).toBe('COMPLETED');
     await s.stop();
   });
 });
@@ -104,7 +126,8 @@ describe('a damaged store', () => {
   async function storeWithCarts(n: number): Promise<string> {
     const file = tempFile();
     const s = await open(file);
-    for (let i = 0; i < n; i++) expect((await s.call('POST', '/api/v1/carts', envelope('cart', { name: `cart ${i}` }))).status).toBe(201);
+    for (let i = 0; i < n; i++)
+      expect((await s.call('POST', '/api/v1/carts', envelope('cart', { name: `cart ${i}` }))).status).toBe(201);
     await s.stop();
     return file;
   }
@@ -123,7 +146,10 @@ describe('a damaged store', () => {
     const file = await storeWithCarts(40);
     const offset = garble(file, 11);
     const before = readFileSync(`${file}.log`);
-    const refusal = await JsonStore.open({ file }, silentLogger).then(() => null, (e: unknown) => e);
+    const refusal = await JsonStore.open({ file }, silentLogger).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(refusal).toBeInstanceOf(StoreRefused);
     const message = (refusal as Error).message;
     expect(message).toContain(`${file}.log`);
@@ -154,7 +180,10 @@ describe('a damaged store', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'dipswitch-not-')), 'package.json');
     copyFileSync(join(projectRoot, 'package.json'), file);
     const before = readFileSync(file, 'utf8');
-    const refusal = await JsonStore.open({ file }, silentLogger).then(() => null, (e: unknown) => e);
+    const refusal = await JsonStore.open({ file }, silentLogger).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((refusal as StoreRefused).kind).toBe('not_a_store');
     expect((refusal as Error).message).toContain('is not a dipswitch store');
     expect(readFileSync(file, 'utf8')).toBe(before);
@@ -164,7 +193,10 @@ describe('a damaged store', () => {
     const file = await storeWithCarts(1);
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.slice(0, Math.floor(text.length / 2)));
-    const refusal = await JsonStore.open({ file }, silentLogger).then(() => null, (e: unknown) => e);
+    const refusal = await JsonStore.open({ file }, silentLogger).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(refusal).toBeInstanceOf(StoreRefused);
     expect((refusal as Error).message).toContain(`${file} is not valid JSON`);
   });
@@ -179,7 +211,16 @@ describe('effects survive a restart', () => {
     receiver.replies.push({ status: 500 });
     const file = tempFile();
     const s = await open(file);
-    await s.call('POST', '/api/v1/event_subscriptions', envelope('event_subscription', { name: 'dids', protocol: 'HTTP', data: `${receiver.url}/events`, topics: ['DID'] }));
+    await s.call(
+      'POST',
+      '/api/v1/event_subscriptions',
+      envelope('event_subscription', {
+        name: 'dids',
+        protocol: 'HTTP',
+        data: `${receiver.url}/events`,
+        topics: ['DID'],
+      }),
+    );
     await s.call('PATCH', '/api/v1/numbers/+13125550100', envelope('number', { auto_response_id: null }));
     await s.call('POST', '/__sim/clock/advance', { by: 'PT0S' }, null);
     expect(receiver.received).toHaveLength(1);
@@ -199,18 +240,32 @@ describe('effects survive a restart', () => {
     receiver.replies.push({ status: 503 });
     const file = tempFile();
     const s = await open(file);
-    const task = (await s.call('POST', '/api/v1/bulk_dip_tasks', envelope('bulk_dip_task', {
-      type: 'LRN', numbers: ['+13125550100', '+13125550101'], reference_id: 'interrupted', on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/results` }],
-    }), 'demo-standard-key')).body.data;
+    const task = (
+      await s.call(
+        'POST',
+        '/api/v1/bulk_dip_tasks',
+        envelope('bulk_dip_task', {
+          type: 'LRN',
+          numbers: ['+13125550100', '+13125550101'],
+          reference_id: 'interrupted',
+          on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/results` }],
+        }),
+        'demo-standard-key',
+      )
+    ).body.data;
     await s.call('POST', '/__sim/clock/advance', { by: 'PT5S' }, null);
     expect(receiver.received).toHaveLength(1);
-    expect((await s.call('GET', `/api/v1/bulk_dip_tasks/${task.id}`, undefined, 'demo-standard-key')).body.data.on_done_actions[0].status).toBe('DELIVERING');
+    expect(
+      (await s.call('GET', `/api/v1/bulk_dip_tasks/${task.id}`, undefined, 'demo-standard-key')).body.data
+        .on_done_actions[0].status,
+    ).toBe('DELIVERING');
     await s.stop();
     const again = await open(file);
     await again.call('POST', '/__sim/clock/advance', { by: 'PT2M' }, null);
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1]!.text.split('\r\n')[0]).toContain('number,lrn');
-    const after = (await again.call('GET', `/api/v1/bulk_dip_tasks/${task.id}`, undefined, 'demo-standard-key')).body.data;
+    const after = (await again.call('GET', `/api/v1/bulk_dip_tasks/${task.id}`, undefined, 'demo-standard-key')).body
+      .data;
     expect(after).toMatchObject({ status: 'COMPLETED', on_done_actions: [{ status: 'COMPLETED', error_code: 'OK' }] });
     await again.stop();
   });
@@ -222,7 +277,10 @@ describe('effects survive a restart', () => {
     expect(moved).toBe('2026-03-01T12:10:00.000Z');
     await s.stop();
     const again = await open(file);
-    expect((await again.call('GET', '/__sim/clock', undefined, null)).body).toMatchObject({ now: moved, mode: 'frozen' });
+    expect((await again.call('GET', '/__sim/clock', undefined, null)).body).toMatchObject({
+      now: moved,
+      mode: 'frozen',
+    });
     await again.stop();
 
     const real = tempFile();
@@ -244,7 +302,16 @@ describe('the API does not wait for receivers', () => {
     let release!: () => void;
     receiver.replies.push({ after: new Promise<void>((r) => (release = r)) });
     const s = await open(tempFile());
-    await s.call('POST', '/api/v1/event_subscriptions', envelope('event_subscription', { name: 'orders', protocol: 'HTTP', data: `${receiver.url}/events`, topics: ['ORDER'] }));
+    await s.call(
+      'POST',
+      '/api/v1/event_subscriptions',
+      envelope('event_subscription', {
+        name: 'orders',
+        protocol: 'HTTP',
+        data: `${receiver.url}/events`,
+        topics: ['ORDER'],
+      }),
+    );
     const cart = (await s.call('POST', '/api/v1/carts', envelope('cart', { name: 'slow receiver' }))).body.data;
     const checkout = await s.call('POST', `/api/v1/carts/${cart.id}/checkout`);
     expect(checkout.status).toBe(200);
@@ -264,7 +331,11 @@ describe('the server on a store it refuses', () => {
     const { spawnSync } = await import('node:child_process');
     const file = join(mkdtempSync(join(tmpdir(), 'dipswitch-refused-')), 'package.json');
     copyFileSync(join(projectRoot, 'package.json'), file);
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', '--data', file, '--port', '0'], { cwd: projectRoot, encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', '--data', file, '--port', '0'], {
+      cwd: projectRoot,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(run.status).toBe(2);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);

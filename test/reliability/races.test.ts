@@ -5,16 +5,25 @@ describe('races', () => {
   const server = useServer();
 
   it('100 parallel creates of one cart name give exactly one 201', async () => {
-    const answers = await Promise.all(Array.from({ length: 100 }, () => server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'contested' }) })));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'contested' }) }),
+      ),
+    );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 422)).toHaveLength(99);
     expect((await server().call('GET', '/api/v1/carts')).body.count).toBe(1);
   });
 
   it('50 parallel checkouts of one cart give one order', async () => {
-    const cart = (await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'checkout race' }) })).body.data;
-    await server().call('POST', `/api/v1/carts/${cart.id}/requests`, { body: envelope('request', { type: 'REMOVE_NUMBERS', data: { numbers: ['+13125550109'] } }) });
-    const answers = await Promise.all(Array.from({ length: 50 }, () => server().call('POST', `/api/v1/carts/${cart.id}/checkout`)));
+    const cart = (await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'checkout race' }) }))
+      .body.data;
+    await server().call('POST', `/api/v1/carts/${cart.id}/requests`, {
+      body: envelope('request', { type: 'REMOVE_NUMBERS', data: { numbers: ['+13125550109'] } }),
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => server().call('POST', `/api/v1/carts/${cart.id}/checkout`)),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 422 && a.body.errors[0].code === 'cart_checked_out')).toHaveLength(49);
     expect((await server().call('GET', '/api/v1/orders')).body.count).toBe(1);
@@ -22,10 +31,22 @@ describe('races', () => {
 
   it('parallel deletes of a secret key and attaches of it never leave a switch pointing at a deleted key', async () => {
     for (let round = 0; round < 10; round++) {
-      const key = (await server().call('POST', '/api/v1/secret_keys', { body: envelope('secret_key', { name: `race ${round}`, size: 16, usage: 'ENCRYPTION' }) })).body.data;
-      const switches = await Promise.all(Array.from({ length: 5 }, (_, i) => server().call('POST', '/api/v1/switches', { body: envelope('switch', { name: `sw ${round}.${i}` }) })));
+      const key = (
+        await server().call('POST', '/api/v1/secret_keys', {
+          body: envelope('secret_key', { name: `race ${round}`, size: 16, usage: 'ENCRYPTION' }),
+        })
+      ).body.data;
+      const switches = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          server().call('POST', '/api/v1/switches', { body: envelope('switch', { name: `sw ${round}.${i}` }) }),
+        ),
+      );
       const calls = [
-        ...switches.map((s) => server().call('PUT', `/api/v1/switches/${s.body.data.id}/mms_encryption_key/${key.id}`, { body: envelope('switch', {}) })),
+        ...switches.map((s) =>
+          server().call('PUT', `/api/v1/switches/${s.body.data.id}/mms_encryption_key/${key.id}`, {
+            body: envelope('switch', {}),
+          }),
+        ),
         server().call('DELETE', `/api/v1/secret_keys/${key.id}`),
       ];
       if (round % 2) calls.reverse();
@@ -50,8 +71,13 @@ describe('races between the awaits of a handler (50 runs each)', () => {
 
   /** A cart with one request, which has a document. */
   async function cartWithDocument(run: number) {
-    const cart = (await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: `race ${run}` }) })).body.data;
-    const request = (await server().call('POST', `/api/v1/carts/${cart.id}/requests`, { body: envelope('request', { type: 'REMOVE_NUMBERS', data: { numbers: ['+13125550109'] } }) })).body.data;
+    const cart = (await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: `race ${run}` }) }))
+      .body.data;
+    const request = (
+      await server().call('POST', `/api/v1/carts/${cart.id}/requests`, {
+        body: envelope('request', { type: 'REMOVE_NUMBERS', data: { numbers: ['+13125550109'] } }),
+      })
+    ).body.data;
     const docs = `/api/v1/carts/${cart.id}/requests/${request.id}/documents`;
     expect((await upload(docs, 'LOA')).status).toBe(201);
     return { cart: cart.id as string, request: request.id as string, docs };
@@ -64,7 +90,10 @@ describe('races between the awaits of a handler (50 runs each)', () => {
         server().call('DELETE', `/api/v1/carts/${cart}?purge=true`),
         server().call('POST', `/api/v1/carts/${cart}/checkout`),
       ]);
-      expect([purge.status, checkout.status].filter((s) => s === 200), `run ${run}`).toHaveLength(1);
+      expect(
+        [purge.status, checkout.status].filter((s) => s === 200),
+        `run ${run}`,
+      ).toHaveLength(1);
       if (checkout.status === 200) {
         expect(onlyError(purge).code).toBe('cart_checked_out');
         expect((await server().call('GET', `/api/v1/requests/${request}`)).status, `run ${run}`).toBe(200);
@@ -100,7 +129,10 @@ describe('races between the awaits of a handler (50 runs each)', () => {
     for (let run = 0; run < RUNS; run++) {
       const { docs } = await cartWithDocument(run);
       const answers = await Promise.all(Array.from({ length: 20 }, () => upload(docs, 'same name')));
-      expect(answers.filter((a) => a.status === 201), `run ${run}`).toHaveLength(1);
+      expect(
+        answers.filter((a) => a.status === 201),
+        `run ${run}`,
+      ).toHaveLength(1);
       expect(answers.filter((a) => a.status === 422)).toHaveLength(19);
     }
   });

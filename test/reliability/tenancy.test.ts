@@ -15,8 +15,14 @@ describe('tenancy matrix', () => {
       const r = seededRandom(9);
       let checked = 0;
       for (const op of operations) {
-        const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent((name === 'account_id' ? '0a0a0a0a-0000-4000-8000-000000000001' : ids[name] ?? ids[op.path])!));
-        const bodySchema = deref(document.paths[op.path]![op.method.toLowerCase()]!.requestBody as Schema)?.content?.['application/json']?.schema as Schema | undefined;
+        const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+          encodeURIComponent(
+            (name === 'account_id' ? '0a0a0a0a-0000-4000-8000-000000000001' : (ids[name] ?? ids[op.path]))!,
+          ),
+        );
+        const bodySchema = deref(document.paths[op.path]![op.method.toLowerCase()]!.requestBody as Schema)?.content?.[
+          'application/json'
+        ]?.schema as Schema | undefined;
         let form: FormData | undefined;
         if (op.multipart) {
           form = new FormData();
@@ -24,7 +30,11 @@ describe('tenancy matrix', () => {
           form.append('name', 'tenancy');
         }
         const before = JSON.stringify(await server.state());
-        const res = await server.call(op.method, path, { key: 'partner-admin-key', body: bodySchema ? sample(bodySchema, r) : undefined, form });
+        const res = await server.call(op.method, path, {
+          key: 'partner-admin-key',
+          body: bodySchema ? sample(bodySchema, r) : undefined,
+          form,
+        });
         const context = `${op.operationId} ${op.method} ${path} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
         expect(res.status, context).toBe(404);
         expect(res.body.errors[0].code, context).toBe('not_found');
@@ -32,11 +42,24 @@ describe('tenancy matrix', () => {
         checked++;
       }
       expect(checked).toBeGreaterThan(40);
-      for (const path of ['/api/v1/api_keys', '/api/v1/numbers', '/api/v1/carts', '/api/v1/orders', '/api/v1/switches', '/api/v1/optout_items', '/api/v1/osr/overwrite_requests', '/api/v1/bulk_dip_tasks', '/api/v1/event_subscriptions']) {
+      for (const path of [
+        '/api/v1/api_keys',
+        '/api/v1/numbers',
+        '/api/v1/carts',
+        '/api/v1/orders',
+        '/api/v1/switches',
+        '/api/v1/optout_items',
+        '/api/v1/osr/overwrite_requests',
+        '/api/v1/bulk_dip_tasks',
+        '/api/v1/event_subscriptions',
+      ]) {
         const demo = await server.call('GET', `${path}?first=100`);
         const partner = await server.call('GET', `${path}?first=100`, { key: 'partner-admin-key' });
         const demoIds = new Set(demo.body.results.map((x: { data: { id: string } }) => x.data.id));
-        expect(partner.body.results.filter((x: { data: { id: string } }) => demoIds.has(x.data.id)), path).toEqual([]);
+        expect(
+          partner.body.results.filter((x: { data: { id: string } }) => demoIds.has(x.data.id)),
+          path,
+        ).toEqual([]);
       }
     } finally {
       await server.close();

@@ -21,19 +21,101 @@ interface Case {
   ignore: string[];
 }
 
-const NONE_PROTOCOLS: Fix = (d) => Object.assign(d, { sms_protocol: 'NONE', mms_protocol: 'NONE', voice_protocol: 'NONE', sms_auth_method: 'NONE', mms_auth_method: 'NONE' });
+const NONE_PROTOCOLS: Fix = (d) =>
+  Object.assign(d, {
+    sms_protocol: 'NONE',
+    mms_protocol: 'NONE',
+    voice_protocol: 'NONE',
+    sms_auth_method: 'NONE',
+    mms_auth_method: 'NONE',
+  });
 
 const CASES: Record<string, Case> = {
   createApiKey: { path: '/api/v1/api_keys', get: (c) => `/api/v1/api_keys/${c.id}`, ignore: [] },
-  createSecretKey: { path: '/api/v1/secret_keys', get: (c) => `/api/v1/secret_keys/${c.id}`, fix: (d) => { if (d.usage === 'NONE') d.usage = 'SIGNING'; }, ignore: [] },
-  createUser: { path: '/api/v1/users', get: (c) => `/api/v1/users/${c.id}`, fix: (d, i) => { d.email = `gen${i}@demo-telecom.example`; delete d.password; delete d.password_confirmation; }, ignore: [] },
-  createSwitch: { path: '/api/v1/switches', get: (c) => `/api/v1/switches/${c.id}`, fix: (d, i) => { NONE_PROTOCOLS(d, i); delete d.api_key_id; }, ignore: ['sms_secret', 'mms_secret', 'voice_secret', 'sms_options', 'mms_options'] },
-  createAutoResponse: { path: '/api/v1/auto_responses', get: (c) => `/api/v1/auto_responses/${c.id}`, fix: (d) => { d.keywords = []; }, ignore: [] },
-  createCart: { path: '/api/v1/carts', get: (c) => `/api/v1/carts/${c.id}`, fix: (d, i) => { d.name = `generated ${i}`; }, ignore: [] },
-  createBulkDipTask: { path: '/api/v1/bulk_dip_tasks', get: (c) => `/api/v1/bulk_dip_tasks/${c.id}`, fix: (d, i) => { d.reference_id = `gen-${i}`; if (d.type !== 'LRN') { d.enhanced = false; d.messaging_lookup = false; } d.on_done_actions = []; }, ignore: ['numbers'] },
-  createCallDataWebhook: { path: '/api/v1/call_data_webhooks', get: (c) => `/api/v1/call_data_webhooks/${c.id}`, fix: (d) => { d.protocol = 'NONE'; d.auth_method = 'NONE'; }, ignore: ['auth_secret'] },
-  createEventSubscription: { path: '/api/v1/event_subscriptions', get: (c) => `/api/v1/event_subscriptions/${c.id}`, fix: (d) => { d.protocol = 'NONE'; d.auth_method = 'NONE'; delete d.recipient; }, ignore: ['auth_secret'] },
-  createOptoutItem: { path: '/api/v1/numbers/+13125550101/optout_items', get: (c) => `/api/v1/optout_items/${c.id}`, fix: (d, i) => { d.remote_number = `+1415555${String(1000 + i)}`; delete d.host_number; }, ignore: [] },
+  createSecretKey: {
+    path: '/api/v1/secret_keys',
+    get: (c) => `/api/v1/secret_keys/${c.id}`,
+    fix: (d) => {
+      if (d.usage === 'NONE') d.usage = 'SIGNING';
+    },
+    ignore: [],
+  },
+  createUser: {
+    path: '/api/v1/users',
+    get: (c) => `/api/v1/users/${c.id}`,
+    fix: (d, i) => {
+      d.email = `gen${i}@demo-telecom.example`;
+      delete d.password;
+      delete d.password_confirmation;
+    },
+    ignore: [],
+  },
+  createSwitch: {
+    path: '/api/v1/switches',
+    get: (c) => `/api/v1/switches/${c.id}`,
+    fix: (d, i) => {
+      NONE_PROTOCOLS(d, i);
+      delete d.api_key_id;
+    },
+    ignore: ['sms_secret', 'mms_secret', 'voice_secret', 'sms_options', 'mms_options'],
+  },
+  createAutoResponse: {
+    path: '/api/v1/auto_responses',
+    get: (c) => `/api/v1/auto_responses/${c.id}`,
+    fix: (d) => {
+      d.keywords = [];
+    },
+    ignore: [],
+  },
+  createCart: {
+    path: '/api/v1/carts',
+    get: (c) => `/api/v1/carts/${c.id}`,
+    fix: (d, i) => {
+      d.name = `generated ${i}`;
+    },
+    ignore: [],
+  },
+  createBulkDipTask: {
+    path: '/api/v1/bulk_dip_tasks',
+    get: (c) => `/api/v1/bulk_dip_tasks/${c.id}`,
+    fix: (d, i) => {
+      d.reference_id = `gen-${i}`;
+      if (d.type !== 'LRN') {
+        d.enhanced = false;
+        d.messaging_lookup = false;
+      }
+      d.on_done_actions = [];
+    },
+    ignore: ['numbers'],
+  },
+  createCallDataWebhook: {
+    path: '/api/v1/call_data_webhooks',
+    get: (c) => `/api/v1/call_data_webhooks/${c.id}`,
+    fix: (d) => {
+      d.protocol = 'NONE';
+      d.auth_method = 'NONE';
+    },
+    ignore: ['auth_secret'],
+  },
+  createEventSubscription: {
+    path: '/api/v1/event_subscriptions',
+    get: (c) => `/api/v1/event_subscriptions/${c.id}`,
+    fix: (d) => {
+      d.protocol = 'NONE';
+      d.auth_method = 'NONE';
+      delete d.recipient;
+    },
+    ignore: ['auth_secret'],
+  },
+  createOptoutItem: {
+    path: '/api/v1/numbers/+13125550101/optout_items',
+    get: (c) => `/api/v1/optout_items/${c.id}`,
+    fix: (d, i) => {
+      d.remote_number = `+1415555${String(1000 + i)}`;
+      delete d.host_number;
+    },
+    ignore: [],
+  },
 };
 
 describe('valid inputs', () => {
@@ -45,11 +127,13 @@ describe('valid inputs', () => {
     try {
       for (const [operationId, c] of Object.entries(CASES)) {
         const op = loadContract().operations.get(operationId as never)!;
-        const schema = deref(document.paths[op.path]!.post!.requestBody as Schema).content['application/json'].schema as Schema;
+        const schema = deref(document.paths[op.path]!.post!.requestBody as Schema).content['application/json']
+          .schema as Schema;
         for (let i = 0; i < 15; i++) {
           // the callDataWebhook allows one per account: delete the last one first
           if (operationId === 'createCallDataWebhook') {
-            for (const w of (await server.call('GET', '/api/v1/call_data_webhooks')).body.results) await server.call('DELETE', `/api/v1/call_data_webhooks/${w.data.id}`);
+            for (const w of (await server.call('GET', '/api/v1/call_data_webhooks')).body.results)
+              await server.call('DELETE', `/api/v1/call_data_webhooks/${w.data.id}`);
           }
           const body = sample(schema, r) as { type: string; data: Record<string, any> };
           c.fix?.(body.data, i);
