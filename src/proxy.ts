@@ -82,11 +82,9 @@ export async function startProxy(
     )();
     if (result._tag === 'Left') {
       opts.logger.warn(`[proxy] ${req.method} ${url.pathname}: ${result.left.message}`);
-      res
-        .status(502)
-        .json({
-          errors: [{ code: 'proxy_error', title: 'Proxy error', sub_code: 'none', detail: result.left.message }],
-        });
+      res.status(502).json({
+        errors: [{ code: 'proxy_error', title: 'Proxy error', sub_code: 'none', detail: result.left.message }],
+      });
       return;
     }
     const { output, validations } = result.right;

@@ -8,7 +8,7 @@ it('the README shows the library example exactly as test/readme_example.test.ts 
     .slice(1)
     .join('\n')
     .trim();
-  const block = /<!-- library-example -->\n```ts\n([\s\S]*?)```/.exec(readme)?.[1]?.trim();
+  const block = /<!-- library-example -->\n+```ts\n([\s\S]*?)```/.exec(readme)?.[1]?.trim();
   expect(block).toBe(example);
 });
 
