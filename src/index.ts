@@ -62,7 +62,7 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
     logger: opts.logger ?? silentLogger,
   });
   const { store, clocks, scheduler } = runtime;
-  const server = await listen(app, opts.port ?? 0, '127.0.0.1');
+  const server = await listen(app, opts.port ?? 0, '127.0.0.1', runtime.limits);
   const nowOf = async (accountId: string) => (await store.run({ read: true }, (w) => clocks.of(w, accountId))).ms();
   const clockOf = (accountId: string): ClockControl => ({
     now: async () => new Date(await nowOf(accountId)).toISOString(),
@@ -94,8 +94,8 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
     clock: clockOf(DEMO_ACCOUNT),
     async sandbox(name) {
       const id = runtime.ids.uuid();
-      const box = await store.run({ account: id }, async (w) =>
-        createSandbox(w, runtime, await clocks.of(w, id), id, name),
+      const box = await store.run({ global: true }, async (w) =>
+        createSandbox(w, runtime, await clocks.of(w, id), id, name, runtime.limits.sandboxes),
       );
       return { ...box, clock: clockOf(box.id) };
     },

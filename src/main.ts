@@ -2,7 +2,8 @@
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { consoleLogger, wallClock } from './deps.js';
-import { buildServer, listen } from './server.js';
+import { buildServer, controlExposure, listen } from './server.js';
+import { DENIABLE, type Deniable } from './sim/outbound.js';
 import { StoreRefused } from './store/log_file.js';
 
 const { values, positionals } = parseArgs({
@@ -11,6 +12,15 @@ const { values, positionals } = parseArgs({
     upstream: { type: 'string' },
     'admin-token': { type: 'string' },
     'outbound-allow': { type: 'string' },
+    'outbound-deny': { type: 'string' },
+    'unsafe-open-control': { type: 'boolean', default: false },
+    'journal-bytes': { type: 'string' },
+    'max-snapshots': { type: 'string' },
+    'snapshot-bytes': { type: 'string' },
+    'max-sandboxes': { type: 'string' },
+    'headers-timeout': { type: 'string' },
+    'request-timeout': { type: 'string' },
+    'max-connections': { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
     data: { type: 'string' },
@@ -52,18 +62,56 @@ if (positionals[0] === 'proxy') {
   });
 }
 
+/** Stops at start with one line (exit 2). */
+function refuse(message: string): never {
+  console.error(`dipswitch: ${message}`);
+  process.exit(2);
+}
+
+/** A whole-number flag of at least 1, or the default when absent. */
+function count(flag: keyof typeof values): number | undefined {
+  const raw = values[flag];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) refuse(`--${flag} must be a whole number of at least 1, not ${String(raw)}`);
+  return n;
+}
+
+function outboundDeny(): Deniable[] {
+  const raw = (values['outbound-deny'] ?? process.env.OUTBOUND_DENY ?? '').split(',').map((c) => c.trim());
+  const classes = raw.filter(Boolean);
+  for (const c of classes)
+    if (!(DENIABLE as readonly string[]).includes(c))
+      refuse(`--outbound-deny takes ${DENIABLE.join(', ')} (comma-separated), not ${c}`);
+  return classes as Deniable[];
+}
+
 async function serve(): Promise<void> {
+  const adminToken = values['admin-token'] ?? (process.env.SIM_ADMIN_TOKEN || undefined);
+  const exposure = controlExposure(host, adminToken, values['unsafe-open-control']);
+  if (exposure.refuse) refuse(exposure.refuse);
   const { app, runtime } = await buildServer({
     store: values.memory ? { memory: true } : { file: dataFile, repair: values.repair },
     clockMode,
     startTime,
-    simAdminToken: values['admin-token'] ?? (process.env.SIM_ADMIN_TOKEN || undefined),
+    simAdminToken: adminToken,
     outboundAllow: (values['outbound-allow'] ?? process.env.OUTBOUND_ALLOW ?? '')
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean),
+    outboundDeny: outboundDeny(),
+    limits: {
+      journalBytes: count('journal-bytes'),
+      snapshots: count('max-snapshots'),
+      snapshotBytes: count('snapshot-bytes'),
+      sandboxes: count('max-sandboxes'),
+      headersTimeoutMs: count('headers-timeout'),
+      requestTimeoutMs: count('request-timeout'),
+      connections: count('max-connections'),
+    },
   });
-  const server = await listen(app, port, host);
+  if (exposure.warn) runtime.logger.warn(`dipswitch: ${exposure.warn}`);
+  const server = await listen(app, port, host, runtime.limits);
 
   // a clean stop (SIGTERM, SIGINT) lets pending writes finish first
   const shutdown = () => {

@@ -3,6 +3,7 @@
  * composition that builds it is `createRuntime` in src/server.ts.
  */
 import type { Ids, Logger, Random } from './deps.js';
+import type { Limits } from './limits.js';
 import type { Clocks } from './sim/clock.js';
 import type { DeliveryWorker } from './sim/deliveries.js';
 import type { Faults } from './sim/faults.js';
@@ -26,6 +27,7 @@ export interface Runtime {
   scheduler: Scheduler;
   snapshots: Snapshots;
   fixtures: () => DbData;
+  limits: Limits;
   /**
    * Runs `fn` in one unit of work of the account (read-only with `read`), with its clock and
    * outbox; once committed, the scheduler wakes for any step the work scheduled.

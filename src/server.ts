@@ -3,11 +3,13 @@
  * src/deps.ts, the scheduler and its delivery worker, faults, the journal, snapshots, and the app
  * built on them. main.ts, the library API and the tests all start a server through `buildServer`.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createApp, type App, type AppOptions } from './app.js';
+import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { consoleLogger, makeIds, seededRandom, systemRandom, wallClock, type Logger } from './deps.js';
 import { Clocks } from './sim/clock.js';
-import { DeliveryWorker, type OutboundPolicy } from './sim/deliveries.js';
+import { DeliveryWorker } from './sim/deliveries.js';
+import { classify, OutboundPolicy, type Deniable } from './sim/outbound.js';
 import { Faults } from './sim/faults.js';
 import { Journal } from './sim/journal.js';
 import { Snapshots } from './sim/sandboxes.js';
@@ -30,30 +32,18 @@ export interface ServerOptions extends AppOptions {
   logger?: Logger;
   /** Host names (or `*.suffix` patterns) deliveries may reach; all when empty or absent. */
   outboundAllow?: string[];
+  /** Address classes refused besides unspecified, link-local, metadata and multicast (src/sim/outbound.ts). */
+  outboundDeny?: Deniable[];
   /** The state an empty store (and a reset) starts from; fixtures/default.json by default. */
   fixtures?: () => DbData;
-}
-
-/** Hosts a delivery may reach (`--outbound-allow`): all when the list is empty. */
-export function allowListPolicy(allow: string[]): OutboundPolicy {
-  return {
-    refusal(url) {
-      if (!allow.length) return null;
-      let host: string;
-      try {
-        host = new URL(url.includes('://') ? url : `sftp://${url}`).hostname.replace(/^\[|\]$/g, '');
-      } catch {
-        return 'the target is not a URL';
-      }
-      return allow.some((a) => (a.startsWith('*.') ? host.endsWith(a.slice(1)) : host === a))
-        ? null
-        : 'the host is not in --outbound-allow';
-    },
-  };
+  /** Bounds on what callers can make the server hold (src/limits.ts); the defaults for those not given. */
+  limits?: Partial<Limits>;
 }
 
 export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const logger = opts.logger ?? consoleLogger;
+  const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
+  const limits: Limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(given) };
   const store = await JsonStore.open(opts.store, logger);
   const fixtures = opts.fixtures ?? (() => fixtureState());
   if (store.created) await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
@@ -62,12 +52,12 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const clocks = new Clocks(wallClock, { mode: opts.clockMode ?? 'real', startMs });
   const ids = makeIds(random, () => clocks.server().ms());
   const faults = new Faults(random);
-  const journal = new Journal();
+  const journal = new Journal(limits.journalBytes);
   const deliveries = new DeliveryWorker({
     store,
     clocks,
     faults,
-    policy: allowListPolicy(opts.outboundAllow ?? []),
+    policy: new OutboundPolicy({ allow: opts.outboundAllow, deny: opts.outboundDeny }),
     logger,
   });
   const scheduler = new Scheduler({
@@ -95,8 +85,9 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     journal,
     deliveries,
     scheduler,
-    snapshots: new Snapshots(),
+    snapshots: new Snapshots({ count: limits.snapshots, bytes: limits.snapshotBytes }),
     fixtures,
+    limits,
     async work(accountId, fn, workOpts = {}) {
       let earliest: number | null = null;
       const result = await store.run(workOpts.read ? { read: true } : { account: accountId }, async (w) => {
@@ -124,6 +115,24 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   return runtime;
 }
 
+/**
+ * Whether the control API may be served on `host`: on a loopback address always; elsewhere only
+ * with an admin token, or with `unsafeOpenControl` (then with a warning).
+ */
+export function controlExposure(
+  host: string,
+  adminToken: string | undefined,
+  unsafeOpenControl: boolean,
+): { refuse?: string; warn?: string } {
+  const loopback = host === 'localhost' || classify(host) === 'loopback';
+  if (loopback || adminToken) return {};
+  if (unsafeOpenControl)
+    return { warn: `the control API /__sim is open to anyone who reaches ${host} (--unsafe-open-control)` };
+  return {
+    refuse: `--host ${host} is not a loopback address: set --admin-token (or SIM_ADMIN_TOKEN) to guard /__sim, or pass --unsafe-open-control`,
+  };
+}
+
 /** Opens the store (seeding an empty one from the fixtures), starts the simulation, builds the app. */
 export async function buildServer(opts: ServerOptions): Promise<{ app: App; runtime: Runtime }> {
   const runtime = await createRuntime(opts);
@@ -131,10 +140,32 @@ export async function buildServer(opts: ServerOptions): Promise<{ app: App; runt
   return { app, runtime };
 }
 
-/** Listens and resolves with the bound server. */
-export function listen(app: App, port: number, host: string): Promise<Server> {
+/**
+ * Listens and resolves with the bound server. Slow clients are cut off: headers must arrive within
+ * `headersTimeoutMs` and the whole request within `requestTimeoutMs`; connections past
+ * `connections` are closed as they arrive.
+ */
+export function listen(
+  app: App,
+  port: number,
+  host: string,
+  limits: Pick<Limits, 'headersTimeoutMs' | 'requestTimeoutMs' | 'connections'> = DEFAULT_LIMITS,
+): Promise<Server> {
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // how often Node looks for connections past those times
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, limits.headersTimeoutMs / 4)),
+    },
+    app,
+  );
+  server.maxConnections = limits.connections;
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, () => resolve(server));
-    server.on('error', reject);
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
   });
 }

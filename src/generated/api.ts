@@ -1313,6 +1313,11 @@ export interface components {
             readonly key: string;
             readonly value: string;
         };
+        /** @description A custom header of an HTTP delivery. The name is an HTTP token and none of the headers the HTTP client sets itself (Host, Content-Length, Transfer-Encoding, Connection, in any case); the value holds no CR, LF or NUL. */
+        readonly http_header: {
+            readonly key: string;
+            readonly value: string;
+        };
         readonly page_info: {
             readonly first: string | null;
             readonly has_next_page: boolean;
@@ -1333,6 +1338,7 @@ export interface components {
             };
         };
         readonly error_response: {
+            /** @description At most 100 problems are listed; past that, a 101st entry counts the rest in `params.not_listed`. */
             readonly errors: readonly components["schemas"]["error"][];
         };
         readonly api_key_fields: {
@@ -2287,7 +2293,7 @@ export interface components {
             readonly auth_identity?: string | null;
             readonly auth_secret?: string | null;
             readonly auth_name?: string | null;
-            readonly custom_headers?: readonly components["schemas"]["key_value"][];
+            readonly custom_headers?: readonly components["schemas"]["http_header"][];
             readonly custom_query_params?: readonly components["schemas"]["key_value"][];
         };
         readonly call_data_webhook_create: WithRequired<components["schemas"]["call_data_webhook_writable"], "name" | "protocol">;
@@ -2322,7 +2328,7 @@ export interface components {
             readonly auth_identity?: string | null;
             readonly auth_secret?: string | null;
             readonly auth_name?: string | null;
-            readonly custom_headers?: readonly components["schemas"]["key_value"][];
+            readonly custom_headers?: readonly components["schemas"]["http_header"][];
             readonly custom_query_params?: readonly components["schemas"]["key_value"][];
             readonly topics?: readonly components["schemas"]["event_topic"][];
             readonly started_at?: components["schemas"]["timestamp"] | null;

@@ -3,6 +3,7 @@
  * fields named by `source.pointer`, query and path parameters by `source.parameter`.
  */
 import type { ErrorObject as AjvError } from 'ajv';
+import { ERRORS_PER_ANSWER } from '../limits.js';
 import { ApiError, type ErrorInit } from './errors.js';
 
 /** Keywords that only say "a branch failed"; the branch's own errors say what is wrong. */
@@ -70,8 +71,16 @@ export function validationError(errors: AjvError[]): ApiError {
     const source = loc.pointer !== undefined ? { pointer: loc.pointer } : { parameter: loc.parameter ?? '' };
     return new ApiError('invalid_parameter', [{ detail: `${loc.field} does not match any accepted shape.`, source }]);
   }
-  return new ApiError(
-    'invalid_parameter',
-    [...byLocation.values()].map((v) => v.init),
-  );
+  const all = [...byLocation.values()].map((v) => v.init);
+  const more = all.length - ERRORS_PER_ANSWER;
+  if (more <= 0) return new ApiError('invalid_parameter', all);
+  // a body of 90,000 unknown keys answers 100 of them and a count, not 90,000 errors
+  return new ApiError('invalid_parameter', [
+    ...all.slice(0, ERRORS_PER_ANSWER),
+    {
+      detail: `${more.toLocaleString('en')} more problems are not listed; the first ${ERRORS_PER_ANSWER} are.`,
+      params: { not_listed: more },
+      source: { pointer: '/' },
+    },
+  ]);
 }

@@ -72,8 +72,9 @@ export const simHandlers: SimHandlerMap = {
 
   simCreateSandbox: async ({ runtime, body }) => {
     const id = runtime.ids.uuid();
-    const box = await runtime.store.run({ account: id }, async (w) =>
-      createSandbox(w, runtime, await runtime.clocks.of(w, id), id, body?.name),
+    // whole-state work, so that parallel creates cannot pass the limit together
+    const box = await runtime.store.run({ global: true }, async (w) =>
+      createSandbox(w, runtime, await runtime.clocks.of(w, id), id, body?.name, runtime.limits.sandboxes),
     );
     return { status: 201, body: box };
   },

@@ -11,16 +11,11 @@ import { tarGz } from './archive.js';
 import type { Clocks } from './clock.js';
 import type { FaultEffect, Faults } from './faults.js';
 import { send, type OutboundRequest, type OutboundResponse } from './http_client.js';
+import { OutboundRefused, type OutboundPolicy } from './outbound.js';
 
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
 const LAST_BACKOFF_MS = 6 * 3600_000;
 export const DELIVERY_TIMEOUT_MS = 5_000;
-
-/** Where deliveries may go (`--outbound-allow`); see outbound.ts for the addresses refused. */
-export interface OutboundPolicy {
-  /** Why the URL may not be reached, or null when it may. */
-  refusal(url: string): string | null;
-}
 
 export interface DeliveryWorkerOptions {
   store: Store;
@@ -114,12 +109,12 @@ export class DeliveryWorker {
     const started = stopwatch();
     try {
       const request = await this.requestOf(row, clock.ms());
-      const response = await send(request, DELIVERY_TIMEOUT_MS);
+      const response = await send(request, DELIVERY_TIMEOUT_MS, this.opts.policy);
       attempt.status = response.status;
       if (response.status < 200 || response.status > 299) attempt.error = `answered ${response.status}`;
       return { attempt, response: attempt.error ? null : response };
     } catch (e) {
-      attempt.error = (e as Error).message;
+      attempt.error = e instanceof OutboundRefused ? `refused: ${e.message}` : (e as Error).message;
       return { attempt, response: null };
     } finally {
       attempt.duration_ms = elapsedMs(started);

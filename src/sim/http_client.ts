@@ -2,8 +2,10 @@
  * The one way dipswitch calls out: a real HTTP request with a time limit (node:http rather than
  * fetch, because the spec's HTTP route callback is a GET with a JSON body), or an SFTP upload.
  */
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, validateHeaderName, validateHeaderValue } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { RECEIVER_ANSWER_BYTES } from '../limits.js';
+import { OutboundRefused, type OutboundPolicy } from './outbound.js';
 import { sftpUpload } from './sftp.js';
 
 export interface OutboundRequest {
@@ -21,12 +23,24 @@ export interface OutboundResponse {
   body: string;
 }
 
-export async function send(req: OutboundRequest, timeoutMs: number): Promise<OutboundResponse> {
+/**
+ * Sends one request; the policy checks the address actually connected to. Only the first
+ * RECEIVER_ANSWER_BYTES of an answer are kept.
+ */
+export async function send(req: OutboundRequest, timeoutMs: number, policy: OutboundPolicy): Promise<OutboundResponse> {
   if (req.method === 'SFTP') {
     const body = typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body);
     if (!req.sftp) throw new Error('an SFTP delivery needs its login and file name');
-    await sftpUpload({ url: req.url, ...req.sftp }, body, timeoutMs);
+    await sftpUpload({ url: req.url, ...req.sftp }, body, timeoutMs, (host) => policy.resolve(host));
     return { status: 200, headers: {}, body: '' };
+  }
+  for (const [name, value] of Object.entries(req.headers)) {
+    try {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+    } catch {
+      throw new OutboundRefused(`the header ${JSON.stringify(name)} cannot be sent`);
+    }
   }
   return new Promise((resolve, reject) => {
     const url = new URL(req.url);
@@ -37,10 +51,16 @@ export async function send(req: OutboundRequest, timeoutMs: number): Promise<Out
         method: req.method,
         headers: { ...req.headers, 'content-length': String(body.length) },
         timeout: timeoutMs,
+        lookup: policy.lookup,
       },
       (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let kept = 0;
+        res.on('data', (c: Buffer) => {
+          if (kept >= RECEIVER_ANSWER_BYTES) return;
+          chunks.push(c.subarray(0, RECEIVER_ANSWER_BYTES - kept));
+          kept += c.length;
+        });
         res.on('end', () =>
           resolve({
             status: res.statusCode ?? 0,

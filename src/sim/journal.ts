@@ -38,24 +38,35 @@ export const JOURNAL_BYTES = 64 * 1024 * 1024;
 /** Bodies longer than this are kept cut. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
 
-/** A fresh copy of at most `limit` characters: the original text (and the buffer behind it) can go. */
-function cut(text: string): string {
-  if (text.length <= JOURNAL_BODY_LIMIT) return text;
-  return `${Buffer.from(text.slice(0, JOURNAL_BODY_LIMIT), 'utf8').toString('utf8')}… (cut at 16 KB)`;
+/** Texts longer than this are kept as bytes outside the JavaScript heap. */
+const INLINE_TEXT = 1024;
+
+/**
+ * A fresh copy of at most JOURNAL_BODY_LIMIT characters, so the original text (and the buffer
+ * behind it) can go. A long one is kept as bytes outside the JavaScript heap: a full journal then
+ * does not make the garbage collector grow its heap to twice the journal's size.
+ */
+function cut(text: string): string | Buffer {
+  if (text.length <= INLINE_TEXT) return text;
+  const kept = text.length <= JOURNAL_BODY_LIMIT ? text : `${text.slice(0, JOURNAL_BODY_LIMIT)}… (cut at 16 KB)`;
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(kept));
+  bytes.write(kept);
+  return bytes;
 }
 
 /** What is kept per call: the texts as they crossed the wire, redacted when read (cheap on the hot path). */
 interface Kept extends Omit<JournalEntry, 'request' | 'response'> {
   api: ApiName;
   headers: Record<string, string>;
-  requestBody: string | Record<string, unknown> | undefined;
-  responseText: string;
+  requestBody: string | Buffer | Record<string, unknown> | undefined;
+  responseText: string | Buffer;
   bytes: number;
 }
 
 /** A body as it came: JSON text parsed when it parses, else kept as text; then redacted. */
 function shown(body: unknown): unknown {
   if (body === undefined) return null;
+  if (Buffer.isBuffer(body)) return shown(body.toString('utf8'));
   if (typeof body !== 'string') return redactBody(body);
   if (body === '') return null;
   try {
@@ -98,7 +109,9 @@ export class Journal {
       400 +
       call.path.length +
       JSON.stringify(headers).length +
-      (typeof requestBody === 'string' ? requestBody.length : JSON.stringify(requestBody ?? null).length) +
+      (typeof requestBody === 'string' || Buffer.isBuffer(requestBody)
+        ? requestBody.length
+        : JSON.stringify(requestBody ?? null).length) +
       responseText.length;
     const { headers: _raw, requestBody: _body, responseText: _text, ...rest } = call;
     this.entries.push({ id: this.next++, ...rest, headers, requestBody, responseText, bytes });

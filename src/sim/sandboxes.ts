@@ -56,9 +56,16 @@ export async function createSandbox(
   sources: { ids: Ids; random: Random },
   clock: Clock,
   id: string,
-  name?: string,
+  name: string | undefined,
+  limit: number,
 ): Promise<Sandbox> {
   const { ids, random } = sources;
+  const live = (await store.accounts.all()).filter((a) => a.sandbox_block !== null).length;
+  if (live >= limit) {
+    throw new ApiError('limit_reached', [
+      { detail: `At most ${limit} sandboxes may exist at once (--max-sandboxes); delete one first.` },
+    ]);
+  }
   const now = clock.iso();
   const label = name ?? `Sandbox ${id.slice(0, 8)}`;
   const { block, numbers } = await freeNumbers(store);

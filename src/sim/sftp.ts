@@ -20,9 +20,16 @@ export function sftpLocation(t: SftpTarget): { host: string; port: number; path:
   return { host: url.hostname, port: Number(url.port || 22), path: `${dir}/${t.filename}` };
 }
 
-export function sftpUpload(t: SftpTarget, bytes: Buffer, timeoutMs: number): Promise<void> {
-  const { host, port, path } = sftpLocation(t);
-  return new Promise((resolve, reject) => {
+/** Uploads one file; `resolve` names the address to connect to (the outbound policy checks it). */
+export async function sftpUpload(
+  t: SftpTarget,
+  bytes: Buffer,
+  timeoutMs: number,
+  resolve: (host: string) => Promise<string> = async (host) => host,
+): Promise<void> {
+  const { host: name, port, path } = sftpLocation(t);
+  const host = await resolve(name);
+  return new Promise((done, reject) => {
     const conn = new Client();
     const timer = setTimeout(() => {
       conn.end();
@@ -32,7 +39,7 @@ export function sftpUpload(t: SftpTarget, bytes: Buffer, timeoutMs: number): Pro
       clearTimeout(timer);
       conn.end();
       if (err) reject(err);
-      else resolve();
+      else done();
     };
     conn.on('ready', () => {
       conn.sftp((err, sftp) => {

@@ -1,0 +1,266 @@
+/**
+ * Safe to host (issue 13): bounds on what one caller can make the server hold, the outbound
+ * policy on real deliveries, custom headers checked at create, the control API's exposure.
+ */
+import { connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Limits } from '../../src/limits.js';
+import { buildServer, controlExposure, listen, type ServerOptions } from '../../src/server.js';
+import { startReceiver, type Receiver } from '../../src/sim/receiver.js';
+import { envelope } from '../helpers.js';
+
+const ADMIN = { authorization: 'Bearer demo-admin-key' };
+
+async function server(opts: Partial<ServerOptions> = {}, limits: Partial<Limits> = {}) {
+  const { app, runtime } = await buildServer({
+    store: { memory: true },
+    seed: 13,
+    clockMode: 'frozen',
+    startTime: new Date('2026-03-01T12:00:00.000Z'),
+    logger: { info: () => {}, warn: () => {} },
+    validateResponses: true,
+    limits,
+    ...opts,
+  });
+  const http = await listen(app, 0, '127.0.0.1', runtime.limits);
+  const port = (http.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
+  const call = async (method: string, path: string, body?: unknown, raw?: string) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { ...ADMIN, ...(body === undefined && raw === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+    });
+    const text = await res.text();
+    return { status: res.status, text, body: text ? JSON.parse(text) : null };
+  };
+  return {
+    runtime,
+    port,
+    call,
+    close: async () => {
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+      await runtime.close();
+    },
+  };
+}
+
+/** Resolves when the socket is closed by the other end, with how long that took. */
+function closedWithin(socket: Socket): Promise<{ ms: number; answer: string }> {
+  const started = performance.now();
+  let answer = '';
+  socket.on('data', (c: Buffer) => (answer += c.toString()));
+  return new Promise((resolve) => socket.on('close', () => resolve({ ms: performance.now() - started, answer })));
+}
+
+function open(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => resolve(s));
+    s.on('error', reject);
+  });
+}
+
+describe('bounds', () => {
+  let s: Awaited<ReturnType<typeof server>> | undefined;
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+  });
+
+  it('sandboxes are counted: past --max-sandboxes a clear 422, and a deleted one makes room', async () => {
+    s = await server({}, { sandboxes: 3 });
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push((await s.call('POST', '/__sim/accounts', { name: `b${i}` })).body);
+    const over = await s.call('POST', '/__sim/accounts', { name: 'b3' });
+    expect(over.status).toBe(422);
+    expect(over.body.errors[0]).toMatchObject({ code: 'limit_reached' });
+    expect(over.body.errors[0].detail).toContain('--max-sandboxes');
+    expect((await s.call('DELETE', `/__sim/accounts/${made[0].id}`)).status).toBe(200);
+    expect((await s.call('POST', '/__sim/accounts', { name: 'b4' })).status).toBe(201);
+  });
+
+  it('5,000 sandboxes are made, each with its own ten numbers from the counter', async () => {
+    s = await server();
+    const numbers = new Set<string>();
+    const times: number[] = [];
+    for (let i = 0; i < 5_000; i++) {
+      const started = performance.now();
+      const made = await s.call('POST', '/__sim/accounts', {});
+      times.push(performance.now() - started);
+      expect(made.status).toBe(201);
+      for (const n of made.body.numbers) numbers.add(n);
+    }
+    expect(numbers.size).toBe(50_000);
+    for (const n of numbers) expect(n).toMatch(/^\+1399[2-9]\d{6}$/);
+    const first = times.slice(0, 100).reduce((a, b) => a + b) / 100;
+    const last = times.slice(-100).reduce((a, b) => a + b) / 100;
+    console.log(
+      `sandboxes: the 5,000th took ${times.at(-1)?.toFixed(1)} ms; mean of the first 100 ${first.toFixed(1)} ms, of the last 100 ${last.toFixed(1)} ms`,
+    );
+    const health = await s.call('GET', '/__sim/health');
+    expect(health.status).toBe(200);
+  }, 180_000);
+
+  it('a client sending its headers slowly is cut off at --headers-timeout', async () => {
+    s = await server({}, { headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    const socket = await open(s.port);
+    const closed = closedWithin(socket);
+    socket.write('GET /api/v1/carts HTTP/1.1\r\nHost: 127.0.0.1\r\n'); // and never the blank line
+    const { ms, answer } = await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it('a client sending its body slowly is cut off at --request-timeout', async () => {
+    s = await server({}, { headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    const socket = await open(s.port);
+    const closed = closedWithin(socket);
+    socket.write(
+      'POST /api/v1/carts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-admin-key\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"type":',
+    );
+    const drip = setInterval(() => socket.writable && socket.write(' '), 100);
+    const { ms, answer } = await closed;
+    clearInterval(drip);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(ms).toBeLessThan(3_000);
+    expect((await s.call('GET', '/api/v1/carts')).body.count).toBe(0);
+  });
+
+  it('connections past --max-connections are closed as they arrive; the others are served', async () => {
+    s = await server({}, { connections: 5 });
+    const sockets = await Promise.all(Array.from({ length: 5 }, () => open(s!.port)));
+    const extra = await open(s.port);
+    const { answer } = await closedWithin(extra);
+    expect(answer).toBe('');
+    for (const socket of sockets) socket.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await s.call('GET', '/api/v1/carts')).status).toBe(200);
+  });
+
+  it('an answer lists the first 100 problems and counts the rest', async () => {
+    s = await server();
+    const data: Record<string, number> = { name: 1 } as never;
+    for (let i = 0; i < 90_000; i++) data[`k${i}`] = 0;
+    const raw = JSON.stringify({ type: 'cart', data });
+    expect(raw.length).toBeLessThan(1024 * 1024);
+    const answer = await s.call('POST', '/api/v1/carts', undefined, raw);
+    expect([404, 422]).toContain(answer.status);
+    expect(answer.body.errors).toHaveLength(101);
+    expect(answer.body.errors[100]).toMatchObject({
+      code: 'invalid_parameter',
+      params: { not_listed: 90_001 - 100 },
+      source: { pointer: '/' },
+    });
+    expect(answer.text.length).toBeLessThan(30_000);
+  });
+});
+
+describe('outbound', () => {
+  let s: Awaited<ReturnType<typeof server>> | undefined;
+  let receiver: Receiver | undefined;
+  afterEach(async () => {
+    await s?.close();
+    await receiver?.close();
+    s = undefined;
+    receiver = undefined;
+  });
+
+  /** Subscribes to DID events at `url`, makes one, runs what is due; answers the delivery log entry. */
+  async function deliverTo(url: string) {
+    const sub = await s!.call(
+      'POST',
+      '/api/v1/event_subscriptions',
+      envelope('event_subscription', { name: 'h', protocol: 'HTTP', data: url, topics: ['DID'] }),
+    );
+    expect(sub.status).toBe(201);
+    await s!.call('PATCH', '/api/v1/numbers/+13125550100', envelope('number', { switch_id: null }));
+    await s!.call('POST', '/__sim/clock/advance', { by: 'PT0S' });
+    const log = (await s!.call('GET', '/__sim/deliveries')).body.deliveries;
+    return log[0];
+  }
+
+  it('the metadata address is refused by default and never retried', async () => {
+    s = await server();
+    const entry = await deliverTo('http://169.254.169.254/latest/meta-data');
+    expect(entry).toMatchObject({ outcome: 'refused', next_attempt_at: null });
+    expect(entry.attempts[0].error).toBe('refused: 169.254.169.254 is a metadata address');
+  });
+
+  it('loopback in other spellings is delivered by default (client teams receive on their own machines)', async () => {
+    receiver = await startReceiver();
+    s = await server();
+    const port = new URL(receiver.url).port;
+    const entry = await deliverTo(`http://2130706433:${port}/hook`);
+    expect(entry.outcome).toBe('delivered');
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('--outbound-deny loopback refuses every spelling of loopback, and names that resolve to it', async () => {
+    receiver = await startReceiver();
+    s = await server({ outboundDeny: ['loopback'] });
+    const port = new URL(receiver.url).port;
+    for (const host of ['127.1', '[::ffff:127.0.0.1]', 'localhost']) {
+      const entry = await deliverTo(`http://${host}:${port}/hook`);
+      expect(entry.outcome, host).toBe('refused');
+      expect(entry.attempts[0].error, host).toContain('loopback address');
+      await s.call(
+        'DELETE',
+        `/api/v1/event_subscriptions/${(await s.call('GET', '/api/v1/event_subscriptions')).body.results[0].data.id}`,
+      );
+    }
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('custom headers HTTP keeps for itself, and CR/LF in values, are refused at create with a pointer', async () => {
+    s = await server();
+    const create = (custom_headers: { key: string; value: string }[]) =>
+      s!.call(
+        'POST',
+        '/api/v1/event_subscriptions',
+        envelope('event_subscription', {
+          protocol: 'HTTP',
+          data: 'http://127.0.0.1:9/',
+          topics: ['DID'],
+          custom_headers,
+        }),
+      );
+    for (const key of ['Host', 'content-length', 'Transfer-Encoding', 'CONNECTION', 'Bad Name', 'a:b']) {
+      const answer = await create([
+        { key: 'X-Fine', value: 'ok' },
+        { key, value: 'x' },
+      ]);
+      expect(answer.status, key).toBe(404); // the spec's status for invalid event subscription input
+      expect(answer.body.errors[0].code, key).toBe('invalid_parameter');
+      expect(answer.body.errors[0].source.pointer, key).toBe('/data/custom_headers/1/key');
+    }
+    const crlf = await create([{ key: 'X-Inject', value: 'a\r\nTransfer-Encoding: chunked' }]);
+    expect(crlf.status).toBe(404);
+    expect(crlf.body.errors[0].source.pointer).toBe('/data/custom_headers/0/value');
+    const webhook = await s.call(
+      'POST',
+      '/api/v1/call_data_webhooks',
+      envelope('call_data_webhook', {
+        name: 'w',
+        protocol: 'HTTP',
+        data: 'http://127.0.0.1:9/',
+        custom_headers: [{ key: 'Host', value: 'evil' }],
+      }),
+    );
+    expect(webhook.body.errors[0].source.pointer).toBe('/data/custom_headers/0/key');
+    expect((await create([{ key: 'X-Hostname', value: 'fine: really' }])).status).toBe(201);
+  });
+});
+
+describe('control API exposure', () => {
+  it('a non-loopback host needs an admin token, or --unsafe-open-control with a warning', () => {
+    expect(controlExposure('127.0.0.1', undefined, false)).toEqual({});
+    expect(controlExposure('localhost', undefined, false)).toEqual({});
+    expect(controlExposure('::1', undefined, false)).toEqual({});
+    expect(controlExposure('0.0.0.0', undefined, false).refuse).toContain('--admin-token');
+    expect(controlExposure('192.168.1.5', 'secret', false)).toEqual({});
+    expect(controlExposure('0.0.0.0', undefined, true).warn).toContain('--unsafe-open-control');
+  });
+});
