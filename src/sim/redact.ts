@@ -36,18 +36,24 @@ export function redactUrl(url: string): string {
   });
 }
 
-/** A deep copy with every secret field's value replaced; a secret key's material (`data.data`) too. */
-export function redactBody(value: unknown, parentType?: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => redactBody(v, parentType));
+/**
+ * A deep copy with every secret field's value replaced, a secret key's material (`data.data`) too,
+ * the password of any URL, and the value of a custom header whose name says it carries a secret.
+ */
+export function redactBody(value: unknown, parentType?: string, field?: string): unknown {
+  if (typeof value === 'string') return redactUrl(value);
+  if (Array.isArray(value)) return value.map((v) => redactBody(v, parentType, field));
   if (value === null || typeof value !== 'object') return value;
   const obj = value as Record<string, unknown>;
   const type = typeof obj.type === 'string' ? obj.type : parentType;
   const fields = secretFields();
+  const secretHeader = field === 'custom_headers' && typeof obj.key === 'string' && isSecretHeader(obj.key);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) {
     if (fields.has(k) && (typeof v === 'string' || v === null)) out[k] = v === null ? null : REDACTED;
     else if (k === 'data' && typeof v === 'string' && type === 'secret_key') out[k] = REDACTED;
-    else out[k] = redactBody(v, type);
+    else if (k === 'value' && secretHeader) out[k] = REDACTED;
+    else out[k] = redactBody(v, type, k);
   }
   return out;
 }
@@ -55,7 +61,8 @@ export function redactBody(value: unknown, parentType?: string): unknown {
 /** Secret fields found in a text that is not JSON (cut, or malformed). */
 export function redactText(text: string): string {
   const names = [...secretFields()].join('|');
-  return text.replace(
+  const withoutPasswords = text.replace(/([a-z][a-z0-9+.-]*:\/\/[^/@?#:"\s]*:)[^/@?#"\s]*@/gi, `$1${REDACTED}@`);
+  return withoutPasswords.replace(
     new RegExp(`"(${names})"\\s*:\\s*"(?:[^"\\\\]|\\\\.)*"?`, 'g'),
     (_m, name: string) => `"${name}":"${REDACTED}"`,
   );

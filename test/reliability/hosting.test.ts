@@ -2,12 +2,16 @@
  * Safe to host (issue 13): bounds on what one caller can make the server hold, the outbound
  * policy on real deliveries, custom headers checked at create, the control API's exposure.
  */
+import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/http/contract.js';
 import type { Limits } from '../../src/limits.js';
 import { buildServer, controlExposure, listen, type ServerOptions } from '../../src/server.js';
 import { startReceiver, type Receiver } from '../../src/sim/receiver.js';
+import { SANDBOX_BLOCKS } from '../../src/sim/sandboxes.js';
 import { envelope } from '../helpers.js';
 
 const ADMIN = { authorization: 'Bearer demo-admin-key' };
@@ -262,5 +266,124 @@ describe('control API exposure', () => {
     expect(controlExposure('0.0.0.0', undefined, false).refuse).toContain('--admin-token');
     expect(controlExposure('192.168.1.5', 'secret', false)).toEqual({});
     expect(controlExposure('0.0.0.0', undefined, true).warn).toContain('--unsafe-open-control');
+  });
+});
+
+describe('what was seen, reproduced', () => {
+  let s: Awaited<ReturnType<typeof server>> | undefined;
+  let receiver: Receiver | undefined;
+  afterEach(async () => {
+    await s?.close();
+    await receiver?.close();
+    s = undefined;
+    receiver = undefined;
+  });
+
+  it('a clock advance past year 9999 answers 422 with a pointer and the account keeps working', async () => {
+    s = await server();
+    const over = await s.call('POST', '/__sim/clock/advance', { by: 'P100000000D' });
+    expect(over.status).toBe(422);
+    expect(over.body.errors[0].source.pointer).toBe('/by');
+    const far = await s.call('POST', '/__sim/clock/advance', { to: '+275760-09-13T00:00:00.000Z' });
+    expect(far.status).toBe(422);
+    expect((await s.call('GET', '/__sim/clock')).status).toBe(200);
+    expect((await s.call('POST', '/api/v1/carts', envelope('cart', { name: 'after' }))).status).toBe(201);
+  });
+
+  it('when the sandbox numbers run out, a clear 422 and nothing half made', async () => {
+    s = await server();
+    await s.runtime.store.run({ global: true }, async (w) => {
+      const state = await w.exportState();
+      const last = { ...state.accounts[0]!, account_id: 'f0000000-0000-4000-8000-000000000000' };
+      last.data = { ...last.data, id: last.account_id, name: 'the last block' };
+      await w.replaceAll({ ...state, accounts: [...state.accounts, { ...last, sandbox_block: SANDBOX_BLOCKS - 2 }] });
+    });
+    expect((await s.call('POST', '/__sim/accounts', {})).status).toBe(201);
+    const accounts = (await s.call('GET', '/__sim/accounts')).body.accounts.length;
+    const over = await s.call('POST', '/__sim/accounts', {});
+    expect(over.status).toBe(422);
+    expect(over.body.errors[0]).toMatchObject({ code: 'limit_reached' });
+    expect((await s.call('GET', '/__sim/accounts')).body.accounts.length).toBe(accounts);
+  });
+
+  it('snapshots past their count are refused with 422; saving over a name is allowed', async () => {
+    s = await server({}, { snapshots: 2 });
+    expect((await s.call('POST', '/__sim/snapshots', { name: 'a' })).status).toBe(201);
+    expect((await s.call('POST', '/__sim/snapshots', { name: 'b' })).status).toBe(201);
+    const third = await s.call('POST', '/__sim/snapshots', { name: 'c' });
+    expect(third.status).toBe(422);
+    expect(third.body.errors[0].code).toBe('limit_reached');
+    expect((await s.call('POST', '/__sim/snapshots', { name: 'b' })).status).toBe(201);
+  });
+
+  it("a scenario calls the server's own address whatever Host says, and works with an admin token", async () => {
+    s = await server({ simAdminToken: 'hosted-token' });
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: s!.port,
+          method: 'POST',
+          path: '/__sim/scenarios/call-http-route',
+          headers: { host: `127.0.0.2:${s!.port}`, 'x-sim-admin-token': 'hosted-token' },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ name: 'call-http-route', passed: true });
+  });
+
+  it('a password in a delivery URL and a token header are redacted in the delivery log and the journal', async () => {
+    receiver = await startReceiver();
+    s = await server();
+    const url = receiver.url.replace('http://', 'http://hook-user:url-password-1@');
+    await s.call(
+      'POST',
+      '/api/v1/event_subscriptions',
+      envelope('event_subscription', {
+        name: 'h',
+        protocol: 'HTTP',
+        data: `${url}/ev`,
+        topics: ['DID'],
+        custom_headers: [{ key: 'X-Auth-Token', value: 'header-token-1' }],
+      }),
+    );
+    await s.call('PATCH', '/api/v1/numbers/+13125550100', envelope('number', { switch_id: null }));
+    await s.call('POST', '/__sim/clock/advance', { by: 'PT0S' });
+    expect(receiver.received[0]?.headers['x-auth-token']).toBe('header-token-1');
+    const deliveries = (await s.call('GET', '/__sim/deliveries')).text;
+    const journal = (await s.call('GET', '/__sim/requests?api=all&limit=1000')).text;
+    for (const text of [deliveries, journal]) {
+      expect(text).not.toContain('url-password-1');
+      expect(text).not.toContain('header-token-1');
+    }
+    expect(deliveries).toContain('[redacted]');
+  });
+});
+
+describe('the control API on a public interface', () => {
+  it('dipswitch --host 0.0.0.0 without a token refuses to start, with one line and exit code 2', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts', '--memory', '--host', '0.0.0.0', '--port', '0'],
+      {
+        cwd: projectRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, SIM_ADMIN_TOKEN: '' },
+      },
+    );
+    let err = '';
+    child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(err).toContain('--admin-token');
   });
 });
