@@ -32,7 +32,7 @@ export default scenario(
       },
     });
     const bound = await s.api('PATCH', '/api/v1/numbers/+13125550102', {
-      body: { type: 'number', data: { switch_id: sw.body.data.id, auto_response_id: ar.body.data.id } },
+      body: { type: 'did', data: { switch_id: sw.body.data.id, auto_response_id: ar.body.data.id } },
     });
     s.expect(bound.status === 200, 'the number is bound to the switch and the auto response');
     const hours = await s.sms('+13125550102', '+14155550188', 'Hours');

@@ -103,7 +103,7 @@ describe('auto responses', () => {
   it('an auto response bound to a number cannot be deleted (422)', async () => {
     const { id } = (await create({ name: 'bound', keywords: [] })).body.data;
     await server().call('PATCH', '/api/v1/numbers/+13125550102', {
-      body: envelope('number', { auto_response_id: id }),
+      body: envelope('did', { auto_response_id: id }),
     });
     const res = await server().call('DELETE', `/api/v1/auto_responses/${id}`);
     expect(res.status).toBe(422);

@@ -100,16 +100,24 @@ describe('bulk dip tasks', () => {
       '/data/on_done_actions/1/data',
       422,
     );
-    expectInvalid(
-      await create({ ...task, reference_id: 'c', on_done_actions: [{ ...sftp, auth_identity: null }] }),
-      '/data/on_done_actions/0/auth_identity',
-      422,
-    );
+    // credentials are not required: BASIC without an identity is accepted (the upload then fails)
+    expect(
+      (await create({ ...task, reference_id: 'c', on_done_actions: [{ ...sftp, auth_identity: null }] })).status,
+    ).toBe(201);
     expectInvalid(
       await create({ ...task, reference_id: 'd', on_done_actions: [{ ...http, status: 'COMPLETED' }] }),
       '/data/on_done_actions/0/status',
       422,
     );
+  });
+
+  it('a task without type (no ! in the spec) is accepted NEW and ends ERROR with BAD_SOURCE_FILE', async () => {
+    const res = await create({ numbers: ['+13125550100'], reference_id: 'untyped' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ type: null, status: 'NEW', error_code: 'OK' });
+    await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M' } });
+    const got = await server().call('GET', `/api/v1/bulk_dip_tasks/${res.body.data.id}`, { key: 'demo-standard-key' });
+    expect(got.body.data).toMatchObject({ status: 'ERROR', error_code: 'BAD_SOURCE_FILE' });
   });
 
   it("list and get; another account's task is not found", async () => {

@@ -52,14 +52,23 @@ describe('DID destinations', () => {
     expectInvalid(await create({ type: 'TTS', destination: 'BUSY', priority: 10 }), '/data/priority');
   });
 
-  it('BASIC needs identity and secret, BEARER a secret; the secret is never returned after create', async () => {
+  it('credentials are not required (found when the route is called); the secret is never returned after create', async () => {
     const route = { type: 'HTTP_ROUTE', destination: 'https://route.example.com/calls' };
-    expectInvalid(await create({ ...route, auth_method: 'BASIC', auth_secret: 'pw' }), '/data/auth_identity');
-    expectInvalid(await create({ ...route, auth_method: 'BEARER' }), '/data/auth_secret');
+    expect((await create({ ...route, auth_method: 'BASIC', auth_secret: 'pw' })).status).toBe(201);
+    expect((await create({ ...route, auth_method: 'BEARER' })).status).toBe(201);
     const ok = await create({ ...route, auth_method: 'BEARER', auth_secret: 'route-token-1' });
     expect(ok.body.data.auth_secret).toBe('route-token-1');
     const list = await server().call('GET', path);
     expect(JSON.stringify(list.body)).not.toContain('route-token-1');
+    // the provider's client reads one destination by id (interface.md section 9)
+    const one = await server().call('GET', `${path}/${ok.body.data.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({
+      type: 'number_destination',
+      data: { id: ok.body.data.id, auth_method: 'BEARER' },
+    });
+    expect(JSON.stringify(one.body)).not.toContain('route-token-1');
+    expect((await server().call('GET', `${path}/${ok.body.data.id}`, { key: 'partner-admin-key' })).status).toBe(404);
   });
 
   it('update re-checks the whole destination; delete removes it', async () => {

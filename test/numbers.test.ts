@@ -47,7 +47,7 @@ describe('numbers', () => {
     ).body.data;
     const key = '0a0a0a0a-0000-4000-8000-000000000304';
     const res = await server().call('PATCH', '/api/v1/numbers/+13125550101', {
-      body: envelope('number', { switch_id: sw.id, api_key_id: key, auto_response_id: ar.id }),
+      body: envelope('did', { switch_id: sw.id, api_key_id: key, auto_response_id: ar.id }),
     });
     expect(res.status).toBe(200);
     expect(res.body.associations).toMatchObject({
@@ -56,7 +56,7 @@ describe('numbers', () => {
       auto_response: { id: ar.id },
     });
     const unbound = await server().call('PATCH', '/api/v1/numbers/+13125550101', {
-      body: envelope('number', { auto_response_id: null }),
+      body: envelope('did', { auto_response_id: null }),
     });
     expect(unbound.body.associations).toMatchObject({ switch: { id: sw.id }, auto_response: null });
   });
@@ -64,13 +64,13 @@ describe('numbers', () => {
   it("binding something that is not the account's is invalid_parameter (404) at its pointer", async () => {
     for (const field of ['switch_id', 'api_key_id', 'auto_response_id']) {
       const res = await server().call('PATCH', '/api/v1/numbers/+13125550101', {
-        body: envelope('number', { [field]: '0a0a0a0a-0000-4000-8000-000000000305' }),
+        body: envelope('did', { [field]: '0a0a0a0a-0000-4000-8000-000000000305' }),
       });
       expect(res.status, field).toBe(404);
       expect(onlyError(res)).toMatchObject({ code: 'invalid_parameter', source: { pointer: `/data/${field}` } });
     }
     const bad = await server().call('PATCH', '/api/v1/numbers/+13125550101', {
-      body: envelope('number', { switch_id: 'nope' }),
+      body: envelope('did', { switch_id: 'nope' }),
     });
     expect(onlyError(bad).source.pointer).toBe('/data/switch_id');
   });

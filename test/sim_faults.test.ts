@@ -108,7 +108,7 @@ describe('outbound faults', () => {
   }
   const didChange = async () => {
     await server().call('PATCH', '/api/v1/numbers/+13125550100', {
-      body: envelope('number', { auto_response_id: null }),
+      body: envelope('did', { auto_response_id: null }),
     });
     await server().settle();
   };
@@ -146,7 +146,7 @@ describe('outbound faults', () => {
     });
     await didChange();
     expect(receiver.received).toHaveLength(0);
-    await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('number', { switch_id: null }) });
+    await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('did', { switch_id: null }) });
     await server().settle();
     expect(receiver.received).toHaveLength(2);
     const [a, b] = receiver.received.map((r) => r.json().data);

@@ -28,8 +28,19 @@ describe('inbound SMS', () => {
           body: envelope('messaging_auto_response', { name: 'ar', keywords }),
         })
       ).body.data.id;
-    await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('number', binding) });
+    await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('did', binding) });
   }
+
+  it("a switch with BASIC auth but no identity delivers without credentials; the receiver's 401 and the reason are logged", async () => {
+    receiver.replies.push({ status: 401 });
+    await route({ sms_protocol: 'HTTP', sms_data: `${receiver.url}/sms`, sms_auth_method: 'BASIC', sms_secret: 'pw' });
+    await sms('hello');
+    await server().settle();
+    expect(receiver.received[0]?.headers.authorization).toBeUndefined();
+    const log = (await server().call('GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries;
+    expect(log[0].note).toBe('sms_auth_method BASIC has no identity: sent without credentials');
+    expect(log[0].attempts[0]).toMatchObject({ status: 401, error: 'answered 401' });
+  });
 
   it('HTTP delivery in SMSFMT_JSON_1_0 with the HMAC_SHA256 signature of the exact body', async () => {
     await route({
@@ -240,7 +251,7 @@ describe('inbound calls', () => {
         body: envelope('switch', { name: 'voice', voice_enabled: true, voice_protocol: 'TTS', voice_data: 'BUSY' }),
       })
     ).body.data;
-    await server().call('PATCH', '/api/v1/numbers/+13125550106', { body: envelope('number', { switch_id: sw.id }) });
+    await server().call('PATCH', '/api/v1/numbers/+13125550106', { body: envelope('did', { switch_id: sw.id }) });
     expect((await call()).body.decision).toMatchObject({ type: 'TTS', data: 'BUSY', source: 'switch' });
   });
 

@@ -107,7 +107,7 @@ describe('order lifecycle', () => {
     await advance('PT1M');
     expect((await server().call('GET', '/api/v1/numbers/+13125550109')).status).toBe(404);
     expect((await get('/api/v1/numbers/+13125550108')).voice_enabled).toBe(false);
-    expect((await get('/api/v1/numbers/+13125550107')).messaging_enabled).toBe(false);
+    expect((await get('/api/v1/numbers/+13125550107')).sms_enabled).toBe(false);
   });
 
   it('a request naming a number that vanished meanwhile ends ERROR, and the order with it', async () => {
@@ -138,7 +138,7 @@ describe('order lifecycle', () => {
       body: envelope('event_subscription', { enabled: false }),
     });
     await server().call('PATCH', '/api/v1/numbers/+13125550101', {
-      body: envelope('number', { auto_response_id: null }),
+      body: envelope('did', { auto_response_id: null }),
     });
     await advance('PT1M');
     expect(receiver.received).toHaveLength(0);

@@ -50,7 +50,7 @@ describe('SFTP deliveries', () => {
       }),
     });
     await server().call('PATCH', '/api/v1/numbers/+13125550100', {
-      body: envelope('number', { auto_response_id: null }),
+      body: envelope('did', { auto_response_id: null }),
     });
     await server().settle();
     const [path, bytes] = [...sftp.files.entries()][0]!;

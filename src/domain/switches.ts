@@ -1,6 +1,8 @@
 /**
  * The rules of a switch (spec: Resources > Switch): what `sms_data`, `mms_data` and `voice_data`
- * must hold for each protocol, which auth each protocol takes, and what SMPP needs.
+ * must hold for each protocol, and that MM4 takes only BASIC auth. Nothing else is required ("The
+ * only required field on create is `name`; all others may be left empty"): an auth method without
+ * its identity or secret, or SMPP without an API key, is found when a message is delivered.
  */
 import type { components } from '../generated/api.js';
 import type { Draft, SwitchSecrets } from '../store/rows.js';
@@ -87,22 +89,8 @@ const MMS_DATA: Partial<Record<Switch['mms_protocol'], (v: string | null | undef
   SERVICE_CHAT: unusedProblem,
 };
 
-function authViolations(
-  prefix: 'sms' | 'mms' | 'voice',
-  method: string | undefined,
-  identity: string | null | undefined,
-  secret: string | null,
-): Violation[] {
-  const out: Violation[] = [];
-  if (method === 'BASIC' && !identity)
-    out.push({ pointer: `/data/${prefix}_identity`, detail: `${prefix}_identity is required for BASIC auth.` });
-  if (method && method !== 'NONE' && !secret)
-    out.push({ pointer: `/data/${prefix}_secret`, detail: `${prefix}_secret is required for ${method} auth.` });
-  return out;
-}
-
 /** Everything wrong with a switch as it would be stored; empty when it may be stored. */
-export function switchViolations(s: Switch, secrets: SwitchSecrets, apiKeyBound: boolean): Violation[] {
+export function switchViolations(s: Switch): Violation[] {
   const out: Violation[] = [];
   const check = (
     field: 'sms_data' | 'mms_data' | 'voice_data',
@@ -113,24 +101,12 @@ export function switchViolations(s: Switch, secrets: SwitchSecrets, apiKeyBound:
     if (problem) out.push({ pointer: `/data/${field}`, detail: `${field} ${problem} for protocol ${protocol}.` });
   };
   check('sms_data', s.sms_protocol, SMS_DATA[s.sms_protocol]);
-  if (s.sms_protocol === 'SMPP' && !apiKeyBound) {
-    out.push({
-      pointer: '/data/api_key_id',
-      detail: 'sms_protocol SMPP needs an API key bound to the switch (api_key_id).',
-    });
-  }
-  if (s.sms_protocol === 'HTTP')
-    out.push(...authViolations('sms', s.sms_auth_method, s.sms_identity, secrets.sms_secret));
 
   check('mms_data', s.mms_protocol, MMS_DATA[s.mms_protocol]);
   if (s.mms_protocol === 'MM4' && s.mms_auth_method !== 'BASIC') {
     out.push({ pointer: '/data/mms_auth_method', detail: 'MM4 supports only BASIC auth.' });
   }
-  if (s.mms_protocol === 'HTTP' || s.mms_protocol === 'MM4')
-    out.push(...authViolations('mms', s.mms_auth_method, s.mms_identity, secrets.mms_secret));
 
   if (s.voice_protocol !== 'NONE') check('voice_data', s.voice_protocol, voiceTargetProblem[s.voice_protocol]);
-  if (s.voice_protocol === 'HTTP_ROUTE')
-    out.push(...authViolations('voice', s.voice_auth_method, s.voice_identity, secrets.voice_secret));
   return out;
 }

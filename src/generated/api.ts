@@ -334,7 +334,7 @@ export interface paths {
         readonly head?: never;
         /**
          * Bind a number
-         * @description Sets the number's `switch_id`, `api_key_id` and `auto_response_id` (null unbinds).
+         * @description Sets the number's `switch_id`, `api_key_id` and `auto_response_id` (null unbinds), and the fields a client sets. Envelope type `did`: evidence, the provider's public client (interface.md section 9).
          */
         readonly patch: operations["updateNumber"];
         readonly trace?: never;
@@ -507,7 +507,11 @@ export interface paths {
             };
             readonly cookie?: never;
         };
-        readonly get?: never;
+        /**
+         * Get a DID destination
+         * @description One destination of the number. Evidence: the provider's public client (interface.md section 9).
+         */
+        readonly get: operations["getDestination"];
         readonly put?: never;
         readonly post?: never;
         /**
@@ -818,6 +822,30 @@ export interface paths {
         readonly delete?: never;
         readonly options?: never;
         readonly head?: never;
+        /**
+         * Update an order
+         * @description Changes `name` and `notes`. Evidence: the provider's public client (interface.md section 9) sends it with envelope type `order`.
+         */
+        readonly patch: operations["updateOrder"];
+        readonly trace?: never;
+    };
+    readonly "/api/v1/requests": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * List submitted requests
+         * @description The account's submitted requests (those of its orders), oldest first. Evidence: the provider's public client (interface.md section 9).
+         */
+        readonly get: operations["listRequests"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
         readonly patch?: never;
         readonly trace?: never;
     };
@@ -841,7 +869,11 @@ export interface paths {
         readonly delete?: never;
         readonly options?: never;
         readonly head?: never;
-        readonly patch?: never;
+        /**
+         * Update a submitted request
+         * @description Changes `name` and `notes` at any time, and the type-specific `data` while the request is NEW, MANUAL, REVIEW, AUTHOR_REVIEW or ERROR (the states in which the spec lets documents change). Evidence: the provider's public client (interface.md section 9) sends it with envelope type `request`.
+         */
+        readonly patch: operations["updateRequest"];
         readonly trace?: never;
     };
     readonly "/api/v1/campaigns": {
@@ -1565,13 +1597,29 @@ export interface components {
             readonly page_info: components["schemas"]["page_info"];
             readonly results: readonly components["schemas"]["switch_response"][];
         };
+        /** @description A number (DID) with the fields the provider's public client reads (interface.md section 9), in envelope type `did`. */
         readonly number: {
             readonly id: components["schemas"]["uuid"];
             readonly number: components["schemas"]["e164"];
-            readonly messaging_enabled: boolean;
+            readonly activated: boolean;
+            readonly sms_enabled: boolean;
+            readonly mms_enabled: boolean;
             readonly voice_enabled: boolean;
-            readonly rate_center: string | null;
+            readonly description: string | null;
+            readonly forward_number: string | null;
+            readonly help_message: string | null;
+            readonly message_class: string | null;
+            readonly tier: string | null;
             readonly state: string | null;
+            readonly rate_center: string | null;
+            readonly upgrade_asset_handling: string | null;
+            readonly segment_threshold: number | null;
+            readonly segment_overrides: readonly {
+                readonly id: components["schemas"]["uuid"];
+                readonly encoding: number;
+                readonly segment_threshold: number;
+                readonly target_reference_id: string;
+            }[];
             readonly inserted_at: components["schemas"]["timestamp"];
             readonly updated_at: components["schemas"]["timestamp"];
         };
@@ -1584,7 +1632,17 @@ export interface components {
                 readonly tcr_campaign_id: string | null;
             } | null;
         };
+        /** @description The bindings, and the record fields a client sets (interface.md section 9). `activated`, `tier`, `state`, `rate_center` and `segment_overrides` are the service's. */
         readonly number_update: {
+            readonly sms_enabled?: boolean;
+            readonly mms_enabled?: boolean;
+            readonly voice_enabled?: boolean;
+            readonly description?: string | null;
+            readonly forward_number?: string | null;
+            readonly help_message?: string | null;
+            readonly message_class?: string | null;
+            readonly upgrade_asset_handling?: string | null;
+            readonly segment_threshold?: number | null;
             readonly switch_id?: components["schemas"]["uuid"] | null;
             readonly api_key_id?: components["schemas"]["uuid"] | null;
             readonly auto_response_id?: components["schemas"]["uuid"] | null;
@@ -1592,7 +1650,7 @@ export interface components {
         readonly number_response: {
             readonly data: components["schemas"]["number"];
             /** @constant */
-            readonly type: "number";
+            readonly type: "did";
             readonly associations: components["schemas"]["number_associations"];
         };
         readonly number_list: {
@@ -1756,7 +1814,7 @@ export interface components {
          */
         readonly request_status: "NEW" | "PROCESSING" | "MANUAL" | "REVIEW" | "AUTHOR_REVIEW" | "COMPLETED" | "ERROR" | "CANCELLED";
         readonly number_list_items: readonly components["schemas"]["phone_number"][];
-        /** @description A registry-issued id, 7 characters. */
+        /** @description A registry-issued id (7 characters in practice; the spec says only String, so any string is accepted and an unknown one fails the request when processed). */
         readonly tcr_id: string;
         readonly campaign_attributes: {
             readonly has_affiliate_marketing?: boolean;
@@ -1791,12 +1849,14 @@ export interface components {
                 readonly [key: string]: unknown;
             };
             readonly city?: string;
+            /** @description A whole number as a string; one that is not, or above quantity, fails the request when processed (INVALID_QUANTITY). */
             readonly min_quantity?: string;
             readonly npa?: string;
             readonly nxx?: string;
             /** @enum {string} */
             readonly number_type: "NONE" | "TENDLC" | "TOLLFREE";
             readonly numbers?: readonly components["schemas"]["phone_number"][];
+            /** @description A whole number as a string; the simulated inventory gives at most 1,000 numbers a request (then min_quantity decides). */
             readonly quantity?: string;
             readonly rate_center?: string;
             readonly state?: string;
@@ -2237,9 +2297,10 @@ export interface components {
             readonly status: "NEW" | "DELIVERING" | "COMPLETED" | "ERROR";
             readonly error_code: string;
         } & WithRequired<components["schemas"]["on_done_action_writable"], "protocol" | "data">;
+        /** @description No `!` in the spec: a task without `type` is accepted and ends ERROR (BAD_SOURCE_FILE) when processed. */
         readonly bulk_dip_task_create: {
             /** @enum {string} */
-            readonly type: "LRN" | "MCL" | "CNAM";
+            readonly type?: "LRN" | "MCL" | "CNAM";
             readonly numbers: readonly components["schemas"]["phone_number"][];
             readonly reference_id: string;
             /**
@@ -2255,8 +2316,8 @@ export interface components {
         };
         readonly bulk_dip_task: {
             readonly id: components["schemas"]["ulid"];
-            /** @enum {string} */
-            readonly type: "LRN" | "MCL" | "CNAM";
+            /** @enum {string|null} */
+            readonly type: "LRN" | "MCL" | "CNAM" | null;
             readonly numbers: readonly components["schemas"]["phone_number"][];
             readonly reference_id: string;
             /** @enum {string} */
@@ -2284,7 +2345,7 @@ export interface components {
             readonly results: readonly components["schemas"]["bulk_dip_task_response"][];
         };
         readonly call_data_webhook_writable: {
-            readonly name?: string;
+            readonly name?: string | null;
             readonly notes?: components["schemas"]["nullable_notes"];
             /** @enum {string} */
             readonly protocol?: "NONE" | "HTTP" | "SFTP";
@@ -2296,7 +2357,8 @@ export interface components {
             readonly custom_headers?: readonly components["schemas"]["http_header"][];
             readonly custom_query_params?: readonly components["schemas"]["key_value"][];
         };
-        readonly call_data_webhook_create: WithRequired<components["schemas"]["call_data_webhook_writable"], "name" | "protocol">;
+        /** @description No field is required (the spec marks none); `name` is null and `protocol` NONE when not given. */
+        readonly call_data_webhook_create: components["schemas"]["call_data_webhook_writable"];
         readonly call_data_webhook_update: components["schemas"]["call_data_webhook_writable"];
         /** @description `auth_secret` appears only in the create response. */
         readonly call_data_webhook: {
@@ -2317,7 +2379,7 @@ export interface components {
         /** @enum {string} */
         readonly event_topic: "NONE" | "DID" | "CSP_BRAND" | "CSP_CAMPAIGN" | "ORDER" | "REQUEST" | "OSR";
         readonly event_subscription_writable: {
-            readonly name?: string;
+            readonly name?: string | null;
             readonly notes?: components["schemas"]["nullable_notes"];
             readonly enabled?: boolean;
             /** @enum {string} */
@@ -2334,7 +2396,8 @@ export interface components {
             readonly started_at?: components["schemas"]["timestamp"] | null;
             readonly expired_at?: components["schemas"]["timestamp"] | null;
         };
-        readonly event_subscription_create: WithRequired<components["schemas"]["event_subscription_writable"], "protocol" | "topics">;
+        /** @description Only `topics` is required (spec: "The subscription must list the topics it wants"); `protocol` is NONE when not given. */
+        readonly event_subscription_create: WithRequired<components["schemas"]["event_subscription_writable"], "topics">;
         readonly event_subscription_update: components["schemas"]["event_subscription_writable"];
         /** @description `auth_secret` appears only in the create response. */
         readonly event_subscription: {
@@ -3308,8 +3371,11 @@ export interface operations {
         readonly requestBody: {
             readonly content: {
                 readonly "application/json": {
-                    /** @constant */
-                    readonly type: "number";
+                    /**
+                     * @description The provider's public client sends `did` (interface.md section 9).
+                     * @constant
+                     */
+                    readonly type: "did";
                     readonly data: components["schemas"]["number_update"];
                 };
             };
@@ -3692,6 +3758,33 @@ export interface operations {
             readonly 403: components["responses"]["Forbidden"];
             readonly 404: components["responses"]["NotFound"];
             readonly 413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    readonly getDestination: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The number's id, or the number itself (E.164, plus optional). */
+                readonly number_id: components["parameters"]["number_id"];
+                /** @description The record's id (uuid). */
+                readonly id: components["parameters"]["uuid_id"];
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The destination. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["destination_response"];
+                };
+            };
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
         };
     };
     readonly deleteDestination: {
@@ -4400,6 +4493,74 @@ export interface operations {
             readonly 422: components["responses"]["Unprocessable"];
         };
     };
+    readonly updateOrder: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The record's id (ulid). */
+                readonly id: components["parameters"]["ulid_id"];
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @constant */
+                    readonly type: "order";
+                    readonly data: {
+                        readonly name?: string;
+                        readonly notes?: components["schemas"]["nullable_notes"];
+                    };
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The order. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["order_response"];
+                };
+            };
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    readonly listRequests: {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Number of items starting from the `after` cursor (1..100, default 25). */
+                readonly first?: components["parameters"]["first"];
+                /** @description Number of items behind the `before` cursor (1..100). */
+                readonly last?: components["parameters"]["last"];
+                /** @description Cursor that starts a `first`-based page. */
+                readonly after?: components["parameters"]["after"];
+                /** @description Cursor that starts a `last`-based page. */
+                readonly before?: components["parameters"]["before"];
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description A page of requests. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["request_list"];
+                };
+            };
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 422: components["responses"]["Unprocessable"];
+        };
+    };
     readonly getRequest: {
         readonly parameters: {
             readonly query?: never;
@@ -4424,6 +4585,40 @@ export interface operations {
             readonly 403: components["responses"]["Forbidden"];
             readonly 404: components["responses"]["NotFound"];
             readonly 422: components["responses"]["Unprocessable"];
+        };
+    };
+    readonly updateRequest: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The record's id (ulid). */
+                readonly id: components["parameters"]["ulid_id"];
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @constant */
+                    readonly type: "request";
+                    readonly data: components["schemas"]["request_update"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The request. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["request_response"];
+                };
+            };
+            readonly 403: components["responses"]["Forbidden"];
+            readonly 404: components["responses"]["NotFound"];
+            readonly 413: components["responses"]["PayloadTooLarge"];
         };
     };
     readonly listCampaigns: {

@@ -661,6 +661,8 @@ export interface components {
             readonly outcome: "pending" | "delivered" | "retrying" | "failed" | "refused" | "held";
             /** Format: date-time */
             readonly next_attempt_at: string | null;
+            /** @description What the log says of the delivery besides its attempts, such as an auth method without its credentials. */
+            readonly note?: string | null;
         };
         readonly delivery_list: {
             readonly count: number;

@@ -37,7 +37,7 @@ export const bulkDipTaskHandlers = {
       action_secrets: actions.map((a) => a.auth_secret ?? null),
       data: {
         id: ids.ulid(),
-        type: d.type,
+        type: d.type ?? null,
         numbers: d.numbers.map(toE164),
         reference_id: d.reference_id,
         format: d.format ?? 'CSV',

@@ -21,6 +21,8 @@ export const callDataWebhookHandlers = {
     const now = clock.iso();
     const data: Draft<CallDataWebhookRow['data']> = {
       id: ids.ulid(),
+      name: null,
+      protocol: 'NONE',
       notes: null,
       data: null,
       auth_method: 'NONE',

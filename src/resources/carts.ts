@@ -113,4 +113,16 @@ export const cartHandlers = {
     status: 200,
     body: presentOrder(assertFound(await store.orders.get(principal.accountId, params.id), 'order', params.id)),
   }),
+
+  updateOrder: async ({ store, clock, sim, principal, params, body }) => {
+    const row = assertFound(await store.orders.get(principal.accountId, params.id), 'order', params.id);
+    const { name, notes } = body.data;
+    const updated = await store.orders.update(row, (d) => {
+      if (name !== undefined) d.data.name = name;
+      if (notes !== undefined) d.data.notes = notes;
+      d.data.updated_at = clock.iso();
+    });
+    await sim.publish('ORDER', 'order.updated', { type: 'order', data: updated.data });
+    return { status: 200, body: presentOrder(updated) };
+  },
 } satisfies HandlerMap;

@@ -61,7 +61,7 @@ export const destinationHandlers = {
       updated_at: now,
     };
     const secret = apply(data, body.data) ?? null;
-    assertNoViolations(destinationViolations(data, secret));
+    assertNoViolations(destinationViolations(data));
     const row = await store.destinations.insert({
       account_id: principal.accountId,
       number_id: number.data.id,
@@ -78,12 +78,17 @@ export const destinationHandlers = {
     });
   },
 
+  getDestination: async ({ store, principal, params }) => ({
+    status: 200,
+    body: present(await findDestination(store, principal, params.number_id, params.id)),
+  }),
+
   updateDestination: async ({ store, clock, principal, params, body }) => {
     const found = await findDestination(store, principal, params.number_id, params.id);
     const updated = await store.destinations.update(found, (d) => {
       const sent = apply(d.data, body.data);
       if (sent !== undefined) d.auth_secret = sent;
-      assertNoViolations(destinationViolations(d.data, d.auth_secret));
+      assertNoViolations(destinationViolations(d.data));
       d.data.updated_at = clock.iso();
     });
     return { status: 200, body: present(updated) };

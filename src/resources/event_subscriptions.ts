@@ -33,7 +33,8 @@ export const eventSubscriptionHandlers = {
     const now = clock.iso();
     const data: Draft<Subscription> = {
       id: ids.uuid(),
-      name: '',
+      name: null,
+      protocol: 'NONE',
       notes: null,
       enabled: true,
       data: null,

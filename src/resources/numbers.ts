@@ -29,7 +29,7 @@ export async function presentNumber(store: UnitOfWork, row: NumberRow) {
   const campaign = row.campaign_id ? await store.campaigns.getAnyAccount(row.campaign_id) : undefined;
   return {
     data: row.data,
-    type: 'number' as const,
+    type: 'did' as const,
     associations: {
       switch: ref(row.switch_id),
       api_key: ref(row.api_key_id),
@@ -50,7 +50,7 @@ export const numberHandlers = {
 
   updateNumber: async ({ store, clock, sim, principal, params, body }) => {
     const row = await findNumber(store, principal, params.number_id);
-    const { switch_id, api_key_id, auto_response_id } = body.data;
+    const { switch_id, api_key_id, auto_response_id, ...fields } = body.data;
     const bound = async (
       field: string,
       id: string | null | undefined,
@@ -71,9 +71,10 @@ export const numberHandlers = {
       if (switch_id !== undefined) d.switch_id = switch_id;
       if (api_key_id !== undefined) d.api_key_id = api_key_id;
       if (auto_response_id !== undefined) d.auto_response_id = auto_response_id;
+      Object.assign(d.data, fields);
       d.data.updated_at = clock.iso();
     });
-    await sim.publish('DID', 'did.updated', { type: 'number', data: updated.data });
+    await sim.publish('DID', 'did.updated', { type: 'did', data: updated.data });
     return { status: 200, body: await presentNumber(store, updated) };
   },
 } satisfies HandlerMap;

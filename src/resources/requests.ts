@@ -2,11 +2,11 @@
  * Cart requests and submitted requests (spec: Resources > Request; Endpoints > Cart requests;
  * interface.md section 6: the type-specific fields travel in the request's own `data`).
  */
-import { toE164 } from '../domain/addresses.js';
-import { dataSchemaOf, requestViolations, type AccountView } from '../domain/requests.js';
+import { DOCUMENT_EDITABLE } from '../domain/lifecycles.js';
+import { dataSchemaOf } from '../domain/requests.js';
 import type { Principal } from '../http/auth.js';
 import { componentValidator } from '../http/contract.js';
-import { assertFound, assertNoViolations, invalidField } from '../http/errors.js';
+import { assertFound, invalidField } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import { validationError } from '../http/validation.js';
@@ -15,24 +15,6 @@ import type { UnitOfWork } from '../store/store.js';
 import { findCart, removeDocuments, writableCart } from './carts.js';
 
 export const presentRequest = (row: RequestRow) => ({ data: row.data, type: 'request' as const });
-
-/** What the request rules need to know of the account, looked up for the numbers and ids the request names. */
-async function accountView(
-  store: UnitOfWork,
-  principal: Principal,
-  data: Record<string, unknown>,
-): Promise<AccountView> {
-  const { accountId } = principal;
-  const numbers = Array.isArray(data.numbers) ? (data.numbers as string[]).map(toE164) : [];
-  const owned = new Set<string>();
-  for (const n of numbers) if (await store.numbers.byNumber(accountId, n)) owned.add(n);
-  const switchOk =
-    typeof data.switch_id === 'string' && (await store.switches.get(accountId, data.switch_id)) !== undefined;
-  const campaignOk =
-    typeof data.tcr_campaign_id === 'string' &&
-    (await store.campaigns.visibleByTcr(accountId, data.tcr_campaign_id)) !== undefined;
-  return { ownsNumber: (n) => owned.has(n), hasSwitch: () => switchOk, hasCampaign: () => campaignOk };
-}
 
 /** The request of the cart, which must still be a cart request. */
 export async function cartRequest(
@@ -51,13 +33,21 @@ export async function submittedRequest(store: UnitOfWork, principal: Principal, 
   return assertFound(row && row.order_id !== null ? row : undefined, 'request', id);
 }
 
+/** The type-specific data of an update, checked against the schema of the request's own type. */
+function assertDataOfType(row: RequestRow, data: unknown): void {
+  const validate = componentValidator(dataSchemaOf[row.data.type]);
+  if (!validate(data)) {
+    throw validationError(
+      (validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody/data/data${e.instancePath}` })),
+    );
+  }
+}
+
 export const requestHandlers = {
   createCartRequest: async ({ store, clock, ids, principal, params, body }) => {
     const cart = await writableCart(store, principal, params.cart_id);
     // the type and its data stay together: the union is tagged by `type`
     const { name, notes, ...tagged } = body.data;
-    const fields = tagged.data as Record<string, unknown>;
-    assertNoViolations(requestViolations(tagged.type, fields, await accountView(store, principal, fields)));
     const now = clock.iso();
     const row = await store.requests.insert({
       account_id: principal.accountId,
@@ -86,16 +76,7 @@ export const requestHandlers = {
     const { name, notes, type, data } = body.data;
     if (type !== undefined && type !== row.data.type)
       throw invalidField('/data/type', `The type of a request cannot change (it is ${row.data.type}).`);
-    if (data !== undefined) {
-      const validate = componentValidator(dataSchemaOf[row.data.type]);
-      if (!validate(data)) {
-        throw validationError(
-          (validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody/data/data${e.instancePath}` })),
-        );
-      }
-      const fields = data as Record<string, unknown>;
-      assertNoViolations(requestViolations(row.data.type, fields, await accountView(store, principal, fields)));
-    }
+    if (data !== undefined) assertDataOfType(row, data);
     const updated = await store.requests.update(row, (d) => {
       if (data !== undefined) d.data.data = structuredClone(data) as typeof d.data.data;
       if (name !== undefined) d.data.name = name;
@@ -117,4 +98,34 @@ export const requestHandlers = {
     status: 200,
     body: presentRequest(await submittedRequest(store, principal, params.id)),
   }),
+
+  listRequests: async (ctx) =>
+    pageOf(
+      ctx,
+      (await ctx.store.requests.list(ctx.principal.accountId)).filter((r) => r.order_id !== null),
+      presentRequest,
+    ),
+
+  updateRequest: async ({ store, clock, sim, principal, params, body }) => {
+    const row = await submittedRequest(store, principal, params.id);
+    const { name, notes, type, data } = body.data;
+    if (type !== undefined && type !== row.data.type)
+      throw invalidField('/data/type', `The type of a request cannot change (it is ${row.data.type}).`);
+    const status = row.data.status ?? 'NEW';
+    if (data !== undefined && !DOCUMENT_EDITABLE.includes(status)) {
+      throw invalidField(
+        '/data/data',
+        `The request is ${status}; its data can change while ${DOCUMENT_EDITABLE.join(', ')}.`,
+      );
+    }
+    if (data !== undefined) assertDataOfType(row, data);
+    const updated = await store.requests.update(row, (d) => {
+      if (data !== undefined) d.data.data = structuredClone(data) as typeof d.data.data;
+      if (name !== undefined) d.data.name = name;
+      if (notes !== undefined) d.data.notes = notes;
+      d.data.updated_at = clock.iso();
+    });
+    await sim.publish('REQUEST', 'request.updated', { type: 'request', data: updated.data });
+    return { status: 200, body: presentRequest(updated) };
+  },
 } satisfies HandlerMap;

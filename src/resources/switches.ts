@@ -56,7 +56,7 @@ export const switchHandlers = {
     const secrets: Draft<SwitchSecrets> = { sms_secret: null, mms_secret: null, voice_secret: null };
     applySwitchFields(data, secrets, fields);
     const apiKey = await boundApiKey(store, principal, api_key_id, null);
-    assertNoViolations(switchViolations(data, secrets, apiKey !== null));
+    assertNoViolations(switchViolations(data));
     const row = await store.switches.insert({
       account_id: principal.accountId,
       data,
@@ -85,7 +85,7 @@ export const switchHandlers = {
     const updated = await store.switches.update(row, (d) => {
       applySwitchFields(d.data, d.secrets, fields);
       // checked as a whole, as it would be stored; a violation leaves the switch as it was
-      assertNoViolations(switchViolations(d.data, d.secrets, apiKey !== null));
+      assertNoViolations(switchViolations(d.data));
       d.data.updated_at = clock.iso();
       d.api_key_id = apiKey;
     });

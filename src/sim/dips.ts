@@ -86,6 +86,9 @@ export function columnsOf(task: Task): string[] {
       return ['number', 'caller_name'];
     case 'MCL':
       return ['number', 'carrier', 'messaging_provider', 'line_type'];
+    case null:
+      // a task without a type fails before any dip (src/sim/lifecycles.ts)
+      return ['number'];
   }
 }
 

@@ -10,7 +10,7 @@ import { invalidField } from '../http/errors.js';
 import type { DeliveryRow, DestinationRow, NumberRow, OutboundSpec, SwitchRow } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 import type { OutboundResponse } from './http_client.js';
-import { authHeader } from './outbox.js';
+import { authGap, authHeader } from './outbox.js';
 import type { Work } from './work.js';
 
 /** Spec (glossary): the keywords that opt a subscriber out. */
@@ -51,7 +51,7 @@ export function switchRequest(sw: SwitchRow, kind: 'sms' | 'mms', message: Recor
   const identity = kind === 'sms' ? s.sms_identity : s.mms_identity;
   const secret = kind === 'sms' ? sw.secrets.sms_secret : sw.secrets.mms_secret;
   const auth =
-    method === 'HMAC_SHA256'
+    method === 'HMAC_SHA256' && secret
       ? {
           authorization: `SERVICE0-HMAC-SHA256 ${createHmac('sha256', secret ?? '')
             .update(body)
@@ -63,6 +63,7 @@ export function switchRequest(sw: SwitchRow, kind: 'sms' | 'mms', message: Recor
     url,
     headers: { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json', ...auth },
     body,
+    note: authGap(method, identity, secret)?.replace('auth method', `${kind}_auth_method`) ?? null,
   };
 }
 
@@ -304,12 +305,20 @@ export async function routeCall(env: CallEnv, input: { to: string; from: string 
     return { type, data, source, ...(id ? { destination_id: id } : {}) };
   };
 
-  const httpRoute = async (url: string, auth: Record<string, string>): Promise<{ type: string; data: string }> => {
+  const httpRoute = async (
+    url: string,
+    auth: { method: string | undefined; identity: string | null | undefined; secret: string | null | undefined },
+  ): Promise<{ type: string; data: string }> => {
     const res = await env.route({
       method: 'GET',
       url,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/plain', ...auth },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/plain',
+        ...authHeader(auth.method, auth.identity, auth.secret),
+      },
       body: JSON.stringify(call),
+      note: authGap(auth.method, auth.identity, auth.secret),
     });
     const reply = res
       ? parseRouteReply(res.status, res.headers['content-type'] ?? '', res.body)
@@ -328,10 +337,11 @@ export async function routeCall(env: CallEnv, input: { to: string; from: string 
       const data = d.data.type === 'TTS_MESSAGE_SET' ? (d.data.tts_message_set_id ?? null) : d.data.destination;
       return connect(d.data.type, data, 'destination', d.data.id);
     }
-    const reply = await httpRoute(
-      d.data.destination,
-      authHeader(d.data.auth_method, d.data.auth_identity, d.auth_secret),
-    );
+    const reply = await httpRoute(d.data.destination, {
+      method: d.data.auth_method,
+      identity: d.data.auth_identity,
+      secret: d.auth_secret,
+    });
     return reply.type === 'SKIP' ? null : connect(reply.type, reply.data, 'destination', d.data.id);
   };
 
@@ -345,10 +355,11 @@ export async function routeCall(env: CallEnv, input: { to: string; from: string 
     if (sw?.data.voice_enabled && sw.data.voice_protocol !== 'NONE') {
       steps.push({ step: 'fallback', detail: `the switch's voice settings (${sw.data.voice_protocol})` });
       if (sw.data.voice_protocol === 'HTTP_ROUTE') {
-        const reply = await httpRoute(
-          sw.data.voice_data ?? '',
-          authHeader(sw.data.voice_auth_method, sw.data.voice_identity, sw.secrets.voice_secret),
-        );
+        const reply = await httpRoute(sw.data.voice_data ?? '', {
+          method: sw.data.voice_auth_method,
+          identity: sw.data.voice_identity,
+          secret: sw.secrets.voice_secret,
+        });
         decision = reply.type === 'SKIP' ? null : connect(reply.type, reply.data, 'switch');
       } else {
         decision = connect(sw.data.voice_protocol, sw.data.voice_data ?? null, 'switch');

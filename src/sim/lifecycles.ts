@@ -5,7 +5,7 @@
 import { BULK_DIP_FIRST, bulkDipSteps, MAGIC, OSR_REVIEW_WINDOW_MS } from '../domain/lifecycles.js';
 import type { BulkDipTaskRow, NumberRow, OutboundSpec, OverwriteRequestRow, StepRow } from '../store/rows.js';
 import { resultFile, runDips } from './dips.js';
-import { authHeader, sftpLogin } from './outbox.js';
+import { authGap, authHeader, sftpLogin } from './outbox.js';
 import type { Work } from './work.js';
 
 export const resultId = (taskId: string): string => `result-${taskId}`;
@@ -17,8 +17,10 @@ export async function startBulkDip(work: Work, row: BulkDipTaskRow): Promise<voi
 
 /** A CDR for every dip of a task with `enable_cdr_export` (interface.md section 6). */
 async function exportCdrs(work: Work, row: BulkDipTaskRow): Promise<void> {
+  const kind = row.data.type;
+  if (!kind) return;
   for (const n of row.data.numbers)
-    await work.sim.cdr(row.data.type, { from: row.data.reference_id, to: n, task_id: row.data.id });
+    await work.sim.cdr(kind, { from: row.data.reference_id, to: n, task_id: row.data.id });
 }
 
 /** Queues each on-done action: the result file POSTed, or uploaded by SFTP, with the action's auth. */
@@ -52,6 +54,7 @@ async function deliverResults(work: Work, row: BulkDipTaskRow): Promise<void> {
             },
             body: '',
             body_file,
+            note: authGap(action.auth_method, action.auth_identity, secret),
           };
     await work.sim.deliver('result', request, {
       retry: true,
@@ -68,7 +71,8 @@ export async function runBulkDip(step: StepRow, work: Work): Promise<string> {
   const timed = bulkDipSteps[from];
   if (!timed) return `the task is ${from} already`;
   const now = clock.iso();
-  if (from === 'NEW' && row.data.reference_id.startsWith(MAGIC.badSourceFile)) {
+  // a task without a type has nothing to look up: it fails as a bad source would
+  if (from === 'NEW' && (row.data.type === null || row.data.reference_id.startsWith(MAGIC.badSourceFile))) {
     await store.bulkDipTasks.update(row, (d) =>
       Object.assign(d.data, { status: 'ERROR', error_code: 'BAD_SOURCE_FILE', done_at: now, updated_at: now }),
     );

@@ -3,6 +3,8 @@
  * each request's effect on the account (numbers added or removed, bindings changed) as it completes.
  */
 import { toE164 } from '../domain/addresses.js';
+import { newDid } from '../domain/numbers.js';
+import { newNumbersProblem } from '../domain/requests.js';
 import {
   assertMove,
   MAGIC,
@@ -26,7 +28,7 @@ class RequestFailure extends Error {
   }
 }
 
-const presentNumber = (n: NumberRow) => ({ type: 'number', data: n.data });
+const presentNumber = (n: NumberRow) => ({ type: 'did', data: n.data });
 
 /** A submitted request's next status, checked against the request table. */
 const moveRequest = (r: RequestRow, to: RequestStatus): RequestStatus =>
@@ -40,10 +42,14 @@ export async function startOrder(work: Work, order: OrderRow): Promise<void> {
 
 type NewNumbersData = components['schemas']['new_numbers_data'];
 
+/** The most numbers one new-numbers request can be given (README: simulated inventory). */
+export const NEW_NUMBERS_INVENTORY = 1_000;
+
 /** The account's numbers a request names; one that vanished since fails the request. */
 async function namedNumbers(work: Work, accountId: string, named: readonly string[]): Promise<NumberRow[]> {
   const rows: NumberRow[] = [];
-  for (const n of named.map(toE164)) {
+  // a number named twice is one number
+  for (const n of new Set(named.map(toE164))) {
     const row = await work.store.numbers.byNumber(accountId, n);
     if (!row) throw new RequestFailure('NUMBER_NOT_FOUND', `${n} is no longer a number of the account.`);
     rows.push(row);
@@ -58,13 +64,28 @@ async function changed(work: Work, rows: NumberRow[], kind: string): Promise<voi
 async function newNumbers(work: Work, accountId: string, d: NewNumbersData): Promise<NumberRow[]> {
   const { store, random, clock, ids } = work;
   if (d.number_type === 'NONE') return [];
-  const wanted = d.numbers?.length ? d.numbers.map(toE164) : [];
+  const problem = newNumbersProblem(d);
+  if (problem) throw new RequestFailure(problem.code, problem.detail);
+  const wanted = d.numbers?.length ? [...new Set(d.numbers.map(toE164))] : [];
   const npa = d.npa ?? (d.number_type === 'TOLLFREE' ? '888' : '312');
-  const count = wanted.length || Number(d.quantity ?? 0);
-  while (wanted.length < count) {
-    const nxx = d.nxx ?? String(200 + Math.floor(random.float() * 800));
-    const candidate = `+1${npa}${nxx}${String(Math.floor(random.float() * 10_000)).padStart(4, '0')}`;
-    if (!(await store.numbers.taken(candidate)) && !wanted.includes(candidate)) wanted.push(candidate);
+  if (!wanted.length) {
+    // the simulated inventory: at most NEW_NUMBERS_INVENTORY numbers a request, found in a bounded
+    // number of draws; short of `quantity`, `min_quantity` (spec: the least acceptable) decides
+    const most = Number(d.quantity ?? 0);
+    const least = Number(d.min_quantity ?? d.quantity ?? 0);
+    const target = Math.min(most, NEW_NUMBERS_INVENTORY);
+    const picked = new Set<string>();
+    for (let draw = 0; picked.size < target && draw < target * 20 + 100; draw++) {
+      const nxx = d.nxx ?? String(200 + Math.floor(random.float() * 800));
+      const candidate = `+1${npa}${nxx}${String(Math.floor(random.float() * 10_000)).padStart(4, '0')}`;
+      if (!(await store.numbers.taken(candidate))) picked.add(candidate);
+    }
+    if (picked.size < least)
+      throw new RequestFailure(
+        'NUMBER_UNAVAILABLE',
+        `Only ${picked.size} numbers are available; ${least} at least were wanted.`,
+      );
+    wanted.push(...picked);
   }
   // every number is checked before any is added: a request that fails leaves the account as it was
   for (const number of wanted) {
@@ -81,16 +102,14 @@ async function newNumbers(work: Work, accountId: string, d: NewNumbersData): Pro
         api_key_id: null,
         auto_response_id: null,
         campaign_id: null,
-        data: {
+        data: newDid({
           id: ids.uuid(),
           number,
-          messaging_enabled: true,
-          voice_enabled: true,
           rate_center: d.rate_center ?? d.city?.toUpperCase() ?? null,
           state: d.state ?? null,
           inserted_at: now,
           updated_at: now,
-        },
+        }),
       }),
     );
   }
@@ -143,14 +162,18 @@ async function applyRequest(work: Work, request: RequestRow): Promise<void> {
     case 'ADD_MESSAGING_NUMBERS':
     case 'ADD_VOICE_NUMBERS': {
       const { switch_id: switchId } = r.data;
-      const field = r.type === 'ADD_MESSAGING_NUMBERS' ? 'messaging_enabled' : 'voice_enabled';
+      if (switchId && !(await store.switches.get(account, switchId)))
+        throw new RequestFailure('SWITCH_NOT_FOUND', `No switch ${switchId} in the account.`);
       return set(await namedNumbers(work, account, r.data.numbers), (d) => {
         if (switchId) d.switch_id = switchId;
-        d.data[field] = true;
+        if (r.type === 'ADD_MESSAGING_NUMBERS') Object.assign(d.data, { sms_enabled: true, mms_enabled: true });
+        else d.data.voice_enabled = true;
       });
     }
     case 'REMOVE_MESSAGING_NUMBERS':
-      return set(await namedNumbers(work, account, r.data.numbers), (d) => (d.data.messaging_enabled = false));
+      return set(await namedNumbers(work, account, r.data.numbers), (d) =>
+        Object.assign(d.data, { sms_enabled: false, mms_enabled: false }),
+      );
     case 'REMOVE_VOICE_NUMBERS':
       return set(await namedNumbers(work, account, r.data.numbers), (d) => (d.data.voice_enabled = false));
     default: {

@@ -63,12 +63,30 @@ export function sftpLogin(
   return { username: 'dipswitch', password: method === 'BEARER' ? (secret ?? '') : '' };
 }
 
-/** The Authorization header for NONE, BASIC or BEARER auth (spec: Call data webhook, Event subscription). */
+/**
+ * What an auth method lacks to be sent: BASIC an identity or a secret, BEARER and HMAC_SHA256 a
+ * secret. The record was accepted without them (the spec requires neither); the delivery goes out
+ * without credentials, the receiver answers as it will, and the delivery log says why.
+ */
+export function authGap(
+  method: string | undefined,
+  identity: string | null | undefined,
+  secret: string | null | undefined,
+): string | null {
+  const lacks = [
+    method === 'BASIC' && !identity ? 'identity' : null,
+    method && method !== 'NONE' && !secret ? 'secret' : null,
+  ].filter(Boolean);
+  return lacks.length ? `auth method ${method} has no ${lacks.join(' and no ')}: sent without credentials` : null;
+}
+
+/** The Authorization header for NONE, BASIC or BEARER auth (spec: Call data webhook, Event subscription); none when incomplete. */
 export function authHeader(
   method: string | undefined,
   identity: string | null | undefined,
   secret: string | null | undefined,
 ): Record<string, string> {
+  if (authGap(method, identity, secret)) return {};
   if (method === 'BASIC')
     return { authorization: `Basic ${Buffer.from(`${identity ?? ''}:${secret ?? ''}`).toString('base64')}` };
   if (method === 'BEARER') return { authorization: `Bearer ${secret ?? ''}` };
@@ -108,6 +126,7 @@ function target(d: Destination, secret: string | null, filename: string, body: s
       ...authHeader(d.auth_method, d.auth_identity, secret),
     },
     body,
+    note: authGap(d.auth_method, d.auth_identity, secret),
   };
 }
 
@@ -147,6 +166,7 @@ export function outbox(store: UnitOfWork, accountId: string, clock: Clock, ids: 
         attempts: [],
         outcome: 'pending',
         next_attempt_at: now,
+        note: request.note ?? null,
       },
     });
     if (!opts.now) await schedule('delivery', row.data.id, clock.ms());

@@ -30,7 +30,7 @@ export function redactHeaders(headers: Record<string, string | readonly string[]
 
 /** The URL without a password in its userinfo (`https://u:p@host/` → `https://u:[redacted]@host/`). */
 export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/@?#]*)@/i, (_m, scheme: string, userinfo: string) => {
+  return url.replace(/^([a-z][a-z0-9+.-]{0,31}:\/\/)([^/@?#]{0,1024})@/i, (_m, scheme: string, userinfo: string) => {
     const colon = userinfo.indexOf(':');
     return `${scheme}${colon >= 0 ? `${userinfo.slice(0, colon)}:${REDACTED}` : REDACTED}@`;
   });
@@ -59,11 +59,26 @@ export function redactBody(value: unknown, parentType?: string, field?: string):
 }
 
 /** Secret fields found in a text that is not JSON (cut, or malformed). */
+let secretFieldPattern: RegExp | undefined;
+
+/**
+ * The text with the password of every URL in it replaced. Each `://` is looked at once, with a
+ * bounded pattern after it: a regular expression over the whole text backtracks quadratically on
+ * a long run of letters.
+ */
+function passwordsOut(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
+    const m = /^([^/@?#:"\s]{0,255}:)[^/@?#"\s]{0,1024}@/.exec(text.slice(at + 3, at + 3 + 1_300));
+    if (!m?.[1]) continue;
+    out += text.slice(from, at + 3 + m[1].length) + REDACTED;
+    from = at + 3 + m[0].length - 1;
+  }
+  return out + text.slice(from);
+}
+
 export function redactText(text: string): string {
-  const names = [...secretFields()].join('|');
-  const withoutPasswords = text.replace(/([a-z][a-z0-9+.-]*:\/\/[^/@?#:"\s]*:)[^/@?#"\s]*@/gi, `$1${REDACTED}@`);
-  return withoutPasswords.replace(
-    new RegExp(`"(${names})"\\s*:\\s*"(?:[^"\\\\]|\\\\.)*"?`, 'g'),
-    (_m, name: string) => `"${name}":"${REDACTED}"`,
-  );
+  secretFieldPattern ??= new RegExp(`"(${[...secretFields()].join('|')})"\\s*:\\s*"(?:[^"\\\\]|\\\\.)*"?`, 'g');
+  return passwordsOut(text).replace(secretFieldPattern, (_m, name: string) => `"${name}":"${REDACTED}"`);
 }

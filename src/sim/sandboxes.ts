@@ -7,6 +7,7 @@
  * never assigned, so a sandbox number is never a real one): 800 exchanges of 1,000 blocks.
  */
 import type { Ids, Random } from '../deps.js';
+import { newDid } from '../domain/numbers.js';
 import { hashSecret, token } from '../domain/secrets.js';
 import { ApiError, notFound } from '../http/errors.js';
 import type { ApiKeyRow, DbData, Role } from '../store/rows.js';
@@ -115,16 +116,7 @@ export async function createSandbox(
       api_key_id: null,
       auto_response_id: null,
       campaign_id: null,
-      data: {
-        id: ids.uuid(),
-        number,
-        messaging_enabled: true,
-        voice_enabled: true,
-        rate_center: 'CHICAGO',
-        state: 'IL',
-        inserted_at: now,
-        updated_at: now,
-      },
+      data: newDid({ id: ids.uuid(), number, rate_center: 'CHICAGO', state: 'IL', inserted_at: now, updated_at: now }),
     });
   }
   await store.sharedResourceGroups.insert({

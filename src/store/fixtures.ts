@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { upgradeDid } from '../domain/numbers.js';
 import { hashSecret } from '../domain/secrets.js';
 import { projectRoot } from '../http/contract.js';
 import { emptyDb, type AccountRow, type ApiKeyRow, type DbData, type UserRow } from './rows.js';
@@ -32,6 +33,7 @@ export function fixtureState(file: FixtureFile = readFixtureFile()): DbData {
     ...emptyDb(),
     ...rest,
     accounts: accounts.map((a) => ({ account_id: a.id, sandbox_block: null, data: a })),
+    numbers: (rest.numbers ?? []).map((n) => ({ ...n, data: upgradeDid(n.data) })),
     users: users.map((u) => ({ ...u, password_hash: null })),
     api_keys: api_keys.map(({ secret, smpp_secret, ...k }) => ({
       ...k,

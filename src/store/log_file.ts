@@ -9,6 +9,7 @@
  * store refuses to open (StoreDamaged) unless asked to repair, which moves the file aside and keeps
  * the valid prefix. A file that is not a dipswitch store is refused, never overwritten.
  */
+import { upgradeDid } from '../domain/numbers.js';
 import { copyFile, mkdir, open, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -274,7 +275,10 @@ function fromDb(collections: Record<string, unknown>, path: string): Tables {
 function toDb(tables: Tables): DbData {
   const db = emptyDb() as Record<CollectionName, AnyRow[]>;
   for (const [name, rows] of tables) db[name] = [...rows.values()];
-  return db as unknown as DbData;
+  const state = db as unknown as DbData;
+  // records stored before a field was renamed read as they are now (rewritten at the next compaction)
+  state.numbers = state.numbers.map((n) => ({ ...n, data: upgradeDid(n.data as unknown as Record<string, unknown>) }));
+  return state;
 }
 
 function applyChanges(tables: Tables, changes: Change[]): void {

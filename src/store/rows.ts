@@ -195,6 +195,8 @@ export interface OutboundSpec {
   body: string;
   body_file?: { id: string; archive_name?: string };
   sftp?: { username: string; password: string; filename: string };
+  /** What the delivery log should say about it (credentials missing, say). */
+  note?: string | null;
 }
 
 /** What settling a delivery does besides logging it: a bulk dip's on-done action learns its outcome. */
@@ -223,6 +225,8 @@ export type DeliveryRow = Frozen<{
     attempts: Attempt[];
     outcome: DeliveryOutcome;
     next_attempt_at: string | null;
+    /** Why the delivery went as it did, beside its attempts (credentials missing, say); absent in older stores. */
+    note?: string | null;
   };
 }>;
 

@@ -57,7 +57,7 @@ describe('crash safety', () => {
           const res = await fetch(`${first.base}/api/v1/numbers/+13125550100`, {
             method: 'PATCH',
             headers,
-            body: JSON.stringify({ type: 'number', data: { auto_response_id: null } }),
+            body: JSON.stringify({ type: 'did', data: { auto_response_id: null } }),
           });
           if (res.status === 200) patchesAcknowledged++;
         } else {

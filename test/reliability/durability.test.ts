@@ -221,7 +221,7 @@ describe('effects survive a restart', () => {
         topics: ['DID'],
       }),
     );
-    await s.call('PATCH', '/api/v1/numbers/+13125550100', envelope('number', { auto_response_id: null }));
+    await s.call('PATCH', '/api/v1/numbers/+13125550100', envelope('did', { auto_response_id: null }));
     await s.call('POST', '/__sim/clock/advance', { by: 'PT0S' }, null);
     expect(receiver.received).toHaveLength(1);
     await s.stop();

@@ -180,7 +180,7 @@ describe('outbound', () => {
       envelope('event_subscription', { name: 'h', protocol: 'HTTP', data: url, topics: ['DID'] }),
     );
     expect(sub.status).toBe(201);
-    await s!.call('PATCH', '/api/v1/numbers/+13125550100', envelope('number', { switch_id: null }));
+    await s!.call('PATCH', '/api/v1/numbers/+13125550100', envelope('did', { switch_id: null }));
     await s!.call('POST', '/__sim/clock/advance', { by: 'PT0S' });
     const log = (await s!.call('GET', '/__sim/deliveries')).body.deliveries;
     return log[0];
@@ -355,7 +355,7 @@ describe('what was seen, reproduced', () => {
         custom_headers: [{ key: 'X-Auth-Token', value: 'header-token-1' }],
       }),
     );
-    await s.call('PATCH', '/api/v1/numbers/+13125550100', envelope('number', { switch_id: null }));
+    await s.call('PATCH', '/api/v1/numbers/+13125550100', envelope('did', { switch_id: null }));
     await s.call('POST', '/__sim/clock/advance', { by: 'PT0S' });
     expect(receiver.received[0]?.headers['x-auth-token']).toBe('header-token-1');
     const deliveries = (await s.call('GET', '/__sim/deliveries')).text;

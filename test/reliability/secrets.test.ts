@@ -136,7 +136,7 @@ describe('secret hygiene', () => {
       }),
     );
     secrets.push('cdr-secret-1', 'event-secret-1', 'route-secret-1', 'dip-secret-1');
-    await s.call('PATCH', '/api/v1/numbers/+13125550100', envelope('number', { switch_id: sw.id }));
+    await s.call('PATCH', '/api/v1/numbers/+13125550100', envelope('did', { switch_id: sw.id }));
     await s.call('POST', '/__sim/inbound/sms', { to: '+13125550100', from: '+14155550123', text: 'hi' });
     await s.call('POST', '/__sim/inbound/call', { to: '+13125550100', from: '+14155550123' });
     await s.call('POST', '/__sim/clock/advance', { by: 'PT1M' });
@@ -190,7 +190,7 @@ describe('hosted-sandbox guards', () => {
       '/api/v1/event_subscriptions',
       envelope('event_subscription', { name: 'h', protocol: 'HTTP', data: `${receiver.url}/ev`, topics: ['DID'] }),
     );
-    await s.call('PATCH', '/api/v1/numbers/+13125550100', envelope('number', { switch_id: null }));
+    await s.call('PATCH', '/api/v1/numbers/+13125550100', envelope('did', { switch_id: null }));
     await s.call('POST', '/__sim/clock/advance', { by: 'PT0S' });
     expect(receiver.received).toHaveLength(0);
     const log = (await s.call('GET', '/__sim/deliveries')).body.deliveries;
