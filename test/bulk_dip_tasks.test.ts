@@ -46,10 +46,14 @@ describe('bulk dip tasks', () => {
     expect((await create(task, 'partner-admin-key')).status).toBe(201);
   });
 
-  it('enhanced and messaging_lookup are only for LRN', async () => {
-    expectInvalid(await create({ ...task, type: 'CNAM', enhanced: true }), '/data/enhanced', 422);
-    expectInvalid(await create({ ...task, type: 'MCL', messaging_lookup: true }), '/data/messaging_lookup', 422);
-    expect((await create({ ...task, type: 'CNAM', enhanced: false })).status).toBe(201);
+  // spec: "`enhanced` Boolean For `LRN`: enhanced lookup" describes LRN; it forbids nothing for the others
+  it('enhanced and messaging_lookup on a CNAM or MCL task are accepted and change nothing', async () => {
+    const cnam = await create({ ...task, type: 'CNAM', enhanced: true, reference_id: 'cnam' });
+    expect(cnam.status).toBe(201);
+    expect((await create({ ...task, type: 'MCL', messaging_lookup: true, reference_id: 'mcl' })).status).toBe(201);
+    await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M' } });
+    const file = await server().files.get(`result-${cnam.body.data.id}`);
+    expect(file?.toString().split('\r\n')[0]).toBe('number,caller_name');
   });
 
   it('more than 20,000 numbers are refused; 20,000 are accepted', async () => {

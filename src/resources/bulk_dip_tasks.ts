@@ -24,10 +24,6 @@ export const bulkDipTaskHandlers = {
         detail: `A task with reference_id ${d.reference_id} exists in the account.`,
       });
     }
-    for (const flag of ['enhanced', 'messaging_lookup'] as const) {
-      if (d[flag] && d.type !== 'LRN')
-        violations.push({ pointer: `/data/${flag}`, detail: `${flag} is only for LRN tasks.` });
-    }
     const actions = d.on_done_actions ?? [];
     actions.forEach((a, i) => violations.push(...targetViolations(`/data/on_done_actions/${i}`, a, a.auth_secret)));
     assertNoViolations(violations);
