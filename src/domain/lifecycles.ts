@@ -48,6 +48,8 @@ export interface Timed<S extends string> {
 /** Bulk dip: NEW → PROCESSING → STORING → DELIVERING → COMPLETED, longer for more numbers. */
 const bulkDip = {
   NEW: { next: 'PROCESSING', afterMs: () => 1_000 },
+  /** Held by the control API until its time; the step is scheduled at that time. */
+  SCHEDULED: { next: 'PROCESSING', afterMs: () => 0 },
   PROCESSING: { next: 'STORING', afterMs: (n) => 2_000 + 2 * n },
   STORING: { next: 'DELIVERING', afterMs: (n) => 1_000 + Math.ceil(n / 2) },
   DELIVERING: { next: 'COMPLETED', afterMs: () => 1_000 },

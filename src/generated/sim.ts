@@ -377,6 +377,146 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/__sim/orders/{id}/status": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Move an order
+         * @description To any status its table allows (src/domain/lifecycles.ts): NEW to CANCELLED (its requests with it), PROCESSING to COMPLETED (its requests finished now, as the clock would) or ERROR (its unfinished requests fail with SIMULATED_FAILURE). Others answer 422.
+         */
+        readonly post: operations["simMoveOrder"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/requests/{id}/status": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Move a submitted request
+         * @description To any status its table allows: into MANUAL, REVIEW or AUTHOR_REVIEW (the order waits for it), back to PROCESSING (the order goes on), to COMPLETED (its effect applied now) or ERROR (with `error_code`, SIMULATED_FAILURE by default), or CANCELLED. Others answer 422.
+         */
+        readonly post: operations["simMoveRequest"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/bulk_dip_tasks/{id}/abort": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Abort a bulk dip task
+         * @description A task not yet COMPLETED, ERROR or ABORTED becomes ABORTED and does nothing more; others answer 422.
+         */
+        readonly post: operations["simAbortBulkDip"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/bulk_dip_tasks/{id}/schedule": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Hold a NEW bulk dip task until a time
+         * @description The task becomes SCHEDULED and starts PROCESSING at `until` on the account's clock; a task not NEW answers 422.
+         */
+        readonly post: operations["simScheduleBulkDip"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/users/{id}/suspend": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Suspend a user
+         * @description Spec: "when the user is suspended, extended functions stop while messaging and informational services continue": its impersonated keys keep only bulk dip tasks (interface.md section 2).
+         */
+        readonly post: operations["simSuspendUser"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/users/{id}/reinstate": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Reinstate a suspended user
+         * @description The user's keys get their role's scopes back.
+         */
+        readonly post: operations["simReinstateUser"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/shared_resource_groups": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Create a shared resource group
+         * @description A new shared resource group of the calling key's account (the API has no operation for it).
+         */
+        readonly post: operations["simCreateGroup"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/__sim/scenarios": {
         readonly parameters: {
             readonly query?: never;
@@ -556,6 +696,25 @@ export interface components {
             };
             readonly steps: readonly components["schemas"]["trace_step"][];
             readonly charges: readonly string[];
+        };
+        readonly status_move: {
+            /** @enum {string} */
+            readonly status: "NEW" | "PROCESSING" | "MANUAL" | "REVIEW" | "AUTHOR_REVIEW" | "COMPLETED" | "ERROR" | "CANCELLED";
+            /** @description For a move to ERROR. */
+            readonly error_code?: string;
+        };
+        readonly schedule_request: {
+            /** Format: date-time */
+            readonly until: string;
+        };
+        readonly group_request: {
+            readonly name: string;
+        };
+        readonly group: {
+            readonly id: string;
+            readonly name: string;
+            /** Format: date-time */
+            readonly inserted_at: string;
         };
         readonly raise_overwrite: {
             readonly number: string;
@@ -1250,6 +1409,205 @@ export interface operations {
                 };
                 content: {
                     readonly "application/json": components["schemas"]["record_envelope"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 422: components["responses"]["unprocessable"];
+            readonly 503: components["responses"]["storage_unavailable"];
+        };
+    };
+    readonly simMoveOrder: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The order id. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": components["schemas"]["status_move"];
+            };
+        };
+        readonly responses: {
+            /** @description The order, in the envelope of the simulated API. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["record_envelope"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 404: components["responses"]["not_found"];
+            readonly 422: components["responses"]["unprocessable"];
+            readonly 503: components["responses"]["storage_unavailable"];
+        };
+    };
+    readonly simMoveRequest: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The request id. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": components["schemas"]["status_move"];
+            };
+        };
+        readonly responses: {
+            /** @description The request, in the envelope of the simulated API. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["record_envelope"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 404: components["responses"]["not_found"];
+            readonly 422: components["responses"]["unprocessable"];
+            readonly 503: components["responses"]["storage_unavailable"];
+        };
+    };
+    readonly simAbortBulkDip: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The task id. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The task, in the envelope of the simulated API. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["record_envelope"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 404: components["responses"]["not_found"];
+            readonly 422: components["responses"]["unprocessable"];
+            readonly 503: components["responses"]["storage_unavailable"];
+        };
+    };
+    readonly simScheduleBulkDip: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The task id. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": components["schemas"]["schedule_request"];
+            };
+        };
+        readonly responses: {
+            /** @description The task, in the envelope of the simulated API. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["record_envelope"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 404: components["responses"]["not_found"];
+            readonly 422: components["responses"]["unprocessable"];
+            readonly 503: components["responses"]["storage_unavailable"];
+        };
+    };
+    readonly simSuspendUser: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The user id. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The user, in the envelope of the simulated API. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["record_envelope"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 404: components["responses"]["not_found"];
+            readonly 503: components["responses"]["storage_unavailable"];
+        };
+    };
+    readonly simReinstateUser: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The user id. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The user, in the envelope of the simulated API. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["record_envelope"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 404: components["responses"]["not_found"];
+            readonly 503: components["responses"]["storage_unavailable"];
+        };
+    };
+    readonly simCreateGroup: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": components["schemas"]["group_request"];
+            };
+        };
+        readonly responses: {
+            /** @description The group. */
+            readonly 201: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["group"];
                 };
             };
             readonly 403: components["responses"]["forbidden"];

@@ -13,9 +13,24 @@ import type { UnitOfWork } from '../store/store.js';
 import { MAX_TIME_MS } from './clock.js';
 import { addDuration } from './duration.js';
 import { finishSmsTrace, receiveSms, routeCall } from './inbound.js';
-import { raiseOverwriteRequest } from './lifecycles.js';
+import type { OrderStatus } from '../domain/lifecycles.js';
+import { abortBulkDip, raiseOverwriteRequest, scheduleBulkDip } from './lifecycles.js';
+import { moveOrderTo, moveRequestTo } from './orders.js';
 import { createSandbox } from './sandboxes.js';
 import { runScenarioByName, scenarioNames } from './scenario_runner.js';
+
+/** Suspends or reinstates a user of the account (spec: a suspended user keeps informational services). */
+async function setSuspended(runtime: Runtime, accountId: string, id: string, suspended: boolean) {
+  const user = await runtime.work(accountId, async (w) => {
+    const row = await w.store.users.get(accountId, id);
+    if (!row) throw notFound('user', id);
+    return w.store.users.update(row, (d) => {
+      d.suspended = suspended;
+      d.data.updated_at = w.clock.iso();
+    });
+  });
+  return { status: 200 as const, body: { data: user.data, type: 'user' } };
+}
 
 export const DEMO_ACCOUNT = '0a0a0a0a-0000-4000-8000-000000000001';
 
@@ -200,6 +215,60 @@ export const simHandlers: SimHandlerMap = {
     // a simulated event waits for the deliveries it sets off, as `advance` does
     await runtime.scheduler.runDue(accountId);
     return { status: 201, body: { data: row.data, type: 'osr_overwrite_request' } };
+  },
+
+  simMoveOrder: async ({ runtime, accountId, params, body }) => {
+    const order = await runtime.work(accountId, async (w) => {
+      const row = await w.store.orders.get(accountId, params.id);
+      if (!row) throw notFound('order', params.id);
+      return moveOrderTo(w, row, body.status as OrderStatus);
+    });
+    await runtime.scheduler.runDue(accountId);
+    return { status: 200, body: { data: order.data, type: 'order' } };
+  },
+
+  simMoveRequest: async ({ runtime, accountId, params, body }) => {
+    const request = await runtime.work(accountId, async (w) => {
+      const row = await w.store.requests.get(accountId, params.id);
+      if (!row?.order_id) throw notFound('request', params.id);
+      return moveRequestTo(w, row, body.status, body.error_code);
+    });
+    await runtime.scheduler.runDue(accountId);
+    return { status: 200, body: { data: request.data, type: 'request' } };
+  },
+
+  simAbortBulkDip: async ({ runtime, accountId, params }) => {
+    const task = await runtime.work(accountId, async (w) => {
+      const row = await w.store.bulkDipTasks.get(accountId, params.id);
+      if (!row) throw notFound('bulk_dip_task', params.id);
+      return abortBulkDip(w, row);
+    });
+    return { status: 200, body: { data: task.data, type: 'bulk_dip_task' } };
+  },
+
+  simScheduleBulkDip: async ({ runtime, accountId, params, body }) => {
+    const until = Date.parse(body.until);
+    if (!Number.isFinite(until) || until > MAX_TIME_MS)
+      throw invalidField('/until', 'until must be a time before year 10000.');
+    const task = await runtime.work(accountId, async (w) => {
+      const row = await w.store.bulkDipTasks.get(accountId, params.id);
+      if (!row) throw notFound('bulk_dip_task', params.id);
+      return scheduleBulkDip(w, row, until);
+    });
+    return { status: 200, body: { data: task.data, type: 'bulk_dip_task' } };
+  },
+
+  simSuspendUser: ({ runtime, accountId, params }) => setSuspended(runtime, accountId, params.id, true),
+  simReinstateUser: ({ runtime, accountId, params }) => setSuspended(runtime, accountId, params.id, false),
+
+  simCreateGroup: async ({ runtime, accountId, body }) => {
+    const group = await runtime.work(accountId, async (w) =>
+      w.store.sharedResourceGroups.insert({
+        account_id: accountId,
+        data: { id: w.ids.uuid(), name: body.name, inserted_at: w.clock.iso() },
+      }),
+    );
+    return { status: 201, body: group.data };
   },
 
   simListScenarios: () => ({ status: 200, body: { scenarios: scenarioNames() } }),

@@ -2,6 +2,8 @@
  * The runners of the bulk dip and OSR lifecycles: each due step moves the record along its table
  * (src/domain/lifecycles.ts) and does what entering the new status means.
  */
+import { invalidField, invalidParameter } from '../http/errors.js';
+import { dropSteps } from './orders.js';
 import { BULK_DIP_FIRST, bulkDipSteps, MAGIC, OSR_REVIEW_WINDOW_MS } from '../domain/lifecycles.js';
 import type { BulkDipTaskRow, NumberRow, OutboundSpec, OverwriteRequestRow, StepRow } from '../store/rows.js';
 import { resultFile, runDips } from './dips.js';
@@ -92,6 +94,30 @@ export async function runBulkDip(step: StepRow, work: Work): Promise<string> {
   const after = bulkDipSteps[timed.next];
   if (after) await work.sim.schedule('bulk_dip', row.data.id, clock.ms() + after.afterMs(row.data.numbers.length));
   return `bulk dip ${from} → ${timed.next}`;
+}
+
+/** Control API: a task not yet finished becomes ABORTED and does nothing more. */
+export async function abortBulkDip(work: Work, row: BulkDipTaskRow): Promise<BulkDipTaskRow> {
+  const from = row.data.status;
+  if (from === 'COMPLETED' || from === 'ERROR' || from === 'ABORTED')
+    throw invalidParameter('id', `The task is ${from}; only a task not yet finished can be aborted.`);
+  await dropSteps(work, row.account_id, row.data.id);
+  const now = work.clock.iso();
+  return work.store.bulkDipTasks.update(row, (d) =>
+    Object.assign(d.data, { status: 'ABORTED', done_at: now, updated_at: now }),
+  );
+}
+
+/** Control API: a NEW task is held SCHEDULED and starts PROCESSING at `untilMs` on the account's clock. */
+export async function scheduleBulkDip(work: Work, row: BulkDipTaskRow, untilMs: number): Promise<BulkDipTaskRow> {
+  if (row.data.status !== 'NEW')
+    throw invalidParameter('id', `The task is ${row.data.status}; only a NEW task can be scheduled.`);
+  if (untilMs < work.clock.ms()) throw invalidField('/until', "until is before the account's clock.");
+  await dropSteps(work, row.account_id, row.data.id);
+  await work.sim.schedule('bulk_dip', row.data.id, untilMs);
+  return work.store.bulkDipTasks.update(row, (d) =>
+    Object.assign(d.data, { status: 'SCHEDULED', updated_at: work.clock.iso() }),
+  );
 }
 
 /** Raises an OSR overwrite request for one of the account's numbers (control API). */

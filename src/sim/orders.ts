@@ -13,9 +13,11 @@ import {
   orderSteps,
   orderTransitions,
   requestTransitions,
+  type OrderStatus,
   type RequestStatus,
 } from '../domain/lifecycles.js';
 import type { components } from '../generated/api.js';
+import { invalidField } from '../http/errors.js';
 import type { Draft, NumberRow, OrderRow, RequestRow, StepRow } from '../store/rows.js';
 import type { Work } from './work.js';
 
@@ -192,6 +194,53 @@ const REGISTRY_EVENTS = {
   UNREGISTER_CAMPAIGN: ['CSP_CAMPAIGN', 'campaign.unregistered'],
 } as const;
 
+/** Request statuses a request never leaves. */
+const FINAL: readonly RequestStatus[] = ['COMPLETED', 'ERROR', 'CANCELLED'];
+/** The spec's manual stages: the order waits while a request is in one (spec: "each processing stage waits"). */
+const WAITING: readonly RequestStatus[] = ['MANUAL', 'REVIEW', 'AUTHOR_REVIEW'];
+
+const statusOf = (r: RequestRow): RequestStatus => r.data.status ?? 'NEW';
+
+/** Applies a request's effect and ends it COMPLETED, or ERROR with the cause's code; with its event. */
+async function finishRequest(work: Work, r: RequestRow): Promise<RequestRow> {
+  const now = work.clock.iso();
+  try {
+    if ((r.data.name ?? '').startsWith(MAGIC.failingRequest))
+      throw new RequestFailure('SIMULATED_FAILURE', 'The request name asks for a failure.');
+    await applyRequest(work, r);
+    const done = await work.store.requests.update(r, (d) =>
+      Object.assign(d.data, { status: moveRequest(r, 'COMPLETED'), error_code: 'OK', updated_at: now }),
+    );
+    await work.sim.publish('REQUEST', 'request.completed', { type: 'request', data: done.data });
+    return done;
+  } catch (e) {
+    if (!(e instanceof RequestFailure)) throw e;
+    return failRequest(work, r, e.code);
+  }
+}
+
+async function failRequest(work: Work, r: RequestRow, code: string): Promise<RequestRow> {
+  const done = await work.store.requests.update(r, (d) =>
+    Object.assign(d.data, { status: moveRequest(r, 'ERROR'), error_code: code, updated_at: work.clock.iso() }),
+  );
+  await work.sim.publish('REQUEST', 'request.failed', { type: 'request', data: done.data });
+  return done;
+}
+
+/** Ends a PROCESSING order once none of its requests is left to finish: COMPLETED, or ERROR if one failed. */
+async function settleOrder(work: Work, order: OrderRow): Promise<OrderRow> {
+  if (order.data.status !== 'PROCESSING') return order;
+  const requests = await work.store.requests.ofOrder(order.data.id);
+  if (requests.some((r) => !FINAL.includes(statusOf(r)))) return order;
+  const failed = requests.some((r) => statusOf(r) === 'ERROR');
+  const status = assertMove(orderTransitions, order.data.status, failed ? 'ERROR' : 'COMPLETED');
+  const done = await work.store.orders.update(order, (d) =>
+    Object.assign(d.data, { status, error_code: failed ? 'REQUEST_FAILED' : 'OK', updated_at: work.clock.iso() }),
+  );
+  await work.sim.publish('ORDER', failed ? 'order.failed' : 'order.completed', { type: 'order', data: done.data });
+  return done;
+}
+
 export async function runOrder(step: StepRow, work: Work): Promise<string> {
   const { store, clock, sim } = work;
   const order = await store.orders.getAnyAccount(step.data.ref);
@@ -205,6 +254,7 @@ export async function runOrder(step: StepRow, work: Work): Promise<string> {
       Object.assign(d.data, { status: assertMove(orderTransitions, order.data.status, 'PROCESSING'), updated_at: now }),
     );
     for (const r of requests) {
+      if (statusOf(r) !== 'NEW') continue;
       const updated = await store.requests.update(r, (d) =>
         Object.assign(d.data, { status: moveRequest(r, 'PROCESSING'), updated_at: now }),
       );
@@ -214,29 +264,93 @@ export async function runOrder(step: StepRow, work: Work): Promise<string> {
     await sim.schedule('order', order.data.id, clock.ms() + ORDER_PROCESSING.afterMs(requests.length));
     return `order NEW → PROCESSING (${requests.length} request(s))`;
   }
-  let failed = 0;
+  // requests in a manual stage wait (a control call moves them on); the rest finish now
+  for (const r of requests) if (statusOf(r) === 'PROCESSING') await finishRequest(work, r);
+  const settled = await settleOrder(work, order);
+  if (settled.data.status === 'PROCESSING') {
+    const waiting = requests.filter((r) => WAITING.includes(statusOf(r))).length;
+    return `order PROCESSING: waiting for ${waiting} request(s) in a manual stage`;
+  }
+  return `order PROCESSING → ${settled.data.status}`;
+}
+
+/** Removes the pending lifecycle steps of a record (its status moved by hand). */
+export async function dropSteps(work: Work, accountId: string, ref: string): Promise<void> {
+  for (const step of await work.store.steps.list(accountId))
+    if (step.data.ref === ref && step.data.kind !== 'delivery') await work.store.steps.remove(step);
+}
+
+/** A 422 naming the move a table does not have. */
+const noMove = (what: string, from: string, to: string, allowed: readonly string[]) =>
+  invalidField(
+    '/status',
+    `A ${what} cannot move from ${from} to ${to}; from ${from} it may move to ${allowed.length ? allowed.join(', ') : 'nothing'}.`,
+  );
+
+/** Control API: moves a submitted request to a status its table allows, with what that means for its order. */
+export async function moveRequestTo(
+  work: Work,
+  r: RequestRow,
+  to: RequestStatus,
+  errorCode?: string,
+): Promise<RequestRow> {
+  const from = statusOf(r);
+  if (!requestTransitions[from].includes(to)) throw noMove('request', from, to, requestTransitions[from]);
+  const order = r.order_id ? await work.store.orders.getAnyAccount(r.order_id) : undefined;
+  let moved: RequestRow;
+  if (to === 'COMPLETED') moved = await finishRequest(work, r);
+  else if (to === 'ERROR') moved = await failRequest(work, r, errorCode ?? 'SIMULATED_FAILURE');
+  else {
+    moved = await work.store.requests.update(r, (d) =>
+      Object.assign(d.data, { status: to, updated_at: work.clock.iso() }),
+    );
+    await work.sim.publish('REQUEST', 'request.updated', { type: 'request', data: moved.data });
+  }
+  if (order?.data.status === 'PROCESSING') {
+    // back in the queue: the order finishes it after a processing time, as it would have
+    if (to === 'PROCESSING')
+      await work.sim.schedule('order', order.data.id, work.clock.ms() + ORDER_PROCESSING.afterMs(1));
+    await settleOrder(work, order);
+  }
+  return (await work.store.requests.getAnyAccount(r.data.id)) ?? moved;
+}
+
+/** Control API: moves an order to a status its table allows; its requests follow. */
+export async function moveOrderTo(work: Work, order: OrderRow, to: OrderStatus): Promise<OrderRow> {
+  const from = order.data.status;
+  if (!orderTransitions[from].includes(to)) throw noMove('order', from, to, orderTransitions[from]);
+  const requests = await work.store.requests.ofOrder(order.data.id);
+  if (to === 'CANCELLED' || to === 'PROCESSING') {
+    for (const r of requests) {
+      if (statusOf(r) !== 'NEW') continue;
+      const moved = await work.store.requests.update(r, (d) =>
+        Object.assign(d.data, { status: moveRequest(r, to), updated_at: work.clock.iso() }),
+      );
+      await work.sim.publish('REQUEST', 'request.updated', { type: 'request', data: moved.data });
+    }
+    const moved = await work.store.orders.update(order, (d) =>
+      Object.assign(d.data, { status: to, updated_at: work.clock.iso() }),
+    );
+    // the step that was to start it must not finish it early
+    await dropSteps(work, order.account_id, order.data.id);
+    if (to === 'PROCESSING')
+      await work.sim.schedule('order', order.data.id, work.clock.ms() + ORDER_PROCESSING.afterMs(requests.length));
+    await work.sim.publish('ORDER', 'order.updated', { type: 'order', data: moved.data });
+    return moved;
+  }
+  // COMPLETED or ERROR from PROCESSING: every unfinished request is finished (or failed) now
   for (const r of requests) {
-    try {
-      if ((r.data.name ?? '').startsWith(MAGIC.failingRequest))
-        throw new RequestFailure('SIMULATED_FAILURE', 'The request name asks for a failure.');
-      await applyRequest(work, r);
-      const done = await store.requests.update(r, (d) =>
-        Object.assign(d.data, { status: moveRequest(r, 'COMPLETED'), error_code: 'OK', updated_at: now }),
-      );
-      await sim.publish('REQUEST', 'request.completed', { type: 'request', data: done.data });
-    } catch (e) {
-      if (!(e instanceof RequestFailure)) throw e;
-      failed++;
-      const done = await store.requests.update(r, (d) =>
-        Object.assign(d.data, { status: moveRequest(r, 'ERROR'), error_code: e.code, updated_at: now }),
-      );
-      await sim.publish('REQUEST', 'request.failed', { type: 'request', data: done.data });
+    const status = statusOf(r);
+    if (FINAL.includes(status)) continue;
+    if (to === 'ERROR') {
+      if (!requestTransitions[status].includes('ERROR'))
+        throw noMove('request', status, 'ERROR', requestTransitions[status]);
+      await failRequest(work, r, 'SIMULATED_FAILURE');
+    } else {
+      if (!requestTransitions[status].includes('COMPLETED'))
+        throw noMove('request', status, 'COMPLETED', requestTransitions[status]);
+      await finishRequest(work, r);
     }
   }
-  const status = assertMove(orderTransitions, order.data.status, failed ? 'ERROR' : 'COMPLETED');
-  const done = await store.orders.update(order, (d) =>
-    Object.assign(d.data, { status, error_code: failed ? 'REQUEST_FAILED' : 'OK', updated_at: now }),
-  );
-  await sim.publish('ORDER', failed ? 'order.failed' : 'order.completed', { type: 'order', data: done.data });
-  return `order PROCESSING → ${status}`;
+  return settleOrder(work, order);
 }

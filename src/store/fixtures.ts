@@ -34,6 +34,23 @@ export function fixtureState(file: FixtureFile = readFixtureFile()): DbData {
     ...rest,
     accounts: accounts.map((a) => ({ account_id: a.id, sandbox_block: null, data: a })),
     numbers: (rest.numbers ?? []).map((n) => ({ ...n, data: upgradeDid(n.data) })),
+    // fixture overwrite requests are scheduled as raised ones are: unreviewed, they go STALE at expires_at
+    steps: [
+      ...(rest.steps ?? []),
+      ...(rest.overwrite_requests ?? [])
+        .filter((o) => o.data.status === 'NEW' && o.data.review_status === 'NONE')
+        .map((o, i) => ({
+          account_id: o.account_id,
+          seq: i,
+          data: {
+            id: `fixture-osr-${o.data.id}`,
+            inserted_at: o.data.activation,
+            at: o.data.expires_at,
+            kind: 'osr_expire' as const,
+            ref: o.data.id,
+          },
+        })),
+    ],
     users: users.map((u) => ({ ...u, password_hash: null })),
     api_keys: api_keys.map(({ secret, smpp_secret, ...k }) => ({
       ...k,
