@@ -42,6 +42,7 @@ describe('contract', () => {
       api_keys: 'api_key',
       numbers: 'number',
       campaigns: 'csp_campaign',
+      brands: 'csp_brand',
       overwrite_requests: 'osr_overwrite_request',
     };
     const fixtures = readFixtureFile() as unknown as Record<string, { data: unknown }[]>;

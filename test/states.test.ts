@@ -4,6 +4,7 @@
  * aborted bulk dips, suspended users, a second shared resource group, stale fixture overwrite requests.
  */
 import { describe, expect, it } from 'vitest';
+import { startReceiver } from '../src/sim/receiver.js';
 import { envelope, onlyError, useServer } from './helpers.js';
 
 const pdf = () => new Blob([Buffer.from('%PDF-1.4\n%…\n')], { type: 'application/pdf' });
@@ -134,5 +135,103 @@ describe('every state reachable', () => {
       (r: { data: { status: string } }) => r.data.status,
     );
     expect(list.sort()).toEqual(['NEW', 'NEW', 'STALE']);
+  });
+});
+
+describe('registry requests have effects', () => {
+  const server = useServer();
+
+  async function order(requests: { name: string; type: string; data: unknown }[]) {
+    const cart = (await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'registry' }) })).body
+      .data;
+    for (const r of requests)
+      expect(
+        (await server().call('POST', `/api/v1/carts/${cart.id}/requests`, { body: envelope('request', r) })).status,
+      ).toBe(201);
+    await server().call('POST', `/api/v1/carts/${cart.id}/checkout`);
+    await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT2M' } });
+    const all = (await server().call('GET', '/api/v1/requests?first=100')).body.results;
+    return Object.fromEntries(all.map((r: any) => [r.data.name, r.data]));
+  }
+
+  it('REGISTER_CAMPAIGN makes a PENDING campaign with a registry id that turns ACTIVE; UNREGISTER_CAMPAIGN ends it', async () => {
+    const done = await order([
+      {
+        name: 'campaign',
+        type: 'REGISTER_CAMPAIGN',
+        data: {
+          tcr_brand_id: 'BDEMO01',
+          name: 'Loyalty',
+          description: 'Points balance alerts for loyalty members.',
+          use_case: 'LOYALTY',
+          sample_messages: ['Demo Coffee: you have 120 points.'],
+        },
+      },
+      {
+        name: 'orphan',
+        type: 'REGISTER_CAMPAIGN',
+        data: { tcr_brand_id: 'BNOPE01', name: 'x', description: 'x', use_case: 'LOYALTY' },
+      },
+    ]);
+    expect(done.campaign).toMatchObject({ status: 'COMPLETED' });
+    expect(done.orphan).toMatchObject({ status: 'ERROR', error_code: 'BRAND_NOT_FOUND' });
+    const campaigns = (await server().call('GET', '/api/v1/campaigns')).body.results.map((c: any) => c.data);
+    const made = campaigns.find((c: any) => c.name === 'Loyalty');
+    expect(made).toMatchObject({ tcr_status: 'PENDING', tcr_brand_id: 'BDEMO01', shared: 'OWNED' });
+    expect(made.tcr_campaign_id).toMatch(/^C[A-Z0-9]{6}$/);
+    await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1H' } });
+    expect((await server().call('GET', `/api/v1/campaigns/${made.id}`)).body.data.tcr_status).toBe('ACTIVE');
+    // the new campaign is usable by the other requests at once
+    const again = await order([
+      {
+        name: 'numbers',
+        type: 'ADD_CAMPAIGN_NUMBERS',
+        data: { numbers: ['+13125550108'], tcr_campaign_id: made.tcr_campaign_id },
+      },
+      { name: 'end', type: 'UNREGISTER_CAMPAIGN', data: { tcr_campaign_id: made.tcr_campaign_id } },
+    ]);
+    expect(again.numbers.status).toBe('COMPLETED');
+    expect(again.end.status).toBe('COMPLETED');
+    expect((await server().call('GET', `/api/v1/campaigns/${made.id}`)).body.data.tcr_status).toBe('EXPIRED');
+  });
+
+  it('REGISTER_BRAND, VET_BRAND and UNREGISTER_BRAND send brand events with the record', async () => {
+    const receiver = await startReceiver();
+    try {
+      await server().call('POST', '/api/v1/event_subscriptions', {
+        body: envelope('event_subscription', { protocol: 'HTTP', data: `${receiver.url}/e`, topics: ['CSP_BRAND'] }),
+      });
+      await order([
+        {
+          name: 'brand',
+          type: 'REGISTER_BRAND',
+          data: {
+            display_name: 'Demo Tea',
+            company_name: 'Demo Tea LLC',
+            entity_type: 'PRIVATE_PROFIT',
+            country: 'US',
+            email: 'brand@demo-tea.example',
+          },
+        },
+        { name: 'vet', type: 'VET_BRAND', data: { tcr_brand_id: 'BDEMO01', vetting_class: 'ENHANCED' } },
+      ]);
+      await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1H' } });
+      const events = receiver.received.map((r) => r.json().data);
+      const kinds = events.map((e: any) => `${e.kind}:${e.resource.data.tcr_brand_id}:${e.resource.data.tcr_status}`);
+      const registered = events.find((e: any) => e.kind === 'brand.registered');
+      expect(registered.resource.type).toBe('csp_brand');
+      const id = registered.resource.data.tcr_brand_id;
+      expect(id).toMatch(/^B[A-Z0-9]{6}$/);
+      expect(kinds).toEqual(
+        expect.arrayContaining([
+          `brand.registered:${id}:PENDING`,
+          'brand.vetted:BDEMO01:ACTIVE',
+          `brand.activated:${id}:ACTIVE`,
+        ]),
+      );
+      expect(events.find((e: any) => e.kind === 'brand.vetted').resource.data.vetting_class).toBe('ENHANCED');
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -2258,6 +2258,22 @@ export interface components {
             readonly inserted_at: components["schemas"]["timestamp"];
             readonly updated_at: components["schemas"]["timestamp"];
         };
+        /** @description A brand as the registry requests make it (REGISTER_BRAND, VET_BRAND, UNREGISTER_BRAND). The API has no brand operation; CSP_BRAND events carry it (`resource.type` csp_brand). */
+        readonly csp_brand: {
+            readonly id: components["schemas"]["uuid"];
+            readonly tcr_brand_id: string;
+            readonly display_name: string;
+            readonly company_name: string;
+            readonly entity_type: string;
+            readonly country: string;
+            readonly email: string;
+            readonly vetting_class: string | null;
+            readonly vetting_score: number | null;
+            /** @enum {string} */
+            readonly tcr_status: "PENDING" | "ACTIVE" | "UNREGISTERED";
+            readonly inserted_at: components["schemas"]["timestamp"];
+            readonly updated_at: components["schemas"]["timestamp"];
+        };
         readonly campaign_response: {
             readonly data: components["schemas"]["csp_campaign"];
             /** @constant */

@@ -625,7 +625,7 @@ export interface components {
             /** Format: date-time */
             readonly at: string;
             /** @enum {string} */
-            readonly kind: "bulk_dip" | "order" | "osr_expire" | "delivery";
+            readonly kind: "bulk_dip" | "order" | "osr_expire" | "registry" | "delivery";
             readonly ref: string;
         };
         readonly clock: {

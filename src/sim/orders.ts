@@ -19,16 +19,9 @@ import {
 import type { components } from '../generated/api.js';
 import { invalidField } from '../http/errors.js';
 import type { Draft, NumberRow, OrderRow, RequestRow, StepRow } from '../store/rows.js';
+import { applyRegistry } from './registry.js';
+import { RequestFailure } from './request_failure.js';
 import type { Work } from './work.js';
-
-class RequestFailure extends Error {
-  constructor(
-    readonly code: string,
-    detail: string,
-  ) {
-    super(detail);
-  }
-}
 
 const presentNumber = (n: NumberRow) => ({ type: 'did', data: n.data });
 
@@ -178,21 +171,10 @@ async function applyRequest(work: Work, request: RequestRow): Promise<void> {
       );
     case 'REMOVE_VOICE_NUMBERS':
       return set(await namedNumbers(work, account, r.data.numbers), (d) => (d.data.voice_enabled = false));
-    default: {
-      const [topic, kind] = REGISTRY_EVENTS[r.type];
-      await work.sim.publish(topic, kind, { type: 'request', data: r });
-    }
+    default:
+      return applyRegistry(work, account, r);
   }
 }
-
-/** The registry requests announce themselves on the brand and campaign topics. */
-const REGISTRY_EVENTS = {
-  REGISTER_BRAND: ['CSP_BRAND', 'brand.registered'],
-  VET_BRAND: ['CSP_BRAND', 'brand.vetted'],
-  UNREGISTER_BRAND: ['CSP_BRAND', 'brand.unregistered'],
-  REGISTER_CAMPAIGN: ['CSP_CAMPAIGN', 'campaign.registered'],
-  UNREGISTER_CAMPAIGN: ['CSP_CAMPAIGN', 'campaign.unregistered'],
-} as const;
 
 /** Request statuses a request never leaves. */
 const FINAL: readonly RequestStatus[] = ['COMPLETED', 'ERROR', 'CANCELLED'];

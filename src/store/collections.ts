@@ -28,6 +28,7 @@ import type {
   RequestRow,
   SecretKeyRow,
   SharedResourceGroupRow,
+  BrandRow,
   StepRow,
   SwitchRow,
   UserRow,
@@ -280,6 +281,9 @@ export class Tables {
   }
   get sharedResourceGroups(): Collection<SharedResourceGroupRow> {
     return this.get('shared_resource_groups', (t) => new Collection<SharedResourceGroupRow>(t));
+  }
+  get brands(): Collection<BrandRow> {
+    return this.get('brands', (t) => new Collection<BrandRow>(t));
   }
   get bulkDipTasks(): BulkDipTasks {
     return this.get('bulk_dip_tasks', (t) => new BulkDipTasks(t));

@@ -122,6 +122,9 @@ export type CampaignRow = Frozen<
   }
 >;
 
+/** A brand the registry requests made (no API operation; CSP_BRAND events carry it). */
+export type BrandRow = Frozen<Row<S['csp_brand']>>;
+
 /** A bulk dip task; the `auth_secret` of each on-done action is kept aside, by index, never shown. */
 export type BulkDipTaskRow = Frozen<Row<S['bulk_dip_task']> & { action_secrets: (string | null)[] }>;
 
@@ -158,7 +161,7 @@ export type ClockRow = Frozen<{
   };
 }>;
 
-export type StepKind = 'bulk_dip' | 'order' | 'osr_expire' | 'delivery';
+export type StepKind = 'bulk_dip' | 'order' | 'osr_expire' | 'registry' | 'delivery';
 
 /** A lifecycle step (or a delivery attempt) waiting on an account's clock; a restart resumes it. */
 export type StepRow = Frozen<{
@@ -247,6 +250,7 @@ export interface Collections {
   documents: DocumentRow;
   campaigns: CampaignRow;
   shared_resource_groups: SharedResourceGroupRow;
+  brands: BrandRow;
   bulk_dip_tasks: BulkDipTaskRow;
   call_data_webhooks: CallDataWebhookRow;
   event_subscriptions: EventSubscriptionRow;
@@ -274,6 +278,7 @@ export const COLLECTION_NAMES: readonly CollectionName[] = [
   'documents',
   'campaigns',
   'shared_resource_groups',
+  'brands',
   'bulk_dip_tasks',
   'call_data_webhooks',
   'event_subscriptions',

@@ -92,6 +92,7 @@ export const SCHEMA = {
     },
   },
   shared_resource_groups: { indexes: {} },
+  brands: { indexes: {} },
   bulk_dip_tasks: { indexes: { reference: { key: (r) => key(r.account_id, r.data.reference_id), unique: true } } },
   call_data_webhooks: { indexes: {} },
   event_subscriptions: { indexes: {} },

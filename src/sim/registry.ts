@@ -1,0 +1,160 @@
+/**
+ * The registry requests' effects (issue 15): REGISTER_BRAND makes a brand, VET_BRAND vets it,
+ * REGISTER_CAMPAIGN makes a campaign of the account under a brand; each starts PENDING and turns
+ * ACTIVE on the account's clock (REGISTRY_REVIEW_MS later), as the registry's review would;
+ * UNREGISTER_BRAND and UNREGISTER_CAMPAIGN end them. Ids are registry-shaped (B/C and six
+ * characters). CSP_BRAND and CSP_CAMPAIGN events carry the records.
+ */
+import type { components } from '../generated/api.js';
+import type { BrandRow, CampaignRow, RequestRow, StepRow } from '../store/rows.js';
+import { RequestFailure } from './request_failure.js';
+import type { Work } from './work.js';
+
+/** How long the registry takes to review a brand or campaign. */
+export const REGISTRY_REVIEW_MS = 3600_000;
+
+type S = components['schemas'];
+type RegistryRequest = Extract<
+  RequestRow['data'],
+  { type: 'REGISTER_BRAND' | 'VET_BRAND' | 'UNREGISTER_BRAND' | 'REGISTER_CAMPAIGN' | 'UNREGISTER_CAMPAIGN' }
+>;
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const registryId = (work: Work, prefix: string) =>
+  prefix + Array.from({ length: 6 }, () => ALPHABET[Math.floor(work.random.float() * ALPHABET.length)]).join('');
+
+async function brandOf(work: Work, accountId: string, tcr: string): Promise<BrandRow> {
+  const brand = (await work.store.brands.list(accountId)).find((b) => b.data.tcr_brand_id === tcr);
+  if (!brand || brand.data.tcr_status === 'UNREGISTERED')
+    throw new RequestFailure('BRAND_NOT_FOUND', `No registered brand ${tcr} in the account.`);
+  return brand;
+}
+
+const brandEvent = (work: Work, kind: string, b: BrandRow) =>
+  work.sim.publish('CSP_BRAND', kind, { type: 'csp_brand', data: b.data });
+const campaignEvent = (work: Work, kind: string, c: CampaignRow) =>
+  work.sim.publish('CSP_CAMPAIGN', kind, { type: 'csp_campaign', data: c.data });
+
+/** What completing a registry request does to the account. */
+export async function applyRegistry(work: Work, accountId: string, r: RegistryRequest): Promise<void> {
+  const { store, clock, ids } = work;
+  const now = clock.iso();
+  switch (r.type) {
+    case 'REGISTER_BRAND': {
+      const d = r.data;
+      const brand = await store.brands.insert({
+        account_id: accountId,
+        data: {
+          id: ids.uuid(),
+          tcr_brand_id: registryId(work, 'B'),
+          display_name: d.display_name,
+          company_name: d.company_name,
+          entity_type: d.entity_type,
+          country: d.country,
+          email: d.email,
+          vetting_class: null,
+          vetting_score: null,
+          tcr_status: 'PENDING',
+          inserted_at: now,
+          updated_at: now,
+        },
+      });
+      await work.sim.schedule('registry', brand.data.id, clock.ms() + REGISTRY_REVIEW_MS);
+      return brandEvent(work, 'brand.registered', brand);
+    }
+    case 'VET_BRAND': {
+      const brand = await brandOf(work, accountId, r.data.tcr_brand_id);
+      const vetted = await store.brands.update(brand, (b) =>
+        Object.assign(b.data, {
+          vetting_class: r.data.vetting_class ?? 'STANDARD',
+          vetting_score: 1 + Math.floor(work.random.float() * 100),
+          updated_at: now,
+        }),
+      );
+      return brandEvent(work, 'brand.vetted', vetted);
+    }
+    case 'UNREGISTER_BRAND': {
+      const brand = await brandOf(work, accountId, r.data.tcr_brand_id);
+      const ended = await store.brands.update(brand, (b) =>
+        Object.assign(b.data, { tcr_status: 'UNREGISTERED', updated_at: now }),
+      );
+      return brandEvent(work, 'brand.unregistered', ended);
+    }
+    case 'REGISTER_CAMPAIGN': {
+      const d = r.data;
+      const brand = await brandOf(work, accountId, d.tcr_brand_id);
+      const data: S['csp_campaign'] = {
+        id: ids.ulid(),
+        name: d.name,
+        notes: null,
+        description: d.description,
+        use_case: d.use_case,
+        sub_use_case: d.sub_use_case ?? [],
+        sample_messages: d.sample_messages ?? [],
+        message_flow: d.message_flow ?? null,
+        help_keywords: d.help_keywords ?? null,
+        help_message: d.help_message ?? null,
+        optin_keywords: d.optin_keywords ?? null,
+        optin_message: d.optin_message ?? null,
+        optout_keywords: d.optout_keywords ?? null,
+        optout_message: d.optout_message ?? null,
+        embedded_link_sample: d.embedded_link_sample ?? null,
+        privacy_policy_link: d.privacy_policy_link ?? null,
+        terms_and_conditions_link: d.terms_and_conditions_link ?? null,
+        dca_approved: false,
+        shared: 'OWNED',
+        tcr_brand_id: brand.data.tcr_brand_id,
+        tcr_campaign_id: registryId(work, 'C'),
+        tcr_csp_id: null,
+        tcr_reseller_id: null,
+        tcr_status: 'PENDING',
+        attributes: d.attributes ?? {},
+        inserted_at: now,
+        updated_at: now,
+      };
+      const campaign = await store.campaigns.insert({
+        account_id: accountId,
+        brand: { id: brand.data.id, tcr_brand_id: brand.data.tcr_brand_id },
+        shared_resource_group_id: null,
+        shared_with: [],
+        data,
+      });
+      await work.sim.schedule('registry', campaign.data.id, clock.ms() + REGISTRY_REVIEW_MS);
+      return campaignEvent(work, 'campaign.registered', campaign);
+    }
+    case 'UNREGISTER_CAMPAIGN': {
+      const campaign = (await store.campaigns.list(accountId)).find(
+        (c) => c.data.tcr_campaign_id === r.data.tcr_campaign_id,
+      );
+      if (!campaign)
+        throw new RequestFailure('CAMPAIGN_NOT_FOUND', `No campaign ${r.data.tcr_campaign_id} of the account.`);
+      const ended = await store.campaigns.update(campaign, (c) =>
+        Object.assign(c.data, { tcr_status: 'EXPIRED', updated_at: now }),
+      );
+      return campaignEvent(work, 'campaign.unregistered', ended);
+    }
+  }
+}
+
+/** The registry's review ends: a PENDING brand or campaign turns ACTIVE. */
+export async function runRegistry(step: StepRow, work: Work): Promise<string> {
+  const now = work.clock.iso();
+  const brand = await work.store.brands.getAnyAccount(step.data.ref);
+  if (brand) {
+    if (brand.data.tcr_status !== 'PENDING') return `brand ${brand.data.tcr_brand_id} is ${brand.data.tcr_status}`;
+    const active = await work.store.brands.update(brand, (b) =>
+      Object.assign(b.data, { tcr_status: 'ACTIVE', updated_at: now }),
+    );
+    await brandEvent(work, 'brand.activated', active);
+    return `brand ${brand.data.tcr_brand_id} PENDING → ACTIVE`;
+  }
+  const campaign = await work.store.campaigns.getAnyAccount(step.data.ref);
+  if (!campaign) return 'the brand or campaign is gone';
+  if (campaign.data.tcr_status !== 'PENDING')
+    return `campaign ${campaign.data.tcr_campaign_id ?? ''} is ${campaign.data.tcr_status ?? 'unset'}`;
+  const active = await work.store.campaigns.update(campaign, (c) =>
+    Object.assign(c.data, { tcr_status: 'ACTIVE', updated_at: now }),
+  );
+  await campaignEvent(work, 'campaign.activated', active);
+  return `campaign ${campaign.data.tcr_campaign_id ?? ''} PENDING → ACTIVE`;
+}
