@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startReceiver } from '../src/sim/receiver.js';
+import { expectConforms } from './conformance.js';
 import { envelope, onlyError, useServer } from './helpers.js';
 
 const pdf = () => new Blob([Buffer.from('%PDF-1.4\n%…\n')], { type: 'application/pdf' });
@@ -216,6 +217,7 @@ describe('registry requests have effects', () => {
         { name: 'vet', type: 'VET_BRAND', data: { tcr_brand_id: 'BDEMO01', vetting_class: 'ENHANCED' } },
       ]);
       await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1H' } });
+      for (const r of receiver.received) expectConforms('event_delivery', r.json());
       const events = receiver.received.map((r) => r.json().data);
       const kinds = events.map((e: any) => `${e.kind}:${e.resource.data.tcr_brand_id}:${e.resource.data.tcr_status}`);
       const registered = events.find((e: any) => e.kind === 'brand.registered');
