@@ -192,7 +192,7 @@ async function manyKeysFigures(): Promise<Figure[]> {
   const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const { child } = await startProcess(
     process.execPath,
-    ['dist/src/main.js', '--port', String(port), '--data', file],
+    ['dist/src/cli.js', '--port', String(port), '--data', file],
     `${base}/api/v1/api_keys/${keyId}`,
     auth,
   );
@@ -277,7 +277,7 @@ async function checkoutFigures(): Promise<Figure[]> {
     const url = `http://127.0.0.1:${port}`;
     const { child } = await startProcess(
       process.execPath,
-      ['dist/src/main.js', '--port', String(port), '--data', file],
+      ['dist/src/cli.js', '--port', String(port), '--data', file],
       `${url}/api/v1/carts?first=1`,
       AUTH,
     );
@@ -308,7 +308,7 @@ async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; sta
   const base = `http://127.0.0.1:${port}`;
   const { child, startupMs } = await startProcess(
     process.execPath,
-    ['dist/src/main.js', '--port', String(port), '--data', storeWith(total)],
+    ['dist/src/cli.js', '--port', String(port), '--data', storeWith(total)],
     `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
     AUTH,
   );

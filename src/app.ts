@@ -5,6 +5,7 @@
  * (openapi-backend's Ajv 2020-12 validators), handle (inside one unit of work, committed before
  * answering), answer (checked against the contract in the test suite), journal.
  */
+import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -31,6 +32,8 @@ import type { FaultEffect } from './sim/faults.js';
 import { StorageUnavailable } from './store/store.js';
 
 export const JSON_LIMIT = '1mb';
+/** How long a browser may keep a preflight's answer. */
+const CORS_MAX_AGE_S = 600;
 
 export interface AppOptions {
   /** Check every answer against the contract and fail loudly on a mismatch (the test suite sets it). */
@@ -39,6 +42,11 @@ export interface AppOptions {
   simAdminToken?: string;
   /** Replaces the handler map (tests of the pipeline itself). */
   handlers?: HandlerMap;
+  /**
+   * CORS for browser front ends (on unless `false`): preflights are answered before the pipeline,
+   * and every answer echoes the caller's `Origin`, as Prism's mock does.
+   */
+  cors?: boolean;
 }
 
 export type App = express.Express & { contractViolations: string[] };
@@ -146,7 +154,7 @@ interface Call {
 
 type Reply = { status: number; body: unknown; contentType?: string };
 
-/** Creates the whole server; `listen` is the caller's business (src/main.ts). */
+/** Creates the whole server; `listen` is the caller's business (src/cli.ts). */
 export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promise<App> {
   const [v1, sim] = [await backend('openapi'), await backend('sim')];
   const handlers = opts.handlers ?? allHandlers;
@@ -246,7 +254,10 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
       operationId: meta.operationId,
       accountId: call.principal?.accountId,
     });
-    if (effect) call.answered = await injectFault(effect, call);
+    if (effect) {
+      runtime.logger.info(`fault fired on ${call.req.method} ${call.req.path}`, { kind: 'fault', ...effect });
+      call.answered = await injectFault(effect, call);
+    }
   }
 
   function authorizeStage(call: Call, meta: OperationMeta<string>): void {
@@ -331,6 +342,17 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
       call.clock ??
       (principal ? await store.run({ read: true }, (w) => clocks.of(w, principal.accountId)) : clocks.server());
     const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;
+    const latency = elapsedMs(call.started);
+    if (meta?.api !== 'sim')
+      runtime.logger.info(`${call.req.method} ${call.req.path} ${status} ${latency.toFixed(1)} ms`, {
+        kind: 'call',
+        method: call.req.method,
+        path: call.req.path,
+        operation: meta?.operationId ?? null,
+        status,
+        ms: Math.round(latency * 10) / 10,
+        account: call.principal?.accountId ?? null,
+      });
     journal.record({
       api: meta?.api ?? (call.req.path.startsWith('/__sim') ? 'sim' : 'openapi'),
       at: clock.iso(),
@@ -339,7 +361,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
       operation_id: meta?.operationId ?? null,
       account_id: call.principal?.accountId ?? null,
       status,
-      latency_ms: elapsedMs(call.started),
+      latency_ms: latency,
       headers: call.req.headers,
       // a caller without a valid key leaves no body behind
       requestBody:
@@ -444,6 +466,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     answered: false,
   });
 
+  if (opts.cors !== false) app.use(cors({ origin: true, credentials: true, maxAge: CORS_MAX_AGE_S }));
   app.use(
     express.raw({
       type: (req) => !String(req.headers['content-type'] ?? '').startsWith('multipart/'),

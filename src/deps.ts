@@ -19,9 +19,10 @@ export interface Ids {
   ulid(at?: number): string;
 }
 
+/** Where the server writes what it does; `fields` are structured context (JSON logs keep them). */
 export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
 }
 
 /** The wall clock, read here and only here. */

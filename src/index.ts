@@ -109,3 +109,4 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
 }
 
 export type { Sandbox } from './sim/sandboxes.js';
+export { scenario, type Answer, type Scenario, type ScenarioContext } from './sim/scenario.js';

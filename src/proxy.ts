@@ -4,7 +4,7 @@
  * logging each violation with its JSON pointer. prism-http is loaded here only, never by the server.
  */
 import express, { type Request, type Response } from 'express';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Logger } from './deps.js';
 import { contractPath } from './http/contract.js';
 
@@ -115,9 +115,13 @@ export async function startProxy(
     if (output.body === undefined) res.end();
     else res.send(typeof output.body === 'string' ? output.body : JSON.stringify(output.body));
   });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(opts.port, opts.host, () => resolve(s));
-    s.on('error', reject);
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   return { server, violations, close: () => new Promise((r) => server.close(() => r())) };
 }

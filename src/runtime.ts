@@ -9,6 +9,7 @@ import type { DeliveryWorker } from './sim/deliveries.js';
 import type { Faults } from './sim/faults.js';
 import type { Journal } from './sim/journal.js';
 import type { Snapshots } from './sim/sandboxes.js';
+import type { ScenarioShelf } from './sim/scenario_runner.js';
 import type { Scheduler } from './sim/scheduler.js';
 import type { Work } from './sim/work.js';
 import type { DbData } from './store/rows.js';
@@ -28,6 +29,8 @@ export interface Runtime {
   snapshots: Snapshots;
   fixtures: () => DbData;
   limits: Limits;
+  /** The scenarios `POST /__sim/scenarios/{name}` runs: the built-in ones and the user's folders. */
+  scenarios: ScenarioShelf;
   /**
    * Runs `fn` in one unit of work of the account (read-only with `read`), with its clock and
    * outbox; once committed, the scheduler wakes for any step the work scheduled.

@@ -13,6 +13,7 @@ import { classify, OutboundPolicy, type Deniable } from './sim/outbound.js';
 import { Faults } from './sim/faults.js';
 import { Journal } from './sim/journal.js';
 import { Snapshots } from './sim/sandboxes.js';
+import { ScenarioShelf } from './sim/scenario_runner.js';
 import { Scheduler } from './sim/scheduler.js';
 import { runners } from './sim/simulation.js';
 import { makeWork } from './sim/work.js';
@@ -38,6 +39,8 @@ export interface ServerOptions extends AppOptions {
   fixtures?: () => DbData;
   /** Bounds on what callers can make the server hold (src/limits.ts); the defaults for those not given. */
   limits?: Partial<Limits>;
+  /** Folders of the user's scenarios (`--scenarios DIR`), besides the built-in ones. */
+  scenarioDirs?: string[];
 }
 
 export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
@@ -88,6 +91,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     snapshots: new Snapshots({ count: limits.snapshots, bytes: limits.snapshotBytes }),
     fixtures,
     limits,
+    scenarios: new ScenarioShelf(opts.scenarioDirs),
     async work(accountId, fn, workOpts = {}) {
       let earliest: number | null = null;
       const result = await store.run(workOpts.read ? { read: true } : { account: accountId }, async (w) => {

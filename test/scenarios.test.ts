@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { formatTimeline } from '../src/sim/scenario.js';
-import { runScenarioByName, scenarioNames } from '../src/sim/scenario_runner.js';
+import { ScenarioShelf } from '../src/sim/scenario_runner.js';
 import { useServer } from './helpers.js';
+
+const shelf = new ScenarioShelf();
 
 describe('scenarios', () => {
   const server = useServer();
 
   it('there are at least the five main stories', () => {
-    expect(scenarioNames()).toEqual(
+    expect(shelf.names()).toEqual(
       expect.arrayContaining([
         'bulk-dip-to-file',
         'cart-to-order',
@@ -18,9 +20,9 @@ describe('scenarios', () => {
     );
   });
 
-  for (const name of scenarioNames()) {
+  for (const name of shelf.names()) {
     it(`${name} passes`, async () => {
-      const result = await runScenarioByName(server().base, name);
+      const result = await shelf.run(server().base, name);
       expect(result.passed, formatTimeline(result)).toBe(true);
       expect(result.timeline.filter((e) => e.step === 'ok').length).toBeGreaterThan(2);
     });

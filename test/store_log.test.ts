@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/deps.js';
 import { buildServer, listen } from '../src/server.js';
-import { runScenarioByName, scenarioNames } from '../src/sim/scenario_runner.js';
+import { ScenarioShelf } from '../src/sim/scenario_runner.js';
 import { JsonStore } from '../src/store/json_store.js';
+
+const shelf = new ScenarioShelf();
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'dipswitch-log-')), 'db.json');
 const stateOf = (store: JsonStore) => store.run({ read: true }, (w) => w.exportState());
@@ -22,7 +24,7 @@ describe('the change log store', () => {
     });
     const server = await listen(app, 0, '127.0.0.1');
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    for (const name of scenarioNames()) expect((await runScenarioByName(base, name)).passed, name).toBe(true);
+    for (const name of shelf.names()) expect((await shelf.run(base, name)).passed, name).toBe(true);
     // an update in the same frozen instant as the create must be logged too
     const headers = { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' };
     const cart = await fetch(`${base}/api/v1/carts`, {

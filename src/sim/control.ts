@@ -17,7 +17,6 @@ import type { OrderStatus } from '../domain/lifecycles.js';
 import { abortBulkDip, raiseOverwriteRequest, scheduleBulkDip } from './lifecycles.js';
 import { moveOrderTo, moveRequestTo } from './orders.js';
 import { createSandbox } from './sandboxes.js';
-import { runScenarioByName, scenarioNames } from './scenario_runner.js';
 
 /** Suspends or reinstates a user of the account (spec: a suspended user keeps informational services). */
 async function setSuspended(runtime: Runtime, accountId: string, id: string, suspended: boolean) {
@@ -271,10 +270,10 @@ export const simHandlers: SimHandlerMap = {
     return { status: 201, body: group.data };
   },
 
-  simListScenarios: () => ({ status: 200, body: { scenarios: scenarioNames() } }),
+  simListScenarios: ({ runtime }) => ({ status: 200, body: { scenarios: runtime.scenarios.names() } }),
 
-  simScenario: async ({ params, origin, adminToken }) => {
-    if (!scenarioNames().includes(params.name)) throw notFound('scenario', params.name);
-    return { status: 200, body: await runScenarioByName(origin, params.name, adminToken) };
-  },
+  simScenario: async ({ runtime, params, origin, adminToken }) => ({
+    status: 200,
+    body: await runtime.scenarios.run(origin, params.name, adminToken),
+  }),
 };

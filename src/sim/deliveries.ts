@@ -128,7 +128,7 @@ export class DeliveryWorker {
     if (!source) return { ...spec, headers: { ...spec.headers } };
     const file = (await this.opts.store.run({ read: true }, (w) => w.files.get(source.id))) ?? Buffer.alloc(0);
     const name = source.archive_name;
-    return { ...spec, headers: { ...spec.headers }, body: name ? tarGz(name, file, nowMs) : file };
+    return { ...spec, headers: { ...spec.headers }, body: name ? await tarGz(name, file, nowMs) : file };
   }
 
   /** Logs the attempts, removes the step, and schedules the retry or settles the delivery, in one work. */

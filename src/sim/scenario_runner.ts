@@ -1,29 +1,79 @@
-/** Finds a scenario of scenarios/ by name (compiled beside dist/src, or the TypeScript source under tsx) and runs it. */
-import { existsSync, readdirSync } from 'node:fs';
+/**
+ * The scenarios a server knows: those of scenarios/ (compiled beside dist/src, or the TypeScript
+ * source under tsx) and those of the folders given with `--scenarios DIR`, which win on a name
+ * both hold. A user's TypeScript scenario is loaded through tsx when Node cannot load it alone.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { notFound } from '../http/errors.js';
 import { runScenario, type Scenario, type ScenarioResult } from './scenario.js';
 
-const scenariosDir = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+const builtInDir = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+const FILE = /^([a-z0-9-]+)\.(js|mjs|ts)$/;
 
-/** The names of the scenarios there are. */
-export function scenarioNames(): string[] {
-  if (!existsSync(scenariosDir)) return [];
-  return readdirSync(scenariosDir)
-    .filter((f) => /^[a-z0-9-]+\.(js|ts)$/.test(f) && !f.endsWith('.d.ts'))
-    .map((f) => f.replace(/\.(js|ts)$/, ''))
-    .sort();
+/** Why `dir` cannot be a scenario folder, or null when it can. */
+export function scenarioDirProblem(dir: string): string | null {
+  if (!existsSync(dir)) return `--scenarios ${dir}: no such folder`;
+  if (!statSync(dir).isDirectory()) return `--scenarios ${dir}: not a folder`;
+  return null;
 }
 
-export async function loadScenario(name: string): Promise<Scenario> {
-  if (!/^[a-z0-9-]+$/.test(name)) throw notFound('scenario', name);
-  for (const ext of ['js', 'ts']) {
-    const file = `${scenariosDir}${name}.${ext}`;
-    if (existsSync(file)) return ((await import(pathToFileURL(file).href)) as { default: Scenario }).default;
+let tsxRegistered = false;
+
+async function importScenario(file: string): Promise<Scenario> {
+  const url = pathToFileURL(file).href;
+  let module: { default?: Scenario };
+  try {
+    module = (await import(url)) as { default?: Scenario };
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || tsxRegistered) throw e;
+    // a TypeScript file on a Node that cannot strip types: tsx (an optional peer dependency) loads it
+    const tsx = (await import('tsx/esm/api').catch(() => null)) as { register(): unknown } | null;
+    if (!tsx) throw new Error(`${file} is TypeScript: install tsx beside dipswitch to run it, or compile it to .js`);
+    tsx.register();
+    tsxRegistered = true;
+    // a URL whose import failed stays failed in Node's module map: this one is new to it
+    module = (await import(`${url}?tsx`)) as { default?: Scenario };
   }
-  throw notFound('scenario', name);
+  const s = module.default;
+  if (!s || typeof s.run !== 'function' || typeof s.name !== 'string')
+    throw new Error(`${file} does not export a scenario as its default (scenario(name, summary, run))`);
+  return s;
 }
 
-export async function runScenarioByName(base: string, name: string, adminToken?: string): Promise<ScenarioResult> {
-  return runScenario(base, await loadScenario(name), adminToken);
+export class ScenarioShelf {
+  private readonly dirs: string[];
+
+  /** `userDirs` are searched before the built-in folder. */
+  constructor(userDirs: readonly string[] = []) {
+    this.dirs = [...userDirs.map((d) => resolve(d)), builtInDir];
+  }
+
+  /** Each scenario's name and file, a user's before a built-in one of the same name. */
+  private files(): Map<string, string> {
+    const found = new Map<string, string>();
+    for (const dir of this.dirs) {
+      if (!existsSync(dir)) continue;
+      for (const f of readdirSync(dir).sort()) {
+        const name = FILE.exec(f)?.[1];
+        if (name && !f.endsWith('.d.ts') && !found.has(name)) found.set(name, join(dir, f));
+      }
+    }
+    return found;
+  }
+
+  names(): string[] {
+    return [...this.files().keys()].sort();
+  }
+
+  async load(name: string): Promise<Scenario> {
+    const file = this.files().get(name);
+    if (!file) throw notFound('scenario', name);
+    return importScenario(file);
+  }
+
+  async run(base: string, name: string, adminToken?: string): Promise<ScenarioResult> {
+    return runScenario(base, await this.load(name), adminToken);
+  }
 }

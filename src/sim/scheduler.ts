@@ -119,10 +119,12 @@ export class Scheduler {
     const accountId = step.account_id;
     if (step.data.kind === 'delivery') {
       await store.run({ account: accountId }, (w) => clocks.advanceTo(w, accountId, Date.parse(step.data.at)));
-      return this.opts.deliveries.run(step);
+      const said = await this.opts.deliveries.run(step);
+      logger.info(said, { kind: 'delivery', account: accountId, at: step.data.at });
+      return said;
     }
     try {
-      return await store.run({ account: accountId }, async (w) => {
+      const said = await store.run({ account: accountId }, async (w) => {
         const stored = await w.steps.getAnyAccount(step.data.id);
         if (!stored) return 'already run';
         await w.steps.remove(stored);
@@ -130,6 +132,8 @@ export class Scheduler {
         const work = makeWork(this.opts, w, accountId, clock);
         return this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>](step, work);
       });
+      logger.info(`step ${step.data.kind}: ${said}`, { kind: 'step', account: accountId, at: step.data.at });
+      return said;
     } catch (e) {
       if (e instanceof StorageUnavailable) throw e;
       // a step that throws is a dipswitch bug: it is dropped, said, and the others go on

@@ -11,7 +11,7 @@
 import { dirname, join } from 'node:path';
 import { DiskFiles, MemoryFiles, type FileArea } from './files.js';
 import { Locks, type Release } from './locks.js';
-import { LogFile, type Change, type Logger } from './log_file.js';
+import { inaccessible, LogFile, type Change, type Logger } from './log_file.js';
 import { deepFreeze, MemoryTable, UniqueViolation } from './memory_table.js';
 import type { TableOps } from './collections.js';
 import {
@@ -224,7 +224,12 @@ export class JsonStore implements Store {
   static async open(opts: JsonStoreOptions, logger: Logger): Promise<JsonStore> {
     if ('memory' in opts) return new JsonStore(emptyDb(), true, null, new MemoryFiles(), logger);
     const log = new LogFile(opts.file);
-    const { state, warnings } = await log.read({ repair: opts.repair });
+    const { state, warnings } = await log.read({ repair: opts.repair }).catch((e: unknown) => {
+      throw inaccessible(opts.file, e);
+    });
+    await log.checkWritable().catch((e: unknown) => {
+      throw inaccessible(opts.file, e);
+    });
     for (const w of warnings) logger.warn(w);
     const files = new DiskFiles(join(dirname(opts.file), 'files'));
     const store = new JsonStore(state ?? emptyDb(), state === null, log, files, logger);

@@ -11,7 +11,7 @@
  */
 import { upgradeDid } from '../domain/numbers.js';
 import { copyFile, mkdir, open, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from './rows.js';
 
@@ -33,6 +33,36 @@ export class StoreRefused extends Error {
   ) {
     super(message);
   }
+}
+
+/** What an operating system error code means for a store, in words. */
+const FS_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOENT: 'no such file or folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'it is a folder',
+  ENOSPC: 'no space left on the device',
+};
+
+/** The store's files cannot be read or written (permissions, a read-only disk): the message names the path. */
+export class StoreInaccessible extends Error {
+  constructor(
+    store: string,
+    override readonly cause: NodeJS.ErrnoException,
+  ) {
+    const reason = FS_REASONS[cause.code ?? ''] ?? cause.message;
+    super(`cannot use the store ${store}: ${cause.path ?? store}: ${reason}${cause.code ? ` (${cause.code})` : ''}`);
+  }
+}
+
+/** `e` as a StoreInaccessible of `store` when it is an operating system error about a path; otherwise `e`. */
+export function inaccessible(store: string, e: unknown): unknown {
+  const err = e as NodeJS.ErrnoException;
+  return err && typeof err.code === 'string' && typeof err.path === 'string' && err.code in FS_REASONS
+    ? new StoreInaccessible(store, err)
+    : e;
 }
 
 const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
@@ -79,6 +109,26 @@ export class LogFile {
 
   get needsCompaction(): boolean {
     return this.logBytes > COMPACT_AT_BYTES;
+  }
+
+  /**
+   * Fails (with the operating system's error) unless the store's folder, snapshot and log can be
+   * written: a store opened read-only would accept nothing, so it is found at start.
+   */
+  async checkWritable(): Promise<void> {
+    const dir = dirname(this.path);
+    await mkdir(dir, { recursive: true });
+    const probe = join(dir, `.dipswitch-probe-${process.pid}`);
+    await open(probe, 'w').then(
+      (fh) => fh.close(),
+      (e: NodeJS.ErrnoException) => {
+        // the folder is what cannot be written
+        e.path = dir;
+        throw e;
+      },
+    );
+    await rm(probe, { force: true });
+    for (const file of [this.path, this.logPath]) if (await exists(file)) await (await open(file, 'r+')).close();
   }
 
   /** Reads the snapshot and replays the log; `repair` keeps the valid prefix of a damaged log. */

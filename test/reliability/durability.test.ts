@@ -331,7 +331,7 @@ describe('the server on a store it refuses', () => {
     const { spawnSync } = await import('node:child_process');
     const file = join(mkdtempSync(join(tmpdir(), 'dipswitch-refused-')), 'package.json');
     copyFileSync(join(projectRoot, 'package.json'), file);
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', '--data', file, '--port', '0'], {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--data', file, '--port', '0'], {
       cwd: projectRoot,
       encoding: 'utf8',
       timeout: 30_000,

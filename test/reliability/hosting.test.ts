@@ -372,7 +372,7 @@ describe('the control API on a public interface', () => {
   it('dipswitch --host 0.0.0.0 without a token refuses to start, with one line and exit code 2', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/main.ts', '--memory', '--host', '0.0.0.0', '--port', '0'],
+      ['--import', 'tsx', 'src/cli.ts', '--memory', '--host', '0.0.0.0', '--port', '0'],
       {
         cwd: projectRoot,
         stdio: ['ignore', 'pipe', 'pipe'],

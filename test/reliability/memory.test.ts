@@ -12,7 +12,7 @@ import { projectRoot } from '../../src/http/contract.js';
 async function start(): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/main.ts', '--memory', '--port', '0', '--clock', 'frozen'],
+    ['--import', 'tsx', 'src/cli.ts', '--memory', '--port', '0', '--clock', 'frozen'],
     {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],

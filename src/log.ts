@@ -1,0 +1,32 @@
+/**
+ * The server log (`--log-level`, `--quiet`): pino, pretty on a terminal and JSON lines otherwise.
+ * What goes in it passes the journal's redaction rule first (src/sim/redact.ts).
+ */
+import pino from 'pino';
+import pretty from 'pino-pretty';
+import { wallClock, type Logger } from './deps.js';
+import { redactBody, redactText } from './sim/redact.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A logger writing to standard output (a pretty one on a terminal); `level` filters. */
+export function pinoLogger(level: LogLevel, opts: { pretty?: boolean } = {}): Logger {
+  const usePretty = opts.pretty ?? process.stdout.isTTY;
+  const log = usePretty
+    ? pino(
+        { level, timestamp: () => `,"time":${wallClock()}` },
+        pretty({
+          colorize: true,
+          sync: true,
+          singleLine: true,
+          ignore: 'pid,hostname',
+          translateTime: 'SYS:HH:MM:ss.l',
+        }),
+      )
+    : pino({ level, base: undefined, timestamp: () => `,"time":${wallClock()}` }, pino.destination({ sync: true }));
+  return {
+    info: (message, fields) => log.info(fields ? (redactBody(fields) as object) : {}, redactText(message)),
+    warn: (message, fields) => log.warn(fields ? (redactBody(fields) as object) : {}, redactText(message)),
+  };
+}

@@ -1,0 +1,92 @@
+/** The `dipswitch` command as a test runs it: spawned, its output read, its exit code awaited. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { projectRoot } from '../src/http/contract.js';
+
+/** The command under tsx, so no build is needed; `bin` runs another file (the packed package's). */
+const TSX = ['--import', 'tsx', 'src/cli.ts'];
+
+export interface Finished {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the command to its end. */
+export function runCli(args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Finished {
+  const run = spawnSync(process.execPath, [...TSX, ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, ...opts.env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+export interface Running {
+  child: ChildProcess;
+  /** Everything written to standard output so far. */
+  out(): string;
+  /** The JSON log lines so far. */
+  lines(): Record<string, unknown>[];
+  stop(): Promise<void>;
+}
+
+/** Starts the command and resolves once `ready` matches its output (the banner by default). */
+export async function startCli(
+  args: string[],
+  opts: { env?: Record<string, string>; ready?: RegExp; command?: string[] } = {},
+): Promise<Running & { base: string }> {
+  const child = spawn(process.execPath, [...(opts.command ?? TSX), ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const ready = opts.ready ?? /serving (http:\/\/[\d.]+:\d+)/;
+  const base = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const m = ready.exec(out);
+      if (m) resolve(m[1] ?? '');
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}${err}`)));
+  });
+  return {
+    child,
+    base,
+    out: () => out,
+    lines: () =>
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** A port nothing listens on (just now). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once `test` holds, polling. */
+export async function eventually(test: () => boolean, tries = 400): Promise<void> {
+  for (let i = 0; !test(); i++) {
+    if (i === tries) throw new Error(`not after ${tries} looks`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,0 +1,176 @@
+// The package as a client team gets it: packed, installed from the tarball into a new project
+// (production dependencies only, offline, from the npm cache), then used as a library and a command.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../src/http/contract.js';
+import { startCli } from './cli_process.js';
+
+interface LockEntry {
+  version?: string;
+  dev?: boolean;
+  link?: boolean;
+  [k: string]: unknown;
+}
+
+const npm = (args: string[], cwd: string) =>
+  spawnSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 300_000,
+    env: { ...process.env, npm_config_loglevel: 'warn' },
+  });
+
+/** Packs a copy of the project (its build never touches the checkout the other tests read); answers the tarball. */
+function pack(into: string): string {
+  const copy = join(into, 'project');
+  mkdirSync(copy);
+  for (const entry of [
+    'src',
+    'contract',
+    'fixtures',
+    'scenarios',
+    'scripts',
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'README.md',
+  ])
+    cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true });
+  symlinkSync(join(projectRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  const packed = npm(['pack', '--pack-destination', into, '--json'], copy);
+  expect(packed.status, packed.stderr).toBe(0);
+  return join(into, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
+}
+
+/**
+ * A lockfile for a project depending on the tarball alone: the production part of this project's
+ * lockfile, so `npm ci --offline` installs from the npm cache without asking a registry anything.
+ */
+function lockfileFor(tarball: string): object {
+  const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const lock = JSON.parse(readFileSync(join(projectRoot, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
+  // this project's lockfile names no tarball URLs: the registry's are put back, for the cache to find them by
+  const registry = 'https://registry.npmjs.org';
+  const production = Object.entries(lock.packages)
+    .filter(([path, e]) => path !== '' && !e.dev && !e.link)
+    .map(([path, e]) => {
+      const name =
+        (e.name as string | undefined) ?? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+      const file = `${name.split('/').pop()}-${e.version}.tgz`;
+      return [path, { resolved: `${registry}/${name}/-/${file}`, ...e }] as const;
+    });
+  const spec = `file:${tarball}`;
+  return {
+    name: 'client',
+    lockfileVersion: 3,
+    requires: true,
+    packages: {
+      '': { name: 'client', dependencies: { dipswitch: spec } },
+      'node_modules/dipswitch': {
+        version: manifest.version,
+        resolved: spec,
+        license: manifest.license,
+        dependencies: manifest.dependencies,
+        peerDependencies: manifest.peerDependencies,
+        peerDependenciesMeta: manifest.peerDependenciesMeta,
+        bin: manifest.bin,
+        engines: manifest.engines,
+      },
+      ...Object.fromEntries(production),
+    },
+  };
+}
+
+describe('the package', () => {
+  it('packs dist, the contracts, fixtures and scenarios only; installs offline without engine warnings; works as a library and a command', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dipswitch-pack-'));
+    const tarball = pack(dir);
+    const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+    const tops = new Set(
+      listing.map((f) =>
+        f
+          .split('/')
+          .slice(1, f.startsWith('package/dist/') ? 3 : 2)
+          .join('/'),
+      ),
+    );
+    expect([...tops].sort()).toEqual(
+      [
+        'README.md',
+        'contract',
+        'dist/contract',
+        'dist/scenarios',
+        'dist/src',
+        'fixtures',
+        'package.json',
+        'scenarios',
+      ].sort(),
+    );
+    expect(listing).toContain('package/dist/src/cli.js');
+    expect(listing).toContain('package/dist/src/index.d.ts');
+
+    const client = join(dir, 'client');
+    mkdirSync(client);
+    writeFileSync(
+      join(client, 'package.json'),
+      JSON.stringify({ name: 'client', private: true, type: 'module', dependencies: { dipswitch: `file:${tarball}` } }),
+    );
+    writeFileSync(join(client, 'package-lock.json'), JSON.stringify(lockfileFor(tarball)));
+    const install = npm(['ci', '--offline', '--omit=dev', '--no-audit', '--no-fund'], client);
+    expect(install.status, install.stderr).toBe(0);
+    expect(`${install.stdout}${install.stderr}`).not.toContain('EBADENGINE');
+    expect(readdirSync(join(client, 'node_modules'))).not.toContain('typescript');
+
+    // the command
+    const help = spawnSync(join(client, 'node_modules', '.bin', 'dipswitch'), ['--help'], {
+      cwd: client,
+      encoding: 'utf8',
+    });
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain('Usage: dipswitch');
+    const server = await startCli(['--memory', '--port', '0'], {
+      command: [join(client, 'node_modules', 'dipswitch', 'dist', 'src', 'cli.js')],
+    });
+    try {
+      const carts = await fetch(`${server.base}/api/v1/carts`, { headers: { authorization: 'Bearer demo-admin-key' } });
+      expect(carts.status).toBe(200);
+      const scenario = await fetch(`${server.base}/__sim/scenarios/cart-to-order`, { method: 'POST' });
+      expect(((await scenario.json()) as { passed: boolean }).passed).toBe(true);
+    } finally {
+      await server.stop();
+    }
+
+    // the README's library example, run by vitest in the new project, against the installed package
+    for (const tool of ['vitest', 'tsx'])
+      symlinkSync(join(projectRoot, 'node_modules', tool), join(client, 'node_modules', tool), 'dir');
+    cpSync(join(projectRoot, 'test', 'readme_example.test.ts'), join(client, 'example.test.ts'));
+    const example = spawnSync(process.execPath, [join(projectRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
+      cwd: client,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(example.status, `${example.stdout}${example.stderr}`).toBe(0);
+    expect(example.stdout).toContain('1 passed');
+
+    // a user's TypeScript scenario, loaded through tsx by the built command
+    const scenarios = join(client, 'scenarios');
+    mkdirSync(scenarios);
+    writeFileSync(
+      join(scenarios, 'typed.ts'),
+      "import { scenario, type ScenarioContext } from 'dipswitch';\n\nexport default scenario('typed', 'a typed scenario', async (s: ScenarioContext): Promise<void> => {\n  s.expect((await s.api('GET', '/api/v1/carts')).status === 200, 'listed');\n});\n",
+    );
+    const run = spawnSync(
+      join(client, 'node_modules', '.bin', 'dipswitch'),
+      ['scenario', 'typed', '--scenarios', scenarios],
+      { cwd: client, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toContain('listed');
+  }, 400_000);
+});
