@@ -163,7 +163,13 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     api.validator
       .getAjv(0 as never)
       .compile(((api.definition.components?.schemas ?? {}) as Record<string, object>).error_response ?? {});
-  const errorSchemas = { v1: errorSchemaOf(v1), sim: errorSchemaOf(sim) };
+  // compiled at the first check (tests only): the first compile of an Ajv validates the meta-schema, ~100 ms
+  const errorSchemas = new Map<OpenAPIBackend, ReturnType<typeof errorSchemaOf>>();
+  const errorSchemaFor = (api: OpenAPIBackend) => {
+    let schema = errorSchemas.get(api);
+    if (!schema) errorSchemas.set(api, (schema = errorSchemaOf(api)));
+    return schema;
+  };
   const match = compileRoutes([loadContract(), v1], [loadContract('sim'), sim]);
   const { store, faults, journal, clocks } = runtime;
   const app = express() as App;
@@ -184,7 +190,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     const route = call.route;
     if (opts.validateResponses && checked && contentType === 'application/json' && status !== 204) {
       const declared = route?.operation.responses?.[String(status)];
-      const errorSchema = route?.api === sim ? errorSchemas.sim : errorSchemas.v1;
+      const errorSchema = errorSchemaFor(route?.api === sim ? sim : v1);
       const result =
         declared && route
           ? route.api.validator.validateResponse(body, route.operation, status)

@@ -2,8 +2,8 @@
  * The server log (`--log-level`, `--quiet`): pino, pretty on a terminal and JSON lines otherwise.
  * What goes in it passes the journal's redaction rule first (src/sim/redact.ts).
  */
+import { createRequire } from 'node:module';
 import pino from 'pino';
-import pretty from 'pino-pretty';
 import { wallClock, type Logger } from './deps.js';
 import { redactBody, redactText } from './sim/redact.js';
 
@@ -13,7 +13,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** A logger writing to standard output (a pretty one on a terminal); `level` filters. */
 export function pinoLogger(level: LogLevel, opts: { pretty?: boolean } = {}): Logger {
   const usePretty = opts.pretty ?? process.stdout.isTTY;
-  const log = usePretty
+  // pino-pretty is loaded for a terminal only: JSON needs none of it
+  const pretty = usePretty ? (createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty')) : null;
+  const log = pretty
     ? pino(
         { level, timestamp: () => `,"time":${wallClock()}` },
         pretty({

@@ -78,6 +78,7 @@ describe('dipswitch: help, version and flags', () => {
     const server = await startCli(['--config', good, '--port', String(port)]);
     try {
       expect(server.base).toBe(`http://127.0.0.1:${port}`);
+      await eventually(() => server.out().includes('Partner'));
       expect(server.out()).toContain('clock: frozen at');
       expect(server.out()).toContain('CORS: off');
     } finally {

@@ -62,6 +62,8 @@ export function compileRoutes(...sources: [Contract<string>, OpenAPIBackend][]):
 
 function compile(contract: Contract<string>, api: OpenAPIBackend): Compiled[] {
   const routes: Compiled[] = [];
+  // openapi-backend's getOperation lists every operation at each call: looked up in one list instead
+  const operations = new Map(api.router.getOperations().map((o) => [o.operationId, o]));
   for (const meta of contract.operations.values()) {
     const names: string[] = [];
     const source = meta.path
@@ -75,7 +77,7 @@ function compile(contract: Contract<string>, api: OpenAPIBackend): Compiled[] {
         return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       })
       .join('');
-    const operation = api.router.getOperation(meta.operationId);
+    const operation = operations.get(meta.operationId);
     if (!operation) throw new Error(`openapi-backend has no operation ${meta.operationId}`);
     routes.push({ method: meta.method, pattern: new RegExp(`^${source}/?$`), names, meta, operation, api });
   }

@@ -1,8 +1,8 @@
 /**
  * SFTP uploads (spec: SFTP event subscriptions, call data webhooks, bulk dip on-done actions):
- * a real SSH connection with ssh2, password authentication, one file written.
+ * a real SSH connection with ssh2, password authentication, one file written. ssh2 is loaded at
+ * the first upload: most servers never make one, and it costs start-up time.
  */
-import { Client } from 'ssh2';
 
 export interface SftpTarget {
   /** `sftp://host[:port]/dir`, or `host[:port]` (the call data webhook allows it). */
@@ -29,6 +29,7 @@ export async function sftpUpload(
 ): Promise<void> {
   const { host: name, port, path } = sftpLocation(t);
   const host = await resolve(name);
+  const { Client } = await import('ssh2');
   return new Promise((done, reject) => {
     const conn = new Client();
     const timer = setTimeout(() => {

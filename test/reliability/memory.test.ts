@@ -1,7 +1,8 @@
 /**
  * Memory under hostile load (issue 13): a server in its own process, so its resident set is its
  * own, takes 2,000 unauthenticated 1 MB bodies and 5,000 authenticated 64 KB ones. The bound is
- * generous on purpose (300 MB): this measures that nothing keeps what it should not, not speed.
+ * generous on purpose (350 MB; about 290 MB is seen on Node 20, 300 MB on Node 24, whose heap grows
+ * lazier): this measures that nothing keeps what it should not (before issue 13: 1.6 GB), not speed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -64,7 +65,7 @@ async function inParallel(n: number, width: number, task: (i: number) => Promise
 }
 
 describe('memory', () => {
-  it('2,000 unauthenticated 1 MB bodies and 5,000 64 KB bodies keep the server under 300 MB', async () => {
+  it('2,000 unauthenticated 1 MB bodies and 5,000 64 KB bodies keep the server under 350 MB', async () => {
     const { child, base } = await start();
     const pid = child.pid ?? 0;
     try {
@@ -99,8 +100,8 @@ describe('memory', () => {
           `unauthenticated, ${afterAuthenticated.toFixed(0)} MB after 5,000 × 64 KB; a journal page of 100 at its cap: ` +
           `${(pageBytes / 1024).toFixed(0)} KB in ${pageMs.toFixed(0)} ms`,
       );
-      expect(afterUnauthenticated).toBeLessThan(300);
-      expect(afterAuthenticated).toBeLessThan(300);
+      expect(afterUnauthenticated).toBeLessThan(350);
+      expect(afterAuthenticated).toBeLessThan(350);
     } finally {
       child.kill('SIGKILL');
     }
