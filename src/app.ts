@@ -10,7 +10,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { elapsedMs, stopwatch } from './deps.js';
+import { elapsedMs, stopwatch, wallClock } from './deps.js';
 import { authenticate, authorize, type Principal } from './http/auth.js';
 import {
   loadContract,
@@ -20,7 +20,7 @@ import {
   type SimOperationId,
 } from './http/contract.js';
 import { ApiError, invalidField } from './http/errors.js';
-import type { Ctx, HandlerMap, SimCtx } from './http/handler.js';
+import type { Ctx, HandlerMap, SimCtx, StreamWriter } from './http/handler.js';
 import { readMultipart, type Upload } from './http/multipart.js';
 import { compileRoutes, type Route } from './http/router.js';
 import { validationError } from './http/validation.js';
@@ -152,7 +152,12 @@ interface Call {
   clock?: Clock;
 }
 
-type Reply = { status: number; body: unknown; contentType?: string };
+type Reply = { status: number; body: unknown; contentType?: string; stream?: (out: StreamWriter) => void };
+
+/** A live answer whose caller has this much unread is ended (it may reconnect): nothing grows without bound. */
+const STREAM_BUFFER_BYTES = 1024 * 1024;
+/** A comment line this often keeps a live answer's connection (and any proxy on the way) open. */
+const STREAM_HEARTBEAT_MS = 15_000;
 
 /** Creates the whole server; `listen` is the caller's business (src/cli.ts). */
 export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promise<App> {
@@ -209,6 +214,46 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     const text = contentType === 'application/json' ? JSON.stringify(body) : undefined;
     call.res.send(text ?? body);
     return text;
+  }
+
+  /** Sends a live answer's headers and hands its writer to `stream`; the journal keeps no body of it. */
+  function openStream(call: Call, stream: (out: StreamWriter) => void): string {
+    const res = call.res;
+    res.status(200).set({
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    });
+    res.flushHeaders();
+    const closers: (() => void)[] = [];
+    let open = true;
+    const end = () => {
+      if (!open) return;
+      open = false;
+      clearInterval(heartbeat);
+      for (const fn of closers) fn();
+      res.end();
+    };
+    const heartbeat = setInterval(() => writer.write(': still here\n\n'), STREAM_HEARTBEAT_MS);
+    heartbeat.unref();
+    const writer: StreamWriter = {
+      write(chunk) {
+        if (!open) return false;
+        if (res.writableLength > STREAM_BUFFER_BYTES) {
+          end();
+          return false;
+        }
+        res.write(chunk);
+        return true;
+      },
+      onClose: (fn) => closers.push(fn),
+      end,
+    };
+    res.on('close', end);
+    runtime.streams.add(end);
+    closers.push(() => runtime.streams.delete(end));
+    stream(writer);
+    return '"(a stream)"';
   }
 
   // the stages, in the order a call meets them
@@ -339,9 +384,10 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     payload: unknown,
     contentType?: string,
     checked = true,
+    stream?: (out: StreamWriter) => void,
   ): Promise<void> {
     const meta = call.route?.meta;
-    const text = send(call, status, payload, contentType, checked);
+    const text = stream ? openStream(call, stream) : send(call, status, payload, contentType, checked);
     call.answered = true;
     const principal = call.principal;
     const clock =
@@ -362,6 +408,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     journal.record({
       api: meta?.api ?? (call.req.path.startsWith('/__sim') ? 'sim' : 'openapi'),
       at: clock.iso(),
+      wall_at: new Date(wallClock()).toISOString(),
       method: call.req.method,
       path: call.req.path,
       operation_id: meta?.operationId ?? null,
@@ -456,7 +503,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
       await parseStage(call, route.meta);
       validateStage(call, route);
       const reply = await handleStage(call, route);
-      await answerStage(call, reply.status, reply.body, reply.contentType);
+      await answerStage(call, reply.status, reply.body, reply.contentType, true, reply.stream);
     } catch (err) {
       if (!call.answered)
         await failStage(call, err).catch((e) => runtime.logger.warn(`answering failed: ${String(e)}`));

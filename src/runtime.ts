@@ -29,6 +29,8 @@ export interface Runtime {
   snapshots: Snapshots;
   fixtures: () => DbData;
   limits: Limits;
+  /** The live answers open now (journal streams), each as the function that ends it: `close` ends them all. */
+  streams: Set<() => void>;
   /** The scenarios `POST /__sim/scenarios/{name}` runs: the built-in ones and the user's folders. */
   scenarios: ScenarioShelf;
   /**

@@ -92,6 +92,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     fixtures,
     limits,
     scenarios: new ScenarioShelf(opts.scenarioDirs),
+    streams: new Set(),
     async work(accountId, fn, workOpts = {}) {
       let earliest: number | null = null;
       const result = await store.run(workOpts.read ? { read: true } : { account: accountId }, async (w) => {
@@ -111,6 +112,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
       await scheduler.rearm();
     },
     async close() {
+      for (const end of [...runtime.streams]) end();
       scheduler.stop();
       await store.close();
     },

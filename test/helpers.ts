@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { afterEach, beforeEach, expect } from 'vitest';
 import type { App } from '../src/app.js';
 import { silentLogger } from '../src/deps.js';
-import { buildServer, listen, type Runtime } from '../src/server.js';
+import { buildServer, listen, type Runtime, type ServerOptions } from '../src/server.js';
 import type { MemoryFiles } from '../src/store/files.js';
 import type { JsonStore } from '../src/store/json_store.js';
 import type { DbData } from '../src/store/rows.js';
@@ -54,7 +54,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(): Promise<TestServer> {
+export async function startTestServer(opts: Partial<ServerOptions> = {}): Promise<TestServer> {
   const { app, runtime } = await buildServer({
     store: { memory: true },
     seed: 42,
@@ -62,6 +62,7 @@ export async function startTestServer(): Promise<TestServer> {
     startTime: START,
     logger: silentLogger,
     validateResponses: true,
+    ...opts,
   });
   const http: Server = await listen(app, 0, '127.0.0.1');
   const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -96,6 +97,9 @@ export async function startTestServer(): Promise<TestServer> {
       return { status: res.status, body: parsed as any, headers: res.headers };
     },
     close: async () => {
+      // a browser's keep-alive and live (event-stream) connections would hold the close forever
+      for (const end of [...runtime.streams]) end();
+      http.closeIdleConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
       await runtime.close();
     },

@@ -557,6 +557,89 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/__sim/ui": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * The dashboard
+         * @description An HTML page (with `/__sim/ui/app.js` and `/__sim/ui/style.css`) that shows and steers the simulation through this control API and /api/v1 only. It holds no data: with an admin token set it asks for the token once and sends it on every call.
+         */
+        readonly get: operations["simDashboard"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/ui/{asset}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * A file of the dashboard
+         * @description The page's script and style sheet.
+         */
+        readonly get: operations["simDashboardAsset"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/requests/stream": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * The request journal, live
+         * @description Server-sent events (`text/event-stream`): each call as it is journaled, `event: call` with a `journal_entry` as JSON
+         *     in `data`, secrets redacted; a comment line every 15 s keeps the connection open. It starts with the calls made
+         *     after it opened (read the ones before from `GET /__sim/requests`). At most 50 streams are open at once: one more
+         *     answers 422 `limit_reached`.
+         */
+        readonly get: operations["simRequestStream"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/deliveries/{id}/redeliver": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Redeliver now
+         * @description Sends a delivery of the account again now, whatever its outcome, and answers it with the new attempt. A pending retry is replaced by this attempt; if it fails, retries follow from the number of attempts made.
+         */
+        readonly post: operations["simRedeliver"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -771,8 +854,16 @@ export interface components {
         };
         readonly journal_entry: {
             readonly id: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The time of the call on the account's clock.
+             */
             readonly at: string;
+            /**
+             * Format: date-time
+             * @description The wall time of the call.
+             */
+            readonly wall_at: string;
             readonly method: string;
             readonly path: string;
             readonly operation_id: string | null;
@@ -1661,6 +1752,102 @@ export interface operations {
             };
             readonly 403: components["responses"]["forbidden"];
             readonly 404: components["responses"]["not_found"];
+        };
+    };
+    readonly simDashboard: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The page. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+        };
+    };
+    readonly simDashboardAsset: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The file: app.js or style.css. */
+                readonly asset: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The file. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/javascript": string;
+                    readonly "text/css": string;
+                };
+            };
+            readonly 404: components["responses"]["not_found"];
+        };
+    };
+    readonly simRequestStream: {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Which API's calls. */
+                readonly api?: "v1" | "sim" | "all";
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The stream. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/event-stream": string;
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 422: components["responses"]["unprocessable"];
+        };
+    };
+    readonly simRedeliver: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The delivery's id. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The delivery with its new attempt. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["delivery"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 404: components["responses"]["not_found"];
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
 }

@@ -13,6 +13,23 @@ import type { OperationId, OperationMeta, SimOperationId } from './contract.js';
 import type { Upload } from './multipart.js';
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
+/** An answer's body: JSON as the contract types it, the text of any other content type, nothing without content. */
+type AnswerOf<T> = T extends { content: { 'application/json': infer B } }
+  ? B
+  : T extends { content: object }
+    ? string
+    : undefined;
+
+/**
+ * An answer that goes on after its headers (server-sent events): the pipeline sends the status and
+ * headers, then hands over a narrow writer; `onClose` runs when the caller goes or the server stops.
+ */
+export interface StreamWriter {
+  /** Writes a chunk; false when the caller is not reading (its buffer is over the bound) and the stream was ended. */
+  write(chunk: string): boolean;
+  onClose(fn: () => void): void;
+  end(): void;
+}
 
 /** What every operation type of openapi-typescript looks like. */
 interface AnyOp {
@@ -25,7 +42,13 @@ type Success<Op extends AnyOp> = Extract<keyof Op['responses'], 200 | 201 | 204>
 
 /** A successful answer of an operation: one of its 2xx statuses with that status's body. */
 type ReplyOfOp<Op extends AnyOp> = {
-  [S in Success<Op>]: { status: S; body: JsonOf<Op['responses'][S]>; contentType?: string };
+  [S in Success<Op>]: {
+    status: S;
+    body: AnswerOf<Op['responses'][S]>;
+    contentType?: string;
+    /** For a `text/event-stream` answer: called once the headers are sent. */
+    stream?: (out: StreamWriter) => void;
+  };
 }[Success<Op>];
 
 export type BodyOf<K extends OperationId> = BodyOfOp<operations[K]>;

@@ -6,12 +6,14 @@
  */
 import { toE164 } from '../domain/addresses.js';
 import { loadContract } from '../http/contract.js';
-import { invalidField, invalidParameter, notFound } from '../http/errors.js';
-import type { SimHandlerMap } from '../http/handler.js';
+import { ApiError, invalidField, invalidParameter, notFound } from '../http/errors.js';
+import type { SimHandlerMap, StreamWriter } from '../http/handler.js';
 import type { Runtime } from '../runtime.js';
 import type { UnitOfWork } from '../store/store.js';
 import { MAX_TIME_MS } from './clock.js';
+import { dashboardAsset } from './dashboard.js';
 import { addDuration } from './duration.js';
+import { JOURNAL_STREAMS } from './journal.js';
 import { finishSmsTrace, receiveSms, routeCall } from './inbound.js';
 import type { OrderStatus } from '../domain/lifecycles.js';
 import { abortBulkDip, raiseOverwriteRequest, scheduleBulkDip } from './lifecycles.js';
@@ -271,6 +273,50 @@ export const simHandlers: SimHandlerMap = {
   },
 
   simListScenarios: ({ runtime }) => ({ status: 200, body: { scenarios: runtime.scenarios.names() } }),
+
+  simDashboard: () => {
+    const page = dashboardAsset('index.html');
+    if (!page) throw notFound('asset', 'index.html');
+    return { status: 200, body: page.text, contentType: page.contentType };
+  },
+
+  simDashboardAsset: ({ params }) => {
+    const asset = params.asset === 'index.html' ? null : dashboardAsset(params.asset);
+    if (!asset) throw notFound('asset', params.asset);
+    return { status: 200, body: asset.text, contentType: asset.contentType };
+  },
+
+  simRequestStream: ({ runtime, query }) => {
+    // calls journaled before the writer is handed over wait here
+    let out: StreamWriter | undefined;
+    const early: string[] = [];
+    const stop = runtime.journal.listen({ api: query.api ?? 'v1' }, (entry) => {
+      const event = `event: call\nid: ${entry.id}\ndata: ${JSON.stringify(entry)}\n\n`;
+      if (out) out.write(event);
+      else early.push(event);
+    });
+    if (!stop)
+      throw new ApiError('limit_reached', [
+        { detail: `${JOURNAL_STREAMS} journal streams are open; close one (or read GET /__sim/requests).` },
+      ]);
+    return {
+      status: 200,
+      body: '',
+      contentType: 'text/event-stream',
+      stream: (writer) => {
+        out = writer;
+        writer.onClose(stop);
+        writer.write(': the calls journaled from now on\n\n');
+        for (const event of early.splice(0)) writer.write(event);
+      },
+    };
+  },
+
+  simRedeliver: async ({ runtime, accountId, params }) => {
+    const delivery = await runtime.deliveries.redeliver(accountId, params.id);
+    if (!delivery) throw notFound('delivery', params.id);
+    return { status: 200, body: delivery.data };
+  },
 
   simScenario: async ({ runtime, params, origin, adminToken }) => ({
     status: 200,

@@ -46,6 +46,26 @@ export class DeliveryWorker {
     return said;
   }
 
+  /**
+   * Control API: sends a delivery of the account again now, whatever its outcome; a retry waiting
+   * for it is dropped first. Answers the delivery with the new attempt, or null when the account has none of that id.
+   */
+  async redeliver(accountId: string, id: string): Promise<DeliveryRow | null> {
+    const row = await this.opts.store.run({ account: accountId }, async (w) => {
+      const current = await w.deliveries.get(accountId, id);
+      if (!current) return null;
+      for (const step of await w.steps.list(accountId))
+        if (step.data.kind === 'delivery' && step.data.ref === id) await w.steps.remove(step);
+      return w.deliveries.update(current, (d) => {
+        d.data.outcome = 'pending';
+        d.data.next_attempt_at = null;
+      });
+    });
+    if (!row) return null;
+    await this.attemptAndRecord(undefined, row);
+    return (await this.opts.store.run({ read: true }, (w) => w.deliveries.get(accountId, id))) ?? null;
+  }
+
   /** Sends one delivery now and logs it (an HTTP route callback: answered now or never). */
   async sendNow(row: DeliveryRow): Promise<OutboundResponse | null> {
     const { attempt, response } = await this.attempt(row, undefined);
@@ -61,7 +81,7 @@ export class DeliveryWorker {
     return response;
   }
 
-  private async attemptAndRecord(step: StepRow, row: DeliveryRow): Promise<string> {
+  private async attemptAndRecord(step: StepRow | undefined, row: DeliveryRow): Promise<string> {
     const fault = this.opts.faults.outbound(row.request.url, row.account_id);
     if (fault?.reorder) {
       await this.record(step, row, [], 'held');
@@ -92,7 +112,7 @@ export class DeliveryWorker {
     const held = await this.opts.store.run({ read: true }, (w) => w.deliveries.heldFor(after.data.target));
     for (const row of held) {
       if (row.data.id === after.data.id) continue;
-      await this.attemptAndRecord(undefined as unknown as StepRow, {
+      await this.attemptAndRecord(undefined, {
         ...row,
         data: { ...row.data, outcome: 'pending' },
       });

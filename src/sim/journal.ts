@@ -13,6 +13,7 @@ export { REDACTED } from './redact.js';
 export interface JournalEntry {
   id: number;
   at: string;
+  wall_at: string;
   method: string;
   path: string;
   operation_id: string | null;
@@ -37,6 +38,9 @@ export interface JournalFilter {
 export const JOURNAL_BYTES = 64 * 1024 * 1024;
 /** Bodies longer than this are kept cut. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
+
+/** Live readers (`GET /__sim/requests/stream`) at once. */
+export const JOURNAL_STREAMS = 50;
 
 /** Texts longer than this are kept as bytes outside the JavaScript heap. */
 const INLINE_TEXT = 1024;
@@ -77,9 +81,15 @@ function shown(body: unknown): unknown {
   }
 }
 
+/** A kept call as the control API shows it, bodies parsed and redacted. */
+function shownEntry({ headers, requestBody, responseText, api: _api, bytes: _bytes, ...e }: Kept): JournalEntry {
+  return { ...e, request: { headers, body: shown(requestBody) }, response: { body: shown(responseText) } };
+}
+
 export interface Recorded {
   api: ApiName;
   at: string;
+  wall_at: string;
   method: string;
   path: string;
   operation_id: string | null;
@@ -92,8 +102,12 @@ export interface Recorded {
   responseText: string;
 }
 
+/** A live reader: called with each call journaled from now on that its filter matches. */
+export type JournalListener = (entry: JournalEntry) => void;
+
 export class Journal {
   private entries: Kept[] = [];
+  private readonly listeners = new Map<JournalListener, JournalFilter>();
   /** Entries before this index were dropped (compacted now and then, not on every call). */
   private head = 0;
   private bytes = 0;
@@ -114,8 +128,10 @@ export class Journal {
         : JSON.stringify(requestBody ?? null).length) +
       responseText.length;
     const { headers: _raw, requestBody: _body, responseText: _text, ...rest } = call;
-    this.entries.push({ id: this.next++, ...rest, headers, requestBody, responseText, bytes });
+    const kept: Kept = { id: this.next++, ...rest, headers, requestBody, responseText, bytes };
+    this.entries.push(kept);
     this.bytes += bytes;
+    for (const [listener, filter] of this.listeners) if (this.matches(kept, filter)) listener(shownEntry(kept));
     while (this.bytes > this.limitBytes && this.head < this.entries.length - 1) {
       this.bytes -= at(this.entries, this.head).bytes;
       this.entries[this.head++] = undefined as unknown as Kept;
@@ -161,13 +177,19 @@ export class Journal {
     const last = found[found.length - 1];
     return {
       count,
-      requests: found.map(({ headers, requestBody, responseText, api: _api, bytes: _bytes, ...e }) => ({
-        ...e,
-        request: { headers, body: shown(requestBody) },
-        response: { body: shown(responseText) },
-      })),
+      requests: found.map(shownEntry),
       next_cursor: more && last ? String(last.id) : null,
     };
+  }
+
+  /**
+   * Calls `listener` with every call journaled from now on that `filter` matches, until the function
+   * answered is called; null when JOURNAL_STREAMS listeners are already there.
+   */
+  listen(filter: JournalFilter, listener: JournalListener): (() => void) | null {
+    if (this.listeners.size >= JOURNAL_STREAMS) return null;
+    this.listeners.set(listener, filter);
+    return () => this.listeners.delete(listener);
   }
 
   /** What the journal holds now, in bytes (as it counts them). */

@@ -1,0 +1,184 @@
+// The dashboard in a real headless Chromium (Debian's `chromium`, driven by playwright-core). Outside
+// CI the tests are skipped, saying why, when no Chromium is installed; in CI (`CI` set) they run or fail.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { projectRoot } from '../src/http/contract.js';
+import { startReceiver, type Receiver } from '../src/sim/receiver.js';
+import { envelope, startTestServer, useServer, type TestServer } from './helpers.js';
+
+const executable = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p): p is string => !!p && existsSync(p),
+);
+if (!executable) {
+  if (process.env.CI) throw new Error('CI runs the dashboard tests: install Debian’s chromium (.ci/run does)');
+  console.warn('dashboard tests skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
+}
+
+const shots = join(projectRoot, 'test-results');
+mkdirSync(shots, { recursive: true });
+
+let browser: Browser;
+beforeAll(async () => {
+  if (executable) browser = await chromium.launch({ executablePath: executable, args: ['--no-sandbox'] });
+}, 60_000);
+afterAll(() => browser?.close());
+
+/** The dashboard of `base` in a fresh page at 1280×800. */
+async function open(base: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${base}/__sim/ui`);
+  return page;
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(shots, `dashboard-${name}.png`) });
+
+/** A cart of two new numbers checked out: its order (whose id is the cart's) is NEW. */
+async function checkout(server: TestServer): Promise<string> {
+  const cart = await server.call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'dashboard cart' }) });
+  await server.call('POST', `/api/v1/carts/${cart.body.data.id}/requests`, {
+    body: envelope('request', {
+      type: 'NEW_NUMBERS',
+      data: { npa: '312', state: 'IL', number_type: 'TENDLC', quantity: '2' },
+    }),
+  });
+  const order = await server.call('POST', `/api/v1/carts/${cart.body.data.id}/checkout`);
+  expect(order.status).toBeLessThan(300);
+  return cart.body.data.id as string;
+}
+
+describe.skipIf(!executable)('dashboard', () => {
+  const server = useServer();
+  let page: Page | undefined;
+  afterEach(async () => {
+    await page?.close();
+    page = undefined;
+  });
+
+  it('a client call appears live in Requests and opens to its request, answer and errors', async () => {
+    page = await open(server().base);
+    await page.locator('#calls').waitFor();
+    await server().call('GET', '/api/v1/numbers');
+    await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 7 }) });
+    const row = page.locator('#calls tr.call', { hasText: '/api/v1/carts' }).first();
+    await row.waitFor();
+    await expect(page.locator('#calls tr.call', { hasText: '/api/v1/numbers' }).count()).resolves.toBe(1);
+    await row.click();
+    const detail = page.locator('#call-detail');
+    await expect(detail.textContent()).resolves.toContain('createCart');
+    await expect(detail.locator('table').textContent()).resolves.toContain('/data/name');
+    await page.getByRole('button', { name: 'Copy as curl' }).click();
+    await expect(page.locator('#curl').textContent()).resolves.toContain("curl -X POST 'http://127.0.0.1:");
+    await shot(page, 'requests');
+  });
+
+  describe('deliveries', () => {
+    let receiver: Receiver;
+    beforeEach(async () => {
+      receiver = await startReceiver();
+    });
+    afterEach(() => receiver.close());
+
+    it('a checkout with an event subscription shows the delivery, its failed attempt, its retry; redeliver sends it now', async () => {
+      await server().call('POST', '/api/v1/event_subscriptions', {
+        body: envelope('event_subscription', { protocol: 'HTTP', data: `${receiver.url}/e`, topics: ['ORDER'] }),
+      });
+      await server().call('POST', '/__sim/faults', {
+        key: null,
+        body: { match: { url: receiver.url }, effect: { fail: true }, times: 1 },
+      });
+      await checkout(server());
+      page = await open(server().base);
+      await page.getByRole('button', { name: 'Deliveries' }).click();
+      const retrying = page.locator('details.delivery', { has: page.locator('.o-retrying') }).first();
+      await retrying.waitFor();
+      const id = await retrying.getAttribute('data-id');
+      const delivery = page.locator(`details.delivery[data-id="${id}"]`);
+      await expect(delivery.locator('.next-retry').textContent()).resolves.toContain('next retry 2026-03-01 12:01:00Z');
+      await delivery.locator('summary').click();
+      await shot(page, 'deliveries');
+      // the retry falls due a minute later on the account's clock
+      await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M' } });
+      await delivery.locator('.o-delivered').waitFor();
+      await expect(delivery.locator('.attempts tr').count()).resolves.toBe(3);
+      await delivery.getByRole('button', { name: 'Redeliver now' }).click();
+      await expect.poll(() => delivery.locator('.attempts tr').count()).toBe(4);
+      expect(receiver.received.length).toBeGreaterThanOrEqual(2);
+    });
+  });
+
+  it('“Advance 10 minutes” completes an order, and its status changes in the state browser', async () => {
+    const orderId = await checkout(server());
+    page = await open(server().base);
+    await page.getByRole('button', { name: 'State' }).click();
+    await page.locator('#resource').selectOption('orders');
+    const row = page.locator('#record-table tr.record', { hasText: orderId });
+    await row.waitFor();
+    await expect(row.locator('.record-status').textContent()).resolves.toBe('NEW');
+    await page.getByRole('button', { name: 'Clock', exact: true }).click();
+    await page.locator('#steps').waitFor();
+    await page.getByRole('button', { name: 'Advance 10 minutes' }).click();
+    await expect.poll(() => page!.locator('#clock-now').textContent()).toBe('2026-03-01 12:10:00Z');
+    await page.getByRole('button', { name: 'State' }).click();
+    await page.locator('#resource').selectOption('orders');
+    await expect
+      .poll(() =>
+        page!.locator('#record-table tr.record', { hasText: orderId }).locator('.record-status').textContent(),
+      )
+      .toBe('COMPLETED');
+    await shot(page, 'state');
+  });
+
+  it('a fault added through the form makes the next call fail, and counts it', async () => {
+    page = await open(server().base);
+    await page.getByRole('button', { name: 'Faults' }).click();
+    await page.getByLabel('method', { exact: true }).fill('GET');
+    await page.getByLabel('path (/api/v1/carts/{id})', { exact: true }).fill('/api/v1/carts');
+    await page.getByLabel('status', { exact: true }).fill('503');
+    await page.getByLabel('times', { exact: true }).fill('1');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.locator('#faults td.fired').waitFor();
+    expect((await server().call('GET', '/api/v1/carts')).status).toBe(503);
+    expect((await server().call('GET', '/api/v1/carts')).status).toBe(200);
+    await page.getByRole('button', { name: 'Faults' }).click();
+    await expect.poll(() => page!.locator('#faults td.fired').first().textContent()).toBe('1');
+    await shot(page, 'faults');
+  });
+
+  it('a scenario run shows its timeline', async () => {
+    page = await open(server().base);
+    await page.getByRole('button', { name: 'Scenarios' }).click();
+    await page.locator('button[data-scenario="cart-to-order"]').click();
+    await page.locator('#timeline .s2xx', { hasText: 'passed' }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('#timeline tr.timeline-entry').count()).toBeGreaterThan(3);
+    await shot(page, 'scenarios');
+  });
+});
+
+describe.skipIf(!executable)('dashboard behind an admin token', () => {
+  let server: TestServer;
+  let page: Page | undefined;
+  beforeEach(async () => {
+    server = await startTestServer({ simAdminToken: 'sesame' });
+  });
+  afterEach(async () => {
+    await page?.close();
+    await server.close();
+  });
+
+  it('asks for the token once, shows nothing without it, and sends it on every call', async () => {
+    page = await open(server.base);
+    await page.locator('#token').waitFor();
+    await expect(page.locator('#view').textContent()).resolves.toBe('');
+    await page.getByLabel('admin token').fill('wrong');
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await expect.poll(() => page!.locator('#token-error').textContent()).toBe('That token was refused.');
+    await page.getByLabel('admin token').fill('sesame');
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await page.locator('#calls').waitFor();
+    await expect(page.locator('#account option').count()).resolves.toBe(2);
+    await page.getByRole('button', { name: 'Clock', exact: true }).click();
+    await page.locator('#clock-now').waitFor();
+  });
+});
