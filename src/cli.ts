@@ -78,6 +78,16 @@ function denyList(raw: string): Deniable[] {
   return classes as Deniable[];
 }
 
+function postgresUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (u.protocol === 'postgres:' || u.protocol === 'postgresql:') return raw;
+  } catch {
+    // said below
+  }
+  throw new InvalidArgumentError('a postgres:// URL is needed');
+}
+
 function url(raw: string): string {
   try {
     const u = new URL(raw);
@@ -225,6 +235,7 @@ interface ServeFlags {
   host: string;
   data: string;
   memory?: boolean;
+  store?: string;
   repair?: boolean;
   clock: 'real' | 'frozen';
   startTime?: Date;
@@ -290,7 +301,7 @@ async function serve(f: ServeFlags): Promise<void> {
   }
   const logger = loggerOf(f);
   const { app, runtime } = await buildServer({
-    store: f.memory ? { memory: true } : { file: f.data, repair: f.repair },
+    store: f.store ? { postgres: f.store } : f.memory ? { memory: true } : { file: f.data, repair: f.repair },
     clockMode: f.clock,
     startTime: f.startTime,
     seed: f.seed,
@@ -313,6 +324,11 @@ async function serve(f: ServeFlags): Promise<void> {
   }).catch((e: unknown) => {
     if (e instanceof StoreRefused) throw new Stop(e.message, 2);
     if (e instanceof StoreInaccessible) throw new Stop(e.message, 1);
+    if (f.store) {
+      const where = new URL(f.store);
+      where.password = where.password ? '***' : '';
+      throw new Stop(`cannot use the database ${where.toString()}: ${(e as Error).message}`, 1);
+    }
     throw e;
   });
   if (exposure.warn) logger.warn(exposure.warn);
@@ -423,6 +439,13 @@ function program(): Command {
   listenOptions(serveCmd, 4010)
     .addOption(opt('--data <file>', 'the store file', 'DATA_FILE').default('./data/db.json'))
     .addOption(opt('--memory', 'keep the store in memory only', 'MEMORY'))
+    .addOption(
+      opt(
+        '--store <url>',
+        'a PostgreSQL database (postgres://…) instead of the embedded store',
+        'DATABASE_URL',
+      ).argParser(postgresUrl),
+    )
     .addOption(opt('--repair', 'start on a damaged store, keeping what is sound before the damage'))
     .addOption(
       opt('--clock <mode>', 'real: time runs; frozen: only the control API moves it', 'CLOCK')

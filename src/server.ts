@@ -19,13 +19,16 @@ import { runners } from './sim/simulation.js';
 import { makeWork } from './sim/work.js';
 import { fixtureState } from './store/fixtures.js';
 import { JsonStore, type JsonStoreOptions } from './store/json_store.js';
+import { PgStore } from './store/pg_store.js';
+import type { Store } from './store/store.js';
 import type { ClockMode, DbData } from './store/rows.js';
 
 export type { Runtime } from './runtime.js';
 import type { Runtime } from './runtime.js';
 
 export interface ServerOptions extends AppOptions {
-  store: JsonStoreOptions;
+  /** The embedded store (a file, or memory), or PostgreSQL (`{ postgres: url }`). */
+  store: JsonStoreOptions | { postgres: string };
   /** A seed makes ids and secrets repeatable (tests); without one they come from the OS. */
   seed?: number;
   clockMode?: ClockMode;
@@ -47,7 +50,10 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const logger = opts.logger ?? consoleLogger;
   const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
   const limits: Limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(given) };
-  const store = await JsonStore.open(opts.store, logger);
+  const store: Store =
+    'postgres' in opts.store
+      ? await PgStore.open(opts.store.postgres, logger)
+      : await JsonStore.open(opts.store, logger);
   const fixtures = opts.fixtures ?? (() => fixtureState());
   if (store.created) await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
   const random = opts.seed === undefined ? systemRandom() : seededRandom(opts.seed);

@@ -1,0 +1,345 @@
+/**
+ * The PostgreSQL backend of the store (`--store postgres://…` or DATABASE_URL), for several
+ * dipswitch instances over one database. A table per collection holds each row whole as `jsonb`
+ * with its account and its list order; the indexes of src/store/schema.ts are rows of one index
+ * table whose unique keys are a real unique constraint. One unit of work is one transaction:
+ * account work holds a transaction-scoped advisory lock of its account (and a shared one of the
+ * whole state), whole-state work the exclusive one, reads none. The schema is versioned
+ * (`schema_version`) and migrated at start under a session advisory lock, so instances starting
+ * together do not race.
+ */
+import pg from 'pg';
+import type { TableOps } from './collections.js';
+import type { Logger } from './log_file.js';
+import { deepFreeze, UniqueViolation } from './memory_table.js';
+import {
+  COLLECTION_NAMES,
+  emptyDb,
+  type AnyRow,
+  type CollectionName,
+  type Collections,
+  type DbData,
+  type Draft,
+} from './rows.js';
+import { SCHEMA, type TableDef } from './schema.js';
+import { StorageUnavailable, UnitOfWork, type SeqName, type Store, type WorkScope } from './store.js';
+
+/** Connections one instance holds at most (each unit of work takes one for its transaction). */
+export const PG_POOL_SIZE = 10;
+
+/** Advisory lock keys: the whole state (shared by account work, exclusive for whole-state work), and migrations. */
+const STATE_LOCK = 7_406_001;
+const MIGRATION_LOCK = 7_406_002;
+/** The first key of the two-key advisory locks of accounts (the second is the hash of the account's id). */
+const ACCOUNT_LOCKS = 7406;
+
+const table = (name: CollectionName) => `c_${name}`;
+
+/** The migrations, in order; each runs once, in its own transaction. */
+const MIGRATIONS: string[] = [
+  [
+    ...COLLECTION_NAMES.map(
+      (name) =>
+        `CREATE TABLE ${table(name)} (id text PRIMARY KEY, account_id text NOT NULL, sort text COLLATE "C" NOT NULL, row jsonb NOT NULL);
+         CREATE INDEX ${table(name)}_list ON ${table(name)} (account_id, sort);`,
+    ),
+    `CREATE TABLE row_index (collection text NOT NULL, index_name text NOT NULL, key text NOT NULL, id text NOT NULL,
+       sort text COLLATE "C" NOT NULL, is_unique boolean NOT NULL);
+     CREATE UNIQUE INDEX row_index_unique ON row_index (collection, index_name, key) WHERE is_unique;
+     CREATE INDEX row_index_lookup ON row_index (collection, index_name, key, sort);
+     CREATE INDEX row_index_row ON row_index (collection, id);
+     CREATE TABLE files (id text PRIMARY KEY, bytes bytea NOT NULL);
+     CREATE TABLE seqs (name text PRIMARY KEY, value bigint NOT NULL);
+     INSERT INTO seqs VALUES ('steps', 0), ('sandboxes', 0);`,
+  ].join('\n'),
+];
+
+/** A row's place in its list: `inserted_at` then id, or for steps the due time then the order scheduled. */
+function sortOf(name: CollectionName, row: AnyRow): string {
+  if (name === 'steps') {
+    const step = row as Collections['steps'];
+    return `${step.data.at}\u0001${String(step.seq).padStart(15, '0')}`;
+  }
+  return `${row.data.inserted_at}\u0001${row.data.id}`;
+}
+
+/** PostgreSQL's text holds no NUL: the separator of composite keys (schema.ts `key`) is stored as U+0001. */
+const stored = (k: string): string => k.replace(/\u0000/g, '\u0001');
+
+const keysOf = (k: string | null | readonly (string | null)[]): string[] =>
+  (Array.isArray(k) ? (k as (string | null)[]) : [k as string | null])
+    .filter((x): x is string => x !== null)
+    .map(stored);
+
+/** The PostgreSQL error of a unique constraint. */
+const UNIQUE = '23505';
+
+/**
+ * Whether `e` says the database failed (it is down, refused the write, or the connection broke),
+ * rather than dipswitch's own refusal or a constraint: the answer is then 503 `storage_unavailable`.
+ */
+function unavailable(e: unknown): boolean {
+  if (e instanceof pg.DatabaseError) return !(e.code ?? '').startsWith('23');
+  const err = e as NodeJS.ErrnoException;
+  return typeof err?.syscall === 'string' || /Connection terminated|connection timeout/i.test(err?.message ?? '');
+}
+
+export class PgStore implements Store {
+  readonly created: boolean;
+  readonly location: string;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    created: boolean,
+    url: string,
+  ) {
+    this.created = created;
+    const u = new URL(url);
+    u.password = u.password ? '***' : '';
+    this.location = u.toString();
+  }
+
+  /** Connects, migrates the schema (one instance at a time), and says whether the database was empty. */
+  static async open(url: string, logger: Logger): Promise<PgStore> {
+    const pool = new pg.Pool({ connectionString: url, max: PG_POOL_SIZE });
+    pool.on('error', (e) => logger.warn(`store: an idle PostgreSQL connection failed (${e.message})`));
+    const client = await pool.connect();
+    let created = false;
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await client.query('CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)');
+      const found = await client.query<{ version: number }>('SELECT version FROM schema_version');
+      const version = found.rows[0]?.version ?? 0;
+      if (version > MIGRATIONS.length)
+        throw new Error(`the database's schema is version ${version}; this dipswitch knows ${MIGRATIONS.length}`);
+      for (let v = version; v < MIGRATIONS.length; v++) {
+        await client.query('BEGIN');
+        await client.query(MIGRATIONS[v] ?? '');
+        await client.query(
+          v === 0 ? 'INSERT INTO schema_version VALUES (1)' : 'UPDATE schema_version SET version = $1',
+          v === 0 ? [] : [v + 1],
+        );
+        await client.query('COMMIT');
+      }
+      created = (await client.query(`SELECT 1 FROM ${table('accounts')} LIMIT 1`)).rowCount === 0;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+      await pool.end();
+      throw e;
+    }
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    client.release();
+    return new PgStore(pool, created, url);
+  }
+
+  async run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      throw new StorageUnavailable(e);
+    }
+    const afterCommit: (() => void | Promise<void>)[] = [];
+    let result: T;
+    try {
+      await client.query('read' in scope ? 'BEGIN READ ONLY' : 'BEGIN');
+      if ('global' in scope) await client.query('SELECT pg_advisory_xact_lock($1)', [STATE_LOCK]);
+      if ('account' in scope)
+        await client.query(
+          `SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), pg_advisory_xact_lock(${ACCOUNT_LOCKS}, hashtext($1))`,
+          [scope.account],
+        );
+      const work = new PgWork(client, 'read' in scope, 'global' in scope, afterCommit);
+      result = await fn(work.uow);
+      await work.beforeCommit();
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+      if (e instanceof StorageUnavailable || !unavailable(e)) throw e;
+      throw new StorageUnavailable(e);
+    }
+    client.release();
+    for (const hook of afterCommit) await hook();
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+class PgWork {
+  readonly uow: UnitOfWork;
+
+  constructor(
+    private readonly db: pg.PoolClient,
+    private readonly readOnly: boolean,
+    private readonly global: boolean,
+    afterCommit: (() => void | Promise<void>)[],
+  ) {
+    this.uow = new UnitOfWork({
+      table: (name) => this.table(name) as never,
+      files: {
+        put: async (id, bytes) => {
+          this.writable();
+          await db.query('INSERT INTO files VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET bytes = excluded.bytes', [
+            id,
+            bytes,
+          ]);
+        },
+        get: async (id) =>
+          (await db.query<{ bytes: Buffer }>('SELECT bytes FROM files WHERE id = $1', [id])).rows[0]?.bytes,
+        remove: (id) => {
+          this.writable();
+          // deleted in the transaction, just before its commit: the file goes only if the work commits
+          this.fileRemovals.push(id);
+        },
+      },
+      afterCommit: (fn) => {
+        afterCommit.push(fn);
+      },
+      nextSeq: async (name: SeqName) => {
+        const r = await db.query<{ value: string }>(
+          'UPDATE seqs SET value = value + 1 WHERE name = $1 RETURNING value - 1 AS value',
+          [name],
+        );
+        return Number(r.rows[0]?.value ?? 0);
+      },
+      replaceAll: async (data) => this.replaceAll(data),
+      removeAccount: async (accountId) => {
+        this.wholeState();
+        const docs = await db.query<{ id: string }>(`SELECT id FROM ${table('documents')} WHERE account_id = $1`, [
+          accountId,
+        ]);
+        for (const name of COLLECTION_NAMES) {
+          await db.query(
+            `DELETE FROM row_index WHERE collection = $1 AND id IN (SELECT id FROM ${table(name)} WHERE account_id = $2)`,
+            [name, accountId],
+          );
+          await db.query(`DELETE FROM ${table(name)} WHERE account_id = $1`, [accountId]);
+        }
+        if (docs.rows.length) await db.query('DELETE FROM files WHERE id = ANY($1)', [docs.rows.map((d) => d.id)]);
+      },
+      exportState: async () => {
+        const state = emptyDb() as Record<CollectionName, AnyRow[]>;
+        for (const name of COLLECTION_NAMES)
+          state[name] = await this.rows(`SELECT row FROM ${table(name)} ORDER BY sort`, []);
+        return state as unknown as DbData;
+      },
+    });
+  }
+
+  private readonly fileRemovals: string[] = [];
+
+  /** What the work leaves to its last moment before the commit. */
+  async beforeCommit(): Promise<void> {
+    if (this.fileRemovals.length) await this.db.query('DELETE FROM files WHERE id = ANY($1)', [this.fileRemovals]);
+  }
+
+  private writable(): void {
+    if (this.readOnly) throw new Error('this unit of work only reads');
+  }
+
+  private wholeState(): void {
+    this.writable();
+    if (!this.global) throw new Error('only whole-state work may do this');
+  }
+
+  private async rows<R extends AnyRow>(sql: string, params: unknown[]): Promise<R[]> {
+    const r = await this.db.query<{ row: R }>(sql, params);
+    return r.rows.map((x) => deepFreeze(x.row));
+  }
+
+  private async replaceAll(data: DbData): Promise<void> {
+    this.wholeState();
+    await this.db.query(`TRUNCATE row_index, ${COLLECTION_NAMES.map(table).join(', ')}`);
+    for (const name of COLLECTION_NAMES) for (const row of data[name] as readonly AnyRow[]) await this.write(name, row);
+    // the counters move past every value the state holds
+    const steps = (data.steps as readonly { seq: number }[]).reduce((m, s) => Math.max(m, s.seq + 1), 0);
+    const blocks = data.accounts.reduce((m, a) => Math.max(m, (a.sandbox_block ?? -1) + 1), 0);
+    await this.db.query("UPDATE seqs SET value = GREATEST(value, $1) WHERE name = 'steps'", [steps]);
+    await this.db.query("UPDATE seqs SET value = GREATEST(value, $1) WHERE name = 'sandboxes'", [blocks]);
+  }
+
+  /** Writes a row and its index keys (its old keys go first). */
+  private async write(name: CollectionName, row: AnyRow): Promise<void> {
+    const sort = sortOf(name, row);
+    await this.db.query(
+      `INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, sort = excluded.sort, row = excluded.row`,
+      [row.data.id, row.account_id, sort, JSON.stringify(row)],
+    );
+    await this.db.query('DELETE FROM row_index WHERE collection = $1 AND id = $2', [name, row.data.id]);
+    const def = SCHEMA[name] as TableDef<AnyRow>;
+    for (const [index, d] of Object.entries(def.indexes))
+      for (const key of keysOf(d.key(row))) {
+        try {
+          await this.db.query('SAVEPOINT idx');
+          await this.db.query('INSERT INTO row_index VALUES ($1, $2, $3, $4, $5, $6)', [
+            name,
+            index,
+            key,
+            row.data.id,
+            sort,
+            !!d.unique,
+          ]);
+          await this.db.query('RELEASE SAVEPOINT idx');
+        } catch (e) {
+          if ((e as { code?: string }).code !== UNIQUE) throw e;
+          await this.db.query('ROLLBACK TO SAVEPOINT idx');
+          throw new UniqueViolation(name, index, key);
+        }
+      }
+  }
+
+  private table<K extends CollectionName>(name: K): TableOps<Collections[K]> {
+    type R = Collections[K];
+    const t = table(name);
+    const one = async (id: string) => (await this.rows<R>(`SELECT row FROM ${t} WHERE id = $1`, [id]))[0];
+    return {
+      get: one,
+      list: (accountId) => this.rows<R>(`SELECT row FROM ${t} WHERE account_id = $1 ORDER BY sort`, [accountId]),
+      one: async (index, key) =>
+        (
+          await this.rows<R>(
+            `SELECT c.row FROM row_index i JOIN ${t} c ON c.id = i.id
+             WHERE i.collection = $1 AND i.index_name = $2 AND i.key = $3 LIMIT 1`,
+            [name, index, stored(key)],
+          )
+        )[0],
+      many: (index, key) =>
+        this.rows<R>(
+          `SELECT c.row FROM row_index i JOIN ${t} c ON c.id = i.id
+           WHERE i.collection = $1 AND i.index_name = $2 AND i.key = $3 ORDER BY i.sort`,
+          [name, index, stored(key)],
+        ),
+      all: () => this.rows<R>(`SELECT row FROM ${t} ORDER BY sort`, []),
+      insert: async (row) => {
+        this.writable();
+        if (await one(row.data.id)) throw new UniqueViolation(name, 'id', row.data.id);
+        const frozen = deepFreeze(row);
+        await this.write(name, frozen);
+        return frozen;
+      },
+      update: async (row, change) => {
+        this.writable();
+        const current = (await this.rows<R>(`SELECT row FROM ${t} WHERE id = $1 FOR UPDATE`, [row.data.id]))[0];
+        if (!current) throw new Error(`${name} ${row.data.id} is gone; it cannot change`);
+        const draft = structuredClone(current) as Draft<R>;
+        change(draft);
+        const next = deepFreeze(draft as R);
+        if (next.data.id !== current.data.id || next.account_id !== current.account_id)
+          throw new Error(`${name}: a row's id and account never change`);
+        await this.write(name, next);
+        return next;
+      },
+      remove: async (row) => {
+        this.writable();
+        await this.db.query('DELETE FROM row_index WHERE collection = $1 AND id = $2', [name, row.data.id]);
+        await this.db.query(`DELETE FROM ${t} WHERE id = $1`, [row.data.id]);
+      },
+    };
+  }
+}

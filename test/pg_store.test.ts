@@ -1,0 +1,153 @@
+// The PostgreSQL backend of the store (issue 14, first part): the store's contract, a server on it
+// running every scenario, a restart, and two instances over one database.
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../src/deps.js';
+import { buildServer, listen, type Runtime } from '../src/server.js';
+import { fixtureState } from '../src/store/fixtures.js';
+import { UniqueViolation } from '../src/store/memory_table.js';
+import { PgStore } from '../src/store/pg_store.js';
+import { COLLECTION_NAMES } from '../src/store/rows.js';
+import { envelope, START } from './helpers.js';
+import { usePostgres } from './pg.js';
+
+const DEMO = '0a0a0a0a-0000-4000-8000-000000000001';
+
+describe('the PostgreSQL store', () => {
+  const pg = usePostgres();
+
+  it('is created empty, takes the fixtures whole and gives them back in list order', async () => {
+    const url = await pg().database();
+    const store = await PgStore.open(url, silentLogger);
+    try {
+      expect(store.created).toBe(true);
+      expect(store.location).toBe(url.replace(':postgres@', ':***@'));
+      const fixtures = fixtureState();
+      await store.run({ global: true }, (w) => w.replaceAll(fixtures));
+      const back = await store.run({ read: true }, (w) => w.exportState());
+      for (const name of COLLECTION_NAMES) expect(back[name], name).toEqual(fixtures[name]);
+      const keys = await store.run({ read: true }, (w) => w.apiKeys.list(DEMO));
+      expect(keys.map((k) => k.data.key)).toEqual(
+        fixtures.api_keys.filter((k) => k.account_id === DEMO).map((k) => k.data.key),
+      );
+    } finally {
+      await store.close();
+    }
+    const again = await PgStore.open(url, silentLogger);
+    expect(again.created).toBe(false);
+    await again.close();
+  });
+
+  it('a unique index is a constraint, and work that throws leaves nothing behind', async () => {
+    const store = await PgStore.open(await pg().database(), silentLogger);
+    try {
+      await store.run({ global: true }, (w) => w.replaceAll(fixtureState()));
+      const cart = (id: string) => ({
+        account_id: DEMO,
+        data: { id, name: 'same', notes: null, inserted_at: START.toISOString(), updated_at: START.toISOString() },
+      });
+      await store.run({ account: DEMO }, (w) => w.carts.insert(cart('01A') as never));
+      await expect(
+        store.run({ account: DEMO }, async (w) => {
+          await w.carts.insert({ ...cart('01B'), data: { ...cart('01B').data, name: 'other' } } as never);
+          await w.carts.insert(cart('01C') as never);
+        }),
+      ).rejects.toBeInstanceOf(UniqueViolation);
+      const names = await store.run({ read: true }, async (w) => (await w.carts.list(DEMO)).map((c) => c.data.id));
+      expect(names).toEqual(['01A']);
+      const updated = await store.run({ account: DEMO }, async (w) => {
+        const row = (await w.carts.get(DEMO, '01A'))!;
+        return w.carts.update(row, (d) => {
+          d.data.name = 'renamed';
+        });
+      });
+      expect(updated.data.name).toBe('renamed');
+      const seqs = await store.run({ account: DEMO }, async (w) => [await w.nextSeq(), await w.nextSeq()]);
+      expect(seqs[1]).toBe(seqs[0]! + 1);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+async function instance(url: string): Promise<{ base: string; runtime: Runtime; close(): Promise<void> }> {
+  const { app, runtime } = await buildServer({
+    store: { postgres: url },
+    seed: 7,
+    clockMode: 'frozen',
+    startTime: START,
+    logger: silentLogger,
+    validateResponses: true,
+  });
+  const server = await listen(app, 0, '127.0.0.1');
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    runtime,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await runtime.close();
+      expect(app.contractViolations).toEqual([]);
+    },
+  };
+}
+
+const call = (base: string, method: string, path: string, body?: unknown) =>
+  fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+describe('dipswitch on PostgreSQL', () => {
+  const pg = usePostgres();
+
+  it('runs every scenario; a restart keeps what was written', async () => {
+    const url = await pg().database();
+    const first = await instance(url);
+    try {
+      for (const name of first.runtime.scenarios.names()) {
+        const result = await first.runtime.scenarios.run(first.base, name);
+        expect(result.passed, `${name}: ${result.error ?? ''}`).toBe(true);
+      }
+      expect((await call(first.base, 'POST', '/api/v1/carts', envelope('cart', { name: 'kept' }))).status).toBe(201);
+    } finally {
+      await first.close();
+    }
+    const second = await instance(url);
+    try {
+      const carts = (await (await call(second.base, 'GET', '/api/v1/carts?first=100')).json()) as {
+        results: { data: { name: string } }[];
+      };
+      expect(carts.results.map((c) => c.data.name)).toContain('kept');
+    } finally {
+      await second.close();
+    }
+  }, 120_000);
+
+  it('two instances over one database see each other’s writes; one cart name wins across both', async () => {
+    const url = await pg().database();
+    const a = await instance(url);
+    const b = await instance(url);
+    try {
+      const made = await call(a.base, 'POST', '/api/v1/carts', envelope('cart', { name: 'from a' }));
+      const id = ((await made.json()) as { data: { id: string } }).data.id;
+      expect((await call(b.base, 'GET', `/api/v1/carts/${id}`)).status).toBe(200);
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          call(i % 2 ? a.base : b.base, 'POST', '/api/v1/carts', envelope('cart', { name: 'contested' })).then(
+            (r) => r.status,
+          ),
+        ),
+      );
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(
+        statuses.filter((s) => s !== 201).every((s) => s >= 400 && s < 500),
+        String(statuses),
+      ).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 120_000);
+});
