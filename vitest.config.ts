@@ -8,6 +8,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // DIPSWITCH_TEST_STORE=postgres runs the suite's servers on PostgreSQL (test/pg_global.ts)
+    globalSetup: ['test/pg_global.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -69,7 +69,7 @@ describe.skipIf(!executable)('dashboard', () => {
     await expect(detail.textContent()).resolves.toContain('createCart');
     await expect(detail.locator('table').textContent()).resolves.toContain('/data/name');
     await page.getByRole('button', { name: 'Copy as curl' }).click();
-    await expect(page.locator('#curl').textContent()).resolves.toContain("curl -X POST 'http://127.0.0.1:");
+    await expect.poll(() => page!.locator('#curl').textContent()).toContain("curl -X POST 'http://127.0.0.1:");
     await shot(page, 'requests');
   });
 

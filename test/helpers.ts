@@ -4,6 +4,7 @@
  * the test saw must have matched the contract.
  */
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import type { Server } from 'node:http';
 import { afterEach, beforeEach, expect } from 'vitest';
 import type { App } from '../src/app.js';
@@ -54,9 +55,23 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+let databases = 0;
+
+/** The store of a test server: memory, or a fresh PostgreSQL database in the suite's PostgreSQL run. */
+async function testStore(): Promise<ServerOptions['store']> {
+  const server = process.env.DIPSWITCH_TEST_PG;
+  if (!server) return { memory: true };
+  const name = `t${process.pid}_${databases++}`;
+  const admin = new pg.Client({ connectionString: `${server}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return { postgres: `${server}/${name}` };
+}
+
 export async function startTestServer(opts: Partial<ServerOptions> = {}): Promise<TestServer> {
   const { app, runtime } = await buildServer({
-    store: { memory: true },
+    store: await testStore(),
     seed: 42,
     clockMode: 'frozen',
     startTime: START,

@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL backend of the store (`--store postgres://…` or DATABASE_URL), for several
- * dipswitch instances over one database. A table per collection holds each row whole as `jsonb`
- * with its account and its list order; the indexes of src/store/schema.ts are rows of one index
+ * dipswitch instances over one database. A table per collection holds each row whole as JSON text
+ * (not `jsonb`, which cannot hold the NUL a caller's string may carry) with its account and its list order; the indexes of src/store/schema.ts are rows of one index
  * table whose unique keys are a real unique constraint. One unit of work is one transaction:
  * account work holds a transaction-scoped advisory lock of its account (and a shared one of the
  * whole state), whole-state work the exclusive one, reads none. The schema is versioned
@@ -40,7 +40,7 @@ const MIGRATIONS: string[] = [
   [
     ...COLLECTION_NAMES.map(
       (name) =>
-        `CREATE TABLE ${table(name)} (id text PRIMARY KEY, account_id text NOT NULL, sort text COLLATE "C" NOT NULL, row jsonb NOT NULL);
+        `CREATE TABLE ${table(name)} (id text PRIMARY KEY, account_id text NOT NULL, sort text COLLATE "C" NOT NULL, row text NOT NULL);
          CREATE INDEX ${table(name)}_list ON ${table(name)} (account_id, sort);`,
     ),
     `CREATE TABLE row_index (collection text NOT NULL, index_name text NOT NULL, key text NOT NULL, id text NOT NULL,
@@ -63,8 +63,11 @@ function sortOf(name: CollectionName, row: AnyRow): string {
   return `${row.data.inserted_at}\u0001${row.data.id}`;
 }
 
-/** PostgreSQL's text holds no NUL: the separator of composite keys (schema.ts `key`) is stored as U+0001. */
-const stored = (k: string): string => k.replace(/\u0000/g, '\u0001');
+/**
+ * PostgreSQL's text holds no NUL, which composite keys (schema.ts `key`) and callers' strings may:
+ * a key is stored with `\` doubled and NUL as `\0` (one stored text per key, and back).
+ */
+const stored = (k: string): string => k.replace(/\\/g, '\\\\').replace(/\u0000/g, '\\0');
 
 const keysOf = (k: string | null | readonly (string | null)[]): string[] =>
   (Array.isArray(k) ? (k as (string | null)[]) : [k as string | null])
@@ -248,8 +251,8 @@ class PgWork {
   }
 
   private async rows<R extends AnyRow>(sql: string, params: unknown[]): Promise<R[]> {
-    const r = await this.db.query<{ row: R }>(sql, params);
-    return r.rows.map((x) => deepFreeze(x.row));
+    const r = await this.db.query<{ row: string }>(sql, params);
+    return r.rows.map((x) => deepFreeze(JSON.parse(x.row) as R));
   }
 
   private async replaceAll(data: DbData): Promise<void> {

@@ -226,9 +226,13 @@ function callDetail(entry) {
         {
           onclick: async (e) => {
             const text = curlOf(entry);
-            await navigator.clipboard?.writeText(text).catch(() => undefined);
-            e.target.textContent = 'Copied';
             $('curl').textContent = text;
+            // the clipboard may be refused (no permission, no focus): the command is shown either way
+            const copied = await navigator.clipboard?.writeText(text).then(
+              () => true,
+              () => false,
+            );
+            e.target.textContent = copied ? 'Copied' : 'Shown below';
           },
         },
         'Copy as curl',
