@@ -387,12 +387,18 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     stream?: (out: StreamWriter) => void,
   ): Promise<void> {
     const meta = call.route?.meta;
-    const text = stream ? openStream(call, stream) : send(call, status, payload, contentType, checked);
-    call.answered = true;
+    // the clock is read first: once the caller has the answer, the journal already holds the call
     const principal = call.principal;
     const clock =
       call.clock ??
-      (principal ? await store.run({ read: true }, (w) => clocks.of(w, principal.accountId)) : clocks.server());
+      (principal
+        ? await store
+            .run({ read: true }, (w) => clocks.of(w, principal.accountId))
+            // a store that cannot be read still lets the answer go (its journal time is the server's)
+            .catch(() => clocks.server())
+        : clocks.server());
+    const text = stream ? openStream(call, stream) : send(call, status, payload, contentType, checked);
+    call.answered = true;
     const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;
     const latency = elapsedMs(call.started);
     if (meta?.api !== 'sim')

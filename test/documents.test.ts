@@ -101,7 +101,7 @@ describe('request documents', () => {
     expect(big.status).toBe(413);
     expect(onlyError(big).code).toBe('payload_too_large');
     expect((await server().call('GET', path)).body.count).toBe(1);
-    expect(server().files.size).toBe(1);
+    expect(await server().files.count()).toBe(1);
   });
 
   it('delete removes the record and its file; a purge leaves no orphan file', async () => {
@@ -109,12 +109,12 @@ describe('request documents', () => {
     const a = (await server().call('POST', path, { form: form({ file: pdf(), name: 'a' }) })).body.data;
     await server().call('POST', path, { form: form({ file: pdf(), name: 'b' }) });
     const files = server().files;
-    expect(files.size).toBe(2);
+    expect(await files.count()).toBe(2);
     expect((await server().call('DELETE', `${path}/${a.id}`)).status).toBe(200);
-    expect(files.size).toBe(1);
+    expect(await files.count()).toBe(1);
     expect((await server().call('GET', `${path}/${a.id}`)).status).toBe(404);
     await server().call('DELETE', `/api/v1/carts/${cartId}?purge=true`);
-    expect(files.size).toBe(0);
+    expect(await files.count()).toBe(0);
     expect((await server().state()).documents).toHaveLength(0);
   });
 

@@ -44,8 +44,8 @@ export interface TestServer {
   write<T>(fn: (w: UnitOfWork) => Promise<T>): Promise<T>;
   /** The whole state, for comparing before and after. */
   state(): Promise<DbData>;
-  /** The document and result files (an in-memory store's). */
-  files: MemoryFiles;
+  /** The document and result files of the store, whichever backend it is. */
+  files: { get(id: string): Promise<Buffer | undefined>; count(): Promise<number> };
   call<T = any>(method: string, path: string, opts?: CallOptions): Promise<Answer<T>>;
   /**
    * Waits for the deliveries the calls so far set off, as a client would: `advance` by nothing
@@ -70,8 +70,9 @@ async function testStore(): Promise<ServerOptions['store']> {
 }
 
 export async function startTestServer(opts: Partial<ServerOptions> = {}): Promise<TestServer> {
+  const store = await testStore();
   const { app, runtime } = await buildServer({
-    store: await testStore(),
+    store,
     seed: 42,
     clockMode: 'frozen',
     startTime: START,
@@ -88,7 +89,22 @@ export async function startTestServer(opts: Partial<ServerOptions> = {}): Promis
     read: (fn) => runtime.store.run({ read: true }, fn),
     write: (fn) => runtime.store.run({ global: true }, fn),
     state: () => runtime.store.run({ read: true }, (w) => w.exportState()),
-    files: (runtime.store as JsonStore).files as MemoryFiles,
+    files:
+      'postgres' in store
+        ? {
+            get: (id) => runtime.store.run({ read: true }, (w) => w.files.get(id)),
+            count: async () => {
+              const db = new pg.Client({ connectionString: store.postgres });
+              await db.connect();
+              const r = await db.query<{ n: string }>('SELECT count(*) AS n FROM files');
+              await db.end();
+              return Number(r.rows[0]?.n ?? 0);
+            },
+          }
+        : {
+            get: (id) => ((runtime.store as JsonStore).files as MemoryFiles).get(id),
+            count: async () => ((runtime.store as JsonStore).files as MemoryFiles).size,
+          },
     async settle(key) {
       await server.call('POST', '/__sim/clock/advance', { key: key ?? null, body: { by: 'PT0S' } });
     },

@@ -105,7 +105,7 @@ describe('races between the awaits of a handler (50 runs each)', () => {
       }
     }
     const state = await server().state();
-    expect(server().files.size).toBe(state.documents.length);
+    expect(await server().files.count()).toBe(state.documents.length);
   });
 
   it('deleting a request and checking out its cart: the order has the request exactly when the delete lost', async () => {
@@ -141,7 +141,7 @@ describe('races between the awaits of a handler (50 runs each)', () => {
     const { docs } = await cartWithDocument(0);
     const answers = await Promise.all(Array.from({ length: 100 }, () => upload(docs, 'contested')));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
-    expect(server().files.size).toBe((await server().state()).documents.length);
+    expect(await server().files.count()).toBe((await server().state()).documents.length);
   });
 
   it('uploads racing the deletion of their request leave no orphan file', async () => {
@@ -152,6 +152,6 @@ describe('races between the awaits of a handler (50 runs each)', () => {
         server().call('DELETE', `/api/v1/carts/${cart}/requests/${request}`),
       ]);
     }
-    expect(server().files.size).toBe((await server().state()).documents.length);
+    expect(await server().files.count()).toBe((await server().state()).documents.length);
   });
 });
