@@ -220,6 +220,12 @@ function listenFailure(e: unknown, host: string, port: number): Stop | null {
   }
 }
 
+/** A store the command was pointed at that is no store (exit 2), or one it cannot use (exit 1), as one line. */
+function storeStop(e: unknown): void {
+  if (e instanceof StoreRefused) throw new Stop(e.message, 2);
+  if (e instanceof StoreInaccessible) throw new Stop(e.message, 1);
+}
+
 async function listening<T>(start: () => Promise<T>, host: string, port: number): Promise<T> {
   try {
     return await start();
@@ -322,8 +328,7 @@ async function serve(f: ServeFlags): Promise<void> {
       connections: f.maxConnections,
     },
   }).catch((e: unknown) => {
-    if (e instanceof StoreRefused) throw new Stop(e.message, 2);
-    if (e instanceof StoreInaccessible) throw new Stop(e.message, 1);
+    storeStop(e);
     if (f.store) {
       const where = new URL(f.store);
       where.password = where.password ? '***' : '';
@@ -409,8 +414,7 @@ async function repair(f: { data: string }): Promise<void> {
   const said: string[] = [];
   const logger: Logger = { info: (m) => said.push(m), warn: (m) => said.push(m) };
   const store = await JsonStore.open({ file: f.data, repair: true }, logger).catch((e: unknown) => {
-    if (e instanceof StoreRefused) throw new Stop(e.message, 2);
-    if (e instanceof StoreInaccessible) throw new Stop(e.message, 1);
+    storeStop(e);
     throw e;
   });
   await store.close();

@@ -12,17 +12,9 @@ import { dirname, join } from 'node:path';
 import { DiskFiles, MemoryFiles, type FileArea } from './files.js';
 import { Locks, type Release } from './locks.js';
 import { inaccessible, LogFile, type Change, type Logger } from './log_file.js';
-import { deepFreeze, MemoryTable, UniqueViolation } from './memory_table.js';
+import { changed, deepFreeze, MemoryTable, UniqueViolation } from './memory_table.js';
 import type { TableOps } from './collections.js';
-import {
-  COLLECTION_NAMES,
-  emptyDb,
-  type AnyRow,
-  type CollectionName,
-  type Collections,
-  type DbData,
-  type Draft,
-} from './rows.js';
+import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from './rows.js';
 import { SCHEMA } from './schema.js';
 import { StorageUnavailable, UnitOfWork, type SeqName, type Store, type WorkScope } from './store.js';
 
@@ -161,12 +153,7 @@ class JsonWork {
       },
       update: async (row, change) => {
         const current = t().get(row.data.id);
-        if (!current) throw new Error(`${name} ${row.data.id} is gone; it cannot change`);
-        const draft = structuredClone(current) as Draft<R>;
-        change(draft);
-        const next = deepFreeze(draft as R);
-        if (next.data.id !== current.data.id || next.account_id !== current.account_id)
-          throw new Error(`${name}: a row's id and account never change`);
+        const next = changed(name, row.data.id, current, change);
         this.record(name, current, next);
         return next;
       },

