@@ -71,6 +71,9 @@ export function systemRandom(): Random {
   };
 }
 
+/** A name for this running instance among others over one store: unique whatever the seed. */
+export const instanceName = (): string => `${process.pid}-${randomBytes(6).toString('hex')}`;
+
 /** Identifiers drawn from `random`; ULIDs timed by `nowMs` unless given a time. */
 export function makeIds(random: Random, nowMs: () => number): Ids {
   const ulid = monotonicFactory(() => random.float());

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import { createApp, type App, type AppOptions } from './app.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
-import { consoleLogger, makeIds, seededRandom, systemRandom, wallClock, type Logger } from './deps.js';
+import { consoleLogger, instanceName, makeIds, seededRandom, systemRandom, wallClock, type Logger } from './deps.js';
 import { Clocks } from './sim/clock.js';
 import { DeliveryWorker } from './sim/deliveries.js';
 import { classify, OutboundPolicy, type Deniable } from './sim/outbound.js';
@@ -50,9 +50,10 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const logger = opts.logger ?? consoleLogger;
   const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
   const limits: Limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(given) };
+  const instance = instanceName();
   const store: Store =
     'postgres' in opts.store
-      ? await PgStore.open(opts.store.postgres, logger)
+      ? await PgStore.open(opts.store.postgres, logger, instance)
       : await JsonStore.open(opts.store, logger);
   const fixtures = opts.fixtures ?? (() => fixtureState());
   if (store.created) await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
@@ -77,6 +78,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     logger,
     deliveries,
     runners,
+    instance,
     wall: wallClock,
     setTimer: (fn, ms) => {
       const t = setTimeout(fn, ms);
@@ -105,6 +107,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
         const work = makeWork({ ids, random }, w, accountId, await clocks.of(w, accountId));
         const out = await fn(work);
         earliest = work.sim.earliest;
+        if (earliest !== null && earliest <= work.clock.ms()) await scheduler.claimDue(w, accountId, work.clock.ms());
         return out;
       });
       if (earliest !== null) scheduler.notify(accountId);

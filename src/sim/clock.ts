@@ -27,8 +27,12 @@ export interface ClockDefaults {
 }
 
 export class Clocks {
-  /** The latest time each account's clock answered in this process: wall time may step back, clocks do not. */
-  private readonly answered = new Map<string, number>();
+  /**
+   * The latest time each account's `real` clock answered in this process, for the clock as stored
+   * then (its offset and floor): wall time may step back, clocks do not. A clock changed since (here,
+   * or by another instance over a shared store, or by a reset) starts afresh.
+   */
+  private readonly answered = new Map<string, { offset: number; floor: number; t: number }>();
   private readonly wallAtStart: number;
 
   constructor(
@@ -64,10 +68,12 @@ export class Clocks {
 
   private view(accountId: string, state: ClockState): Clock {
     const ms = (): number => {
-      const raw =
-        state.mode === 'frozen' ? state.frozen_at_ms : Math.max(state.floor_ms, this.wall() + state.offset_ms);
-      const t = Math.min(MAX_TIME_MS, Math.max(raw, this.answered.get(accountId) ?? raw));
-      if (accountId) this.answered.set(accountId, t);
+      if (state.mode === 'frozen') return Math.min(MAX_TIME_MS, state.frozen_at_ms);
+      const raw = Math.max(state.floor_ms, this.wall() + state.offset_ms);
+      const seen = this.answered.get(accountId);
+      const same = seen && seen.offset === state.offset_ms && seen.floor === state.floor_ms;
+      const t = Math.min(MAX_TIME_MS, same ? Math.max(raw, seen.t) : raw);
+      if (accountId) this.answered.set(accountId, { offset: state.offset_ms, floor: state.floor_ms, t });
       return t;
     };
     return { mode: state.mode, ms, now: () => new Date(ms()), iso: () => new Date(ms()).toISOString() };

@@ -4,6 +4,13 @@
  * scheduled them commits when they are due at once, or, for a clock in `real` mode, when one timer
  * set for the earliest due step fires. Never a polling loop. Each step runs in its own unit of work,
  * with the account's clock set to the step's time, so a crash loses nothing and a restart resumes.
+ *
+ * Over a shared store (PostgreSQL) several instances run one schedule. A step runs in the work
+ * that removes it, under its account's lock, so it runs once whoever reaches it. A step is claimed
+ * (`claim`, for CLAIM_LEASE_MS of wall time) by the instance whose work made it due at once, and by
+ * the one sending a delivery outside any lock: the others wait for it, keeping the account's time
+ * order, and take it over only once the claim has lapsed (that instance died). Instances tell each
+ * other of new steps (LISTEN/NOTIFY) so that a `real` clock's timer is set on each of them.
  */
 import type { Ids, Logger, Random } from '../deps.js';
 import type { StepKind, StepRow } from '../store/rows.js';
@@ -31,6 +38,8 @@ export interface SchedulerOptions {
   logger: Logger;
   deliveries: DeliveryWorker;
   runners: Record<Exclude<StepKind, 'delivery'>, Runner>;
+  /** This instance's name among those over a shared store (claims). */
+  instance: string;
   /** Wall time and a timer on it; injected so nothing here reads time itself. */
   wall(): number;
   setTimer(fn: () => void, ms: number): { cancel(): void };
@@ -39,6 +48,10 @@ export interface SchedulerOptions {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the store refused a write, the timer tries again this much later. */
 const STORAGE_RETRY_MS = 1_000;
+/** How long (wall time) a claim holds: past a delivery's timeout twice (a duplicate fault sends twice). */
+export const CLAIM_LEASE_MS = 30_000;
+/** How often an instance looks again at a step another one is running. */
+const CLAIM_WAIT_MS = 20;
 
 export class Scheduler {
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -51,7 +64,10 @@ export class Scheduler {
 
   start(): void {
     this.stopped = false;
-    void this.rearm();
+    this.opts.store.peers?.hear('steps', (accountId) =>
+      accountId === '*' ? void this.rearmHere() : this.wake(accountId),
+    );
+    void this.rearmHere();
   }
 
   stop(): void {
@@ -70,7 +86,8 @@ export class Scheduler {
       const clock = await this.opts.store.run({ account: accountId }, (w) =>
         this.opts.clocks.advanceTo(w, accountId, to ?? -Infinity),
       );
-      void this.rearm();
+      this.opts.store.peers?.tell('steps', accountId);
+      void this.rearmHere();
       return { now: clock.iso(), fired };
     });
   }
@@ -81,6 +98,7 @@ export class Scheduler {
     // one look at the account's due steps waiting in its queue covers every write before it
     if (this.kicked.has(accountId)) return;
     this.kicked.add(accountId);
+    this.opts.store.peers?.tell('steps', accountId);
     void this.exclusive(accountId, async () => {
       this.kicked.delete(accountId);
       const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
@@ -103,36 +121,85 @@ export class Scheduler {
     });
   }
 
-  /** Runs the account's due steps one at a time, earliest first, each with the clock at its time. */
+  /**
+   * Runs the account's due steps one at a time, earliest first, each with the clock at its time;
+   * one another instance is running is waited for. Answers the steps this instance ran.
+   */
   private async runUntil(accountId: string, upTo: number): Promise<Fired[]> {
     const fired: Fired[] = [];
     for (;;) {
       const step = await this.read((w) => w.steps.earliest(accountId));
       if (!step || Date.parse(step.data.at) > upTo) break;
-      fired.push({ at: step.data.at, kind: step.data.kind, ref: step.data.ref, what: await this.runStep(step) });
+      if (this.heldElsewhere(step)) {
+        await new Promise<void>((resolve) => this.opts.setTimer(resolve, CLAIM_WAIT_MS));
+        continue;
+      }
+      const what = await this.runStep(step);
+      if (what !== null) fired.push({ at: step.data.at, kind: step.data.kind, ref: step.data.ref, what });
     }
+    // the steps run may have scheduled others: the other instances' timers learn of them
+    if (fired.length) this.opts.store.peers?.tell('steps', accountId);
     return fired;
   }
 
-  private async runStep(step: StepRow): Promise<string> {
+  /** Whether another instance is running the step now (its claim has not lapsed). */
+  private heldElsewhere(step: StepRow): boolean {
+    return !!step.claim && step.claim.by !== this.opts.instance && step.claim.until > this.opts.wall();
+  }
+
+  private claim(): { by: string; until: number } {
+    return { by: this.opts.instance, until: this.opts.wall() + CLAIM_LEASE_MS };
+  }
+
+  /**
+   * Over a shared store, in the work that made them: the account's steps due by `nowMs` are this
+   * instance's to run, right after the commit, so another instance's `advance` waits for them
+   * rather than running (and reporting) them itself, as one instance would.
+   */
+  async claimDue(w: UnitOfWork, accountId: string, nowMs: number): Promise<void> {
+    if (!this.opts.store.peers) return;
+    for (const step of await w.steps.list(accountId)) {
+      if (Date.parse(step.data.at) > nowMs) break;
+      if (this.heldElsewhere(step)) continue;
+      await w.steps.update(step, (s) => {
+        s.claim = this.claim();
+      });
+    }
+  }
+
+  /** Runs one step; null when it was not this instance's to run (another ran it, or is running it). */
+  private async runStep(step: StepRow): Promise<string | null> {
     const { store, clocks, logger } = this.opts;
     const accountId = step.account_id;
     if (step.data.kind === 'delivery') {
-      await store.run({ account: accountId }, (w) => clocks.advanceTo(w, accountId, Date.parse(step.data.at)));
-      const said = await this.opts.deliveries.run(step);
+      // sent outside any lock: claimed first, so no other instance sends it meanwhile
+      const mine = await store.run({ account: accountId }, async (w) => {
+        const stored = await w.steps.getAnyAccount(step.data.id);
+        if (!stored || this.heldElsewhere(stored)) return null;
+        await clocks.advanceTo(w, accountId, Date.parse(step.data.at));
+        if (!store.peers) return stored;
+        return w.steps.update(stored, (s) => {
+          s.claim = this.claim();
+        });
+      });
+      if (!mine) return null;
+      const said = await this.opts.deliveries.run(mine);
       logger.info(said, { kind: 'delivery', account: accountId, at: step.data.at });
       return said;
     }
     try {
       const said = await store.run({ account: accountId }, async (w) => {
         const stored = await w.steps.getAnyAccount(step.data.id);
-        if (!stored) return 'already run';
+        if (!stored || this.heldElsewhere(stored)) return null;
         await w.steps.remove(stored);
         const clock = await clocks.advanceTo(w, accountId, Date.parse(step.data.at));
         const work = makeWork(this.opts, w, accountId, clock);
-        return this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>](step, work);
+        const what = await this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>](step, work);
+        await this.claimDue(w, accountId, clock.ms());
+        return what;
       });
-      logger.info(`step ${step.data.kind}: ${said}`, { kind: 'step', account: accountId, at: step.data.at });
+      if (said !== null)
+        logger.info(`step ${step.data.kind}: ${said}`, { kind: 'step', account: accountId, at: step.data.at });
       return said;
     } catch (e) {
       if (e instanceof StorageUnavailable) throw e;
@@ -150,8 +217,24 @@ export class Scheduler {
     return this.opts.store.run({ read: true }, fn);
   }
 
-  /** Sets the one timer again from the stored steps (start, resume, reset, restore). */
+  /** The state changed (a clock, reset, restore): the timers here and on the other instances are set again. */
   async rearm(): Promise<void> {
+    this.opts.store.peers?.tell('steps', '*');
+    await this.rearmHere();
+  }
+
+  /** Another instance scheduled a step of the account: the timer is set for it if its clock is real. */
+  private wake(accountId: string): void {
+    if (this.stopped) return;
+    this.read(async (w) => [await w.steps.earliest(accountId), await this.opts.clocks.of(w, accountId)] as const)
+      .then(([next, clock]) => {
+        if (next && clock.mode === 'real') this.wakeIn(Date.parse(next.data.at) - clock.ms());
+      })
+      .catch((e) => this.failed(e));
+  }
+
+  /** Sets the one timer again from the stored steps. */
+  private async rearmHere(): Promise<void> {
     if (this.stopped) return;
     try {
       const steps = await this.read((w) => w.steps.all());
@@ -193,7 +276,7 @@ export class Scheduler {
           if (clock.mode === 'real') await this.runUntil(accountId, clock.ms());
         });
       }
-      await this.rearm();
+      await this.rearmHere();
     } catch (e) {
       this.failed(e);
     }

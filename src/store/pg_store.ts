@@ -14,10 +14,23 @@ import type { Logger } from './log_file.js';
 import { changed, deepFreeze, keysOf, UniqueViolation } from './memory_table.js';
 import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from './rows.js';
 import { SCHEMA, type TableDef } from './schema.js';
-import { StorageUnavailable, UnitOfWork, type SeqName, type Store, type WorkScope } from './store.js';
+import {
+  StorageUnavailable,
+  UnitOfWork,
+  type PeerTopic,
+  type Peers,
+  type SeqName,
+  type Store,
+  type WorkScope,
+} from './store.js';
 
 /** Connections one instance holds at most (each unit of work takes one for its transaction). */
 export const PG_POOL_SIZE = 10;
+
+/** The channel instances tell each other on (LISTEN/NOTIFY). */
+const CHANNEL = 'dipswitch';
+/** After the listening connection broke, it connects again this much later. */
+const RELISTEN_MS = 1_000;
 
 /** Advisory lock keys: the whole state (shared by account work, exclusive for whole-state work), and migrations. */
 const STATE_LOCK = 7_406_001;
@@ -78,19 +91,26 @@ export class PgStore implements Store {
   readonly created: boolean;
   readonly location: string;
 
+  readonly peers: PgPeers;
+
   private constructor(
     private readonly pool: pg.Pool,
     created: boolean,
     url: string,
+    peers: PgPeers,
   ) {
     this.created = created;
     const u = new URL(url);
     u.password = u.password ? '***' : '';
     this.location = u.toString();
+    this.peers = peers;
   }
 
-  /** Connects, migrates the schema (one instance at a time), and says whether the database was empty. */
-  static async open(url: string, logger: Logger): Promise<PgStore> {
+  /**
+   * Connects, migrates the schema (one instance at a time), listens to the other instances, and says
+   * whether the database was empty. `instance` names this one among them.
+   */
+  static async open(url: string, logger: Logger, instance: string): Promise<PgStore> {
     const pool = new pg.Pool({ connectionString: url, max: PG_POOL_SIZE });
     pool.on('error', (e) => logger.warn(`store: an idle PostgreSQL connection failed (${e.message})`));
     const client = await pool.connect();
@@ -120,7 +140,14 @@ export class PgStore implements Store {
     }
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     client.release();
-    return new PgStore(pool, created, url);
+    const peers = new PgPeers(url, pool, instance, logger);
+    try {
+      await peers.listen();
+    } catch (e) {
+      await pool.end();
+      throw e;
+    }
+    return new PgStore(pool, created, url, peers);
   }
 
   async run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
@@ -156,7 +183,79 @@ export class PgStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.peers.close();
     await this.pool.end();
+  }
+}
+
+/**
+ * The other instances, over PostgreSQL's LISTEN/NOTIFY on one connection of its own (connected
+ * again after it breaks). What is told is a hint to look again: nothing is lost with a missed one.
+ */
+class PgPeers implements Peers {
+  private readonly handlers = new Map<PeerTopic, ((payload: string) => void)[]>();
+  private client: pg.Client | undefined;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly pool: pg.Pool,
+    private readonly instance: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('error', (e) => {
+      if (this.closed || this.client !== client) return;
+      this.logger.warn(`store: the connection listening to other instances failed (${e.message}); connecting again`);
+      this.client = undefined;
+      void client.end().catch(() => undefined);
+      this.again();
+    });
+    client.on('notification', (n) => this.heard(n.payload ?? ''));
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    if (this.closed) await client.end();
+    else this.client = client;
+  }
+
+  private again(): void {
+    this.retry = setTimeout(() => {
+      if (!this.closed) this.listen().catch(() => this.again());
+    }, RELISTEN_MS);
+    this.retry.unref();
+  }
+
+  private heard(text: string): void {
+    let message: { from?: string; topic?: PeerTopic; payload?: string };
+    try {
+      message = JSON.parse(text) as typeof message;
+    } catch {
+      return;
+    }
+    if (message.from === this.instance || !message.topic) return;
+    for (const fn of this.handlers.get(message.topic) ?? []) fn(message.payload ?? '');
+  }
+
+  tell(topic: PeerTopic, payload: string): void {
+    const text = JSON.stringify({ from: this.instance, topic, payload });
+    this.pool
+      .query('SELECT pg_notify($1, $2)', [CHANNEL, text])
+      .catch((e: Error) => this.logger.warn(`store: could not tell the other instances (${e.message})`));
+  }
+
+  hear(topic: PeerTopic, fn: (payload: string) => void): void {
+    this.handlers.set(topic, [...(this.handlers.get(topic) ?? []), fn]);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
   }
 }
 

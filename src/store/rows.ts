@@ -168,6 +168,11 @@ export type StepRow = Frozen<{
   account_id: string;
   /** Orders steps due at the same time by when they were scheduled. */
   seq: number;
+  /**
+   * Over a shared store: the instance running the step and until when (wall ms); the others wait
+   * for it, and take the step over once that time has passed (the instance died).
+   */
+  claim?: { by: string; until: number };
   data: {
     id: string;
     inserted_at: string;

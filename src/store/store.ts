@@ -77,9 +77,22 @@ export class UnitOfWork extends Tables {
   }
 }
 
+/** What instances over one store tell each other: steps scheduled (an account id, `*` for all), calls journaled. */
+export type PeerTopic = 'steps' | 'journal';
+
+/** The other instances over the same store (PostgreSQL's LISTEN/NOTIFY). */
+export interface Peers {
+  /** Tells every other instance `payload` on `topic`; a failure is only logged (a peer also finds it by reading). */
+  tell(topic: PeerTopic, payload: string): void;
+  /** Calls `fn` with each `payload` another instance tells on `topic`. */
+  hear(topic: PeerTopic, fn: (payload: string) => void): void;
+}
+
 export interface Store {
   /** Human-readable: where the state lives. */
   readonly location: string;
+  /** Other processes may work on the same state (PostgreSQL); absent for the embedded store, which one process owns. */
+  readonly peers?: Peers;
   /**
    * Runs `fn` in one unit of work and commits it: resolves once every change is durable, after the
    * work's after-commit hooks ran. If `fn` throws, nothing it changed is kept, in memory or on disk.
