@@ -185,7 +185,8 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
   app.set('query parser', 'simple');
 
   /** Writes the answer; in test mode it is checked against its contract first. Answers the JSON text sent. */
-  function send(
+  /** The answer's text (JSON; undefined for another type or no body), checked against the contract in the test suite. */
+  function render(
     call: Call,
     status: number,
     body: unknown,
@@ -206,18 +207,17 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
         runtime.logger.warn(what);
       }
     }
+    return status === 204 || contentType !== 'application/json' ? undefined : JSON.stringify(body);
+  }
+
+  function send(call: Call, status: number, body: unknown, text: string | undefined, contentType = 'application/json') {
     call.res.status(status).type(contentType);
-    if (status === 204) {
-      call.res.end();
-      return undefined;
-    }
-    const text = contentType === 'application/json' ? JSON.stringify(body) : undefined;
-    call.res.send(text ?? body);
-    return text;
+    if (status === 204) call.res.end();
+    else call.res.send(text ?? body);
   }
 
   /** Sends a live answer's headers and hands its writer to `stream`; the journal keeps no body of it. */
-  function openStream(call: Call, stream: (out: StreamWriter) => void): string {
+  function openStream(call: Call, stream: (out: StreamWriter) => void): void {
     const res = call.res;
     res.status(200).set({
       'content-type': 'text/event-stream; charset=utf-8',
@@ -253,7 +253,6 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     runtime.streams.add(end);
     closers.push(() => runtime.streams.delete(end));
     stream(writer);
-    return '"(a stream)"';
   }
 
   // the stages, in the order a call meets them
@@ -298,7 +297,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
   /** An injected fault answers (or delays) a call of the simulated API, before authorization: /__sim/faults. */
   async function faultStage(call: Call, meta: OperationMeta<string>): Promise<void> {
     if (meta.api !== 'openapi') return;
-    const effect = faults.inbound({
+    const effect = await faults.inbound({
       method: call.req.method,
       path: call.req.path,
       template: meta.path,
@@ -397,7 +396,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
             // a store that cannot be read still lets the answer go (its journal time is the server's)
             .catch(() => clocks.server())
         : clocks.server());
-    const text = stream ? openStream(call, stream) : send(call, status, payload, contentType, checked);
+    const text = stream ? '"(a stream)"' : render(call, status, payload, contentType, checked);
     call.answered = true;
     const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;
     const latency = elapsedMs(call.started);
@@ -411,26 +410,31 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
         ms: Math.round(latency * 10) / 10,
         account: call.principal?.accountId ?? null,
       });
-    journal.record({
-      api: meta?.api ?? (call.req.path.startsWith('/__sim') ? 'sim' : 'openapi'),
-      at: clock.iso(),
-      wall_at: new Date(wallClock()).toISOString(),
-      method: call.req.method,
-      path: call.req.path,
-      operation_id: meta?.operationId ?? null,
-      account_id: call.principal?.accountId ?? null,
-      status,
-      latency_ms: latency,
-      headers: call.req.headers,
-      // a caller without a valid key leaves no body behind
-      requestBody:
-        call.unauthenticated || (meta?.scope && !call.principal)
-          ? undefined
-          : meta?.multipart
-            ? (call.body as Record<string, unknown>)
-            : raw?.toString('utf8'),
-      responseText: text ?? (status === 204 ? '' : '"(not JSON)"'),
-    });
+    await journal
+      .record({
+        api: meta?.api ?? (call.req.path.startsWith('/__sim') ? 'sim' : 'openapi'),
+        at: clock.iso(),
+        wall_at: new Date(wallClock()).toISOString(),
+        method: call.req.method,
+        path: call.req.path,
+        operation_id: meta?.operationId ?? null,
+        account_id: call.principal?.accountId ?? null,
+        status,
+        latency_ms: latency,
+        headers: call.req.headers,
+        // a caller without a valid key leaves no body behind
+        requestBody:
+          call.unauthenticated || (meta?.scope && !call.principal)
+            ? undefined
+            : meta?.multipart
+              ? (call.body as Record<string, unknown>)
+              : raw?.toString('utf8'),
+        responseText: text ?? (status === 204 ? '' : '"(not JSON)"'),
+      })
+      // the answer goes whatever the journal met (a shared store that is down is logged)
+      .catch((e: Error) => runtime.logger.warn(`journal: ${e.message}`));
+    if (stream) openStream(call, stream);
+    else send(call, status, payload, text, contentType);
   }
 
   /**

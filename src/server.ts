@@ -10,15 +10,16 @@ import { consoleLogger, instanceName, makeIds, seededRandom, systemRandom, wallC
 import { Clocks } from './sim/clock.js';
 import { DeliveryWorker } from './sim/deliveries.js';
 import { classify, OutboundPolicy, type Deniable } from './sim/outbound.js';
-import { Faults } from './sim/faults.js';
-import { Journal } from './sim/journal.js';
-import { Snapshots } from './sim/sandboxes.js';
+import { Faults, MemoryFaultRules } from './sim/faults.js';
+import { Journal, MemoryJournalLog } from './sim/journal.js';
+import { MemorySnapshotShelf, Snapshots } from './sim/sandboxes.js';
 import { ScenarioShelf } from './sim/scenario_runner.js';
 import { Scheduler } from './sim/scheduler.js';
 import { runners } from './sim/simulation.js';
 import { makeWork } from './sim/work.js';
 import { fixtureState } from './store/fixtures.js';
 import { JsonStore, type JsonStoreOptions } from './store/json_store.js';
+import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/pg_shared.js';
 import { PgStore } from './store/pg_store.js';
 import type { Store } from './store/store.js';
 import type { ClockMode, DbData } from './store/rows.js';
@@ -51,18 +52,20 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
   const limits: Limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(given) };
   const instance = instanceName();
-  const store: Store =
-    'postgres' in opts.store
-      ? await PgStore.open(opts.store.postgres, logger, instance)
-      : await JsonStore.open(opts.store, logger);
+  const pg = 'postgres' in opts.store ? await PgStore.open(opts.store.postgres, logger, instance) : undefined;
+  const store: Store = pg ?? (await JsonStore.open(opts.store as JsonStoreOptions, logger));
   const fixtures = opts.fixtures ?? (() => fixtureState());
   if (store.created) await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
   const random = opts.seed === undefined ? systemRandom() : seededRandom(opts.seed);
   const startMs = opts.startTime?.getTime() ?? wallClock();
   const clocks = new Clocks(wallClock, { mode: opts.clockMode ?? 'real', startMs });
   const ids = makeIds(random, () => clocks.server().ms());
-  const faults = new Faults(random);
-  const journal = new Journal(limits.journalBytes);
+  // over PostgreSQL the instances share faults, journal and snapshots too; otherwise they live in this process
+  const faults = new Faults(random, pg ? new PgFaultRules(pg) : new MemoryFaultRules());
+  const journal = new Journal(
+    pg ? new PgJournalLog(pg, limits.journalBytes) : new MemoryJournalLog(limits.journalBytes),
+    store.peers,
+  );
   const deliveries = new DeliveryWorker({
     store,
     clocks,
@@ -96,7 +99,10 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     journal,
     deliveries,
     scheduler,
-    snapshots: new Snapshots({ count: limits.snapshots, bytes: limits.snapshotBytes }),
+    snapshots: new Snapshots(
+      { count: limits.snapshots, bytes: limits.snapshotBytes },
+      pg ? new PgSnapshotShelf(pg) : new MemorySnapshotShelf(),
+    ),
     fixtures,
     limits,
     scenarios: new ScenarioShelf(opts.scenarioDirs),
@@ -116,8 +122,8 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     async reset() {
       await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
       clocks.forget();
-      faults.clear();
-      journal.clear();
+      await faults.clear();
+      await journal.clear();
       await scheduler.rearm();
     },
     async close() {

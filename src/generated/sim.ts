@@ -1063,6 +1063,7 @@ export interface operations {
                 };
             };
             readonly 403: components["responses"]["forbidden"];
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
     readonly simCreateSandbox: {
@@ -1137,6 +1138,7 @@ export interface operations {
                 };
             };
             readonly 403: components["responses"]["forbidden"];
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
     readonly simAddFault: {
@@ -1163,6 +1165,7 @@ export interface operations {
             };
             readonly 403: components["responses"]["forbidden"];
             readonly 422: components["responses"]["unprocessable"];
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
     readonly simDeleteFault: {
@@ -1188,6 +1191,7 @@ export interface operations {
             };
             readonly 403: components["responses"]["forbidden"];
             readonly 404: components["responses"]["not_found"];
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
     readonly simRequests: {
@@ -1231,6 +1235,7 @@ export interface operations {
             };
             readonly 403: components["responses"]["forbidden"];
             readonly 422: components["responses"]["unprocessable"];
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
     readonly simListSnapshots: {
@@ -1252,6 +1257,7 @@ export interface operations {
                 };
             };
             readonly 403: components["responses"]["forbidden"];
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
     readonly simSaveSnapshot: {
@@ -1278,6 +1284,7 @@ export interface operations {
             };
             readonly 403: components["responses"]["forbidden"];
             readonly 422: components["responses"]["unprocessable"];
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
     readonly simRestoreSnapshot: {
@@ -1329,6 +1336,7 @@ export interface operations {
                 };
             };
             readonly 403: components["responses"]["forbidden"];
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
     readonly simAdvance: {
@@ -1425,6 +1433,7 @@ export interface operations {
             };
             readonly 403: components["responses"]["forbidden"];
             readonly 422: components["responses"]["unprocessable"];
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
     readonly simInboundSms: {
@@ -1478,6 +1487,7 @@ export interface operations {
             };
             readonly 403: components["responses"]["forbidden"];
             readonly 422: components["responses"]["unprocessable"];
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
     readonly simRaiseOverwrite: {

@@ -102,9 +102,9 @@ export const simHandlers: SimHandlerMap = {
     return { status: 200, body: { id: params.id, name: account.data.name, deleted: true } };
   },
 
-  simAddFault: ({ runtime, body }) => ({
+  simAddFault: async ({ runtime, body }) => ({
     status: 201,
-    body: runtime.faults.add({
+    body: await runtime.faults.add({
       id: runtime.ids.uuid(),
       match: body.match,
       effect: body.effect,
@@ -113,31 +113,32 @@ export const simHandlers: SimHandlerMap = {
     }),
   }),
 
-  simListFaults: ({ runtime }) => ({ status: 200, body: { faults: [...runtime.faults.list()] } }),
+  simListFaults: async ({ runtime }) => ({ status: 200, body: { faults: await runtime.faults.list() } }),
 
-  simDeleteFault: ({ runtime, params }) => {
-    const rule = runtime.faults.remove(params.id);
+  simDeleteFault: async ({ runtime, params }) => {
+    const rule = await runtime.faults.remove(params.id);
     if (!rule) throw notFound('fault', params.id);
     return { status: 200, body: rule };
   },
 
-  simRequests: ({ runtime, query }) => {
+  simRequests: async ({ runtime, query }) => {
     if (query.cursor !== undefined && !/^\d{1,15}$/.test(query.cursor))
       throw invalidParameter('cursor', 'cursor is not a next_cursor of this journal.');
     const { limit = 100, cursor, ...filter } = query;
-    return { status: 200, body: runtime.journal.page(filter, limit, cursor) };
+    return { status: 200, body: await runtime.journal.page(filter, limit, cursor) };
   },
 
-  simListSnapshots: ({ runtime }) => ({ status: 200, body: { snapshots: runtime.snapshots.list() } }),
+  simListSnapshots: async ({ runtime }) => ({ status: 200, body: { snapshots: await runtime.snapshots.list() } }),
 
   simSaveSnapshot: async ({ runtime, body }) => {
     await runtime.store.run({ global: true }, (w) => runtime.snapshots.save(w, body.name));
-    return { status: 201, body: { name: body.name, snapshots: runtime.snapshots.list() } };
+    return { status: 201, body: { name: body.name, snapshots: await runtime.snapshots.list() } };
   },
 
   simRestoreSnapshot: async ({ runtime, params }) => {
-    if (!runtime.snapshots.has(params.name)) throw notFound('snapshot', params.name);
-    await runtime.store.run({ global: true }, (w) => runtime.snapshots.restore(w, params.name));
+    await runtime.store.run({ global: true }, async (w) => {
+      if (!(await runtime.snapshots.restore(w, params.name))) throw notFound('snapshot', params.name);
+    });
     runtime.clocks.forget();
     await runtime.scheduler.rearm();
     return { status: 200, body: { name: params.name, restored: true } };

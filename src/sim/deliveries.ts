@@ -82,7 +82,7 @@ export class DeliveryWorker {
   }
 
   private async attemptAndRecord(step: StepRow | undefined, row: DeliveryRow): Promise<string> {
-    const fault = this.opts.faults.outbound(row.request.url, row.account_id);
+    const fault = await this.opts.faults.outbound(row.request.url, row.account_id);
     if (fault?.reorder) {
       await this.record(step, row, [], 'held');
       return `delivery ${row.data.kind} to ${row.data.target}: held back until the next one to it`;

@@ -5,6 +5,7 @@
  * drawn from the seeded random source.
  */
 import type { Random } from '../deps.js';
+import { ApiError } from '../http/errors.js';
 
 export interface FaultMatch {
   method?: string;
@@ -47,33 +48,85 @@ export interface InboundCall {
   accountId: string | undefined;
 }
 
-export class Faults {
+/** At most this many rules at once; one more is refused (422 `limit_reached`). */
+export const MAX_FAULTS = 1_000;
+
+/** Where the rules are kept: in this process, or in the shared store (src/store/pg_shared.ts). */
+export interface FaultRules {
+  /** Every rule, in the order added. */
+  all(): Promise<FaultRule[]>;
+  count(): Promise<number>;
+  add(rule: FaultRule): Promise<void>;
+  remove(id: string): Promise<FaultRule | undefined>;
+  clear(): Promise<void>;
+  /** Counts one firing of the rule if it has any left (across every instance); answers whether it fired. */
+  take(rule: FaultRule): Promise<boolean>;
+}
+
+/** The rules of one process. */
+export class MemoryFaultRules implements FaultRules {
   private rules: FaultRule[] = [];
 
-  constructor(private readonly random: Random) {}
-
-  add(rule: Omit<FaultRule, 'fired'>): FaultRule {
-    const full = { ...rule, fired: 0 };
-    this.rules.push(full);
-    return full;
+  async all(): Promise<FaultRule[]> {
+    return this.rules.map((r) => ({ ...r }));
   }
 
-  list(): readonly FaultRule[] {
-    return this.rules;
+  async count(): Promise<number> {
+    return this.rules.length;
   }
 
-  remove(id: string): FaultRule | undefined {
+  async add(rule: FaultRule): Promise<void> {
+    this.rules.push({ ...rule });
+  }
+
+  async remove(id: string): Promise<FaultRule | undefined> {
     const rule = this.rules.find((r) => r.id === id);
     this.rules = this.rules.filter((r) => r.id !== id);
-    return rule;
+    return rule && { ...rule };
   }
 
-  clear(): void {
+  async clear(): Promise<void> {
     this.rules = [];
   }
 
+  async take(rule: FaultRule): Promise<boolean> {
+    const kept = this.rules.find((r) => r.id === rule.id);
+    if (!kept || (kept.times !== null && kept.fired >= kept.times)) return false;
+    kept.fired++;
+    return true;
+  }
+}
+
+export class Faults {
+  constructor(
+    private readonly random: Random,
+    private readonly rules: FaultRules = new MemoryFaultRules(),
+  ) {}
+
+  async add(rule: Omit<FaultRule, 'fired'>): Promise<FaultRule> {
+    if ((await this.rules.count()) >= MAX_FAULTS)
+      throw new ApiError('limit_reached', [
+        { detail: `At most ${MAX_FAULTS} fault rules are kept; delete some, or reset.` },
+      ]);
+    const full = { ...rule, fired: 0 };
+    await this.rules.add(full);
+    return full;
+  }
+
+  list(): Promise<FaultRule[]> {
+    return this.rules.all();
+  }
+
+  remove(id: string): Promise<FaultRule | undefined> {
+    return this.rules.remove(id);
+  }
+
+  clear(): Promise<void> {
+    return this.rules.clear();
+  }
+
   /** The effect of the first live inbound rule matching the call, if it fires this time. */
-  inbound(call: InboundCall): FaultEffect | undefined {
+  inbound(call: InboundCall): Promise<FaultEffect | undefined> {
     return this.fire(
       (m) =>
         m.url === undefined &&
@@ -85,20 +138,20 @@ export class Faults {
   }
 
   /** The effect for a delivery to `url` from the account, if an outbound rule fires. */
-  outbound(url: string, accountId: string): FaultEffect | undefined {
+  outbound(url: string, accountId: string): Promise<FaultEffect | undefined> {
     return this.fire(
       (m) => m.url !== undefined && url.startsWith(m.url) && (!m.account_id || m.account_id === accountId),
     );
   }
 
-  private fire(matches: (m: FaultMatch) => boolean): FaultEffect | undefined {
-    for (const rule of this.rules) {
+  private async fire(matches: (m: FaultMatch) => boolean): Promise<FaultEffect | undefined> {
+    for (const rule of await this.rules.all()) {
       if (rule.times !== null && rule.fired >= rule.times) continue;
       if (!matches(rule.match)) continue;
       // the draw happens for every matching call, so the pattern depends only on the seed and the calls
       if (rule.probability !== null && this.random.float() >= rule.probability) continue;
-      rule.fired++;
-      return rule.effect;
+      // another call (here or on another instance) may have taken the last firing meanwhile
+      if (await this.rules.take(rule)) return rule.effect;
     }
     return undefined;
   }

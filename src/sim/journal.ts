@@ -6,6 +6,7 @@
  */
 import type { ApiName } from '../http/contract.js';
 import { at } from '../lists.js';
+import type { Peers } from '../store/store.js';
 import { redactBody, redactHeaders, redactText } from './redact.js';
 
 export { REDACTED } from './redact.js';
@@ -59,7 +60,7 @@ function cut(text: string): string | Buffer {
 }
 
 /** What is kept per call: the texts as they crossed the wire, redacted when read (cheap on the hot path). */
-interface Kept extends Omit<JournalEntry, 'request' | 'response'> {
+export interface Kept extends Omit<JournalEntry, 'request' | 'response'> {
   api: ApiName;
   headers: Record<string, string>;
   requestBody: string | Buffer | Record<string, unknown> | undefined;
@@ -105,17 +106,105 @@ export interface Recorded {
 /** A live reader: called with each call journaled from now on that its filter matches. */
 export type JournalListener = (entry: JournalEntry) => void;
 
-export class Journal {
+/** Whether a kept call passes a filter of `GET /__sim/requests` (or of a live reader). */
+export function matches(e: Kept, f: JournalFilter): boolean {
+  const api = f.api ?? 'v1';
+  return (
+    (api === 'all' || (api === 'v1') === (e.api === 'openapi')) &&
+    (!f.path || e.path.includes(f.path)) &&
+    (!f.method || e.method === f.method.toUpperCase()) &&
+    (f.status === undefined || e.status === f.status) &&
+    (!f.operation_id || e.operation_id === f.operation_id) &&
+    (!f.account_id || e.account_id === f.account_id) &&
+    (!f.since || e.at >= f.since) &&
+    (!f.until || e.at <= f.until)
+  );
+}
+
+/** Where the calls are kept, bounded by bytes (oldest out first): this process, or the shared store. */
+export interface JournalLog {
+  /** Keeps the call and answers it with its id. */
+  append(call: Omit<Kept, 'id'>): Promise<Kept>;
+  /** The calls that match, newest first, with ids below `before`; and how many match in all. */
+  page(f: JournalFilter, limit: number, before: number): Promise<{ count: number; found: Kept[]; more: boolean }>;
+  /** A call another instance kept (told by its id), for live readers. */
+  get(id: number): Promise<Kept | undefined>;
+  clear(): Promise<void>;
+}
+
+/** The journal of one process. */
+export class MemoryJournalLog implements JournalLog {
   private entries: Kept[] = [];
-  private readonly listeners = new Map<JournalListener, JournalFilter>();
   /** Entries before this index were dropped (compacted now and then, not on every call). */
   private head = 0;
   private bytes = 0;
   private next = 1;
 
-  constructor(private readonly limitBytes = JOURNAL_BYTES) {}
+  constructor(private readonly limitBytes: number) {}
 
-  record(call: Recorded): void {
+  async append(call: Omit<Kept, 'id'>): Promise<Kept> {
+    const kept: Kept = { id: this.next++, ...call };
+    this.entries.push(kept);
+    this.bytes += kept.bytes;
+    while (this.bytes > this.limitBytes && this.head < this.entries.length - 1) {
+      this.bytes -= at(this.entries, this.head).bytes;
+      this.entries[this.head++] = undefined as unknown as Kept;
+    }
+    if (this.head > 1024 && this.head > this.entries.length / 2) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+    return kept;
+  }
+
+  async page(f: JournalFilter, limit: number, before: number) {
+    let count = 0;
+    let more = false;
+    const found: Kept[] = [];
+    for (let i = this.entries.length - 1; i >= this.head; i--) {
+      const e = at(this.entries, i);
+      if (!matches(e, f)) continue;
+      count++;
+      if (e.id >= before) continue;
+      if (found.length < limit) found.push(e);
+      else more = true;
+    }
+    return { count, found, more };
+  }
+
+  async get(): Promise<Kept | undefined> {
+    return undefined;
+  }
+
+  async clear(): Promise<void> {
+    this.entries = [];
+    this.head = 0;
+    this.bytes = 0;
+  }
+}
+
+export class Journal {
+  private readonly listeners = new Map<JournalListener, JournalFilter>();
+
+  constructor(
+    private readonly log: JournalLog,
+    peers?: Peers,
+  ) {
+    // a call another instance kept reaches this one's live readers
+    peers?.hear('journal', (id) => {
+      if (!this.listeners.size) return;
+      void this.log
+        .get(Number(id))
+        .then((kept) => kept && this.tell(kept))
+        .catch(() => undefined);
+    });
+    this.peers = peers;
+  }
+
+  private readonly peers: Peers | undefined;
+
+  /** Keeps a call; resolves once it is kept (the caller gets the answer after). */
+  async record(call: Recorded): Promise<void> {
     const requestBody = typeof call.requestBody === 'string' ? cut(call.requestBody) : call.requestBody;
     const responseText = cut(call.responseText);
     const headers = redactHeaders(call.headers);
@@ -128,52 +217,22 @@ export class Journal {
         : JSON.stringify(requestBody ?? null).length) +
       responseText.length;
     const { headers: _raw, requestBody: _body, responseText: _text, ...rest } = call;
-    const kept: Kept = { id: this.next++, ...rest, headers, requestBody, responseText, bytes };
-    this.entries.push(kept);
-    this.bytes += bytes;
-    for (const [listener, filter] of this.listeners) if (this.matches(kept, filter)) listener(shownEntry(kept));
-    while (this.bytes > this.limitBytes && this.head < this.entries.length - 1) {
-      this.bytes -= at(this.entries, this.head).bytes;
-      this.entries[this.head++] = undefined as unknown as Kept;
-    }
-    if (this.head > 1024 && this.head > this.entries.length / 2) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
-    }
+    const kept = await this.log.append({ ...rest, headers, requestBody, responseText, bytes });
+    this.tell(kept);
+    this.peers?.tell('journal', String(kept.id));
   }
 
-  private matches(e: Kept, f: JournalFilter): boolean {
-    const api = f.api ?? 'v1';
-    return (
-      (api === 'all' || (api === 'v1') === (e.api === 'openapi')) &&
-      (!f.path || e.path.includes(f.path)) &&
-      (!f.method || e.method === f.method.toUpperCase()) &&
-      (f.status === undefined || e.status === f.status) &&
-      (!f.operation_id || e.operation_id === f.operation_id) &&
-      (!f.account_id || e.account_id === f.account_id) &&
-      (!f.since || e.at >= f.since) &&
-      (!f.until || e.at <= f.until)
-    );
+  private tell(kept: Kept): void {
+    for (const [listener, filter] of this.listeners) if (matches(kept, filter)) listener(shownEntry(kept));
   }
 
   /** A page of the calls that match, newest first; `cursor` is the `next_cursor` of the page before. */
-  page(
+  async page(
     f: JournalFilter,
     limit: number,
     cursor?: string,
-  ): { count: number; requests: JournalEntry[]; next_cursor: string | null } {
-    const before = cursor === undefined ? Infinity : Number(cursor);
-    let count = 0;
-    let more = false;
-    const found: Kept[] = [];
-    for (let i = this.entries.length - 1; i >= this.head; i--) {
-      const e = at(this.entries, i);
-      if (!this.matches(e, f)) continue;
-      count++;
-      if (e.id >= before) continue;
-      if (found.length < limit) found.push(e);
-      else more = true;
-    }
+  ): Promise<{ count: number; requests: JournalEntry[]; next_cursor: string | null }> {
+    const { count, found, more } = await this.log.page(f, limit, cursor === undefined ? Infinity : Number(cursor));
     const last = found[found.length - 1];
     return {
       count,
@@ -192,14 +251,7 @@ export class Journal {
     return () => this.listeners.delete(listener);
   }
 
-  /** What the journal holds now, in bytes (as it counts them). */
-  get size(): number {
-    return this.bytes;
-  }
-
-  clear(): void {
-    this.entries = [];
-    this.head = 0;
-    this.bytes = 0;
+  clear(): Promise<void> {
+    return this.log.clear();
   }
 }

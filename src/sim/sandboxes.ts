@@ -9,7 +9,7 @@
 import type { Ids, Random } from '../deps.js';
 import { newDid } from '../domain/numbers.js';
 import { hashSecret, token } from '../domain/secrets.js';
-import { ApiError, notFound } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import type { ApiKeyRow, DbData, Role } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 import type { Clock } from './clock.js';
@@ -131,7 +131,7 @@ export async function createSandbox(
   };
 }
 
-interface Snapshot {
+export interface Snapshot {
   data: DbData;
   files: Map<string, Buffer>;
   bytes: number;
@@ -146,24 +146,52 @@ export interface SnapshotLimits {
 
 export const SNAPSHOT_LIMITS: SnapshotLimits = { count: 20, bytes: 256 * 1024 * 1024 };
 
-/**
- * Named copies of the whole state: records (clocks and schedule among them) and document files,
- * kept in memory up to a count and a size. Rows are frozen, so a copy shares them with the live
- * state and costs the lists; files are copied, and counted.
- */
-export class Snapshots {
+/** Where snapshots are kept: this process's memory, or the shared store (src/store/pg_shared.ts). */
+export interface SnapshotShelf {
+  /** Each snapshot's name and the bytes of its files, in the order saved. */
+  list(): Promise<{ name: string; bytes: number }[]>;
+  get(name: string): Promise<Snapshot | undefined>;
+  /** Keeps the snapshot under its name, over one of the same name. */
+  put(name: string, snapshot: Snapshot): Promise<void>;
+}
+
+/** Snapshots in memory. Rows are frozen, so a copy shares them with the live state and costs the lists. */
+export class MemorySnapshotShelf implements SnapshotShelf {
   private readonly saved = new Map<string, Snapshot>();
 
-  constructor(private readonly limits: SnapshotLimits = SNAPSHOT_LIMITS) {}
+  async list(): Promise<{ name: string; bytes: number }[]> {
+    return [...this.saved].map(([name, s]) => ({ name, bytes: s.bytes }));
+  }
+
+  async get(name: string): Promise<Snapshot | undefined> {
+    return this.saved.get(name);
+  }
+
+  async put(name: string, snapshot: Snapshot): Promise<void> {
+    this.saved.set(name, snapshot);
+  }
+}
+
+/**
+ * Named copies of the whole state: records (clocks and schedule among them) and document files,
+ * kept up to a count and a size of files.
+ */
+export class Snapshots {
+  constructor(
+    private readonly limits: SnapshotLimits = SNAPSHOT_LIMITS,
+    private readonly shelf: SnapshotShelf = new MemorySnapshotShelf(),
+  ) {}
 
   /** Saves inside whole-state work, so the copy is one moment of the state. Past a limit: 422 `limit_reached`. */
   async save(store: UnitOfWork, name: string): Promise<void> {
-    const data = await store.exportState();
+    const state = await store.exportState();
+    // a step's claim belongs to the instance running it now, not to the copy
+    const data = { ...state, steps: state.steps.map(({ claim: _claim, ...step }) => step) };
     const files = new Map<string, Buffer>();
     let bytes = 0;
     const ids = [...data.documents.map((d) => d.data.id), ...data.bulk_dip_tasks.map((t) => `result-${t.data.id}`)];
-    const others = [...this.saved].filter(([n]) => n !== name);
-    const budget = this.limits.bytes - others.reduce((sum, [, s]) => sum + s.bytes, 0);
+    const others = (await this.shelf.list()).filter((s) => s.name !== name);
+    const budget = this.limits.bytes - others.reduce((sum, s) => sum + s.bytes, 0);
     if (others.length >= this.limits.count) {
       throw new ApiError('limit_reached', [
         { detail: `At most ${this.limits.count} snapshots are kept; restore or reset, or save over an existing name.` },
@@ -180,21 +208,18 @@ export class Snapshots {
       }
       files.set(id, file);
     }
-    this.saved.set(name, { data, files, bytes });
+    await this.shelf.put(name, { data, files, bytes });
   }
 
-  has(name: string): boolean {
-    return this.saved.has(name);
+  list(): Promise<{ name: string; bytes: number }[]> {
+    return this.shelf.list();
   }
 
-  list(): { name: string; bytes: number }[] {
-    return [...this.saved].map(([name, s]) => ({ name, bytes: s.bytes }));
-  }
-
-  async restore(store: UnitOfWork, name: string): Promise<void> {
-    const snap = this.saved.get(name);
-    if (!snap) throw notFound('snapshot', name);
+  async restore(store: UnitOfWork, name: string): Promise<boolean> {
+    const snap = await this.shelf.get(name);
+    if (!snap) return false;
     for (const [id, bytes] of snap.files) await store.files.put(id, bytes);
     await store.replaceAll(snap.data);
+    return true;
   }
 }

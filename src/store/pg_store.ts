@@ -57,6 +57,12 @@ const MIGRATIONS: string[] = [
      CREATE TABLE seqs (name text PRIMARY KEY, value bigint NOT NULL);
      INSERT INTO seqs VALUES ('steps', 0), ('sandboxes', 0);`,
   ].join('\n'),
+  // what the instances share besides the records (src/store/pg_shared.ts)
+  `CREATE TABLE faults (seq bigserial PRIMARY KEY, id text NOT NULL UNIQUE, rule text NOT NULL, fired integer NOT NULL);
+   CREATE TABLE journal (id bigserial PRIMARY KEY, api text NOT NULL, at text COLLATE "C" NOT NULL, method text NOT NULL,
+     path text NOT NULL, operation_id text, account_id text, status integer NOT NULL, bytes integer NOT NULL, entry text NOT NULL);
+   CREATE TABLE snapshots (seq bigserial PRIMARY KEY, name text NOT NULL UNIQUE, bytes bigint NOT NULL, data text NOT NULL);
+   CREATE TABLE snapshot_files (name text NOT NULL, id text NOT NULL, bytes bytea NOT NULL, PRIMARY KEY (name, id));`,
 ];
 
 /** A row's place in its list: `inserted_at` then id, or for steps the due time then the order scheduled. */
@@ -180,6 +186,37 @@ export class PgStore implements Store {
     client.release();
     for (const hook of afterCommit) await hook();
     return result;
+  }
+
+  /** One statement outside any unit of work (src/store/pg_shared.ts); the database failing is StorageUnavailable. */
+  async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    try {
+      return (await this.pool.query<R>(sql, params)).rows;
+    } catch (e) {
+      throw unavailable(e) ? new StorageUnavailable(e) : e;
+    }
+  }
+
+  /** Statements in one transaction, outside the store's locks (src/store/pg_shared.ts). */
+  async transaction(
+    fn: (query: (sql: string, params?: unknown[]) => Promise<unknown>) => Promise<void>,
+  ): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      throw new StorageUnavailable(e);
+    }
+    try {
+      await client.query('BEGIN');
+      await fn((sql, params) => client.query(sql, params));
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw unavailable(e) ? new StorageUnavailable(e) : e;
+    } finally {
+      client.release();
+    }
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,177 @@
+/**
+ * What instances over one PostgreSQL database share besides the records: the fault rules (a
+ * firing is counted by one UPDATE, so `times: 1` fires once across them all), the request journal
+ * (bounded by bytes like the in-memory one, trimmed every JOURNAL_TRIM_EVERY calls), and the
+ * snapshots with their files.
+ */
+import type { FaultRule, FaultRules } from '../sim/faults.js';
+import type { JournalFilter, JournalLog, Kept } from '../sim/journal.js';
+import type { Snapshot, SnapshotShelf } from '../sim/sandboxes.js';
+import type { PgStore } from './pg_store.js';
+import type { DbData } from './rows.js';
+
+export class PgFaultRules implements FaultRules {
+  constructor(private readonly db: PgStore) {}
+
+  async all(): Promise<FaultRule[]> {
+    const rows = await this.db.query<{ rule: string; fired: number }>('SELECT rule, fired FROM faults ORDER BY seq');
+    return rows.map((r) => ({ ...(JSON.parse(r.rule) as FaultRule), fired: r.fired }));
+  }
+
+  async count(): Promise<number> {
+    return Number((await this.db.query<{ n: string }>('SELECT count(*) AS n FROM faults'))[0]?.n ?? 0);
+  }
+
+  async add(rule: FaultRule): Promise<void> {
+    await this.db.query('INSERT INTO faults (id, rule, fired) VALUES ($1, $2, $3)', [
+      rule.id,
+      JSON.stringify(rule),
+      rule.fired,
+    ]);
+  }
+
+  async remove(id: string): Promise<FaultRule | undefined> {
+    const [row] = await this.db.query<{ rule: string; fired: number }>(
+      'DELETE FROM faults WHERE id = $1 RETURNING rule, fired',
+      [id],
+    );
+    return row && { ...(JSON.parse(row.rule) as FaultRule), fired: row.fired };
+  }
+
+  async clear(): Promise<void> {
+    await this.db.query('DELETE FROM faults');
+  }
+
+  async take(rule: FaultRule): Promise<boolean> {
+    const taken = await this.db.query(
+      'UPDATE faults SET fired = fired + 1 WHERE id = $1 AND ($2::integer IS NULL OR fired < $2) RETURNING 1',
+      [rule.id, rule.times],
+    );
+    return taken.length > 0;
+  }
+}
+
+/** The journal is trimmed to its bytes once every this many calls an instance keeps. */
+export const JOURNAL_TRIM_EVERY = 200;
+
+/** PostgreSQL's text holds no NUL: the columns searched drop it (the entry itself is JSON, which escapes it). */
+const column = (s: string | null): string | null => s?.replace(/\u0000/g, '') ?? null;
+
+export class PgJournalLog implements JournalLog {
+  private appended = 0;
+
+  constructor(
+    private readonly db: PgStore,
+    private readonly limitBytes: number,
+  ) {}
+
+  async append(call: Omit<Kept, 'id'>): Promise<Kept> {
+    const entry = JSON.stringify({
+      ...call,
+      requestBody: Buffer.isBuffer(call.requestBody) ? call.requestBody.toString('utf8') : call.requestBody,
+      responseText: call.responseText.toString(),
+    });
+    const [row] = await this.db.query<{ id: string }>(
+      `INSERT INTO journal (api, at, method, path, operation_id, account_id, status, bytes, entry)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      [
+        call.api,
+        call.at,
+        call.method,
+        column(call.path),
+        column(call.operation_id),
+        column(call.account_id),
+        call.status,
+        call.bytes,
+        entry,
+      ],
+    );
+    if (++this.appended % JOURNAL_TRIM_EVERY === 0) await this.trim();
+    return { ...call, id: Number(row?.id) };
+  }
+
+  /** Drops the oldest calls past the journal's bytes. */
+  private async trim(): Promise<void> {
+    await this.db.query(
+      `DELETE FROM journal WHERE id <= (
+         SELECT id FROM (SELECT id, sum(bytes) OVER (ORDER BY id DESC) AS total FROM journal) t
+         WHERE total > $1 ORDER BY id DESC LIMIT 1)`,
+      [this.limitBytes],
+    );
+  }
+
+  async page(f: JournalFilter, limit: number, before: number) {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const is = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    const api = f.api ?? 'v1';
+    if (api !== 'all') where.push(api === 'v1' ? "api = 'openapi'" : "api <> 'openapi'");
+    if (f.path) is('strpos(path, ?) > 0', column(f.path));
+    if (f.method) is('method = ?', f.method.toUpperCase());
+    if (f.status !== undefined) is('status = ?', f.status);
+    if (f.operation_id) is('operation_id = ?', column(f.operation_id));
+    if (f.account_id) is('account_id = ?', column(f.account_id));
+    if (f.since) is('at >= ?', f.since);
+    if (f.until) is('at <= ?', f.until);
+    const all = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const [counted] = await this.db.query<{ n: string }>(`SELECT count(*) AS n FROM journal ${all}`, params);
+    const older = Number.isFinite(before) ? `${all ? `${all} AND` : 'WHERE'} id < ${Math.trunc(before)}` : all;
+    const rows = await this.db.query<{ id: string; entry: string }>(
+      `SELECT id, entry FROM journal ${older} ORDER BY id DESC LIMIT ${limit + 1}`,
+      params,
+    );
+    const found = rows.slice(0, limit).map((r) => ({ ...(JSON.parse(r.entry) as Kept), id: Number(r.id) }));
+    return { count: Number(counted?.n ?? 0), found, more: rows.length > limit };
+  }
+
+  async get(id: number): Promise<Kept | undefined> {
+    const [row] = await this.db.query<{ entry: string }>('SELECT entry FROM journal WHERE id = $1', [id]);
+    return row && { ...(JSON.parse(row.entry) as Kept), id };
+  }
+
+  async clear(): Promise<void> {
+    await this.db.query('DELETE FROM journal');
+  }
+}
+
+export class PgSnapshotShelf implements SnapshotShelf {
+  constructor(private readonly db: PgStore) {}
+
+  async list(): Promise<{ name: string; bytes: number }[]> {
+    const rows = await this.db.query<{ name: string; bytes: string }>('SELECT name, bytes FROM snapshots ORDER BY seq');
+    return rows.map((r) => ({ name: r.name, bytes: Number(r.bytes) }));
+  }
+
+  async get(name: string): Promise<Snapshot | undefined> {
+    const [row] = await this.db.query<{ data: string; bytes: string }>(
+      'SELECT data, bytes FROM snapshots WHERE name = $1',
+      [name],
+    );
+    if (!row) return undefined;
+    const files = await this.db.query<{ id: string; bytes: Buffer }>(
+      'SELECT id, bytes FROM snapshot_files WHERE name = $1',
+      [name],
+    );
+    return {
+      data: JSON.parse(row.data) as DbData,
+      files: new Map(files.map((f) => [f.id, f.bytes])),
+      bytes: Number(row.bytes),
+    };
+  }
+
+  async put(name: string, snapshot: Snapshot): Promise<void> {
+    await this.db.transaction(async (query) => {
+      await query('DELETE FROM snapshot_files WHERE name = $1', [name]);
+      await query(
+        `INSERT INTO snapshots (name, bytes, data) VALUES ($1, $2, $3)
+         ON CONFLICT (name) DO UPDATE SET bytes = excluded.bytes, data = excluded.data`,
+        [name, snapshot.bytes, JSON.stringify(snapshot.data)],
+      );
+      for (const [id, bytes] of snapshot.files)
+        await query('INSERT INTO snapshot_files (name, id, bytes) VALUES ($1, $2, $3)', [name, id, bytes]);
+    });
+  }
+}
