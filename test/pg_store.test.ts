@@ -18,7 +18,7 @@ describe('the PostgreSQL store', () => {
 
   it('is created empty, takes the fixtures whole and gives them back in list order', async () => {
     const url = await pg().database();
-    const store = await PgStore.open(url, silentLogger, "test");
+    const store = await PgStore.open(url, silentLogger, 'test');
     try {
       expect(store.created).toBe(true);
       expect(store.location).toBe(url.replace(':postgres@', ':***@'));
@@ -33,13 +33,13 @@ describe('the PostgreSQL store', () => {
     } finally {
       await store.close();
     }
-    const again = await PgStore.open(url, silentLogger, "test");
+    const again = await PgStore.open(url, silentLogger, 'test');
     expect(again.created).toBe(false);
     await again.close();
   });
 
   it('a unique index is a constraint, and work that throws leaves nothing behind', async () => {
-    const store = await PgStore.open(await pg().database(), silentLogger, "test");
+    const store = await PgStore.open(await pg().database(), silentLogger, 'test');
     try {
       await store.run({ global: true }, (w) => w.replaceAll(fixtureState()));
       const cart = (id: string) => ({

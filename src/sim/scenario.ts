@@ -50,8 +50,16 @@ export interface ScenarioResult {
 
 class ExpectationFailed extends Error {}
 
-/** Runs a scenario against the server at `base` and answers its timeline; `adminToken` goes with its /__sim calls. */
-export async function runScenario(base: string, sc: Scenario, adminToken?: string): Promise<ScenarioResult> {
+/**
+ * Runs a scenario against the server at `base` and answers its timeline; `adminToken` goes with its
+ * /__sim calls. `base` may be a function answering the server of each call (instances over one store).
+ */
+export async function runScenario(
+  base: string | (() => string),
+  sc: Scenario,
+  adminToken?: string,
+): Promise<ScenarioResult> {
+  const server = typeof base === 'string' ? () => base : base;
   const timeline: TimelineEntry[] = [];
   const receivers: Receiver[] = [];
   let now = '';
@@ -63,7 +71,7 @@ export async function runScenario(base: string, sc: Scenario, adminToken?: strin
     opts: { key?: string | null; body?: unknown } = {},
   ): Promise<Answer> => {
     const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
-    const res = await fetch(base + path, {
+    const res = await fetch(server() + path, {
       method,
       headers: {
         ...(key ? { authorization: `Bearer ${key}` } : {}),
