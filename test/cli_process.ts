@@ -66,7 +66,7 @@ export async function startCli(
         .map((l) => JSON.parse(l) as Record<string, unknown>),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -1,0 +1,192 @@
+// Issue 14: three dipswitch processes over one PostgreSQL database behave as one. A client sending
+// each call to the next instance in turn runs every scenario with the results of one instance; the
+// races come out as on one instance; faults, journal and snapshots are shared; and an instance
+// killed during an `advance` leaves every step run exactly once.
+import { afterAll, describe, expect, it } from 'vitest';
+import { ScenarioShelf } from '../src/sim/scenario_runner.js';
+import { runScenario, type ScenarioResult } from '../src/sim/scenario.js';
+import { startReceiver } from '../src/sim/receiver.js';
+import { startCli, type Running } from './cli_process.js';
+import { envelope, START } from './helpers.js';
+import { usePostgres } from './pg.js';
+
+type Instance = Running & { base: string };
+
+/** A dipswitch process on the database: frozen clocks at START, each with a seed of its own. */
+function instance(url: string, seed: number): Promise<Instance> {
+  return startCli([
+    '--store',
+    url,
+    '--port',
+    '0',
+    '--clock',
+    'frozen',
+    '--start-time',
+    START.toISOString(),
+    '--seed',
+    String(seed),
+  ]);
+}
+
+const started: Instance[] = [];
+async function instances(url: string, n: number): Promise<Instance[]> {
+  // one after the other: the first seeds the empty database; the others find it seeded
+  const made: Instance[] = [];
+  for (let i = 0; i < n; i++) made.push(await instance(url, 7 + i));
+  started.push(...made);
+  return made;
+}
+afterAll(() => Promise.all(started.map((s) => s.stop())));
+
+/** A client that sends each call to the next instance in turn. */
+function roundRobin(all: Instance[]): () => string {
+  let n = 0;
+  return () => all[n++ % all.length]!.base;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the answers are read by their fields, as a client would */
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: 'Bearer demo-admin-key',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+/** A timeline with what differs between runs by nature (ids, seeds' secrets, receivers' ports) made alike. */
+function comparable(result: ScenarioResult): string[] {
+  return result.timeline.map((e) =>
+    `${e.at} ${e.step} ${e.detail}`
+      .replace(/[0-9A-HJKMNP-TV-Z]{26}/g, '<ulid>')
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
+      .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>'),
+  );
+}
+
+describe('three instances over one PostgreSQL database', () => {
+  const pg = usePostgres();
+  const shelf = new ScenarioShelf();
+
+  it('a client going round the three runs every scenario as one instance does', async () => {
+    const [alone] = await instances(await pg().database(), 1);
+    const three = await instances(await pg().database(), 3);
+    const next = roundRobin(three);
+    for (const name of shelf.names()) {
+      const scenario = await shelf.load(name);
+      const one = await runScenario(alone!.base, scenario);
+      expect(one.passed, `${name} on one instance: ${one.error ?? ''}`).toBe(true);
+      const shared = await runScenario(next, scenario);
+      expect(shared.passed, `${name} on three: ${shared.error ?? ''}`).toBe(true);
+      expect(comparable(shared), name).toEqual(comparable(one));
+    }
+  }, 180_000);
+
+  it('races spread over the three come out as on one; faults, journal and snapshots are shared', async () => {
+    const all = await instances(await pg().database(), 3);
+    const on = (i: number) => all[i % 3]!.base;
+
+    const names = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        call(on(i), 'POST', '/api/v1/carts', envelope('cart', { name: 'contested' })),
+      ),
+    );
+    expect(names.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(names.filter((a) => a.status === 422)).toHaveLength(59);
+
+    const cart = (await call(on(0), 'POST', '/api/v1/carts', envelope('cart', { name: 'checkout race' }))).body.data;
+    await call(
+      on(1),
+      'POST',
+      `/api/v1/carts/${cart.id}/requests`,
+      envelope('request', { type: 'REMOVE_NUMBERS', data: { numbers: ['+13125550109'] } }),
+    );
+    const checkouts = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call(on(i), 'POST', `/api/v1/carts/${cart.id}/checkout`)),
+    );
+    expect(checkouts.filter((a) => a.status === 200)).toHaveLength(1);
+    expect((await call(on(2), 'GET', '/api/v1/orders')).body.count).toBe(1);
+
+    // a rule added on one instance fires once across all three
+    const rule = await call(on(0), 'POST', '/__sim/faults', {
+      match: { operation_id: 'listSwitches' },
+      effect: { status: 503, body: { errors: [{ code: 'injected' }] } },
+      times: 1,
+    });
+    expect(rule.status).toBe(201);
+    const lists = await Promise.all(Array.from({ length: 30 }, (_, i) => call(on(i), 'GET', '/api/v1/switches')));
+    expect(lists.filter((a) => a.status === 503)).toHaveLength(1);
+    expect((await call(on(1), 'GET', '/__sim/faults')).body.faults[0].fired).toBe(1);
+
+    // every instance's calls are in one journal
+    const journal = (await call(on(2), 'GET', '/__sim/requests?operation_id=listSwitches&limit=100')).body;
+    expect(journal.count).toBe(30);
+
+    // a snapshot saved on one instance is restored on another
+    expect((await call(on(0), 'POST', '/__sim/snapshots', { name: 'two-carts' })).status).toBe(201);
+    await call(on(1), 'POST', '/api/v1/carts', envelope('cart', { name: 'after the snapshot' }));
+    expect((await call(on(2), 'POST', '/__sim/snapshots/two-carts/restore')).status).toBe(200);
+    const carts = (await call(on(0), 'GET', '/api/v1/carts?first=100')).body.results.map((c: any) => c.data.name);
+    expect(carts).toContain('contested');
+    expect(carts).not.toContain('after the snapshot');
+  }, 120_000);
+
+  it('an instance killed during an advance of many due steps: each step runs exactly once', async () => {
+    const [a, b] = await instances(await pg().database(), 2);
+    const hooks = await startReceiver();
+    try {
+      await call(a!.base, 'POST', '/api/v1/event_subscriptions', {
+        type: 'event_subscription',
+        data: { name: 'orders', protocol: 'HTTP', data: `${hooks.url}/events`, topics: ['ORDER'] },
+      });
+      const orders: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const cart = (await call(a!.base, 'POST', '/api/v1/carts', envelope('cart', { name: `order ${i}` }))).body.data;
+        await call(
+          b!.base,
+          'POST',
+          `/api/v1/carts/${cart.id}/requests`,
+          envelope('request', {
+            type: 'NEW_NUMBERS',
+            data: { npa: '773', state: 'IL', rate_center: 'CHICAGO', number_type: 'TENDLC', quantity: '1' },
+          }),
+        );
+        expect((await call(a!.base, 'POST', `/api/v1/carts/${cart.id}/checkout`)).status).toBe(200);
+        orders.push(cart.id as string);
+      }
+      const before = hooks.received.length;
+      const advancing = call(a!.base, 'POST', '/__sim/clock/advance', { by: 'PT2M' }).catch(() => null);
+      // killed once a few of the steps' events arrived: mid-advance
+      for (let i = 0; hooks.received.length < before + 5; i++) {
+        if (i > 2_000) throw new Error('the advance sent no events');
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      a!.child.kill('SIGKILL');
+      await advancing;
+      const after = await call(b!.base, 'POST', '/__sim/clock/advance', { by: 'PT2M' });
+      expect(after.status).toBe(200);
+      for (const id of orders)
+        expect(['COMPLETED', 'ERROR']).toContain((await call(b!.base, 'GET', `/api/v1/orders/${id}`)).body.data.status);
+      // each order's events were made once each: a step run twice would make its event twice
+      const events = (await call(b!.base, 'GET', '/__sim/deliveries?kind=event')).body.deliveries as any[];
+      const seen = events.map((d) => {
+        const { id: _id, ...event } = JSON.parse(d.body).data;
+        return JSON.stringify(event);
+      });
+      expect(seen.length).toBeGreaterThan(0);
+      expect(new Set(seen).size, seen.join('\n')).toBe(seen.length);
+    } finally {
+      await hooks.close();
+    }
+  }, 180_000);
+});
