@@ -44,7 +44,6 @@ function roundRobin(all: Instance[]): () => string {
   return () => all[n++ % all.length]!.base;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the answers are read by their fields, as a client would */
 async function call(
   base: string,
   method: string,
@@ -62,7 +61,6 @@ async function call(
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** A timeline with what differs between runs by nature (ids, seeds' secrets, receivers' ports) made alike. */
 function comparable(result: ScenarioResult): string[] {
