@@ -18,6 +18,19 @@ describe('inbound faults', () => {
     expect(listed[0].fired).toBe(2);
   });
 
+  it('at most 1,000 rules are kept: one more is a 422 limit_reached, and deleting one makes room', async () => {
+    const rule = { match: { operation_id: 'getCart' }, effect: { status: 500 } };
+    const made = [];
+    for (let i = 0; i < 1_000; i++) made.push((await fault(rule)).status);
+    expect(made.every((s) => s === 201)).toBe(true);
+    const refused = await fault(rule);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors[0].code).toBe('limit_reached');
+    const first = (await server().call('GET', '/__sim/faults', { key: null })).body.faults[0];
+    expect((await server().call('DELETE', `/__sim/faults/${first.id}`, { key: null })).status).toBe(200);
+    expect((await fault(rule)).status).toBe(201);
+  });
+
   it('matches a path template, an operationId or an account; the body may be any code', async () => {
     await fault({
       match: { path: '/api/v1/carts/{id}', method: 'GET' },
