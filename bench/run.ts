@@ -64,6 +64,24 @@ async function stop(child: ChildProcess): Promise<void> {
   await new Promise((r) => child.once('exit', r));
 }
 
+let cartNumber = 0;
+/** Requests that each create a cart of a name not used before (a durable create). */
+function createCarts(base: string, headers: Record<string, string> = AUTH): autocannon.Options {
+  return {
+    url: `${base}/api/v1/carts`,
+    method: 'POST',
+    headers,
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ type: 'cart', data: { name: `bench ${process.pid} ${cartNumber++}` } }),
+        }),
+      },
+    ],
+  };
+}
+
 /** req/s and latency of one request shape: a warm-up, then REPEATS timed runs, the median kept. */
 async function measure(name: string, opts: autocannon.Options): Promise<Figure> {
   await autocannon({ ...opts, connections: CONNECTIONS, duration: WARMUP_S });
@@ -201,25 +219,12 @@ async function manyKeysFigures(): Promise<Figure[]> {
     `${base}/api/v1/api_keys/${keyId}`,
     auth,
   );
-  let n = 0;
   const figures = [
     await measure('dipswitch GET one API key (50,000 keys, 10,000 accounts)', {
       url: `${base}/api/v1/api_keys/${keyId}`,
       headers: auth,
     }),
-    await measure('dipswitch create cart, durable (50,000 keys, 10,000 accounts)', {
-      url: `${base}/api/v1/carts`,
-      method: 'POST',
-      headers: auth,
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({ type: 'cart', data: { name: `keys ${process.pid} ${n++}` } }),
-          }),
-        },
-      ],
-    }),
+    await measure('dipswitch create cart, durable (50,000 keys, 10,000 accounts)', createCarts(base, auth)),
   ];
   await stop(child);
   return figures;
@@ -318,7 +323,6 @@ async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; sta
     AUTH,
   );
   const rss = child.pid === undefined ? 0 : rssMb(child.pid);
-  let n = 0;
   const figures = [
     await measure(`dipswitch GET one API key (${total.toLocaleString('en')})`, {
       url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
@@ -328,19 +332,7 @@ async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; sta
       url: `${base}/api/v1/carts?first=25`,
       headers: AUTH,
     }),
-    await measure(`dipswitch create cart, durable (${total.toLocaleString('en')})`, {
-      url: `${base}/api/v1/carts`,
-      method: 'POST',
-      headers: AUTH,
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({ type: 'cart', data: { name: `bench ${total} ${process.pid} ${n++}` } }),
-          }),
-        },
-      ],
-    }),
+    await measure(`dipswitch create cart, durable (${total.toLocaleString('en')})`, createCarts(base)),
     await measure(`dipswitch PATCH a switch (${total.toLocaleString('en')})`, {
       url: `${base}/api/v1/switches/${SWITCH_ID}`,
       method: 'PATCH',
@@ -377,20 +369,7 @@ async function postgresFigures(total: number): Promise<{ one: Figure[]; three: F
       );
       return { base, child };
     };
-    let n = 0;
-    const create = (base: string): autocannon.Options => ({
-      url: `${base}/api/v1/carts`,
-      method: 'POST',
-      headers: AUTH,
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({ type: 'cart', data: { name: `pg ${process.pid} ${n++}` } }),
-          }),
-        },
-      ],
-    });
+    const create = (base: string): autocannon.Options => createCarts(base);
     const getKey = (base: string): autocannon.Options => ({
       url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
       headers: AUTH,
