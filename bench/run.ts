@@ -424,7 +424,16 @@ function table(
   return lines.join('\n');
 }
 
+/** `BENCH_ONLY=postgres`: the embedded store and PostgreSQL at 1,000 records, printed, BENCHMARKS.md untouched. */
+async function postgresOnly(): Promise<void> {
+  const small = await dipswitchFigures(1_000);
+  const pg = await postgresFigures(1_000);
+  for (const [i, f] of pg.one.entries())
+    console.log(`${f.name}: ${(f.rps / at(small.figures, i).rps).toFixed(2)} of the embedded store's`);
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'postgres') return postgresOnly();
   console.log('ceiling');
   const ceilings: Figure[] = [];
   for (const mode of ['express', 'node:http']) {

@@ -1,8 +1,9 @@
 /**
  * What instances over one PostgreSQL database share besides the records: the fault rules (a
  * firing is counted by one UPDATE, so `times: 1` fires once across them all), the request journal
- * (bounded by bytes like the in-memory one, trimmed every JOURNAL_TRIM_EVERY calls), and the
- * snapshots with their files.
+ * (bounded by bytes like the in-memory one, trimmed every JOURNAL_TRIM_EVERY calls an instance
+ * keeps; an unlogged table, so a call costs no disk flush: like the in-memory journal it is not
+ * kept through a crash, of PostgreSQL here), and the snapshots with their files.
  */
 import type { FaultRule, FaultRules } from '../sim/faults.js';
 import type { JournalFilter, JournalLog, Kept } from '../sim/journal.js';
@@ -71,9 +72,13 @@ export class PgJournalLog implements JournalLog {
       requestBody: Buffer.isBuffer(call.requestBody) ? call.requestBody.toString('utf8') : call.requestBody,
       responseText: call.responseText.toString(),
     });
-    const [row] = await this.db.query<{ id: string }>(
-      `INSERT INTO journal (api, at, method, path, operation_id, account_id, status, bytes, entry)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+    // each call's place in the bytes journaled so far, so the oldest past the bound are one range
+    const [row] = await this.db.query<{ id: string; upto: string }>(
+      `WITH total AS (
+         INSERT INTO journal_bytes VALUES (true, $8) ON CONFLICT (one)
+         DO UPDATE SET total = journal_bytes.total + excluded.total RETURNING total)
+       INSERT INTO journal (api, at, method, path, operation_id, account_id, status, bytes, upto, entry)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, total.total, $9 FROM total RETURNING id, upto`,
       [
         call.api,
         call.at,
@@ -86,18 +91,9 @@ export class PgJournalLog implements JournalLog {
         entry,
       ],
     );
-    if (++this.appended % JOURNAL_TRIM_EVERY === 0) await this.trim();
+    if (++this.appended % JOURNAL_TRIM_EVERY === 0)
+      await this.db.query('DELETE FROM journal WHERE upto <= $1', [Number(row?.upto) - this.limitBytes]);
     return { ...call, id: Number(row?.id) };
-  }
-
-  /** Drops the oldest calls past the journal's bytes. */
-  private async trim(): Promise<void> {
-    await this.db.query(
-      `DELETE FROM journal WHERE id <= (
-         SELECT id FROM (SELECT id, sum(bytes) OVER (ORDER BY id DESC) AS total FROM journal) t
-         WHERE total > $1 ORDER BY id DESC LIMIT 1)`,
-      [this.limitBytes],
-    );
   }
 
   async page(f: JournalFilter, limit: number, before: number) {

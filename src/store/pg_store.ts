@@ -59,8 +59,11 @@ const MIGRATIONS: string[] = [
   ].join('\n'),
   // what the instances share besides the records (src/store/pg_shared.ts)
   `CREATE TABLE faults (seq bigserial PRIMARY KEY, id text NOT NULL UNIQUE, rule text NOT NULL, fired integer NOT NULL);
-   CREATE TABLE journal (id bigserial PRIMARY KEY, api text NOT NULL, at text COLLATE "C" NOT NULL, method text NOT NULL,
-     path text NOT NULL, operation_id text, account_id text, status integer NOT NULL, bytes integer NOT NULL, entry text NOT NULL);
+   CREATE UNLOGGED TABLE journal (id bigserial PRIMARY KEY, api text NOT NULL, at text COLLATE "C" NOT NULL,
+     method text NOT NULL, path text NOT NULL, operation_id text, account_id text, status integer NOT NULL,
+     bytes integer NOT NULL, upto bigint NOT NULL, entry text NOT NULL);
+   CREATE INDEX journal_upto ON journal (upto);
+   CREATE UNLOGGED TABLE journal_bytes (one boolean PRIMARY KEY, total bigint NOT NULL);
    CREATE TABLE snapshots (seq bigserial PRIMARY KEY, name text NOT NULL UNIQUE, bytes bigint NOT NULL, data text NOT NULL);
    CREATE TABLE snapshot_files (name text NOT NULL, id text NOT NULL, bytes bytea NOT NULL, PRIMARY KEY (name, id));`,
 ];
@@ -79,9 +82,6 @@ function sortOf(name: CollectionName, row: AnyRow): string {
  * a key is stored with `\` doubled and NUL as `\0` (one stored text per key, and back).
  */
 const stored = (k: string): string => k.replace(/\\/g, '\\\\').replace(/\u0000/g, '\\0');
-
-/** The PostgreSQL error of a unique constraint. */
-const UNIQUE = '23505';
 
 /**
  * Whether `e` says the database failed (it is down, refused the write, or the connection broke),
@@ -173,7 +173,7 @@ export class PgStore implements Store {
           `SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), pg_advisory_xact_lock(${ACCOUNT_LOCKS}, hashtext($1))`,
           [scope.account],
         );
-      const work = new PgWork(client, 'read' in scope, 'global' in scope, afterCommit);
+      const work = new PgWork(prepared(client), 'read' in scope, 'global' in scope, afterCommit);
       result = await fn(work.uow);
       await work.beforeCommit();
       await client.query('COMMIT');
@@ -296,11 +296,33 @@ class PgPeers implements Peers {
   }
 }
 
+/** What a unit of work sends its statements through. */
+interface Queries {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+/** The names of the statements prepared, one per text (a unit of work's texts are a fixed few per collection). */
+const statementNames = new Map<string, string>();
+
+/**
+ * A connection whose statements are prepared once (on each connection) and then only executed:
+ * PostgreSQL parses and plans a unit of work's few texts once, not at every call.
+ */
+function prepared(client: pg.PoolClient): Queries {
+  return {
+    query: <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => {
+      let name = statementNames.get(text);
+      if (name === undefined) statementNames.set(text, (name = `dipswitch_${statementNames.size}`));
+      return client.query<R>({ name, text, values });
+    },
+  };
+}
+
 class PgWork {
   readonly uow: UnitOfWork;
 
   constructor(
-    private readonly db: pg.PoolClient,
+    private readonly db: Queries,
     private readonly readOnly: boolean,
     private readonly global: boolean,
     afterCommit: (() => void | Promise<void>)[],
@@ -381,7 +403,8 @@ class PgWork {
   private async replaceAll(data: DbData): Promise<void> {
     this.wholeState();
     await this.db.query(`TRUNCATE row_index, ${COLLECTION_NAMES.map(table).join(', ')}`);
-    for (const name of COLLECTION_NAMES) for (const row of data[name] as readonly AnyRow[]) await this.write(name, row);
+    for (const name of COLLECTION_NAMES)
+      for (const row of data[name] as readonly AnyRow[]) await this.write(name, row, true);
     // the counters move past every value the state holds
     const steps = (data.steps as readonly { seq: number }[]).reduce((m, s) => Math.max(m, s.seq + 1), 0);
     const blocks = data.accounts.reduce((m, a) => Math.max(m, (a.sandbox_block ?? -1) + 1), 0);
@@ -389,35 +412,46 @@ class PgWork {
     await this.db.query("UPDATE seqs SET value = GREATEST(value, $1) WHERE name = 'sandboxes'", [blocks]);
   }
 
-  /** Writes a row and its index keys (its old keys go first). */
-  private async write(name: CollectionName, row: AnyRow): Promise<void> {
+  /**
+   * Writes a row and its index keys: a new row (`fresh`) is inserted, refused if its id is taken;
+   * a changed one replaces the stored row and its old keys. The keys go in one statement: a unique
+   * key another row holds is not inserted, which names the key refused.
+   */
+  private async write(name: CollectionName, row: AnyRow, fresh: boolean): Promise<void> {
     const sort = sortOf(name, row);
-    await this.db.query(
-      `INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, sort = excluded.sort, row = excluded.row`,
-      [row.data.id, row.account_id, sort, JSON.stringify(row)],
-    );
-    await this.db.query('DELETE FROM row_index WHERE collection = $1 AND id = $2', [name, row.data.id]);
+    const id = row.data.id;
+    if (fresh) {
+      const inserted = await this.db.query(
+        `INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING 1`,
+        [id, row.account_id, sort, JSON.stringify(row)],
+      );
+      if (!inserted.rowCount) throw new UniqueViolation(name, 'id', id);
+    } else {
+      await this.db.query(
+        `INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, sort = excluded.sort, row = excluded.row`,
+        [id, row.account_id, sort, JSON.stringify(row)],
+      );
+      await this.db.query('DELETE FROM row_index WHERE collection = $1 AND id = $2', [name, id]);
+    }
+    const keys: { index: string; key: string; unique: boolean }[] = [];
     const def = SCHEMA[name] as TableDef<AnyRow>;
     for (const [index, d] of Object.entries(def.indexes))
-      for (const key of keysOf(d.key(row)).map(stored)) {
-        try {
-          await this.db.query('SAVEPOINT idx');
-          await this.db.query('INSERT INTO row_index VALUES ($1, $2, $3, $4, $5, $6)', [
-            name,
-            index,
-            key,
-            row.data.id,
-            sort,
-            !!d.unique,
-          ]);
-          await this.db.query('RELEASE SAVEPOINT idx');
-        } catch (e) {
-          if ((e as { code?: string }).code !== UNIQUE) throw e;
-          await this.db.query('ROLLBACK TO SAVEPOINT idx');
-          throw new UniqueViolation(name, index, key);
-        }
-      }
+      // a key a row gives twice is one key (as in the embedded store)
+      for (const key of new Set(keysOf(d.key(row)).map(stored))) keys.push({ index, key, unique: !!d.unique });
+    if (!keys.length) return;
+    const added = await this.db.query<{ index_name: string; key: string }>(
+      `INSERT INTO row_index (collection, index_name, key, id, sort, is_unique)
+       SELECT $1, k.index_name, k.key, $2, $3, k.is_unique
+       FROM unnest($4::text[], $5::text[], $6::boolean[]) AS k(index_name, key, is_unique)
+       ON CONFLICT (collection, index_name, key) WHERE is_unique DO NOTHING
+       RETURNING index_name, key`,
+      [name, id, sort, keys.map((k) => k.index), keys.map((k) => k.key), keys.map((k) => k.unique)],
+    );
+    if (added.rowCount === keys.length) return;
+    const kept = new Set(added.rows.map((r) => `${r.index_name}\u0001${r.key}`));
+    const refused = keys.find((k) => !kept.has(`${k.index}\u0001${k.key}`));
+    throw new UniqueViolation(name, refused?.index ?? 'id', refused?.key ?? id);
   }
 
   private table<K extends CollectionName>(name: K): TableOps<Collections[K]> {
@@ -444,16 +478,15 @@ class PgWork {
       all: () => this.rows<R>(`SELECT row FROM ${t} ORDER BY sort`, []),
       insert: async (row) => {
         this.writable();
-        if (await one(row.data.id)) throw new UniqueViolation(name, 'id', row.data.id);
         const frozen = deepFreeze(row);
-        await this.write(name, frozen);
+        await this.write(name, frozen, true);
         return frozen;
       },
       update: async (row, change) => {
         this.writable();
         const current = (await this.rows<R>(`SELECT row FROM ${t} WHERE id = $1 FOR UPDATE`, [row.data.id]))[0];
         const next = changed(name, row.data.id, current, change);
-        await this.write(name, next);
+        await this.write(name, next, false);
         return next;
       },
       remove: async (row) => {
