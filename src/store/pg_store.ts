@@ -1,12 +1,14 @@
 /**
  * The PostgreSQL backend of the store (`--store postgres://…` or DATABASE_URL), for several
  * dipswitch instances over one database. A table per collection holds each row whole as JSON text
- * (not `jsonb`, which cannot hold the NUL a caller's string may carry) with its account and its list order; the indexes of src/store/schema.ts are rows of one index
- * table whose unique keys are a real unique constraint. One unit of work is one transaction:
- * account work holds a transaction-scoped advisory lock of its account (and a shared one of the
- * whole state), whole-state work the exclusive one, reads none. The schema is versioned
- * (`schema_version`) and migrated at start under a session advisory lock, so instances starting
- * together do not race.
+ * (not `jsonb`, which cannot hold the NUL a caller's string may carry) with its account and its
+ * list order; the indexes of src/store/schema.ts are rows of one index table whose unique keys are
+ * a real unique constraint. One unit of work that writes is one transaction: account work holds a
+ * transaction-scoped advisory lock of its account (and a shared one of the whole state),
+ * whole-state work the exclusive one. Reads take no lock and no transaction (at READ COMMITTED a
+ * transaction would give each statement its own snapshot all the same). Statements are prepared
+ * once per connection. The schema is versioned (`schema_version`) and migrated at start under a
+ * session advisory lock, so instances starting together do not race.
  */
 import pg from 'pg';
 import type { TableOps } from './collections.js';
@@ -39,6 +41,13 @@ const MIGRATION_LOCK = 7_406_002;
 const ACCOUNT_LOCKS = 7406;
 
 const table = (name: CollectionName) => `c_${name}`;
+
+/** The second key of an account's advisory lock: a 32-bit FNV-1a hash of its id (a number, so no text goes into SQL). */
+function accountLock(accountId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < accountId.length; i++) h = Math.imul(h ^ accountId.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
 
 /** The migrations, in order; each runs once, in its own transaction. */
 const MIGRATIONS: string[] = [
@@ -165,20 +174,23 @@ export class PgStore implements Store {
     }
     const afterCommit: (() => void | Promise<void>)[] = [];
     let result: T;
+    // reads take no transaction: at READ COMMITTED each statement sees its own snapshot either way
+    const reads = 'read' in scope;
     try {
-      await client.query('read' in scope ? 'BEGIN READ ONLY' : 'BEGIN');
-      if ('global' in scope) await client.query('SELECT pg_advisory_xact_lock($1)', [STATE_LOCK]);
+      // the transaction and its lock in one round trip
+      if ('global' in scope) await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${STATE_LOCK})`);
       if ('account' in scope)
         await client.query(
-          `SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), pg_advisory_xact_lock(${ACCOUNT_LOCKS}, hashtext($1))`,
-          [scope.account],
+          `BEGIN; SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), pg_advisory_xact_lock(${ACCOUNT_LOCKS}, ${accountLock(scope.account)})`,
         );
-      const work = new PgWork(prepared(client), 'read' in scope, 'global' in scope, afterCommit);
+      const work = new PgWork(prepared(client), reads, 'global' in scope, afterCommit);
       result = await fn(work.uow);
-      await work.beforeCommit();
-      await client.query('COMMIT');
+      if (!reads) {
+        await work.beforeCommit();
+        await client.query('COMMIT');
+      }
     } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if (!reads) await client.query('ROLLBACK').catch(() => undefined);
       client.release();
       if (e instanceof StorageUnavailable || !unavailable(e)) throw e;
       throw new StorageUnavailable(e);
