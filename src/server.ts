@@ -19,7 +19,7 @@ import { runners } from './sim/simulation.js';
 import { makeWork } from './sim/work.js';
 import { fixtureState } from './store/fixtures.js';
 import { JsonStore, type JsonStoreOptions } from './store/json_store.js';
-import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/pg_shared.js';
+import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './sim/pg_shared.js';
 import { PgStore } from './store/pg_store.js';
 import type { Store } from './store/store.js';
 import type { ClockMode, DbData } from './store/rows.js';

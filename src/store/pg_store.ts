@@ -66,7 +66,7 @@ const MIGRATIONS: string[] = [
      CREATE TABLE seqs (name text PRIMARY KEY, value bigint NOT NULL);
      INSERT INTO seqs VALUES ('steps', 0), ('sandboxes', 0);`,
   ].join('\n'),
-  // what the instances share besides the records (src/store/pg_shared.ts)
+  // what the instances share besides the records (src/sim/pg_shared.ts)
   `CREATE TABLE faults (seq bigserial PRIMARY KEY, id text NOT NULL UNIQUE, rule text NOT NULL, fired integer NOT NULL);
    CREATE UNLOGGED TABLE journal (id bigserial PRIMARY KEY, api text NOT NULL, at text COLLATE "C" NOT NULL,
      method text NOT NULL, path text NOT NULL, operation_id text, account_id text, status integer NOT NULL,
@@ -200,7 +200,7 @@ export class PgStore implements Store {
     return result;
   }
 
-  /** One statement outside any unit of work (src/store/pg_shared.ts); the database failing is StorageUnavailable. */
+  /** One statement outside any unit of work (src/sim/pg_shared.ts); the database failing is StorageUnavailable. */
   async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
     try {
       return (await this.pool.query<R>(sql, params)).rows;
@@ -209,7 +209,7 @@ export class PgStore implements Store {
     }
   }
 
-  /** Statements in one transaction, outside the store's locks (src/store/pg_shared.ts). */
+  /** Statements in one transaction, outside the store's locks (src/sim/pg_shared.ts). */
   async transaction(
     fn: (query: (sql: string, params?: unknown[]) => Promise<unknown>) => Promise<void>,
   ): Promise<void> {

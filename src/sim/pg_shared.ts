@@ -5,11 +5,11 @@
  * keeps; an unlogged table, so a call costs no disk flush: like the in-memory journal it is not
  * kept through a crash, of PostgreSQL here), and the snapshots with their files.
  */
-import type { FaultRule, FaultRules } from '../sim/faults.js';
-import type { JournalFilter, JournalLog, Kept } from '../sim/journal.js';
-import type { Snapshot, SnapshotShelf } from '../sim/sandboxes.js';
-import type { PgStore } from './pg_store.js';
-import type { DbData } from './rows.js';
+import type { FaultRule, FaultRules } from './faults.js';
+import type { JournalFilter, JournalLog, Kept } from './journal.js';
+import type { Snapshot, SnapshotShelf } from './sandboxes.js';
+import type { PgStore } from '../store/pg_store.js';
+import type { DbData } from '../store/rows.js';
 
 export class PgFaultRules implements FaultRules {
   constructor(private readonly db: PgStore) {}
