@@ -113,7 +113,11 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
         const work = makeWork({ ids, random }, w, accountId, await clocks.of(w, accountId));
         const out = await fn(work);
         earliest = work.sim.earliest;
-        if (earliest !== null && earliest <= work.clock.ms()) await scheduler.claimDue(w, accountId, work.clock.ms());
+        if (earliest !== null) {
+          // the other instances' timers learn of the steps with the commit that made them
+          await w.tell('steps', accountId);
+          if (earliest <= work.clock.ms()) await scheduler.claimDue(w, accountId, work.clock.ms());
+        }
         return out;
       });
       if (earliest !== null) scheduler.notify(accountId);

@@ -139,6 +139,33 @@ describe('three instances over one PostgreSQL database', () => {
     expect(carts).not.toContain('after the snapshot');
   }, 120_000);
 
+  it('a real clock’s step made on an instance that then dies is run by another, whose timer heard of it', async () => {
+    const url = await pg().database();
+    const real = (seed: number) =>
+      startCli(['--store', url, '--port', '0', '--clock', 'real', '--seed', String(seed)]).then((i) => {
+        started.push(i);
+        return i;
+      });
+    const a = await real(21);
+    const b = await real(22);
+    const cart = (await call(a.base, 'POST', '/api/v1/carts', envelope('cart', { name: 'timed' }))).body.data;
+    await call(
+      a.base,
+      'POST',
+      `/api/v1/carts/${cart.id}/requests`,
+      envelope('request', { type: 'REMOVE_NUMBERS', data: { numbers: ['+13125550109'] } }),
+    );
+    // the order moves to PROCESSING 5 s after the checkout, on the account's clock
+    expect((await call(a.base, 'POST', `/api/v1/carts/${cart.id}/checkout`)).status).toBe(200);
+    a.child.kill('SIGKILL');
+    let status = 'NEW';
+    for (let i = 0; status === 'NEW' && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await call(b.base, 'GET', `/api/v1/orders/${cart.id}`)).body.data.status;
+    }
+    expect(status).not.toBe('NEW');
+  }, 60_000);
+
   it('an instance killed during an advance of many due steps: each step runs exactly once', async () => {
     const [a, b] = await instances(await pg().database(), 2);
     const hooks = await startReceiver();

@@ -188,6 +188,7 @@ export class DeliveryWorker {
             ref: current.data.id,
           },
         });
+        await w.tell('steps', accountId);
       }
       if (outcome === 'delivered' || outcome === 'failed' || outcome === 'refused')
         await settle(w, current, outcome === 'delivered');

@@ -98,7 +98,6 @@ export class Scheduler {
     // one look at the account's due steps waiting in its queue covers every write before it
     if (this.kicked.has(accountId)) return;
     this.kicked.add(accountId);
-    this.opts.store.peers?.tell('steps', accountId);
     void this.exclusive(accountId, async () => {
       this.kicked.delete(accountId);
       const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
@@ -137,8 +136,6 @@ export class Scheduler {
       const what = await this.runStep(step);
       if (what !== null) fired.push({ at: step.data.at, kind: step.data.kind, ref: step.data.ref, what });
     }
-    // the steps run may have scheduled others: the other instances' timers learn of them
-    if (fired.length) this.opts.store.peers?.tell('steps', accountId);
     return fired;
   }
 
@@ -195,7 +192,12 @@ export class Scheduler {
         const clock = await clocks.advanceTo(w, accountId, Date.parse(step.data.at));
         const work = makeWork(this.opts, w, accountId, clock);
         const what = await this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>](step, work);
-        await this.claimDue(w, accountId, clock.ms());
+        const earliest = work.sim.earliest;
+        if (earliest !== null) {
+          // the steps it scheduled: the other instances' timers learn of them with its commit
+          await w.tell('steps', accountId);
+          if (earliest <= clock.ms()) await this.claimDue(w, accountId, clock.ms());
+        }
         return what;
       });
       if (said !== null)

@@ -183,7 +183,7 @@ export class PgStore implements Store {
         await client.query(
           `BEGIN; SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), pg_advisory_xact_lock(${ACCOUNT_LOCKS}, ${accountLock(scope.account)})`,
         );
-      const work = new PgWork(prepared(client), reads, 'global' in scope, afterCommit);
+      const work = new PgWork(prepared(client), reads, 'global' in scope, afterCommit, this.peers);
       result = await fn(work.uow);
       if (!reads) {
         await work.beforeCommit();
@@ -288,10 +288,14 @@ class PgPeers implements Peers {
     for (const fn of this.handlers.get(message.topic) ?? []) fn(message.payload ?? '');
   }
 
+  /** What is told: from whom, on what, and what. */
+  message(topic: PeerTopic, payload: string): string {
+    return JSON.stringify({ from: this.instance, topic, payload });
+  }
+
   tell(topic: PeerTopic, payload: string): void {
-    const text = JSON.stringify({ from: this.instance, topic, payload });
     this.pool
-      .query('SELECT pg_notify($1, $2)', [CHANNEL, text])
+      .query('SELECT pg_notify($1, $2)', [CHANNEL, this.message(topic, payload)])
       .catch((e: Error) => this.logger.warn(`store: could not tell the other instances (${e.message})`));
   }
 
@@ -338,8 +342,14 @@ class PgWork {
     private readonly readOnly: boolean,
     private readonly global: boolean,
     afterCommit: (() => void | Promise<void>)[],
+    peers: PgPeers,
   ) {
     this.uow = new UnitOfWork({
+      // NOTIFY in a transaction is delivered at its commit, and only then
+      tell: async (topic, payload) => {
+        this.writable();
+        await db.query('SELECT pg_notify($1, $2)', [CHANNEL, peers.message(topic, payload)]);
+      },
       table: (name) => this.table(name) as never,
       files: {
         put: async (id, bytes) => {

@@ -40,6 +40,8 @@ export interface WorkBackend {
   replaceAll(data: DbData): Promise<void>;
   removeAccount(accountId: string): Promise<void>;
   exportState(): Promise<DbData>;
+  /** Tells the other instances, once the work commits (absent for a store one process owns). */
+  tell?(topic: PeerTopic, payload: string): Promise<void>;
 }
 
 /** One request's (or one step's) view of the store: every collection, its files, and hooks. */
@@ -69,6 +71,11 @@ export class UnitOfWork extends Tables {
   /** Removes an account and every row it owns: whole-state work only. */
   removeAccount(accountId: string): Promise<void> {
     return this.backend.removeAccount(accountId);
+  }
+
+  /** Tells the other instances `payload` on `topic` if, and once, the work commits. */
+  tell(topic: PeerTopic, payload: string): Promise<void> {
+    return this.backend.tell?.(topic, payload) ?? Promise.resolve();
   }
 
   /** The whole state as it stands in this work (snapshots). */
