@@ -176,3 +176,31 @@ export function expectInvalid(answer: { status: number; body: any }, pointer: st
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
   expect(onlyError(answer)).toMatchObject({ code: 'invalid_parameter', source: { pointer } });
 }
+
+/** Opens the live journal; answers a reader of its events and a way to close it. */
+export async function liveJournal(base: string, api = 'v1') {
+  const controller = new AbortController();
+  const res = await fetch(`${base}/__sim/requests/stream?api=${api}`, { signal: controller.signal });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  return {
+    res,
+    /** The next `event: call` entry. */
+    async next(): Promise<Record<string, unknown>> {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end >= 0) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = /^data: (.*)$/m.exec(event)?.[1];
+          if (data) return JSON.parse(data) as Record<string, unknown>;
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the stream ended');
+        buffer += value;
+      }
+    },
+    close: () => controller.abort(),
+  };
+}

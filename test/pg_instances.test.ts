@@ -7,7 +7,7 @@ import { ScenarioShelf } from '../src/sim/scenario_runner.js';
 import { runScenario, type ScenarioResult } from '../src/sim/scenario.js';
 import { startReceiver } from '../src/sim/receiver.js';
 import { startCli, type Running } from './cli_process.js';
-import { envelope, START } from './helpers.js';
+import { envelope, liveJournal, START } from './helpers.js';
 import { usePostgres } from './pg.js';
 
 type Instance = Running & { base: string };
@@ -129,6 +129,14 @@ describe('three instances over one PostgreSQL database', () => {
     // every instance's calls are in one journal
     const journal = (await call(on(2), 'GET', '/__sim/requests?operation_id=listSwitches&limit=100')).body;
     expect(journal.count).toBe(30);
+    // and a live reader on one instance sees a call another answered
+    const live = await liveJournal(on(0));
+    try {
+      await call(on(1), 'GET', '/api/v1/carts?first=1');
+      expect(await live.next()).toMatchObject({ path: '/api/v1/carts', operation_id: 'listCarts' });
+    } finally {
+      live.close();
+    }
 
     // a snapshot saved on one instance is restored on another
     expect((await call(on(0), 'POST', '/__sim/snapshots', { name: 'two-carts' })).status).toBe(201);

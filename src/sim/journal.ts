@@ -123,7 +123,7 @@ export function matches(e: Kept, f: JournalFilter): boolean {
 
 /** Where the calls are kept, bounded by bytes (oldest out first): this process, or the shared store. */
 export interface JournalLog {
-  /** Keeps the call and answers it with its id. */
+  /** Keeps the call and answers it with its id; a log the instances share tells the others of it. */
   append(call: Omit<Kept, 'id'>): Promise<Kept>;
   /** The calls that match, newest first, with ids below `before`; and how many match in all. */
   page(f: JournalFilter, limit: number, before: number): Promise<{ count: number; found: Kept[]; more: boolean }>;
@@ -198,10 +198,7 @@ export class Journal {
         .then((kept) => kept && this.tell(kept))
         .catch(() => undefined);
     });
-    this.peers = peers;
   }
-
-  private readonly peers: Peers | undefined;
 
   /** Keeps a call; resolves once it is kept (the caller gets the answer after). */
   async record(call: Recorded): Promise<void> {
@@ -219,7 +216,6 @@ export class Journal {
     const { headers: _raw, requestBody: _body, responseText: _text, ...rest } = call;
     const kept = await this.log.append({ ...rest, headers, requestBody, responseText, bytes });
     this.tell(kept);
-    this.peers?.tell('journal', String(kept.id));
   }
 
   private tell(kept: Kept): void {

@@ -72,13 +72,17 @@ export class PgJournalLog implements JournalLog {
       requestBody: Buffer.isBuffer(call.requestBody) ? call.requestBody.toString('utf8') : call.requestBody,
       responseText: call.responseText.toString(),
     });
-    // each call's place in the bytes journaled so far, so the oldest past the bound are one range
+    // each call's place in the bytes journaled so far, so the oldest past the bound are one range;
+    // the other instances are told of it in the same statement (their live readers show it)
+    const tell = this.db.peers.telling('journal', 'kept.id::text', 9);
     const [row] = await this.db.query<{ id: string; upto: string }>(
       `WITH total AS (
          INSERT INTO journal_bytes VALUES (true, $8) ON CONFLICT (one)
-         DO UPDATE SET total = journal_bytes.total + excluded.total RETURNING total)
-       INSERT INTO journal (api, at, method, path, operation_id, account_id, status, bytes, upto, entry)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, total.total, $9 FROM total RETURNING id, upto`,
+         DO UPDATE SET total = journal_bytes.total + excluded.total RETURNING total),
+       kept AS (
+         INSERT INTO journal (api, at, method, path, operation_id, account_id, status, bytes, upto, entry)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, total.total, $9 FROM total RETURNING id, upto)
+       SELECT kept.id, kept.upto, ${tell.sql} FROM kept`,
       [
         call.api,
         call.at,
@@ -89,6 +93,7 @@ export class PgJournalLog implements JournalLog {
         call.status,
         call.bytes,
         entry,
+        ...tell.params,
       ],
     );
     if (++this.appended % JOURNAL_TRIM_EVERY === 0)

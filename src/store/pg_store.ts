@@ -293,6 +293,19 @@ class PgPeers implements Peers {
     return JSON.stringify({ from: this.instance, topic, payload });
   }
 
+  /**
+   * What tells the other instances from inside a statement: an expression for its select list,
+   * `payload` being an SQL expression of the text told, and the parameters the expression numbers
+   * after the statement's own `count`.
+   */
+  telling(topic: PeerTopic, payload: string, count: number): { sql: string; params: string[] } {
+    const [channel, from, about] = [count + 1, count + 2, count + 3].map((n) => `$${n}::text`);
+    return {
+      sql: `pg_notify(${channel}, json_build_object('from', ${from}, 'topic', ${about}, 'payload', ${payload})::text)`,
+      params: [CHANNEL, this.instance, topic],
+    };
+  }
+
   tell(topic: PeerTopic, payload: string): void {
     this.pool
       .query('SELECT pg_notify($1, $2)', [CHANNEL, this.message(topic, payload)])
@@ -435,43 +448,62 @@ class PgWork {
   }
 
   /**
-   * Writes a row and its index keys: a new row (`fresh`) is inserted, refused if its id is taken;
-   * a changed one replaces the stored row and its old keys. The keys go in one statement: a unique
-   * key another row holds is not inserted, which names the key refused.
+   * Writes a row and its index keys: a new row (`fresh`) is inserted with its keys in one statement,
+   * refused if its id is taken; a changed one replaces the stored row and its old keys (two). The keys
+   * go in one statement: a unique key another row holds is not inserted, which names the key refused.
    */
   private async write(name: CollectionName, row: AnyRow, fresh: boolean): Promise<void> {
     const sort = sortOf(name, row);
     const id = row.data.id;
-    if (fresh) {
-      const inserted = await this.db.query(
-        `INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING 1`,
-        [id, row.account_id, sort, JSON.stringify(row)],
-      );
-      if (!inserted.rowCount) throw new UniqueViolation(name, 'id', id);
-    } else {
-      await this.db.query(
-        `INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, sort = excluded.sort, row = excluded.row`,
-        [id, row.account_id, sort, JSON.stringify(row)],
-      );
-      await this.db.query('DELETE FROM row_index WHERE collection = $1 AND id = $2', [name, id]);
-    }
     const keys: { index: string; key: string; unique: boolean }[] = [];
     const def = SCHEMA[name] as TableDef<AnyRow>;
     for (const [index, d] of Object.entries(def.indexes))
       // a key a row gives twice is one key (as in the embedded store)
       for (const key of new Set(keysOf(d.key(row)).map(stored))) keys.push({ index, key, unique: !!d.unique });
-    if (!keys.length) return;
-    const added = await this.db.query<{ index_name: string; key: string }>(
-      `INSERT INTO row_index (collection, index_name, key, id, sort, is_unique)
-       SELECT $1, k.index_name, k.key, $2, $3, k.is_unique
-       FROM unnest($4::text[], $5::text[], $6::boolean[]) AS k(index_name, key, is_unique)
-       ON CONFLICT (collection, index_name, key) WHERE is_unique DO NOTHING
-       RETURNING index_name, key`,
-      [name, id, sort, keys.map((k) => k.index), keys.map((k) => k.key), keys.map((k) => k.unique)],
-    );
-    if (added.rowCount === keys.length) return;
-    const kept = new Set(added.rows.map((r) => `${r.index_name}\u0001${r.key}`));
+    const keyColumns = [keys.map((k) => k.index), keys.map((k) => k.key), keys.map((k) => k.unique)];
+    let added: { index_name: string; key: string }[];
+    if (fresh) {
+      // the row and its keys in one statement; the keys only if the row's id was free
+      const r = await this.db.query<{ index_name: string | null; key: string | null }>(
+        `WITH r AS (
+           INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (id) DO NOTHING RETURNING 1),
+         k AS (
+           INSERT INTO row_index (collection, index_name, key, id, sort, is_unique)
+           SELECT $5, k.index_name, k.key, $1, $3, k.is_unique
+           FROM unnest($6::text[], $7::text[], $8::boolean[]) AS k(index_name, key, is_unique)
+           WHERE EXISTS (SELECT 1 FROM r)
+           ON CONFLICT (collection, index_name, key) WHERE is_unique DO NOTHING
+           RETURNING index_name, key)
+         SELECT NULL AS index_name, NULL AS key FROM r UNION ALL SELECT index_name, key FROM k`,
+        [id, row.account_id, sort, JSON.stringify(row), name, ...keyColumns],
+      );
+      if (!r.rows.some((x) => x.index_name === null)) throw new UniqueViolation(name, 'id', id);
+      added = r.rows.filter((x): x is { index_name: string; key: string } => x.index_name !== null);
+    } else {
+      // the row and the removal of its old keys in one statement (the new keys next: one statement
+      // cannot delete a unique key and insert it again)
+      await this.db.query(
+        `WITH r AS (
+           INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, sort = excluded.sort, row = excluded.row)
+         DELETE FROM row_index WHERE collection = $5 AND id = $1`,
+        [id, row.account_id, sort, JSON.stringify(row), name],
+      );
+      if (!keys.length) return;
+      added = (
+        await this.db.query<{ index_name: string; key: string }>(
+          `INSERT INTO row_index (collection, index_name, key, id, sort, is_unique)
+           SELECT $1, k.index_name, k.key, $2, $3, k.is_unique
+           FROM unnest($4::text[], $5::text[], $6::boolean[]) AS k(index_name, key, is_unique)
+           ON CONFLICT (collection, index_name, key) WHERE is_unique DO NOTHING
+           RETURNING index_name, key`,
+          [name, id, sort, ...keyColumns],
+        )
+      ).rows;
+    }
+    if (added.length === keys.length) return;
+    const kept = new Set(added.map((r) => `${r.index_name}\u0001${r.key}`));
     const refused = keys.find((k) => !kept.has(`${k.index}\u0001${k.key}`));
     throw new UniqueViolation(name, refused?.index ?? 'id', refused?.key ?? id);
   }
