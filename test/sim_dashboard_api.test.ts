@@ -2,13 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { JOURNAL_STREAMS } from '../src/sim/journal.js';
 import { startReceiver } from '../src/sim/receiver.js';
-import { envelope, liveJournal as stream, useServer } from './helpers.js';
+import { envelope, liveJournal, useServer } from './helpers.js';
 
 describe('the live journal', () => {
   const server = useServer();
 
   it('sends each call as it is journaled, redacted, with account clock and wall times', async () => {
-    const live = await stream(server().base);
+    const live = await liveJournal(server().base);
     try {
       expect(live.res.status).toBe(200);
       expect(live.res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
@@ -26,7 +26,7 @@ describe('the live journal', () => {
   });
 
   it(`at most ${JOURNAL_STREAMS} streams at once: one more answers 422 limit_reached`, async () => {
-    const open = await Promise.all(Array.from({ length: JOURNAL_STREAMS }, () => stream(server().base)));
+    const open = await Promise.all(Array.from({ length: JOURNAL_STREAMS }, () => liveJournal(server().base)));
     try {
       const more = await server().call('GET', '/__sim/requests/stream', { key: null });
       expect(more.status).toBe(422);
@@ -37,7 +37,7 @@ describe('the live journal', () => {
     // a closed stream makes room again
     await expect
       .poll(async () => {
-        const again = await stream(server().base);
+        const again = await liveJournal(server().base);
         again.close();
         return again.res.status;
       })

@@ -288,15 +288,10 @@ class PgPeers implements Peers {
     for (const fn of this.handlers.get(message.topic) ?? []) fn(message.payload ?? '');
   }
 
-  /** What is told: from whom, on what, and what. */
-  message(topic: PeerTopic, payload: string): string {
-    return JSON.stringify({ from: this.instance, topic, payload });
-  }
-
   /**
-   * What tells the other instances from inside a statement: an expression for its select list,
-   * `payload` being an SQL expression of the text told, and the parameters the expression numbers
-   * after the statement's own `count`.
+   * What tells the other instances from inside a statement (the one place a message is made: from
+   * whom, on what, and what): an expression for its select list, `payload` being an SQL expression of
+   * the text told, and the parameters the expression numbers after the statement's own `count`.
    */
   telling(topic: PeerTopic, payload: string, count: number): { sql: string; params: string[] } {
     const [channel, from, about] = [count + 1, count + 2, count + 3].map((n) => `$${n}::text`);
@@ -307,8 +302,9 @@ class PgPeers implements Peers {
   }
 
   tell(topic: PeerTopic, payload: string): void {
+    const told = this.telling(topic, '$1::text', 1);
     this.pool
-      .query('SELECT pg_notify($1, $2)', [CHANNEL, this.message(topic, payload)])
+      .query(`SELECT ${told.sql}`, [payload, ...told.params])
       .catch((e: Error) => this.logger.warn(`store: could not tell the other instances (${e.message})`));
   }
 
@@ -347,6 +343,20 @@ function prepared(client: pg.PoolClient): Queries {
   };
 }
 
+/**
+ * The statement inserting a row's index keys, given the numbers of its parameters: the collection,
+ * the row's id and sort, and (from `keys` on) the keys' index names, keys and uniqueness as arrays.
+ * A unique key another row holds is not inserted (and so not returned).
+ */
+function insertKeys(n: { collection: number; id: number; sort: number; keys: number }, onlyIf = ''): string {
+  return `INSERT INTO row_index (collection, index_name, key, id, sort, is_unique)
+    SELECT $${n.collection}, k.index_name, k.key, $${n.id}, $${n.sort}, k.is_unique
+    FROM unnest($${n.keys}::text[], $${n.keys + 1}::text[], $${n.keys + 2}::boolean[]) AS k(index_name, key, is_unique)
+    ${onlyIf}
+    ON CONFLICT (collection, index_name, key) WHERE is_unique DO NOTHING
+    RETURNING index_name, key`;
+}
+
 class PgWork {
   readonly uow: UnitOfWork;
 
@@ -361,7 +371,8 @@ class PgWork {
       // NOTIFY in a transaction is delivered at its commit, and only then
       tell: async (topic, payload) => {
         this.writable();
-        await db.query('SELECT pg_notify($1, $2)', [CHANNEL, peers.message(topic, payload)]);
+        const told = peers.telling(topic, '$1::text', 1);
+        await db.query(`SELECT ${told.sql}`, [payload, ...told.params]);
       },
       table: (name) => this.table(name) as never,
       files: {
@@ -468,13 +479,7 @@ class PgWork {
         `WITH r AS (
            INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4)
            ON CONFLICT (id) DO NOTHING RETURNING 1),
-         k AS (
-           INSERT INTO row_index (collection, index_name, key, id, sort, is_unique)
-           SELECT $5, k.index_name, k.key, $1, $3, k.is_unique
-           FROM unnest($6::text[], $7::text[], $8::boolean[]) AS k(index_name, key, is_unique)
-           WHERE EXISTS (SELECT 1 FROM r)
-           ON CONFLICT (collection, index_name, key) WHERE is_unique DO NOTHING
-           RETURNING index_name, key)
+         k AS (${insertKeys({ collection: 5, id: 1, sort: 3, keys: 6 }, 'WHERE EXISTS (SELECT 1 FROM r)')})
          SELECT NULL AS index_name, NULL AS key FROM r UNION ALL SELECT index_name, key FROM k`,
         [id, row.account_id, sort, JSON.stringify(row), name, ...keyColumns],
       );
@@ -493,11 +498,7 @@ class PgWork {
       if (!keys.length) return;
       added = (
         await this.db.query<{ index_name: string; key: string }>(
-          `INSERT INTO row_index (collection, index_name, key, id, sort, is_unique)
-           SELECT $1, k.index_name, k.key, $2, $3, k.is_unique
-           FROM unnest($4::text[], $5::text[], $6::boolean[]) AS k(index_name, key, is_unique)
-           ON CONFLICT (collection, index_name, key) WHERE is_unique DO NOTHING
-           RETURNING index_name, key`,
+          insertKeys({ collection: 1, id: 2, sort: 3, keys: 4 }),
           [name, id, sort, ...keyColumns],
         )
       ).rows;
