@@ -1,16 +1,42 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/** Files about the process, the package or the embedded store itself: not run again on PostgreSQL. */
+const EMBEDDED_ONLY = [
+  'test/cli.test.ts',
+  'test/package.test.ts',
+  'test/dashboard.test.ts',
+  'test/tooling.test.ts',
+  'test/reliability/{memory,crash}.test.ts',
+  'test/pg_*.test.ts',
+];
+
 export default defineConfig({
   resolve: {
     // the README's library example imports the package by name, as a client team would
     alias: { dipswitch: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    // DIPSWITCH_TEST_STORE=postgres runs the suite's servers on PostgreSQL (test/pg_global.ts)
-    globalSetup: ['test/pg_global.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // most of a test's time is spent waiting on sockets, child processes and PostgreSQL, so more files
+    // run at once than there are cores (vitest's default is one fewer than the cores: one, on two)
+    maxWorkers: 4,
+    sequence: { sequencer: (await import('./test/sequencer.js')).SlowFirst },
+    projects: [
+      { extends: true, test: { name: 'embedded', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          // the API suite again with every test server on PostgreSQL: one throwaway server for the run,
+          // a database per test server copied from a template (test/pg_global.ts)
+          name: 'postgres',
+          include: ['test/**/*.test.ts'],
+          exclude: EMBEDDED_ONLY,
+          env: { DIPSWITCH_TEST_STORE: 'postgres' },
+          globalSetup: ['test/pg_global.ts'],
+        },
+      },
+    ],
   },
 });

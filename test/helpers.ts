@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { Server } from 'node:http';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { afterEach, beforeEach, expect, inject } from 'vitest';
 import type { App } from '../src/app.js';
 import { silentLogger } from '../src/deps.js';
 import { buildServer, listen, type Runtime, type ServerOptions } from '../src/server.js';
@@ -14,6 +14,7 @@ import type { MemoryFiles } from '../src/store/files.js';
 import type { JsonStore } from '../src/store/json_store.js';
 import type { DbData } from '../src/store/rows.js';
 import type { UnitOfWork } from '../src/store/store.js';
+import { PG_TEMPLATES } from './pg_templates.js';
 
 export const DEMO = '0a0a0a0a-0000-4000-8000-000000000001';
 export const PARTNER = '0a0a0a0a-0000-4000-8000-000000000002';
@@ -57,20 +58,24 @@ export interface TestServer {
 
 let databases = 0;
 
-/** The store of a test server: memory, or a fresh PostgreSQL database in the suite's PostgreSQL run. */
-async function testStore(): Promise<ServerOptions['store']> {
-  const server = process.env.DIPSWITCH_TEST_PG;
-  if (!server) return { memory: true };
+/**
+ * The store of a test server: memory, or in the suite's PostgreSQL run a fresh database copied from
+ * a template (seeded with the default fixtures unless the server brings fixtures of its own).
+ */
+async function testStore(ownFixtures: boolean): Promise<ServerOptions['store']> {
+  if (process.env.DIPSWITCH_TEST_STORE !== 'postgres') return { memory: true };
+  const server = inject('postgres');
   const name = `t${process.pid}_${databases++}`;
+  const template = ownFixtures ? PG_TEMPLATES.migrated : PG_TEMPLATES.seeded;
   const admin = new pg.Client({ connectionString: `${server}/postgres` });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   await admin.end();
   return { postgres: `${server}/${name}` };
 }
 
 export async function startTestServer(opts: Partial<ServerOptions> = {}): Promise<TestServer> {
-  const store = await testStore();
+  const store = await testStore(opts.fixtures !== undefined);
   const { app, runtime } = await buildServer({
     store,
     seed: 42,

@@ -28,6 +28,8 @@ export async function startPostgres(): Promise<PostgresServer> {
     port,
     persistent: false,
     createPostgresUser: true,
+    // a throwaway server: a commit need not reach the disk (dipswitch's own durability is its tests' concern)
+    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
     onLog: () => undefined,
     onError: () => undefined,
   });

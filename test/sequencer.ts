@@ -1,0 +1,35 @@
+/**
+ * The order vitest starts test files in: the long ones first, so that they run beside the many
+ * short ones instead of after them (without a cache of earlier runs, as in CI, vitest would start
+ * the largest files first, which are not the slowest).
+ */
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Files that take longest (fuzzing, child processes, the package, a browser), slowest first. */
+const SLOW = [
+  'postgres:test/fuzz/fuzz.test.ts',
+  'embedded:test/pg_instances.test.ts',
+  'embedded:test/cli.test.ts',
+  'embedded:test/package.test.ts',
+  'embedded:test/reliability/hosting.test.ts',
+  'postgres:test/reliability/hosting.test.ts',
+  'embedded:test/fuzz/fuzz.test.ts',
+  'embedded:test/dashboard.test.ts',
+  'embedded:test/reliability/memory.test.ts',
+  'postgres:test/reliability/races.test.ts',
+];
+
+function rank(spec: TestSpecification): number {
+  const at = SLOW.findIndex((entry) => {
+    const [project, file] = entry.split(':') as [string, string];
+    return spec.project.name === project && spec.moduleId.endsWith(file);
+  });
+  return at < 0 ? SLOW.length : at;
+}
+
+export class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    return [...sorted].sort((a, b) => rank(a) - rank(b));
+  }
+}
