@@ -22,6 +22,9 @@ export default defineConfig({
     // most of a test's time is spent waiting on sockets, child processes and PostgreSQL, so more files
     // run at once than there are cores (vitest's default is one fewer than the cores: one, on two)
     maxWorkers: 4,
+    // a worker keeps the modules it loaded from one file to the next (the app's contract and validators
+    // are loaded once a worker, not once a file); no test mocks a module or relies on a fresh one
+    isolate: false,
     sequence: { sequencer: (await import('./test/sequencer.js')).SlowFirst },
     projects: [
       { extends: true, test: { name: 'embedded', include: ['test/**/*.test.ts'] } },

@@ -8,11 +8,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { at } from '../src/lists.js';
+import { at } from '../src/domain/lists.js';
 import { fixtureState } from '../src/store/fixtures.js';
-import { STORE_FORMAT, STORE_VERSION } from '../src/store/log_file.js';
+import { STORE_FORMAT, STORE_VERSION } from '../src/store/embedded/log_file.js';
 import type { DbData } from '../src/store/rows.js';
-import { startReceiver } from '../src/sim/receiver.js';
+import { startReceiver } from '../src/testing/receiver.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CONNECTIONS = 50;
@@ -215,7 +215,7 @@ async function manyKeysFigures(): Promise<Figure[]> {
   const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const { child } = await startProcess(
     process.execPath,
-    ['dist/src/cli.js', '--port', String(port), '--data', file],
+    ['dist/src/cli/main.js', '--port', String(port), '--data', file],
     `${base}/api/v1/api_keys/${keyId}`,
     auth,
   );
@@ -287,7 +287,7 @@ async function checkoutFigures(): Promise<Figure[]> {
     const url = `http://127.0.0.1:${port}`;
     const { child } = await startProcess(
       process.execPath,
-      ['dist/src/cli.js', '--port', String(port), '--data', file],
+      ['dist/src/cli/main.js', '--port', String(port), '--data', file],
       `${url}/api/v1/carts?first=1`,
       AUTH,
     );
@@ -318,7 +318,7 @@ async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; sta
   const base = `http://127.0.0.1:${port}`;
   const { child, startupMs } = await startProcess(
     process.execPath,
-    ['dist/src/cli.js', '--port', String(port), '--data', storeWith(total)],
+    ['dist/src/cli/main.js', '--port', String(port), '--data', storeWith(total)],
     `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
     AUTH,
   );
@@ -350,7 +350,7 @@ async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; sta
  */
 async function postgresFigures(total: number): Promise<{ one: Figure[]; three: Figure[] }> {
   const { startPostgres } = await import('../test/pg_server.js');
-  const { PgStore } = await import('../src/store/pg_store.js');
+  const { PgStore } = await import('../src/store/postgres/store.js');
   const { silentLogger } = await import('../src/deps.js');
   const server = await startPostgres();
   try {
@@ -363,7 +363,7 @@ async function postgresFigures(total: number): Promise<{ one: Figure[]; three: F
       const base = `http://127.0.0.1:${port}`;
       const { child } = await startProcess(
         process.execPath,
-        ['dist/src/cli.js', '--port', String(port), '--store', url],
+        ['dist/src/cli/main.js', '--port', String(port), '--store', url],
         `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
         AUTH,
       );

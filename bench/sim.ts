@@ -1,6 +1,6 @@
 /** The simulation figures: wall time of one advance that completes many dips, or one very large one. */
 import { envelope } from '../test/helpers.js';
-import type { Receiver } from '../src/sim/receiver.js';
+import type { Receiver } from '../src/testing/receiver.js';
 import { buildServer, listen } from '../src/server.js';
 import { silentLogger } from '../src/deps.js';
 

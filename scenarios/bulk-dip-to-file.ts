@@ -1,5 +1,5 @@
 /** A bulk LRN dip from creation to its result file, delivered to the client's endpoint. */
-import { scenario } from '../src/sim/scenario.js';
+import { scenario } from '../src/testing/scenario.js';
 
 export default scenario('bulk-dip-to-file', 'A bulk LRN dip runs and its CSV reaches the client', async (s) => {
   const endpoint = await s.receiver();

@@ -1,5 +1,5 @@
 /** An inbound call asks the client's HTTP route where to go, and goes there. */
-import { scenario } from '../src/sim/scenario.js';
+import { scenario } from '../src/testing/scenario.js';
 
 export default scenario(
   'call-http-route',

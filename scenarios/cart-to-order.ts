@@ -1,5 +1,5 @@
 /** A cart of new numbers, checked out, processed to a completed order, with events along the way. */
-import { scenario } from '../src/sim/scenario.js';
+import { scenario } from '../src/testing/scenario.js';
 
 export default scenario(
   'cart-to-order',

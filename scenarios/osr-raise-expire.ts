@@ -1,5 +1,5 @@
 /** An OSR overwrite request is raised, announced, left unreviewed, and goes stale. */
-import { scenario } from '../src/sim/scenario.js';
+import { scenario } from '../src/testing/scenario.js';
 
 export default scenario('osr-raise-expire', 'An overwrite request is raised and, unreviewed, goes STALE', async (s) => {
   const hooks = await s.receiver();

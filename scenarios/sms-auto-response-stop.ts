@@ -1,5 +1,5 @@
 /** Inbound SMS through a switch, an auto response, and a STOP that silences the auto replies. */
-import { scenario } from '../src/sim/scenario.js';
+import { scenario } from '../src/testing/scenario.js';
 
 export default scenario(
   'sms-auto-response-stop',

@@ -20,4 +20,4 @@ if (!SOURCES.every((s) => newest(s) <= built)) {
   const build = spawnSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-await import('../dist/src/cli.js');
+await import('../dist/src/cli/main.js');

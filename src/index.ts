@@ -4,10 +4,10 @@
  */
 import type { AddressInfo } from 'node:net';
 import { silentLogger, type Logger } from './deps.js';
-import { createSandbox, type Sandbox } from './sim/sandboxes.js';
-import type { Fired } from './sim/scheduler.js';
-import { DEMO_ACCOUNT } from './sim/control.js';
-import { addDuration } from './sim/duration.js';
+import { createSandbox, type Sandbox } from './engine/sandboxes.js';
+import type { Fired } from './engine/scheduler.js';
+import { DEMO_ACCOUNT } from './control/control.js';
+import { addDuration } from './engine/duration.js';
 import { buildServer, listen } from './server.js';
 
 export interface StartOptions {
@@ -108,5 +108,5 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
   };
 }
 
-export type { Sandbox } from './sim/sandboxes.js';
-export { scenario, type Answer, type Scenario, type ScenarioContext } from './sim/scenario.js';
+export type { Sandbox } from './engine/sandboxes.js';
+export { scenario, type Answer, type Scenario, type ScenarioContext } from './testing/scenario.js';

@@ -4,14 +4,14 @@
  */
 import type { Ids, Logger, Random } from './deps.js';
 import type { Limits } from './limits.js';
-import type { Clocks } from './sim/clock.js';
-import type { DeliveryWorker } from './sim/deliveries.js';
-import type { Faults } from './sim/faults.js';
-import type { Journal } from './sim/journal.js';
-import type { Snapshots } from './sim/sandboxes.js';
-import type { ScenarioShelf } from './sim/scenario_runner.js';
-import type { Scheduler } from './sim/scheduler.js';
-import type { Work } from './sim/work.js';
+import type { Clocks } from './engine/clock.js';
+import type { DeliveryWorker } from './engine/deliveries.js';
+import type { Faults } from './engine/faults.js';
+import type { Journal } from './engine/journal.js';
+import type { Snapshots } from './engine/sandboxes.js';
+import type { ScenarioShelf } from './testing/scenario_runner.js';
+import type { Scheduler } from './engine/scheduler.js';
+import type { Work } from './engine/work.js';
 import type { DbData } from './store/rows.js';
 import type { Store } from './store/store.js';
 

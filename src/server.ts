@@ -4,23 +4,23 @@
  * built on them. main.ts, the library API and the tests all start a server through `buildServer`.
  */
 import { createServer, type Server } from 'node:http';
-import { createApp, type App, type AppOptions } from './app.js';
+import { createApp, type App, type AppOptions } from './http/app.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { consoleLogger, instanceName, makeIds, seededRandom, systemRandom, wallClock, type Logger } from './deps.js';
-import { Clocks } from './sim/clock.js';
-import { DeliveryWorker } from './sim/deliveries.js';
-import { classify, OutboundPolicy, type Deniable } from './sim/outbound.js';
-import { Faults, MemoryFaultRules } from './sim/faults.js';
-import { Journal, MemoryJournalLog } from './sim/journal.js';
-import { MemorySnapshotShelf, Snapshots } from './sim/sandboxes.js';
-import { ScenarioShelf } from './sim/scenario_runner.js';
-import { Scheduler } from './sim/scheduler.js';
-import { runners } from './sim/simulation.js';
-import { makeWork } from './sim/work.js';
+import { Clocks } from './engine/clock.js';
+import { DeliveryWorker } from './engine/deliveries.js';
+import { classify, OutboundPolicy, type Deniable } from './engine/transport/outbound.js';
+import { Faults, MemoryFaultRules } from './engine/faults.js';
+import { Journal, MemoryJournalLog } from './engine/journal.js';
+import { MemorySnapshotShelf, Snapshots } from './engine/sandboxes.js';
+import { ScenarioShelf } from './testing/scenario_runner.js';
+import { Scheduler } from './engine/scheduler.js';
+import { runners } from './simulation/simulation.js';
+import { makeWork } from './engine/work.js';
 import { fixtureState } from './store/fixtures.js';
-import { JsonStore, type JsonStoreOptions } from './store/json_store.js';
-import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './sim/pg_shared.js';
-import { PgStore } from './store/pg_store.js';
+import { JsonStore, type JsonStoreOptions } from './store/embedded/json_store.js';
+import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/postgres/shared.js';
+import { PgStore } from './store/postgres/store.js';
 import type { Store } from './store/store.js';
 import type { ClockMode, DbData } from './store/rows.js';
 
@@ -37,7 +37,7 @@ export interface ServerOptions extends AppOptions {
   logger?: Logger;
   /** Host names (or `*.suffix` patterns) deliveries may reach; all when empty or absent. */
   outboundAllow?: string[];
-  /** Address classes refused besides unspecified, link-local, metadata and multicast (src/sim/outbound.ts). */
+  /** Address classes refused besides unspecified, link-local, metadata and multicast (src/engine/transport/outbound.ts). */
   outboundDeny?: Deniable[];
   /** The state an empty store (and a reset) starts from; fixtures/default.json by default. */
   fixtures?: () => DbData;

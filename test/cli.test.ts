@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/http/contract.js';
-import { startReceiver } from '../src/sim/receiver.js';
+import { startReceiver } from '../src/testing/receiver.js';
 import { eventually, freePort, runCli, startCli } from './cli_process.js';
 import { envelope, useServer } from './helpers.js';
 
@@ -234,7 +234,7 @@ describe('dipswitch: logs', () => {
     const port = await freePort();
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', '--memory', '--quiet', '--port', String(port)],
+      ['--import', 'tsx', 'src/cli/main.ts', '--memory', '--quiet', '--port', String(port)],
       { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { projectRoot } from '../src/http/contract.js';
 
 /** The command under tsx, so no build is needed; `bin` runs another file (the packed package's). */
-const TSX = ['--import', 'tsx', 'src/cli.ts'];
+const TSX = ['--import', 'tsx', 'src/cli/main.ts'];
 
 export interface Finished {
   status: number | null;

@@ -4,7 +4,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadContract, projectRoot } from '../src/http/contract.js';
-import { handlers } from '../src/resources/index.js';
+import { handlers } from '../src/api/index.js';
 import { fixtureProblems, readFixtureFile } from '../src/store/fixtures.js';
 import { useServer } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/http/contract.js';
-import { startReceiver, type Receiver } from '../src/sim/receiver.js';
+import { startReceiver, type Receiver } from '../src/testing/receiver.js';
 import { envelope, startTestServer, useServer, type TestServer } from './helpers.js';
 
 const executable = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(

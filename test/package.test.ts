@@ -112,7 +112,7 @@ describe('the package', () => {
         'scenarios',
       ].sort(),
     );
-    expect(listing).toContain('package/dist/src/cli.js');
+    expect(listing).toContain('package/dist/src/cli/main.js');
     expect(listing).toContain('package/dist/src/index.d.ts');
 
     const client = join(dir, 'client');
@@ -135,7 +135,7 @@ describe('the package', () => {
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toContain('Usage: dipswitch');
     const server = await startCli(['--memory', '--port', '0'], {
-      command: [join(client, 'node_modules', 'dipswitch', 'dist', 'src', 'cli.js')],
+      command: [join(client, 'node_modules', 'dipswitch', 'dist', 'src', 'cli', 'main.js')],
     });
     try {
       const carts = await fetch(`${server.base}/api/v1/carts`, { headers: { authorization: 'Bearer demo-admin-key' } });

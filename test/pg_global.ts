@@ -7,7 +7,7 @@
 import type { TestProject } from 'vitest/node';
 import { silentLogger } from '../src/deps.js';
 import { fixtureState } from '../src/store/fixtures.js';
-import { PgStore } from '../src/store/pg_store.js';
+import { PgStore } from '../src/store/postgres/store.js';
 import { startPostgres } from './pg_server.js';
 import { PG_TEMPLATES } from './pg_templates.js';
 

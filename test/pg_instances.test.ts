@@ -3,9 +3,9 @@
 // races come out as on one instance; faults, journal and snapshots are shared; and an instance
 // killed during an `advance` leaves every step run exactly once.
 import { afterAll, describe, expect, it } from 'vitest';
-import { ScenarioShelf } from '../src/sim/scenario_runner.js';
-import { runScenario, type ScenarioResult } from '../src/sim/scenario.js';
-import { startReceiver } from '../src/sim/receiver.js';
+import { ScenarioShelf } from '../src/testing/scenario_runner.js';
+import { runScenario, type ScenarioResult } from '../src/testing/scenario.js';
+import { startReceiver } from '../src/testing/receiver.js';
 import { startCli, type Running } from './cli_process.js';
 import { envelope, liveJournal, START } from './helpers.js';
 import { usePostgres } from './pg.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatTimeline } from '../src/sim/scenario.js';
-import { ScenarioShelf } from '../src/sim/scenario_runner.js';
+import { formatTimeline } from '../src/testing/scenario.js';
+import { ScenarioShelf } from '../src/testing/scenario_runner.js';
 import { useServer } from './helpers.js';
 
 const shelf = new ScenarioShelf();

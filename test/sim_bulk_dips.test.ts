@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { envelope, useServer } from './helpers.js';
 import { expectConforms } from './conformance.js';
-import { startReceiver, type Receiver } from '../src/sim/receiver.js';
+import { startReceiver, type Receiver } from '../src/testing/receiver.js';
 
 describe('bulk dip lifecycle', () => {
   const server = useServer();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from '../src/sim/receiver.js';
+import { startReceiver, type Receiver } from '../src/testing/receiver.js';
 import { envelope, startTestServer, useServer } from './helpers.js';
 
 describe('inbound faults', () => {

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseRouteReply } from '../src/sim/inbound.js';
+import { parseRouteReply } from '../src/simulation/inbound.js';
 import { envelope, useServer } from './helpers.js';
 import { expectConforms } from './conformance.js';
-import { startReceiver, type Receiver } from '../src/sim/receiver.js';
+import { startReceiver, type Receiver } from '../src/testing/receiver.js';
 
 describe('inbound SMS', () => {
   const server = useServer();

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { envelope, useServer } from './helpers.js';
 import { expectConforms } from './conformance.js';
-import { startReceiver, type Receiver } from '../src/sim/receiver.js';
+import { startReceiver, type Receiver } from '../src/testing/receiver.js';
 
 describe('order lifecycle', () => {
   const server = useServer();

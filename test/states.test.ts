@@ -4,7 +4,7 @@
  * aborted bulk dips, suspended users, a second shared resource group, stale fixture overwrite requests.
  */
 import { describe, expect, it } from 'vitest';
-import { startReceiver } from '../src/sim/receiver.js';
+import { startReceiver } from '../src/testing/receiver.js';
 import { expectConforms } from './conformance.js';
 import { envelope, onlyError, useServer } from './helpers.js';
 

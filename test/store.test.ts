@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/deps.js';
 import { buildServer, listen } from '../src/server.js';
 import { fixtureState } from '../src/store/fixtures.js';
-import { JsonStore } from '../src/store/json_store.js';
-import { LogFile } from '../src/store/log_file.js';
+import { JsonStore } from '../src/store/embedded/json_store.js';
+import { LogFile } from '../src/store/embedded/log_file.js';
 import { emptyDb } from '../src/store/rows.js';
 import { envelope } from './helpers.js';
 

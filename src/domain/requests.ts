@@ -1,7 +1,7 @@
 /**
  * Cart request rules (spec: Resources > Request; interface.md section 6): which schema holds each
  * type's data, and what processing finds wrong with a new-numbers request. Whether named numbers,
- * campaigns and switches exist is found when the order runs (src/sim/orders.ts), as the real
+ * campaigns and switches exist is found when the order runs (src/simulation/orders.ts), as the real
  * service finds it: the request ends ERROR with an `error_code`.
  */
 import type { components } from '../generated/api.js';

@@ -7,7 +7,7 @@
 import type { operations } from '../generated/api.js';
 import type { operations as simOperations } from '../generated/sim.js';
 import type { Runtime } from '../runtime.js';
-import type { Work } from '../sim/work.js';
+import type { Work } from '../engine/work.js';
 import type { Principal } from './auth.js';
 import type { OperationId, OperationMeta, SimOperationId } from './contract.js';
 import type { Upload } from './multipart.js';

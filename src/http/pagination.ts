@@ -3,7 +3,7 @@
  * (or newest first where the spec says so), `first`/`after` forward, `last`/`before` backward,
  * opaque cursors bound to their list.
  */
-import { at, sortedIndex } from '../lists.js';
+import { at, sortedIndex } from '../domain/lists.js';
 import { invalidParameter } from './errors.js';
 
 export interface PageQuery {

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/http/contract.js';
-import { startReceiver } from '../../src/sim/receiver.js';
+import { startReceiver } from '../../src/testing/receiver.js';
 
-/** Starts `src/cli.ts` as its own process on a data file; answers it and its base URL. */
+/** Starts `src/cli/main.ts` as its own process on a data file; answers it and its base URL. */
 async function start(file: string): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli.ts', '--data', file, '--port', '0', '--clock', 'frozen'],
+    ['--import', 'tsx', 'src/cli/main.ts', '--data', file, '--port', '0', '--clock', 'frozen'],
     { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const base = await new Promise<string>((resolve, reject) => {

@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/deps.js';
 import { projectRoot } from '../../src/http/contract.js';
 import { buildServer, listen, type Runtime } from '../../src/server.js';
-import { startReceiver, type Receiver } from '../../src/sim/receiver.js';
-import { JsonStore } from '../../src/store/json_store.js';
-import { StoreRefused, type LogFile } from '../../src/store/log_file.js';
+import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
+import { JsonStore } from '../../src/store/embedded/json_store.js';
+import { StoreRefused, type LogFile } from '../../src/store/embedded/log_file.js';
 import { envelope } from '../helpers.js';
 
 const START = new Date('2026-03-01T12:00:00.000Z');
@@ -331,7 +331,7 @@ describe('the server on a store it refuses', () => {
     const { spawnSync } = await import('node:child_process');
     const file = join(mkdtempSync(join(tmpdir(), 'dipswitch-refused-')), 'package.json');
     copyFileSync(join(projectRoot, 'package.json'), file);
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--data', file, '--port', '0'], {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--data', file, '--port', '0'], {
       cwd: projectRoot,
       encoding: 'utf8',
       timeout: 30_000,

@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/http/contract.js';
 import type { Limits } from '../../src/limits.js';
 import { buildServer, controlExposure, listen, type ServerOptions } from '../../src/server.js';
-import { startReceiver, type Receiver } from '../../src/sim/receiver.js';
-import { SANDBOX_BLOCKS } from '../../src/sim/sandboxes.js';
+import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
+import { SANDBOX_BLOCKS } from '../../src/engine/sandboxes.js';
 import { envelope } from '../helpers.js';
 
 const ADMIN = { authorization: 'Bearer demo-admin-key' };
@@ -372,7 +372,7 @@ describe('the control API on a public interface', () => {
   it('dipswitch --host 0.0.0.0 without a token refuses to start, with one line and exit code 2', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', '--memory', '--host', '0.0.0.0', '--port', '0'],
+      ['--import', 'tsx', 'src/cli/main.ts', '--memory', '--host', '0.0.0.0', '--port', '0'],
       {
         cwd: projectRoot,
         stdio: ['ignore', 'pipe', 'pipe'],

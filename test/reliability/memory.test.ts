@@ -14,7 +14,7 @@ async function start(): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(
     process.execPath,
     // young-generation size fixed: Node 22 and later scale it with the machine's memory, which would measure the machine
-    ['--max-semi-space-size=16', '--import', 'tsx', 'src/cli.ts', '--memory', '--port', '0', '--clock', 'frozen'],
+    ['--max-semi-space-size=16', '--import', 'tsx', 'src/cli/main.ts', '--memory', '--port', '0', '--clock', 'frozen'],
     {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer, listen } from '../../src/server.js';
-import { startReceiver, type Receiver } from '../../src/sim/receiver.js';
+import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
 import { envelope } from '../helpers.js';
 
 async function server(opts: { simAdminToken?: string; outboundAllow?: string[] } = {}) {

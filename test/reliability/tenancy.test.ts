@@ -64,5 +64,5 @@ describe('tenancy matrix', () => {
     } finally {
       await server.close();
     }
-  });
+  }, 60_000);
 });

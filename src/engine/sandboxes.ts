@@ -146,7 +146,7 @@ export interface SnapshotLimits {
 
 export const SNAPSHOT_LIMITS: SnapshotLimits = { count: 20, bytes: 256 * 1024 * 1024 };
 
-/** Where snapshots are kept: this process's memory, or the shared store (src/sim/pg_shared.ts). */
+/** Where snapshots are kept: this process's memory, or the shared store (src/store/postgres/shared.ts). */
 export interface SnapshotShelf {
   /** Each snapshot's name and the bytes of its files, in the order saved. */
   list(): Promise<{ name: string; bytes: number }[]>;

@@ -5,7 +5,7 @@
  * buffer), and a call without a valid key keeps no body at all.
  */
 import type { ApiName } from '../http/contract.js';
-import { at } from '../lists.js';
+import { at } from '../domain/lists.js';
 import type { Peers } from '../store/store.js';
 import { redactBody, redactHeaders, redactText } from './redact.js';
 

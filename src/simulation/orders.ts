@@ -21,7 +21,7 @@ import { invalidField } from '../http/errors.js';
 import type { Draft, NumberRow, OrderRow, RequestRow, StepRow } from '../store/rows.js';
 import { applyRegistry } from './registry.js';
 import { RequestFailure } from './request_failure.js';
-import type { Work } from './work.js';
+import type { Work } from '../engine/work.js';
 
 const presentNumber = (n: NumberRow) => ({ type: 'did', data: n.data });
 

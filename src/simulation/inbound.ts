@@ -9,9 +9,9 @@ import { matchKeyword } from '../domain/keywords.js';
 import { invalidField } from '../http/errors.js';
 import type { DeliveryRow, DestinationRow, NumberRow, OutboundSpec, SwitchRow } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
-import type { OutboundResponse } from './http_client.js';
-import { authGap, authHeader } from './outbox.js';
-import type { Work } from './work.js';
+import type { OutboundResponse } from '../engine/transport/http_client.js';
+import { authGap, authHeader } from '../engine/outbox.js';
+import type { Work } from '../engine/work.js';
 
 /** Spec (glossary): the keywords that opt a subscriber out. */
 export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'];

@@ -51,7 +51,7 @@ export interface InboundCall {
 /** At most this many rules at once; one more is refused (422 `limit_reached`). */
 export const MAX_FAULTS = 1_000;
 
-/** Where the rules are kept: in this process, or in the shared store (src/sim/pg_shared.ts). */
+/** Where the rules are kept: in this process, or in the shared store (src/store/postgres/shared.ts). */
 export interface FaultRules {
   /** Every rule, in the order added. */
   all(): Promise<FaultRule[]>;

@@ -7,11 +7,11 @@
 import { elapsedMs, stopwatch, type Logger } from '../deps.js';
 import type { Attempt, DeliveryRow, StepRow } from '../store/rows.js';
 import type { Store, UnitOfWork } from '../store/store.js';
-import { tarGz } from './archive.js';
+import { tarGz } from './transport/archive.js';
 import type { Clocks } from './clock.js';
 import type { FaultEffect, Faults } from './faults.js';
-import { send, type OutboundRequest, type OutboundResponse } from './http_client.js';
-import { OutboundRefused, type OutboundPolicy } from './outbound.js';
+import { send, type OutboundRequest, type OutboundResponse } from './transport/http_client.js';
+import { OutboundRefused, type OutboundPolicy } from './transport/outbound.js';
 
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
 const LAST_BACKOFF_MS = 6 * 3600_000;

@@ -11,11 +11,11 @@
  * session advisory lock, so instances starting together do not race.
  */
 import pg from 'pg';
-import type { TableOps } from './collections.js';
-import type { Logger } from './log_file.js';
-import { changed, deepFreeze, keysOf, UniqueViolation } from './memory_table.js';
-import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from './rows.js';
-import { SCHEMA, type TableDef } from './schema.js';
+import type { TableOps } from '../collections.js';
+import type { Logger } from '../embedded/log_file.js';
+import { changed, deepFreeze, keysOf, UniqueViolation } from '../embedded/memory_table.js';
+import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
+import { SCHEMA, type TableDef } from '../schema.js';
 import {
   StorageUnavailable,
   UnitOfWork,
@@ -24,7 +24,7 @@ import {
   type SeqName,
   type Store,
   type WorkScope,
-} from './store.js';
+} from '../store.js';
 
 /** Connections one instance holds at most (each unit of work takes one for its transaction). */
 export const PG_POOL_SIZE = 10;
@@ -66,7 +66,7 @@ const MIGRATIONS: string[] = [
      CREATE TABLE seqs (name text PRIMARY KEY, value bigint NOT NULL);
      INSERT INTO seqs VALUES ('steps', 0), ('sandboxes', 0);`,
   ].join('\n'),
-  // what the instances share besides the records (src/sim/pg_shared.ts)
+  // what the instances share besides the records (src/store/postgres/shared.ts)
   `CREATE TABLE faults (seq bigserial PRIMARY KEY, id text NOT NULL UNIQUE, rule text NOT NULL, fired integer NOT NULL);
    CREATE UNLOGGED TABLE journal (id bigserial PRIMARY KEY, api text NOT NULL, at text COLLATE "C" NOT NULL,
      method text NOT NULL, path text NOT NULL, operation_id text, account_id text, status integer NOT NULL,
@@ -200,7 +200,7 @@ export class PgStore implements Store {
     return result;
   }
 
-  /** One statement outside any unit of work (src/sim/pg_shared.ts); the database failing is StorageUnavailable. */
+  /** One statement outside any unit of work (src/store/postgres/shared.ts); the database failing is StorageUnavailable. */
   async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
     try {
       return (await this.pool.query<R>(sql, params)).rows;
@@ -209,7 +209,7 @@ export class PgStore implements Store {
     }
   }
 
-  /** Statements in one transaction, outside the store's locks (src/sim/pg_shared.ts). */
+  /** Statements in one transaction, outside the store's locks (src/store/postgres/shared.ts). */
   async transaction(
     fn: (query: (sql: string, params?: unknown[]) => Promise<unknown>) => Promise<void>,
   ): Promise<void> {

@@ -5,8 +5,8 @@
  */
 import express, { type Request, type Response } from 'express';
 import { createServer, type Server } from 'node:http';
-import type { Logger } from './deps.js';
-import { contractPath } from './http/contract.js';
+import type { Logger } from '../deps.js';
+import { contractPath } from '../http/contract.js';
 
 export interface Violation {
   at: string;

@@ -13,17 +13,17 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { silentLogger, wallClock, type Logger } from './deps.js';
-import { projectRoot } from './http/contract.js';
+import { silentLogger, wallClock, type Logger } from '../deps.js';
+import { projectRoot } from '../http/contract.js';
 import { LOG_LEVELS, pinoLogger, type LogLevel } from './log.js';
-import type { Runtime } from './runtime.js';
-import { buildServer, controlExposure, listen } from './server.js';
-import { ALWAYS_REFUSED, DENIABLE, type Deniable } from './sim/outbound.js';
-import { formatTimeline } from './sim/scenario.js';
-import { ScenarioShelf, scenarioDirProblem } from './sim/scenario_runner.js';
-import { fixtureState, loadFixtureFile } from './store/fixtures.js';
-import { JsonStore } from './store/json_store.js';
-import { StoreInaccessible, StoreRefused } from './store/log_file.js';
+import type { Runtime } from '../runtime.js';
+import { buildServer, controlExposure, listen } from '../server.js';
+import { ALWAYS_REFUSED, DENIABLE, type Deniable } from '../engine/transport/outbound.js';
+import { formatTimeline } from '../testing/scenario.js';
+import { ScenarioShelf, scenarioDirProblem } from '../testing/scenario_runner.js';
+import { fixtureState, loadFixtureFile } from '../store/fixtures.js';
+import { JsonStore } from '../store/embedded/json_store.js';
+import { StoreInaccessible, StoreRefused } from '../store/embedded/log_file.js';
 
 const CONFIG_FILE = 'dipswitch.config.json';
 
@@ -358,7 +358,7 @@ async function serve(f: ServeFlags): Promise<void> {
 async function proxy(f: { upstream: string; port: number; host: string; logLevel: LogLevel; quiet?: boolean }) {
   const logger = loggerOf(f);
   // the proxy module (and prism-http with it) is loaded only for this command
-  const { startProxy } = await import('./proxy.js');
+  const { startProxy } = await import('../proxy/proxy.js');
   const started = await listening(
     () =>
       startProxy({

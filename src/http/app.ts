@@ -10,26 +10,20 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { elapsedMs, stopwatch, wallClock } from './deps.js';
-import { authenticate, authorize, type Principal } from './http/auth.js';
-import {
-  loadContract,
-  type ApiName,
-  type OperationId,
-  type OperationMeta,
-  type SimOperationId,
-} from './http/contract.js';
-import { ApiError, invalidField } from './http/errors.js';
-import type { Ctx, HandlerMap, SimCtx, StreamWriter } from './http/handler.js';
-import { readMultipart, type Upload } from './http/multipart.js';
-import { compileRoutes, type Route } from './http/router.js';
-import { validationError } from './http/validation.js';
-import { handlers as allHandlers } from './resources/index.js';
-import type { Runtime } from './runtime.js';
-import type { Clock } from './sim/clock.js';
-import { DEMO_ACCOUNT, simHandlers } from './sim/control.js';
-import type { FaultEffect } from './sim/faults.js';
-import { StorageUnavailable } from './store/store.js';
+import { elapsedMs, stopwatch, wallClock } from '../deps.js';
+import { authenticate, authorize, type Principal } from './auth.js';
+import { loadContract, type ApiName, type OperationId, type OperationMeta, type SimOperationId } from './contract.js';
+import { ApiError, invalidField } from './errors.js';
+import type { Ctx, HandlerMap, SimCtx, StreamWriter } from './handler.js';
+import { readMultipart, type Upload } from './multipart.js';
+import { compileRoutes, type Route } from './router.js';
+import { validationError } from './validation.js';
+import { handlers as allHandlers } from '../api/index.js';
+import type { Runtime } from '../runtime.js';
+import type { Clock } from '../engine/clock.js';
+import { DEMO_ACCOUNT, simHandlers } from '../control/control.js';
+import type { FaultEffect } from '../engine/faults.js';
+import { StorageUnavailable } from '../store/store.js';
 
 export const JSON_LIMIT = '1mb';
 /** How long a browser may keep a preflight's answer. */
@@ -159,7 +153,7 @@ const STREAM_BUFFER_BYTES = 1024 * 1024;
 /** A comment line this often keeps a live answer's connection (and any proxy on the way) open. */
 const STREAM_HEARTBEAT_MS = 15_000;
 
-/** Creates the whole server; `listen` is the caller's business (src/cli.ts). */
+/** Creates the whole server; `listen` is the caller's business (src/cli/main.ts). */
 export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promise<App> {
   const [v1, sim] = [await backend('openapi'), await backend('sim')];
   const handlers = opts.handlers ?? allHandlers;

@@ -8,7 +8,7 @@
 import type { components } from '../generated/api.js';
 import type { BrandRow, CampaignRow, RequestRow, StepRow } from '../store/rows.js';
 import { RequestFailure } from './request_failure.js';
-import type { Work } from './work.js';
+import type { Work } from '../engine/work.js';
 
 /** How long the registry takes to review a brand or campaign. */
 export const REGISTRY_REVIEW_MS = 3600_000;

@@ -9,11 +9,11 @@
  * store refuses to open (StoreDamaged) unless asked to repair, which moves the file aside and keeps
  * the valid prefix. A file that is not a dipswitch store is refused, never overwritten.
  */
-import { upgradeDid } from '../domain/numbers.js';
+import { upgradeDid } from '../../domain/numbers.js';
 import { copyFile, mkdir, open, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from './rows.js';
+import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../rows.js';
 
 export const STORE_FORMAT = 'dipswitch-store';
 export const STORE_VERSION = 2;

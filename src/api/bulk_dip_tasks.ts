@@ -8,7 +8,7 @@ import type { Violation } from '../domain/switches.js';
 import { assertFound, assertNoViolations } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
-import { startBulkDip } from '../sim/lifecycles.js';
+import { startBulkDip } from '../simulation/lifecycles.js';
 import type { BulkDipTaskRow } from '../store/rows.js';
 
 const present = (row: BulkDipTaskRow) => ({ data: row.data, type: 'bulk_dip_task' as const });

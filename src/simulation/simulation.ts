@@ -5,7 +5,7 @@ import type { DbData } from '../store/rows.js';
 import { runBulkDip, runOsrExpiry } from './lifecycles.js';
 import { runOrder } from './orders.js';
 import { runRegistry } from './registry.js';
-import type { Runner } from './scheduler.js';
+import type { Runner } from '../engine/scheduler.js';
 
 export const runners: Record<Exclude<StepKind, 'delivery'>, Runner> = {
   bulk_dip: runBulkDip,

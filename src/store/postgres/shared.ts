@@ -5,11 +5,11 @@
  * keeps; an unlogged table, so a call costs no disk flush: like the in-memory journal it is not
  * kept through a crash, of PostgreSQL here), and the snapshots with their files.
  */
-import type { FaultRule, FaultRules } from './faults.js';
-import type { JournalFilter, JournalLog, Kept } from './journal.js';
-import type { Snapshot, SnapshotShelf } from './sandboxes.js';
-import type { PgStore } from '../store/pg_store.js';
-import type { DbData } from '../store/rows.js';
+import type { FaultRule, FaultRules } from '../../engine/faults.js';
+import type { JournalFilter, JournalLog, Kept } from '../../engine/journal.js';
+import type { Snapshot, SnapshotShelf } from '../../engine/sandboxes.js';
+import type { PgStore } from './store.js';
+import type { DbData } from '../rows.js';
 
 export class PgFaultRules implements FaultRules {
   constructor(private readonly db: PgStore) {}

@@ -1,11 +1,11 @@
 /**
  * The server log (`--log-level`, `--quiet`): pino, pretty on a terminal and JSON lines otherwise.
- * What goes in it passes the journal's redaction rule first (src/sim/redact.ts).
+ * What goes in it passes the journal's redaction rule first (src/engine/redact.ts).
  */
 import { createRequire } from 'node:module';
 import pino from 'pino';
-import { wallClock, type Logger } from './deps.js';
-import { redactBody, redactText } from './sim/redact.js';
+import { wallClock, type Logger } from '../deps.js';
+import { redactBody, redactText } from '../engine/redact.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -4,7 +4,7 @@
  */
 import { request as httpRequest, validateHeaderName, validateHeaderValue } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { RECEIVER_ANSWER_BYTES } from '../limits.js';
+import { RECEIVER_ANSWER_BYTES } from '../../limits.js';
 import { OutboundRefused, type OutboundPolicy } from './outbound.js';
 import { sftpUpload } from './sftp.js';
 

@@ -7,7 +7,7 @@ import type { Principal } from '../http/auth.js';
 import { ApiError, assertFound, inUse, invalidField, notFound } from '../http/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
-import { startOrder } from '../sim/orders.js';
+import { startOrder } from '../simulation/orders.js';
 import type { CartRow, OrderRow } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 

@@ -1,7 +1,7 @@
 /**
  * The control API under /__sim (interface.md section 7; contract/sim.yaml), handlers keyed by
  * operationId: not part of the simulated service. It goes through the same pipeline as /api/v1
- * (src/app.ts); account-scoped calls act on the account of the key in Authorization, the Demo
+ * (src/http/app.ts); account-scoped calls act on the account of the key in Authorization, the Demo
  * account when none is given.
  */
 import { toE164 } from '../domain/addresses.js';
@@ -10,15 +10,15 @@ import { ApiError, invalidField, invalidParameter, notFound } from '../http/erro
 import type { SimHandlerMap, StreamWriter } from '../http/handler.js';
 import type { Runtime } from '../runtime.js';
 import type { UnitOfWork } from '../store/store.js';
-import { MAX_TIME_MS } from './clock.js';
-import { dashboardAsset } from './dashboard.js';
-import { addDuration } from './duration.js';
-import { JOURNAL_STREAMS } from './journal.js';
-import { finishSmsTrace, receiveSms, routeCall } from './inbound.js';
+import { MAX_TIME_MS } from '../engine/clock.js';
+import { dashboardAsset } from './ui.js';
+import { addDuration } from '../engine/duration.js';
+import { JOURNAL_STREAMS } from '../engine/journal.js';
+import { finishSmsTrace, receiveSms, routeCall } from '../simulation/inbound.js';
 import type { OrderStatus } from '../domain/lifecycles.js';
-import { abortBulkDip, raiseOverwriteRequest, scheduleBulkDip } from './lifecycles.js';
-import { moveOrderTo, moveRequestTo } from './orders.js';
-import { createSandbox } from './sandboxes.js';
+import { abortBulkDip, raiseOverwriteRequest, scheduleBulkDip } from '../simulation/lifecycles.js';
+import { moveOrderTo, moveRequestTo } from '../simulation/orders.js';
+import { createSandbox } from '../engine/sandboxes.js';
 
 /** Suspends or reinstates a user of the account (spec: a suspended user keeps informational services). */
 async function setSuspended(runtime: Runtime, accountId: string, id: string, suspended: boolean) {

@@ -3,9 +3,9 @@
  * index of the schema. Rows are frozen on the way in. Only the store changes a table, through
  * `put` and `delete`, which check unique indexes before touching anything.
  */
-import type { AnyRow, Draft } from './rows.js';
-import { sortedIndex } from '../lists.js';
-import { byInsertion, type IndexDef, type TableDef } from './schema.js';
+import type { AnyRow, Draft } from '../rows.js';
+import { sortedIndex } from '../../domain/lists.js';
+import { byInsertion, type IndexDef, type TableDef } from '../schema.js';
 
 /** A second row for a key of a unique index: the store refuses it (a constraint, as in PostgreSQL). */
 export class UniqueViolation extends Error {

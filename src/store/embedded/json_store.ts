@@ -9,14 +9,14 @@
  * StorageUnavailable, and the next commit tries the disk again.
  */
 import { dirname, join } from 'node:path';
-import { DiskFiles, MemoryFiles, type FileArea } from './files.js';
+import { DiskFiles, MemoryFiles, type FileArea } from '../files.js';
 import { Locks, type Release } from './locks.js';
 import { inaccessible, LogFile, type Change, type Logger } from './log_file.js';
 import { changed, deepFreeze, MemoryTable, UniqueViolation } from './memory_table.js';
-import type { TableOps } from './collections.js';
-import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from './rows.js';
-import { SCHEMA } from './schema.js';
-import { StorageUnavailable, UnitOfWork, type SeqName, type Store, type WorkScope } from './store.js';
+import type { TableOps } from '../collections.js';
+import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
+import { SCHEMA } from '../schema.js';
+import { StorageUnavailable, UnitOfWork, type SeqName, type Store, type WorkScope } from '../store.js';
 
 type TableSet = Record<CollectionName, MemoryTable<AnyRow>>;
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { seededRandom } from '../deps.js';
 import { isTollFreeNpa, npaOf } from '../domain/addresses.js';
-import { at } from '../lists.js';
+import { at } from '../domain/lists.js';
 import type { BulkDipTaskRow } from '../store/rows.js';
 
 type Task = BulkDipTaskRow['data'];
@@ -87,7 +87,7 @@ export function columnsOf(task: Task): string[] {
     case 'MCL':
       return ['number', 'carrier', 'messaging_provider', 'line_type'];
     case null:
-      // a task without a type fails before any dip (src/sim/lifecycles.ts)
+      // a task without a type fails before any dip (src/simulation/lifecycles.ts)
       return ['number'];
   }
 }

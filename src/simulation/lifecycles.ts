@@ -7,8 +7,8 @@ import { dropSteps } from './orders.js';
 import { BULK_DIP_FIRST, bulkDipSteps, MAGIC, OSR_REVIEW_WINDOW_MS } from '../domain/lifecycles.js';
 import type { BulkDipTaskRow, NumberRow, OutboundSpec, OverwriteRequestRow, StepRow } from '../store/rows.js';
 import { resultFile, runDips } from './dips.js';
-import { authGap, authHeader, sftpLogin } from './outbox.js';
-import type { Work } from './work.js';
+import { authGap, authHeader, sftpLogin } from '../engine/outbox.js';
+import type { Work } from '../engine/work.js';
 
 export const resultId = (taskId: string): string => `result-${taskId}`;
 
