@@ -1,7 +1,61 @@
-// ESLint: typescript-eslint's recommended rules, no `any` or non-null assertions, and no import circles.
+// ESLint: typescript-eslint's recommended rules, no `any` or non-null assertions, no import circles,
+// and the import rule of the layout (README "Layout").
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
+
+const src = (...parts) => parts.map((p) => `./src/${p}`);
+/** The parts that pick or are a store backend, the handlers, and what only the top may import. */
+const BACKENDS = src('store/embedded', 'store/postgres');
+const ROOTS = src('server.ts', 'cli', 'index.ts', 'proxy');
+const HANDLERS = src('api', 'control', 'http');
+
+/**
+ * The import rule: each part of src/ may import only the parts below it. domain imports nothing of
+ * ours but the contract's types and the record shapes; store knows nothing above it; engine does not
+ * know the simulation, the handlers or HTTP; simulation does not know the handlers or HTTP; only
+ * http knows express and the statuses of errors; only the composition roots pick a backend.
+ */
+const zones = [
+  {
+    target: './src/domain',
+    from: './src',
+    except: ['./domain', './generated', './store/rows.ts', './contract.ts'],
+    message: 'domain imports nothing of ours but the contract types and the record shapes (README "Layout").',
+  },
+  {
+    target: src('store/*.ts', 'store/embedded/**'),
+    from: [...src('engine', 'simulation', 'testing', 'runtime.ts'), ...HANDLERS, ...ROOTS],
+    message: 'the store knows nothing above it (README "Layout").',
+  },
+  {
+    target: './src/store/postgres',
+    from: [...src('simulation', 'testing', 'runtime.ts'), ...HANDLERS, ...ROOTS],
+    message:
+      'the PostgreSQL backend implements the store and the engine’s shared parts, nothing above (README "Layout").',
+  },
+  {
+    target: './src/engine',
+    from: [...src('simulation', 'testing'), ...HANDLERS, ...ROOTS, ...BACKENDS],
+    message: 'the engine knows no simulation, handler, HTTP or backend (README "Layout").',
+  },
+  {
+    target: './src/simulation',
+    from: [...src('testing', 'runtime.ts'), ...HANDLERS, ...ROOTS, ...BACKENDS],
+    message: 'the simulation uses domain, engine and the store interface only (README "Layout").',
+  },
+  {
+    target: src('api', 'control', 'testing', 'runtime.ts'),
+    from: [...ROOTS, ...BACKENDS, './src/http/app.ts', './src/http/errors.ts'],
+    message:
+      'handlers call the simulation and throw domain errors; only the composition roots pick a backend (README "Layout").',
+  },
+  {
+    target: './src/http',
+    from: [...ROOTS, ...BACKENDS],
+    message: 'only the composition roots pick a store backend (README "Layout").',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'src/generated/', 'node_modules/', 'test-results/', 'data/'] },
@@ -24,6 +78,26 @@ export default tseslint.config(
       ],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/http/**', 'src/proxy/**'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones, basePath: import.meta.dirname }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['express', 'cors'].map((name) => ({
+            name,
+            message: 'only src/http knows express (README "Layout").',
+          })),
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/http/**/*.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones, basePath: import.meta.dirname }] },
   },
   {
     // tests read JSON answers by their fields and index what they just made: asserting is their point

@@ -9,7 +9,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { at } from '../src/domain/lists.js';
-import { fixtureState } from '../src/store/fixtures.js';
+import { DEMO_ACCOUNT as DEMO, fixtureState } from '../src/store/fixtures.js';
 import { STORE_FORMAT, STORE_VERSION } from '../src/store/embedded/log_file.js';
 import type { DbData } from '../src/store/rows.js';
 import { startReceiver } from '../src/testing/receiver.js';
@@ -20,7 +20,6 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2);
 const RUN_S = Number(process.env.BENCH_SECONDS ?? 4);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const AUTH = { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' };
-const DEMO = '0a0a0a0a-0000-4000-8000-000000000001';
 const SWITCH_ID = '0b0b0b0b-0000-4000-8000-000000000001';
 let nextPort = 4600;
 

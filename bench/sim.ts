@@ -3,8 +3,7 @@ import { envelope } from '../test/helpers.js';
 import type { Receiver } from '../src/testing/receiver.js';
 import { buildServer, listen } from '../src/server.js';
 import { silentLogger } from '../src/deps.js';
-
-const DEMO = '0a0a0a0a-0000-4000-8000-000000000001';
+import { DEMO_ACCOUNT as DEMO } from '../src/store/fixtures.js';
 
 async function serve() {
   const { app, runtime } = await buildServer({

@@ -4,9 +4,11 @@
  */
 import type { AddressInfo } from 'node:net';
 import { silentLogger, type Logger } from './deps.js';
-import { createSandbox, type Sandbox } from './engine/sandboxes.js';
+import type { Sandbox } from './engine/sandboxes.js';
 import type { Fired } from './engine/scheduler.js';
-import { DEMO_ACCOUNT } from './control/control.js';
+import { newSandbox } from './control/accounts.js';
+import { setFrozen } from './control/clock.js';
+import { DEMO_ACCOUNT, FIXTURE_KEYS } from './store/fixtures.js';
 import { addDuration } from './engine/duration.js';
 import { buildServer, listen } from './server.js';
 
@@ -73,30 +75,15 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
     },
     advanceTo: (time) => scheduler.advance(accountId, new Date(time).getTime()),
     next: () => scheduler.advance(accountId, 'next'),
-    freeze: async () => {
-      await store.run({ account: accountId }, (w) => clocks.freeze(w, accountId));
-      await scheduler.rearm();
-    },
-    resume: async () => {
-      await store.run({ account: accountId }, (w) => clocks.resume(w, accountId));
-      await scheduler.rearm();
-    },
+    freeze: () => setFrozen(runtime, accountId, true),
+    resume: () => setFrozen(runtime, accountId, false),
   });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    keys: {
-      admin: 'demo-admin-key',
-      operator: 'demo-operator-key',
-      readonly: 'demo-readonly-key',
-      standard: 'demo-standard-key',
-      partner: 'partner-admin-key',
-    },
+    keys: { ...FIXTURE_KEYS },
     clock: clockOf(DEMO_ACCOUNT),
     async sandbox(name) {
-      const id = runtime.ids.uuid();
-      const box = await store.run({ global: true }, async (w) =>
-        createSandbox(w, runtime, await clocks.of(w, id), id, name, runtime.limits.sandboxes),
-      );
+      const box = await newSandbox(runtime, name);
       return { ...box, clock: clockOf(box.id) };
     },
     reset: () => runtime.reset(),

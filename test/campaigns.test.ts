@@ -58,10 +58,7 @@ describe('CSP campaigns', () => {
       `/api/v1/campaigns/${CAMPAIGN}/share_with/accounts/0a0a0a0a-0000-4000-8000-00000000beef`,
     );
     expect(onlyError(unknown)).toMatchObject({ code: 'not_found', params: { resource: { type: 'account' } } });
-    const self = await server().call(
-      'POST',
-      `/api/v1/campaigns/${CAMPAIGN}/share_with/accounts/0a0a0a0a-0000-4000-8000-000000000001`,
-    );
+    const self = await server().call('POST', `/api/v1/campaigns/${CAMPAIGN}/share_with/accounts/${DEMO}`);
     expect(onlyError(self)).toMatchObject({ code: 'invalid_parameter', source: { parameter: 'account_id' } });
   });
 

@@ -5,10 +5,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../src/http/contract.js';
+import { projectRoot } from '../src/contract.js';
 import { startReceiver } from '../src/testing/receiver.js';
 import { eventually, freePort, runCli, startCli } from './cli_process.js';
-import { envelope, useServer } from './helpers.js';
+import { DEMO, envelope, useServer } from './helpers.js';
 
 const scratch = (name: string) => mkdtempSync(join(tmpdir(), `dipswitch-cli-${name}-`));
 
@@ -215,7 +215,7 @@ describe('dipswitch: logs', () => {
         method: 'GET',
         path: '/api/v1/numbers',
         status: 200,
-        account: '0a0a0a0a-0000-4000-8000-000000000001',
+        account: DEMO,
       });
       expect(call!.ms).toEqual(expect.any(Number));
       expect(call!.msg).toMatch(/^GET \/api\/v1\/numbers 200 [\d.]+ ms$/);

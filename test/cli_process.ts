@@ -1,7 +1,7 @@
 /** The `dipswitch` command as a test runs it: spawned, its output read, its exit code awaited. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { projectRoot } from '../src/http/contract.js';
+import { projectRoot } from '../src/contract.js';
 
 /** The command under tsx, so no build is needed; `bin` runs another file (the packed package's). */
 const TSX = ['--import', 'tsx', 'src/cli/main.ts'];

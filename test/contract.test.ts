@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadContract, projectRoot } from '../src/http/contract.js';
+import { loadContract, projectRoot } from '../src/contract.js';
 import { handlers } from '../src/api/index.js';
 import { fixtureProblems, readFixtureFile } from '../src/store/fixtures.js';
 import { useServer } from './helpers.js';

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { projectRoot } from '../src/http/contract.js';
+import { projectRoot } from '../src/contract.js';
 import { startReceiver, type Receiver } from '../src/testing/receiver.js';
 import { envelope, startTestServer, useServer, type TestServer } from './helpers.js';
 
@@ -128,6 +128,28 @@ describe.skipIf(!executable)('dashboard', () => {
       )
       .toBe('COMPLETED');
     await shot(page, 'state');
+  });
+
+  // the menu was a hand-kept list that offered GET /api/v1/destinations, which does not exist
+  it('the state browser offers every list of the contract, and each one opens', async () => {
+    page = await open(server().base);
+    await page.getByRole('button', { name: 'State' }).click();
+    await page.locator('#record-table, #records p').first().waitFor();
+    const offered = await page
+      .locator('#resource option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const document = (await server().call('GET', '/api/v1/openapi')).body as {
+      paths: Record<string, { get?: { operationId: string } }>;
+    };
+    const lists = Object.entries(document.paths)
+      .filter(([path, ops]) => !path.includes('{') && ops.get?.operationId.startsWith('list'))
+      .map(([path]) => path.replace('/api/v1/', ''));
+    expect(offered.sort()).toEqual(lists.sort());
+    for (const resource of offered) {
+      await page.locator('#resource').selectOption(resource);
+      await expect.poll(() => page!.locator('#records').textContent()).toMatch(/in all/);
+      await expect(page.locator('#records .error').count()).resolves.toBe(0);
+    }
   });
 
   it('a fault added through the form makes the next call fail, and counts it', async () => {

@@ -16,8 +16,8 @@ import type { DbData } from '../src/store/rows.js';
 import type { UnitOfWork } from '../src/store/store.js';
 import { PG_TEMPLATES } from './pg_templates.js';
 
-export const DEMO = '0a0a0a0a-0000-4000-8000-000000000001';
-export const PARTNER = '0a0a0a0a-0000-4000-8000-000000000002';
+/** The Demo and Partner accounts of the default fixtures (interface.md section 3). */
+export { DEMO_ACCOUNT as DEMO, PARTNER_ACCOUNT as PARTNER } from '../src/store/fixtures.js';
 export const START = new Date('2026-03-01T12:00:00.000Z');
 
 export interface CallOptions {

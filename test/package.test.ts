@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../src/http/contract.js';
+import { projectRoot } from '../src/contract.js';
 import { startCli } from './cli_process.js';
 
 interface LockEntry {

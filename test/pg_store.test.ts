@@ -5,13 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/deps.js';
 import { buildServer, listen, type Runtime } from '../src/server.js';
 import { fixtureState } from '../src/store/fixtures.js';
-import { UniqueViolation } from '../src/store/embedded/memory_table.js';
+import { UniqueViolation } from '../src/store/table.js';
 import { PgStore } from '../src/store/postgres/store.js';
 import { COLLECTION_NAMES } from '../src/store/rows.js';
-import { envelope, START } from './helpers.js';
+import { DEMO, envelope, START } from './helpers.js';
 import { usePostgres } from './pg.js';
-
-const DEMO = '0a0a0a0a-0000-4000-8000-000000000001';
 
 describe('the PostgreSQL store', () => {
   const pg = usePostgres();

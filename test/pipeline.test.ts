@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../src/http/contract.js';
+import { loadContract } from '../src/contract.js';
 import { envelope, onlyError, useServer } from './helpers.js';
 
 describe('request pipeline', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../src/testing/receiver.js';
-import { envelope, startTestServer, useServer } from './helpers.js';
+import { envelope, PARTNER, startTestServer, useServer } from './helpers.js';
 
 describe('inbound faults', () => {
   const server = useServer();
@@ -44,7 +44,7 @@ describe('inbound faults', () => {
     expect(res.status).toBe(429);
     expect(res.body.errors[0].code).toBe('rate_limited');
     await fault({
-      match: { operation_id: 'listUsers', account_id: '0a0a0a0a-0000-4000-8000-000000000002' },
+      match: { operation_id: 'listUsers', account_id: PARTNER },
       effect: { status: 500 },
     });
     expect((await server().call('GET', '/api/v1/users')).status).toBe(200);

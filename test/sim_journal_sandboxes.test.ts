@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, useServer } from './helpers.js';
+import { DEMO, envelope, useServer } from './helpers.js';
 
 describe('request journal', () => {
   const server = useServer();
@@ -28,7 +28,7 @@ describe('request journal', () => {
       method: 'POST',
       path: '/api/v1/api_keys',
       operation_id: 'createApiKey',
-      account_id: '0a0a0a0a-0000-4000-8000-000000000001',
+      account_id: DEMO,
       status: 201,
     });
     expect(first.latency_ms).toBeGreaterThanOrEqual(0);
@@ -115,6 +115,38 @@ describe('sandboxes', () => {
     expect((await server().call('GET', '/api/v1/carts', { key: box.keys.admin })).status).toBe(403);
     expect(await server().read((w) => w.carts.list(box.id))).toHaveLength(0);
     expect((await server().call('DELETE', `/__sim/accounts/${box.id}`, { key: null })).status).toBe(404);
+  });
+
+  // the PostgreSQL store removed document files but not result files, the embedded one neither until reopen
+  it('deleting a sandbox removes its document files and bulk dip result files', async () => {
+    const box = await sandbox();
+    const before = await server().files.count();
+    const key = box.keys.admin;
+    const cart = await server().call('POST', '/api/v1/carts', { key, body: envelope('cart', { name: 'c' }) });
+    const request = await server().call('POST', `/api/v1/carts/${cart.body.data.id}/requests`, {
+      key,
+      body: envelope('request', { type: 'REMOVE_NUMBERS', data: { numbers: [box.numbers[0]] } }),
+    });
+    const upload = new FormData();
+    upload.append('file', new Blob([new Uint8Array([37, 80, 68, 70])], { type: 'application/pdf' }), 'loa.pdf');
+    upload.append('name', 'LOA');
+    const document = await server().call(
+      'POST',
+      `/api/v1/carts/${cart.body.data.id}/requests/${request.body.data.id}/documents`,
+      { key, form: upload },
+    );
+    expect(document.status).toBe(201);
+    const task = await server().call('POST', '/api/v1/bulk_dip_tasks', {
+      key,
+      body: envelope('bulk_dip_task', { type: 'LRN', numbers: ['+13125550100'], reference_id: 'gone' }),
+    });
+    expect(task.status).toBe(201);
+    await server().call('POST', '/__sim/clock/advance', { key, body: { by: 'PT1M' } });
+    expect(await server().files.get(`result-${task.body.data.id}`)).toBeDefined();
+    expect(await server().files.count()).toBe(before + 2);
+    expect((await server().call('DELETE', `/__sim/accounts/${box.id}`, { key: null })).status).toBe(200);
+    expect(await server().files.count()).toBe(before);
+    expect(await server().files.get(document.body.data.id)).toBeUndefined();
   });
 });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../src/http/contract.js';
+import { projectRoot } from '../src/contract.js';
 
 /** What `npm test` runs before the suite (`format:check`, `lint`) refuses, shown on small files. */
 describe('the checks npm test runs first', () => {
@@ -29,6 +29,29 @@ describe('the checks npm test runs first', () => {
       expect(rules).toContain('import-x/no-cycle');
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+  it('eslint refuses an import that breaks the layout’s rule, naming the rule', async () => {
+    const probes = {
+      // the domain reaching for a store backend, and for express
+      'domain/lint-probe-{pid}.ts':
+        "import { JsonStore } from '../store/embedded/json_store.js';\nimport express from 'express';\n\nexport const x = [JsonStore, express];\n",
+      // the engine reaching up for the control API's handlers
+      'engine/lint-probe-{pid}.ts':
+        "import { simHandlers } from '../control/index.js';\n\nexport const y = simHandlers;\n",
+    };
+    const paths = Object.keys(probes).map((p) => join(projectRoot, 'src', p.replace('{pid}', String(process.pid))));
+    try {
+      Object.values(probes).forEach((text, i) => writeFileSync(paths[i]!, text));
+      const results = await new ESLint({ cwd: projectRoot }).lintFiles(paths);
+      const messages = results.flatMap((r) => r.messages);
+      expect(messages.filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message)).toEqual([
+        expect.stringContaining('domain imports nothing of ours'),
+        expect.stringContaining('the engine knows no simulation'),
+      ]);
+      expect(messages.map((m) => m.ruleId)).toContain('no-restricted-imports');
+    } finally {
+      for (const p of paths) rmSync(p, { force: true });
     }
   }, 30_000);
 });

@@ -3,7 +3,7 @@
  * `secret` and `smpp_secert` are shown once, in the create response, and kept only as hashes.
  */
 import { hashSecret, token } from '../domain/secrets.js';
-import { assertFound, inUse } from '../http/errors.js';
+import { assertFound, inUse } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { ApiKeyRow } from '../store/rows.js';

@@ -1,6 +1,6 @@
 /** Messaging auto responses (spec: Resources > Messaging auto response; Endpoints). */
 import { normalizeKeywords } from '../domain/keywords.js';
-import { assertFound, assertNoViolations, inUse } from '../http/errors.js';
+import { assertFound, assertNoViolations, inUse } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { AutoResponseRow } from '../store/rows.js';

@@ -5,7 +5,7 @@
 import { toE164 } from '../domain/addresses.js';
 import { targetViolations } from '../domain/deliveries.js';
 import type { Violation } from '../domain/switches.js';
-import { assertFound, assertNoViolations } from '../http/errors.js';
+import { assertFound, assertNoViolations } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import { startBulkDip } from '../simulation/lifecycles.js';

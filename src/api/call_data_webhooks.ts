@@ -3,7 +3,7 @@
  * are delivered. `auth_secret` is shown in the create answer only.
  */
 import { targetViolations } from '../domain/deliveries.js';
-import { ApiError, assertFound, assertNoViolations } from '../http/errors.js';
+import { DomainError, assertFound, assertNoViolations } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { CallDataWebhookRow, Draft } from '../store/rows.js';
@@ -13,7 +13,7 @@ const present = (row: CallDataWebhookRow) => ({ data: row.data, type: 'call_data
 export const callDataWebhookHandlers = {
   createCallDataWebhook: async ({ store, clock, ids, principal, body }) => {
     if ((await store.callDataWebhooks.list(principal.accountId)).length > 0) {
-      throw new ApiError('limit_reached', [
+      throw new DomainError('limit_reached', [
         { detail: 'An account has at most one call data webhook; update or delete the existing one.' },
       ]);
     }

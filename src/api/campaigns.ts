@@ -4,7 +4,7 @@
  */
 import { campaignVisibleTo, sharedAs } from '../domain/campaigns.js';
 import type { Principal } from '../http/auth.js';
-import { ApiError, assertFound, inUse, invalidParameter, notFound } from '../http/errors.js';
+import { DomainError, assertFound, inUse, invalidParameter, notFound } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { CampaignRow } from '../store/rows.js';
@@ -68,7 +68,7 @@ export const campaignHandlers = {
       params.shared_resource_group_id,
     );
     if (row.shared_resource_group_id && row.shared_resource_group_id !== group.data.id) {
-      throw new ApiError('conflict.changing_shared_resource_group', [
+      throw new DomainError('conflict.changing_shared_resource_group', [
         {
           detail: `The campaign is shared through group ${row.shared_resource_group_id}; remove it before sharing through another.`,
           params: {},

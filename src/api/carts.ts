@@ -4,7 +4,7 @@
  * writes to it answer 422 `cart_checked_out`.
  */
 import type { Principal } from '../http/auth.js';
-import { ApiError, assertFound, inUse, invalidField, notFound } from '../http/errors.js';
+import { DomainError, assertFound, inUse, invalidField, notFound } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import { startOrder } from '../simulation/orders.js';
@@ -19,7 +19,7 @@ export async function writableCart(store: UnitOfWork, principal: Principal, id: 
   const cart = await store.carts.get(principal.accountId, id);
   if (cart) return cart;
   if (await store.orders.get(principal.accountId, id)) {
-    throw new ApiError('cart_checked_out', [
+    throw new DomainError('cart_checked_out', [
       { detail: `Cart ${id} is checked out; it and its requests can no longer change.` },
     ]);
   }

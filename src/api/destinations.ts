@@ -1,7 +1,7 @@
 /** DID destinations (spec: Resources > DID destination; the list is inferred, interface.md section 6). */
 import { destinationViolations, type Destination } from '../domain/destinations.js';
 import type { Principal } from '../http/auth.js';
-import { assertFound, assertNoViolations, invalidField } from '../http/errors.js';
+import { assertFound, assertNoViolations, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { DestinationRow, Draft } from '../store/rows.js';

@@ -5,7 +5,7 @@
  */
 import { DOCUMENT_EDITABLE } from '../domain/lifecycles.js';
 import type { Principal } from '../http/auth.js';
-import { assertFound, invalidField, invalidParameter } from '../http/errors.js';
+import { assertFound, invalidField, invalidParameter } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import type { Upload } from '../http/multipart.js';
 import { pageOf } from '../http/pagination.js';

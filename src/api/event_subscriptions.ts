@@ -4,7 +4,7 @@
  */
 import { targetViolations } from '../domain/deliveries.js';
 import type { Violation } from '../domain/switches.js';
-import { assertFound, assertNoViolations } from '../http/errors.js';
+import { assertFound, assertNoViolations } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { Draft, EventSubscriptionRow } from '../store/rows.js';

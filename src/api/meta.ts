@@ -1,5 +1,5 @@
 /** The contract itself, served at GET /api/v1/openapi (JSON, or YAML with `?format=yaml`). */
-import { loadContract } from '../http/contract.js';
+import { loadContract } from '../contract.js';
 import type { HandlerMap } from '../http/handler.js';
 
 export const metaHandlers = {

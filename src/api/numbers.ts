@@ -4,7 +4,7 @@
  */
 import { toE164 } from '../domain/addresses.js';
 import type { Principal } from '../http/auth.js';
-import { assertFound, invalidField } from '../http/errors.js';
+import { assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { NumberRow } from '../store/rows.js';

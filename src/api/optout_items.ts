@@ -3,7 +3,7 @@
  * one of the account's numbers. Items made here are manual: no `keyword`, `associations.sms` null.
  */
 import { toE164 } from '../domain/addresses.js';
-import { assertFound, invalidField } from '../http/errors.js';
+import { assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { OptoutItemRow } from '../store/rows.js';

@@ -2,7 +2,7 @@
  * OSR overwrite requests (spec: Resources > OSR overwrite request): listed newest first, reviewed
  * once. A review that takes effect answers 200 with the record; reviewing again is a no-op, 204.
  */
-import { assertFound } from '../http/errors.js';
+import { assertFound } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { OverwriteRequestRow } from '../store/rows.js';

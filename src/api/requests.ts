@@ -5,8 +5,8 @@
 import { DOCUMENT_EDITABLE } from '../domain/lifecycles.js';
 import { dataSchemaOf } from '../domain/requests.js';
 import type { Principal } from '../http/auth.js';
-import { componentValidator } from '../http/contract.js';
-import { assertFound, invalidField } from '../http/errors.js';
+import { componentValidator } from '../contract.js';
+import { assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import { validationError } from '../http/validation.js';

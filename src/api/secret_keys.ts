@@ -3,7 +3,7 @@
  * in the create response as base64 and kept only as a hash.
  */
 import { hashSecret } from '../domain/secrets.js';
-import { assertFound, inUse, invalidField } from '../http/errors.js';
+import { assertFound, inUse, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { SecretKeyRow } from '../store/rows.js';

@@ -4,7 +4,7 @@
  */
 import { applySwitchFields, switchDefaults, switchViolations, type Switch } from '../domain/switches.js';
 import type { Principal } from '../http/auth.js';
-import { assertFound, assertNoViolations, inUse, invalidField, invalidParameter, notFound } from '../http/errors.js';
+import { assertFound, assertNoViolations, inUse, invalidField, invalidParameter, notFound } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { Draft, SwitchRow, SwitchSecrets } from '../store/rows.js';

@@ -3,7 +3,7 @@
  * is kept only as a scrypt hash and never returned.
  */
 import { hashPassword } from '../domain/secrets.js';
-import { ApiError, assertFound, invalidField } from '../http/errors.js';
+import { DomainError, assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import type { UserRow } from '../store/rows.js';
@@ -29,7 +29,7 @@ export const userHandlers = {
     }
     const creator = principal.user;
     if (!creator)
-      throw new ApiError('access_denied.no_scope', [
+      throw new DomainError('access_denied.no_scope', [
         {
           detail: "Only a user's key may create users.",
           params: { action: 'create', level: 'account', resource: 'user' },
@@ -78,7 +78,7 @@ export const userHandlers = {
         (await store.switches.usingApiKey(k.data.id)).length + (await store.numbers.usingApiKey(k.data.id)).length >
         0
       ) {
-        throw new ApiError('resource_in_use', [
+        throw new DomainError('resource_in_use', [
           { detail: `The user's API key ${k.data.id} is used by switches or numbers.` },
         ]);
       }

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { silentLogger, wallClock, type Logger } from '../deps.js';
-import { projectRoot } from '../http/contract.js';
+import { projectRoot } from '../contract.js';
 import { LOG_LEVELS, pinoLogger, type LogLevel } from './log.js';
 import type { Runtime } from '../runtime.js';
 import { buildServer, controlExposure, listen } from '../server.js';

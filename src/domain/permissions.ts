@@ -3,7 +3,7 @@
  * key may use; everything else depends on the key's kind and its user's role.
  */
 import type { Role } from '../store/rows.js';
-import type { Scope } from '../http/contract.js';
+import type { Scope } from '../contract.js';
 
 export interface Caller {
   /** null for a standard key. */

@@ -54,8 +54,8 @@ export class DeliveryWorker {
     const row = await this.opts.store.run({ account: accountId }, async (w) => {
       const current = await w.deliveries.get(accountId, id);
       if (!current) return null;
-      for (const step of await w.steps.list(accountId))
-        if (step.data.kind === 'delivery' && step.data.ref === id) await w.steps.remove(step);
+      for (const step of await w.steps.ofRef(id))
+        if (step.account_id === accountId && step.data.kind === 'delivery') await w.steps.remove(step);
       return w.deliveries.update(current, (d) => {
         d.data.outcome = 'pending';
         d.data.next_attempt_at = null;

@@ -5,7 +5,7 @@
  * drawn from the seeded random source.
  */
 import type { Random } from '../deps.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 
 export interface FaultMatch {
   method?: string;
@@ -105,7 +105,7 @@ export class Faults {
 
   async add(rule: Omit<FaultRule, 'fired'>): Promise<FaultRule> {
     if ((await this.rules.count()) >= MAX_FAULTS)
-      throw new ApiError('limit_reached', [
+      throw new DomainError('limit_reached', [
         { detail: `At most ${MAX_FAULTS} fault rules are kept; delete some, or reset.` },
       ]);
     const full = { ...rule, fired: 0 };

@@ -4,7 +4,7 @@
  * calls go first; a body over 16 KB is kept as its own cut copy (never a view of the request's
  * buffer), and a call without a valid key keeps no body at all.
  */
-import type { ApiName } from '../http/contract.js';
+import type { ApiName } from '../contract.js';
 import { at } from '../domain/lists.js';
 import type { Peers } from '../store/store.js';
 import { redactBody, redactHeaders, redactText } from './redact.js';

@@ -3,7 +3,7 @@
  * log, the server log): Authorization and Proxy-Authorization, any header whose name says it
  * carries a secret, the userinfo of a URL, and every secret field of the contract.
  */
-import { secretFields } from '../http/contract.js';
+import { secretFields } from '../contract.js';
 
 export const REDACTED = '[redacted]';
 

@@ -9,8 +9,9 @@
 import type { Ids, Random } from '../deps.js';
 import { newDid } from '../domain/numbers.js';
 import { hashSecret, token } from '../domain/secrets.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { ApiKeyRow, DbData, Role } from '../store/rows.js';
+import { namedFiles } from '../store/files.js';
 import type { UnitOfWork } from '../store/store.js';
 import type { Clock } from './clock.js';
 
@@ -37,7 +38,7 @@ async function freeNumbers(store: UnitOfWork): Promise<{ block: number; numbers:
   for (;;) {
     const block = await store.nextSeq('sandboxes');
     if (block >= SANDBOX_BLOCKS) {
-      throw new ApiError('limit_reached', [
+      throw new DomainError('limit_reached', [
         {
           detail: `Every block of sandbox numbers (${SANDBOX_BLOCKS.toLocaleString('en')}) has been used; remove the store to start over.`,
         },
@@ -63,7 +64,7 @@ export async function createSandbox(
   const { ids, random } = sources;
   const live = (await store.accounts.all()).filter((a) => a.sandbox_block !== null).length;
   if (live >= limit) {
-    throw new ApiError('limit_reached', [
+    throw new DomainError('limit_reached', [
       { detail: `At most ${limit} sandboxes may exist at once (--max-sandboxes); delete one first.` },
     ]);
   }
@@ -189,11 +190,11 @@ export class Snapshots {
     const data = { ...state, steps: state.steps.map(({ claim: _claim, ...step }) => step) };
     const files = new Map<string, Buffer>();
     let bytes = 0;
-    const ids = [...data.documents.map((d) => d.data.id), ...data.bulk_dip_tasks.map((t) => `result-${t.data.id}`)];
+    const ids = namedFiles(data.documents, data.bulk_dip_tasks);
     const others = (await this.shelf.list()).filter((s) => s.name !== name);
     const budget = this.limits.bytes - others.reduce((sum, s) => sum + s.bytes, 0);
     if (others.length >= this.limits.count) {
-      throw new ApiError('limit_reached', [
+      throw new DomainError('limit_reached', [
         { detail: `At most ${this.limits.count} snapshots are kept; restore or reset, or save over an existing name.` },
       ]);
     }
@@ -202,7 +203,7 @@ export class Snapshots {
       if (!file) continue;
       bytes += file.length;
       if (bytes > budget) {
-        throw new ApiError('limit_reached', [
+        throw new DomainError('limit_reached', [
           { detail: `The snapshots' files may take ${this.limits.bytes} bytes together; this one would pass that.` },
         ]);
       }

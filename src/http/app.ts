@@ -12,8 +12,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { elapsedMs, stopwatch, wallClock } from '../deps.js';
 import { authenticate, authorize, type Principal } from './auth.js';
-import { loadContract, type ApiName, type OperationId, type OperationMeta, type SimOperationId } from './contract.js';
-import { ApiError, invalidField } from './errors.js';
+import { loadContract, type ApiName, type OperationId, type OperationMeta, type SimOperationId } from '../contract.js';
+import { DomainError, invalidField } from '../domain/errors.js';
+import { envelope, statusOf } from './errors.js';
 import type { Ctx, HandlerMap, SimCtx, StreamWriter } from './handler.js';
 import { readMultipart, type Upload } from './multipart.js';
 import { compileRoutes, type Route } from './router.js';
@@ -21,7 +22,8 @@ import { validationError } from './validation.js';
 import { handlers as allHandlers } from '../api/index.js';
 import type { Runtime } from '../runtime.js';
 import type { Clock } from '../engine/clock.js';
-import { DEMO_ACCOUNT, simHandlers } from '../control/control.js';
+import { simHandlers } from '../control/index.js';
+import { DEMO_ACCOUNT } from '../store/fixtures.js';
 import type { FaultEffect } from '../engine/faults.js';
 import { StorageUnavailable } from '../store/store.js';
 
@@ -254,10 +256,10 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
   /** The operation of the method and path: 404 when no contract has the path, 405 when it lacks the method. */
   function routeStage(call: Call): Route {
     const route = match(call.req.method, call.req.path);
-    if (!route) throw new ApiError('not_found', [{ detail: `Nothing at ${call.req.method} ${call.req.path}.` }]);
+    if (!route) throw new DomainError('not_found', [{ detail: `Nothing at ${call.req.method} ${call.req.path}.` }]);
     if ('allow' in route) {
       call.res.setHeader('allow', route.allow.join(', '));
-      throw new ApiError('method_not_allowed', [
+      throw new DomainError('method_not_allowed', [
         {
           detail: `${call.req.path} takes ${route.allow.join(', ')}, not ${call.req.method}.`,
           params: { allow: route.allow },
@@ -276,7 +278,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
    */
   async function authenticateStage(call: Call, meta: OperationMeta<string>): Promise<void> {
     if (meta.admin && opts.simAdminToken && call.req.header('x-sim-admin-token') !== opts.simAdminToken) {
-      throw new ApiError('access_denied.unauthenticated', [
+      throw new DomainError('access_denied.unauthenticated', [
         { detail: 'The control API needs the header X-Sim-Admin-Token.', sub_code: 'missing_key' },
       ]);
     }
@@ -350,7 +352,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
       return handler(ctx as unknown as SimCtx<SimOperationId>);
     }
     const handler = handlers[id as OperationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
-    if (!handler) throw new ApiError('not_implemented', [{ detail: `${id} is not simulated yet.` }]);
+    if (!handler) throw new DomainError('not_implemented', [{ detail: `${id} is not simulated yet.` }]);
     return runtime.work(
       call.principal?.accountId ?? '',
       async (work) => {
@@ -473,27 +475,21 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
   /** The one place a failure becomes an answer. */
   async function failStage(call: Call, err: unknown): Promise<void> {
     const invalidStatus = call.route?.meta.invalidStatus ?? 404;
-    if (err instanceof ApiError) return answerStage(call, err.status(invalidStatus), err.envelope());
-    if (err instanceof StorageUnavailable) {
-      return answerStage(
-        call,
-        503,
-        new ApiError('storage_unavailable', [
-          {
-            detail:
-              'The simulator could not store the change (its disk refused the write); nothing was kept. Try again.',
-          },
-        ]).envelope(),
+    let refusal: DomainError;
+    if (err instanceof DomainError) refusal = err;
+    else if (err instanceof StorageUnavailable)
+      refusal = new DomainError('storage_unavailable', [
+        {
+          detail: 'The simulator could not store the change (its disk refused the write); nothing was kept. Try again.',
+        },
+      ]);
+    else {
+      runtime.logger.warn(
+        `internal error on ${call.req.method} ${call.req.path}: ${(err as Error).stack ?? String(err)}`,
       );
+      refusal = new DomainError('internal_error', [{ detail: 'The simulator failed; this is a dipswitch bug.' }]);
     }
-    runtime.logger.warn(
-      `internal error on ${call.req.method} ${call.req.path}: ${(err as Error).stack ?? String(err)}`,
-    );
-    return answerStage(
-      call,
-      500,
-      new ApiError('internal_error', [{ detail: 'The simulator failed; this is a dipswitch bug.' }]).envelope(),
-    );
+    return answerStage(call, statusOf(refusal, invalidStatus), envelope(refusal));
   }
 
   /** Runs the stages of one call. */
@@ -546,7 +542,7 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     void failStage(
       call,
       err.type === 'entity.too.large'
-        ? new ApiError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }])
+        ? new DomainError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }])
         : invalidField('/', 'The body could not be read.'),
     );
   });

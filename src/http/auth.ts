@@ -6,8 +6,8 @@ import { mayAct } from '../domain/permissions.js';
 import { secretMatches } from '../domain/secrets.js';
 import type { ApiKeyRow, UserRow } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
-import type { Scope } from './contract.js';
-import { ApiError } from './errors.js';
+import type { Scope } from '../contract.js';
+import { DomainError } from '../domain/errors.js';
 
 export interface Principal {
   accountId: string;
@@ -16,8 +16,8 @@ export interface Principal {
   user: UserRow | null;
 }
 
-const unauthenticated = (sub_code: 'missing_key' | 'unknown_key' | 'inactive_key', detail: string): ApiError =>
-  new ApiError('access_denied.unauthenticated', [{ detail, sub_code }]);
+const unauthenticated = (sub_code: 'missing_key' | 'unknown_key' | 'inactive_key', detail: string): DomainError =>
+  new DomainError('access_denied.unauthenticated', [{ detail, sub_code }]);
 
 async function keyFromHeader(store: UnitOfWork, header: string | undefined): Promise<ApiKeyRow> {
   const [scheme = '', value = ''] = (header ?? '').trim().split(/\s+/, 2);
@@ -52,7 +52,7 @@ export async function authenticate(store: UnitOfWork, header: string | undefined
 export function authorize(principal: Principal, scope: Scope): void {
   const caller = { role: principal.user?.role ?? null, suspended: principal.user?.suspended ?? false };
   if (!mayAct(caller, scope)) {
-    throw new ApiError('access_denied.no_scope', [
+    throw new DomainError('access_denied.no_scope', [
       {
         detail: `This key may not ${scope.action} ${scope.resource}.`,
         params: { action: scope.action, level: 'account', resource: scope.resource },

@@ -9,7 +9,7 @@ import type { operations as simOperations } from '../generated/sim.js';
 import type { Runtime } from '../runtime.js';
 import type { Work } from '../engine/work.js';
 import type { Principal } from './auth.js';
-import type { OperationId, OperationMeta, SimOperationId } from './contract.js';
+import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
 import type { Upload } from './multipart.js';
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;

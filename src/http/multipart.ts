@@ -4,7 +4,7 @@
  */
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { ApiError, invalidField } from './errors.js';
+import { DomainError, invalidField } from '../domain/errors.js';
 
 export const DOCUMENT_LIMIT = 8 * 1024 * 1024;
 
@@ -30,7 +30,7 @@ export function readMultipart(req: Request): Promise<Upload> {
       return;
     }
     const upload: Upload = { fields: {} };
-    let failure: ApiError | undefined;
+    let failure: DomainError | undefined;
     parser.on('field', (name, value) => {
       upload.fields[name] = value;
     });
@@ -38,7 +38,7 @@ export function readMultipart(req: Request): Promise<Upload> {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => {
-        failure = new ApiError('payload_too_large', [
+        failure = new DomainError('payload_too_large', [
           { detail: 'The file is over the 8 MB limit (4 MB is the supported size).' },
         ]);
       });

@@ -4,7 +4,7 @@
  * opaque cursors bound to their list.
  */
 import { at, sortedIndex } from '../domain/lists.js';
-import { invalidParameter } from './errors.js';
+import { invalidParameter } from '../domain/errors.js';
 
 export interface PageQuery {
   first?: number;

@@ -4,8 +4,8 @@
  * patterns on every request, which showed as the largest cost in the profile (BENCHMARKS.md).
  */
 import type { OpenAPIBackend, Operation } from 'openapi-backend';
-import type { Contract, OperationMeta } from './contract.js';
-import { invalidParameter } from './errors.js';
+import type { Contract, OperationMeta } from '../contract.js';
+import { invalidParameter } from '../domain/errors.js';
 
 export interface Route {
   meta: OperationMeta<string>;

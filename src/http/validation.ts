@@ -4,7 +4,7 @@
  */
 import type { ErrorObject as AjvError } from 'ajv';
 import { ERRORS_PER_ANSWER } from '../limits.js';
-import { ApiError, type ErrorInit } from './errors.js';
+import { DomainError, type ErrorInit } from '../domain/errors.js';
 
 /** Keywords that only say "a branch failed"; the branch's own errors say what is wrong. */
 const combinators = new Set(['oneOf', 'anyOf', 'allOf', 'if', 'not']);
@@ -51,8 +51,8 @@ function describe(e: AjvError, field: string): string {
   }
 }
 
-/** Turns Ajv's errors into one `invalid_parameter` ApiError, one entry per location. */
-export function validationError(errors: AjvError[]): ApiError {
+/** Turns Ajv's errors into one `invalid_parameter` DomainError, one entry per location. */
+export function validationError(errors: AjvError[]): DomainError {
   const byLocation = new Map<string, { e: AjvError; init: ErrorInit }>();
   for (const e of errors) {
     if (combinators.has(e.keyword)) continue;
@@ -69,13 +69,15 @@ export function validationError(errors: AjvError[]): ApiError {
     const e = errors[0];
     const loc = e ? location(e) : { pointer: '/', field: 'body' };
     const source = loc.pointer !== undefined ? { pointer: loc.pointer } : { parameter: loc.parameter ?? '' };
-    return new ApiError('invalid_parameter', [{ detail: `${loc.field} does not match any accepted shape.`, source }]);
+    return new DomainError('invalid_parameter', [
+      { detail: `${loc.field} does not match any accepted shape.`, source },
+    ]);
   }
   const all = [...byLocation.values()].map((v) => v.init);
   const more = all.length - ERRORS_PER_ANSWER;
-  if (more <= 0) return new ApiError('invalid_parameter', all);
+  if (more <= 0) return new DomainError('invalid_parameter', all);
   // a body of 90,000 unknown keys answers 100 of them and a count, not 90,000 errors
-  return new ApiError('invalid_parameter', [
+  return new DomainError('invalid_parameter', [
     ...all.slice(0, ERRORS_PER_ANSWER),
     {
       detail: `${more.toLocaleString('en')} more problems are not listed; the first ${ERRORS_PER_ANSWER} are.`,

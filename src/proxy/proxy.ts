@@ -6,7 +6,7 @@
 import express, { type Request, type Response } from 'express';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from '../deps.js';
-import { contractPath } from '../http/contract.js';
+import { contractPath } from '../contract.js';
 
 export interface Violation {
   at: string;

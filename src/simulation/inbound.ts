@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { toE164 } from '../domain/addresses.js';
 import { matchKeyword } from '../domain/keywords.js';
-import { invalidField } from '../http/errors.js';
+import { invalidField } from '../domain/errors.js';
 import type { DeliveryRow, DestinationRow, NumberRow, OutboundSpec, SwitchRow } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 import type { OutboundResponse } from '../engine/transport/http_client.js';

@@ -2,15 +2,14 @@
  * The runners of the bulk dip and OSR lifecycles: each due step moves the record along its table
  * (src/domain/lifecycles.ts) and does what entering the new status means.
  */
-import { invalidField, invalidParameter } from '../http/errors.js';
+import { invalidField, invalidParameter } from '../domain/errors.js';
 import { dropSteps } from './orders.js';
 import { BULK_DIP_FIRST, bulkDipSteps, MAGIC, OSR_REVIEW_WINDOW_MS } from '../domain/lifecycles.js';
 import type { BulkDipTaskRow, NumberRow, OutboundSpec, OverwriteRequestRow, StepRow } from '../store/rows.js';
 import { resultFile, runDips } from './dips.js';
 import { authGap, authHeader, sftpLogin } from '../engine/outbox.js';
 import type { Work } from '../engine/work.js';
-
-export const resultId = (taskId: string): string => `result-${taskId}`;
+import { resultFileId } from '../store/files.js';
 
 /** Schedules a new task's first step. */
 export async function startBulkDip(work: Work, row: BulkDipTaskRow): Promise<void> {
@@ -33,7 +32,7 @@ async function deliverResults(work: Work, row: BulkDipTaskRow): Promise<void> {
     const archived = action.archive_format === 'TAR_GZ';
     const filename = archived ? `${name}.tar.gz` : name;
     const secret = row.action_secrets[i];
-    const body_file = { id: resultId(row.data.id), ...(archived ? { archive_name: name } : {}) };
+    const body_file = { id: resultFileId(row.data.id), ...(archived ? { archive_name: name } : {}) };
     const request: OutboundSpec =
       action.protocol === 'SFTP'
         ? {
@@ -82,7 +81,7 @@ export async function runBulkDip(step: StepRow, work: Work): Promise<string> {
   }
   if (timed.next === 'STORING') {
     const results = await runDips(row.data);
-    await store.files.put(resultId(row.data.id), resultFile(row.data, results).bytes);
+    await store.files.put(resultFileId(row.data.id), resultFile(row.data, results).bytes);
     if (row.data.enable_cdr_export) await exportCdrs(work, row);
   }
   const moved = await store.bulkDipTasks.update(row, (d) => {

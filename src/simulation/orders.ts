@@ -17,7 +17,7 @@ import {
   type RequestStatus,
 } from '../domain/lifecycles.js';
 import type { components } from '../generated/api.js';
-import { invalidField } from '../http/errors.js';
+import { invalidField } from '../domain/errors.js';
 import type { Draft, NumberRow, OrderRow, RequestRow, StepRow } from '../store/rows.js';
 import { applyRegistry } from './registry.js';
 import { RequestFailure } from './request_failure.js';
@@ -258,8 +258,8 @@ export async function runOrder(step: StepRow, work: Work): Promise<string> {
 
 /** Removes the pending lifecycle steps of a record (its status moved by hand). */
 export async function dropSteps(work: Work, accountId: string, ref: string): Promise<void> {
-  for (const step of await work.store.steps.list(accountId))
-    if (step.data.ref === ref && step.data.kind !== 'delivery') await work.store.steps.remove(step);
+  for (const step of await work.store.steps.ofRef(ref))
+    if (step.account_id === accountId && step.data.kind !== 'delivery') await work.store.steps.remove(step);
 }
 
 /** A 422 naming the move a table does not have. */

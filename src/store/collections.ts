@@ -210,6 +210,7 @@ class Steps extends Collection<StepRow> {
   async earliest(accountId: string): Promise<StepRow | undefined> {
     return (await this.t.list(accountId))[0];
   }
+  /** The steps of one record (an order, a task, a delivery), by the index on `ref`. */
   ofRef(ref: string) {
     return this.t.many('ref', ref);
   }

@@ -5,6 +5,17 @@
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
+/** The file holding a bulk dip task's results. */
+export const resultFileId = (taskId: string): string => `result-${taskId}`;
+
+/** The files records name: each document's own, and each bulk dip task's results. */
+export function namedFiles(
+  documents: readonly { data: { id: string } }[],
+  tasks: readonly { data: { id: string } }[],
+): string[] {
+  return [...documents.map((d) => d.data.id), ...tasks.map((t) => resultFileId(t.data.id))];
+}
+
 export interface FileArea {
   put(id: string, bytes: Buffer): Promise<void>;
   get(id: string): Promise<Buffer | undefined>;

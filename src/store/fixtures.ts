@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { upgradeDid } from '../domain/numbers.js';
 import { hashSecret } from '../domain/secrets.js';
-import { componentValidator, projectRoot } from '../http/contract.js';
+import { componentValidator, projectRoot } from '../contract.js';
 import {
   COLLECTION_NAMES,
   emptyDb,
@@ -16,6 +16,21 @@ import {
   type DbData,
   type UserRow,
 } from './rows.js';
+
+/** The Demo account of the default fixtures (interface.md section 3): the account of a control call without a key. */
+export const DEMO_ACCOUNT = '0a0a0a0a-0000-4000-8000-000000000001';
+
+/** The default fixtures' keys (interface.md section 3), by the role they carry. */
+export const FIXTURE_KEYS = {
+  admin: 'demo-admin-key',
+  operator: 'demo-operator-key',
+  readonly: 'demo-readonly-key',
+  standard: 'demo-standard-key',
+  partner: 'partner-admin-key',
+} as const;
+
+/** The Partner account of the default fixtures. */
+export const PARTNER_ACCOUNT = '0a0a0a0a-0000-4000-8000-000000000002';
 
 export const defaultFixturesPath = join(projectRoot, 'fixtures', 'default.json');
 

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../domain/errors.js';
 import { runScenario, type Scenario, type ScenarioResult } from './scenario.js';
 
 const builtInDir = fileURLToPath(new URL('../../scenarios/', import.meta.url));

@@ -3,23 +3,21 @@
 
 const TOKEN_KEY = 'dipswitch-admin-token';
 const ACCOUNT_KEY = 'dipswitch-account';
-const RESOURCES = [
-  'carts',
-  'orders',
-  'requests',
-  'numbers',
-  'api_keys',
-  'users',
-  'switches',
-  'destinations',
-  'event_subscriptions',
-  'call_data_webhooks',
-  'bulk_dip_tasks',
-  'campaigns',
-  'auto_responses',
-  'optout_items',
-  'secret_keys',
-];
+/**
+ * The record lists the state browser offers: every list of /api/v1 (a GET without path parameters
+ * whose operation lists), read from the served contract once, so the menu cannot name a path the
+ * server does not have.
+ */
+let resources = [];
+
+async function listResources() {
+  if (resources.length) return resources;
+  const contract = (await call('GET', '/api/v1/openapi')).body;
+  resources = Object.entries(contract?.paths ?? {})
+    .filter(([path, ops]) => !path.includes('{') && ops.get?.operationId?.startsWith('list'))
+    .map(([path]) => path.replace('/api/v1/', ''));
+  return resources;
+}
 
 const state = {
   token: sessionStorage.getItem(TOKEN_KEY) ?? '',
@@ -663,7 +661,7 @@ const VIEWS = {
         h(
           'select',
           { id: 'resource', 'aria-label': 'resource', onchange: () => void browse() },
-          RESOURCES.map((r) => h('option', { value: r, selected: r === state.resource }, r)),
+          (await listResources()).map((r) => h('option', { value: r, selected: r === state.resource }, r)),
         ),
         h('button', { onclick: () => void browse() }, 'Refresh'),
       ),

@@ -1,5 +1,5 @@
 /** One record of each kind in the Demo account, and the path parameter values that name them. */
-import { envelope, type TestServer } from '../helpers.js';
+import { envelope, PARTNER, type TestServer } from '../helpers.js';
 
 export async function seedRecords(s: TestServer): Promise<Record<string, string>> {
   const post = async (path: string, type: string, data: unknown, key?: string) =>
@@ -64,7 +64,7 @@ export async function seedRecords(s: TestServer): Promise<Record<string, string>
     '/api/v1/requests/{id}': submitted.id,
     '/api/v1/requests/{request_id}/documents/{id}': doc.id,
     campaign_id: '01KEAQ8JB0DEM0CAMPA1GN0001',
-    account_id: '0a0a0a0a-0000-4000-8000-000000000002',
+    account_id: PARTNER,
     shared_resource_group_id: '0a0a0a0a-0000-4000-8000-000000000601',
     '/api/v1/bulk_dip_tasks/{id}': dip.id,
     '/api/v1/call_data_webhooks/{id}': cdr.id,

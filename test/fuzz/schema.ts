@@ -2,7 +2,7 @@
  * Inputs derived from the contract: a plausible value for any schema of contract/openapi.yaml, and
  * the ways to break it. Everything draws from a seeded random source, so a run replays from its seed.
  */
-import { loadContract } from '../../src/http/contract.js';
+import { loadContract } from '../../src/contract.js';
 import type { Random } from '../../src/deps.js';
 
 export type Schema = Record<string, any>;

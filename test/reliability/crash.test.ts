@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/http/contract.js';
+import { projectRoot } from '../../src/contract.js';
 import { startReceiver } from '../../src/testing/receiver.js';
 
 /** Starts `src/cli/main.ts` as its own process on a data file; answers it and its base URL. */

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/deps.js';
-import { projectRoot } from '../../src/http/contract.js';
+import { projectRoot } from '../../src/contract.js';
 import { buildServer, listen, type Runtime } from '../../src/server.js';
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
 import { JsonStore } from '../../src/store/embedded/json_store.js';
 import { StoreRefused, type LogFile } from '../../src/store/embedded/log_file.js';
-import { envelope } from '../helpers.js';
+import { DEMO, envelope } from '../helpers.js';
 
 const START = new Date('2026-03-01T12:00:00.000Z');
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'dipswitch-durable-')), 'db.json');
@@ -166,7 +166,7 @@ describe('a damaged store', () => {
     garble(file, 11);
     const warnings: string[] = [];
     const store = await JsonStore.open({ file, repair: true }, { warn: (m) => warnings.push(m) });
-    const carts = await store.run({ read: true }, (w) => w.carts.list('0a0a0a0a-0000-4000-8000-000000000001'));
+    const carts = await store.run({ read: true }, (w) => w.carts.list(DEMO));
     expect(carts.map((c) => c.data.name)).toEqual(Array.from({ length: 9 }, (_, i) => `cart ${i}`));
     expect(warnings.join('\n')).toMatch(/copied to .*db\.json\.log\.damaged-/);
     // the repaired store opens as it is, and takes writes again

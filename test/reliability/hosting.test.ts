@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/http/contract.js';
+import { projectRoot } from '../../src/contract.js';
 import type { Limits } from '../../src/limits.js';
 import { buildServer, controlExposure, listen, type ServerOptions } from '../../src/server.js';
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';

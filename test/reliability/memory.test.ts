@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/http/contract.js';
+import { projectRoot } from '../../src/contract.js';
 
 async function start(): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../src/http/contract.js';
+import { loadContract } from '../../src/contract.js';
 import { seededRandom } from '../../src/deps.js';
 import { deref, sample, type Schema } from '../fuzz/schema.js';
 import { seedRecords } from '../fuzz/records.js';
-import { startTestServer } from '../helpers.js';
+import { DEMO, startTestServer } from '../helpers.js';
 
 describe('tenancy matrix', () => {
   it('every operation with an id in its path: the Partner key on a Demo record answers 404 and changes nothing', async () => {
@@ -16,9 +16,7 @@ describe('tenancy matrix', () => {
       let checked = 0;
       for (const op of operations) {
         const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
-          encodeURIComponent(
-            (name === 'account_id' ? '0a0a0a0a-0000-4000-8000-000000000001' : (ids[name] ?? ids[op.path]))!,
-          ),
+          encodeURIComponent((name === 'account_id' ? DEMO : (ids[name] ?? ids[op.path]))!),
         );
         const bodySchema = deref(document.paths[op.path]![op.method.toLowerCase()]!.requestBody as Schema)?.content?.[
           'application/json'

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/deps.js';
-import { loadContract } from '../../src/http/contract.js';
+import { loadContract } from '../../src/contract.js';
 import { deref, sample, type Schema } from '../fuzz/schema.js';
 import { startTestServer } from '../helpers.js';
 

@@ -9,14 +9,19 @@
  * StorageUnavailable, and the next commit tries the disk again.
  */
 import { dirname, join } from 'node:path';
-import { DiskFiles, MemoryFiles, type FileArea } from '../files.js';
+import { DiskFiles, MemoryFiles, namedFiles, type FileArea } from '../files.js';
 import { Locks, type Release } from './locks.js';
-import { inaccessible, LogFile, type Change, type Logger } from './log_file.js';
-import { changed, deepFreeze, MemoryTable, UniqueViolation } from './memory_table.js';
+import type { Logger as FullLogger } from '../../deps.js';
+import { inaccessible, LogFile, type Change } from './log_file.js';
+import { MemoryTable } from './memory_table.js';
+import { changed, deepFreeze, UniqueViolation } from '../table.js';
 import type { TableOps } from '../collections.js';
 import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
 import { SCHEMA } from '../schema.js';
 import { StorageUnavailable, UnitOfWork, type SeqName, type Store, type WorkScope } from '../store.js';
+
+/** The store only warns. */
+type Logger = Pick<FullLogger, 'warn'>;
 
 type TableSet = Record<CollectionName, MemoryTable<AnyRow>>;
 
@@ -91,6 +96,9 @@ class JsonWork {
       replaceAll: async (data) => this.replaceAll(data),
       removeAccount: async (accountId) => {
         this.wholeState();
+        const { documents, bulk_dip_tasks } = this.store.tables;
+        for (const id of namedFiles(documents.list(accountId), bulk_dip_tasks.list(accountId)))
+          this.afterCommit.push(() => files.remove(id));
         for (const name of COLLECTION_NAMES) {
           const table = this.store.tables[name];
           for (const row of [...table.list(accountId)]) this.record(name, row, undefined);
@@ -381,10 +389,7 @@ export class JsonStore implements Store {
 
   /** Removes document and result files no record names (after a reset, a restore or a crash). */
   async keepReferencedFiles(): Promise<void> {
-    const ids = new Set<string>();
-    for (const d of this.tables.documents.all()) ids.add(d.data.id);
-    for (const t of this.tables.bulk_dip_tasks.all()) ids.add(`result-${t.data.id}`);
-    await this.files.keepOnly(ids);
+    await this.files.keepOnly(new Set(namedFiles(this.tables.documents.all(), this.tables.bulk_dip_tasks.all())));
   }
 
   async close(): Promise<void> {

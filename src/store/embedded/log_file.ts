@@ -95,10 +95,6 @@ export interface ReadResult {
   migrated: boolean;
 }
 
-export interface Logger {
-  warn(message: string): void;
-}
-
 export class LogFile {
   readonly logPath: string;
   private logBytes = 0;

@@ -12,8 +12,9 @@
  */
 import pg from 'pg';
 import type { TableOps } from '../collections.js';
-import type { Logger } from '../embedded/log_file.js';
-import { changed, deepFreeze, keysOf, UniqueViolation } from '../embedded/memory_table.js';
+import type { Logger as FullLogger } from '../../deps.js';
+import { changed, deepFreeze, keysOf, UniqueViolation } from '../table.js';
+import { namedFiles } from '../files.js';
 import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
 import { SCHEMA, type TableDef } from '../schema.js';
 import {
@@ -25,6 +26,9 @@ import {
   type Store,
   type WorkScope,
 } from '../store.js';
+
+/** The store only warns. */
+type Logger = Pick<FullLogger, 'warn'>;
 
 /** Connections one instance holds at most (each unit of work takes one for its transaction). */
 export const PG_POOL_SIZE = 10;
@@ -408,9 +412,13 @@ class PgWork {
       replaceAll: async (data) => this.replaceAll(data),
       removeAccount: async (accountId) => {
         this.wholeState();
-        const docs = await db.query<{ id: string }>(`SELECT id FROM ${table('documents')} WHERE account_id = $1`, [
-          accountId,
-        ]);
+        const named = await db.query<{ id: string; kind: 'document' | 'task' }>(
+          `SELECT id, 'document' AS kind FROM ${table('documents')} WHERE account_id = $1
+           UNION ALL SELECT id, 'task' AS kind FROM ${table('bulk_dip_tasks')} WHERE account_id = $1`,
+          [accountId],
+        );
+        const ofKind = (kind: string) => named.rows.filter((r) => r.kind === kind).map((r) => ({ data: r }));
+        const fileIds = namedFiles(ofKind('document'), ofKind('task'));
         for (const name of COLLECTION_NAMES) {
           await db.query(
             `DELETE FROM row_index WHERE collection = $1 AND id IN (SELECT id FROM ${table(name)} WHERE account_id = $2)`,
@@ -418,7 +426,7 @@ class PgWork {
           );
           await db.query(`DELETE FROM ${table(name)} WHERE account_id = $1`, [accountId]);
         }
-        if (docs.rows.length) await db.query('DELETE FROM files WHERE id = ANY($1)', [docs.rows.map((d) => d.id)]);
+        if (fileIds.length) await db.query('DELETE FROM files WHERE id = ANY($1)', [fileIds]);
       },
       exportState: async () => {
         const state = emptyDb() as Record<CollectionName, AnyRow[]>;

@@ -8,8 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { operations } from '../generated/api.js';
-import type { operations as simOperations } from '../generated/sim.js';
+import type { operations } from './generated/api.js';
+import type { operations as simOperations } from './generated/sim.js';
 
 export type OperationId = keyof operations;
 export type SimOperationId = keyof simOperations;

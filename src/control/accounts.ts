@@ -1,0 +1,83 @@
+/** Control API (contract/sim.yaml): back to the fixtures, the accounts and their keys, sandboxes, users suspended, shared resource groups. */
+import { notFound } from '../domain/errors.js';
+import { createSandbox, type Sandbox } from '../engine/sandboxes.js';
+import type { SimHandlerMap } from '../http/handler.js';
+import type { Runtime } from '../runtime.js';
+import { read } from './read.js';
+
+/** A fresh account with its keys, numbers and clock (`POST /__sim/accounts`, and the library's `sandbox()`). */
+export async function newSandbox(runtime: Runtime, name: string | undefined): Promise<Sandbox> {
+  const id = runtime.ids.uuid();
+  // whole-state work, so that parallel creates cannot pass the limit together
+  return runtime.store.run({ global: true }, async (w) =>
+    createSandbox(w, runtime, await runtime.clocks.of(w, id), id, name, runtime.limits.sandboxes),
+  );
+}
+
+/** Suspends or reinstates a user of the account (spec: a suspended user keeps informational services). */
+async function setSuspended(runtime: Runtime, accountId: string, id: string, suspended: boolean) {
+  const user = await runtime.work(accountId, async (w) => {
+    const row = await w.store.users.get(accountId, id);
+    if (!row) throw notFound('user', id);
+    return w.store.users.update(row, (d) => {
+      d.suspended = suspended;
+      d.data.updated_at = w.clock.iso();
+    });
+  });
+  return { status: 200 as const, body: { data: user.data, type: 'user' } };
+}
+
+export const accountHandlers = {
+  simReset: async ({ runtime }) => {
+    await runtime.reset();
+    return { status: 200, body: { status: 'reset', accounts: (await read(runtime, (w) => w.accounts.all())).length } };
+  },
+
+  simAccounts: async ({ runtime }) => ({
+    status: 200,
+    body: {
+      accounts: await read(runtime, async (w) => {
+        const out = [];
+        for (const a of await w.accounts.all()) {
+          const keys = [];
+          for (const k of await w.apiKeys.list(a.data.id)) {
+            const user = k.user_id ? await w.users.getAnyAccount(k.user_id) : undefined;
+            keys.push({
+              id: k.data.id,
+              key: k.data.key,
+              name: k.data.name,
+              kind: user ? ('impersonated' as const) : ('standard' as const),
+              role: user?.role ?? null,
+              active: k.data.active,
+            });
+          }
+          out.push({ id: a.data.id, name: a.data.name, keys });
+        }
+        return out;
+      }),
+    },
+  }),
+
+  simCreateSandbox: async ({ runtime, body }) => ({ status: 201, body: await newSandbox(runtime, body?.name) }),
+
+  simDeleteAccount: async ({ runtime, params }) => {
+    const account = await read(runtime, (w) => w.accounts.getAnyAccount(params.id));
+    if (!account) throw notFound('account', params.id);
+    await runtime.store.run({ global: true }, (w) => w.removeAccount(params.id));
+    return { status: 200, body: { id: params.id, name: account.data.name, deleted: true } };
+  },
+
+  simSuspendUser: ({ runtime, accountId, params }) => setSuspended(runtime, accountId, params.id, true),
+
+  simReinstateUser: ({ runtime, accountId, params }) => setSuspended(runtime, accountId, params.id, false),
+
+  simCreateGroup: async ({ runtime, accountId, body }) => {
+    const group = await runtime.work(accountId, async (w) =>
+      w.store.sharedResourceGroups.insert({
+        account_id: accountId,
+        data: { id: w.ids.uuid(), name: body.name, inserted_at: w.clock.iso() },
+      }),
+    );
+    return { status: 201, body: group.data };
+  },
+} satisfies Partial<SimHandlerMap>;

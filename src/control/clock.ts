@@ -1,0 +1,59 @@
+/** Control API (contract/sim.yaml): an account's clock: read, frozen, resumed, moved forward. */
+import { invalidField } from '../domain/errors.js';
+import { MAX_TIME_MS } from '../engine/clock.js';
+import { addDuration } from '../engine/duration.js';
+import type { SimHandlerMap } from '../http/handler.js';
+import type { Runtime } from '../runtime.js';
+import { read } from './read.js';
+
+/** The account's clock and the steps waiting on it. */
+async function clockOf(runtime: Runtime, accountId: string) {
+  return read(runtime, async (w) => {
+    const clock = await runtime.clocks.of(w, accountId);
+    const steps = (await w.steps.list(accountId)).slice(0, 100);
+    return {
+      now: clock.iso(),
+      mode: clock.mode,
+      account_id: accountId,
+      pending: steps.map((s) => ({ id: s.data.id, at: s.data.at, kind: s.data.kind, ref: s.data.ref })),
+    };
+  });
+}
+
+/** Freezes or resumes the account's clock (`POST /__sim/clock/freeze|resume`, and the library's clock). */
+export async function setFrozen(runtime: Runtime, accountId: string, frozen: boolean): Promise<void> {
+  await runtime.store.run({ account: accountId }, (w) =>
+    frozen ? runtime.clocks.freeze(w, accountId) : runtime.clocks.resume(w, accountId),
+  );
+  await runtime.scheduler.rearm();
+}
+
+export const clockHandlers = {
+  simClock: async ({ runtime, accountId }) => ({ status: 200, body: await clockOf(runtime, accountId) }),
+
+  simFreeze: async ({ runtime, accountId }) => {
+    await setFrozen(runtime, accountId, true);
+    return { status: 200, body: await clockOf(runtime, accountId) };
+  },
+
+  simResume: async ({ runtime, accountId }) => {
+    await setFrozen(runtime, accountId, false);
+    return { status: 200, body: await clockOf(runtime, accountId) };
+  },
+
+  simAdvance: async ({ runtime, accountId, body }) => {
+    const now = (await read(runtime, (w) => runtime.clocks.of(w, accountId))).ms();
+    let target: number | 'next' = 'next';
+    if (body.by !== undefined) {
+      const to = addDuration(now, body.by);
+      if (typeof to === 'string') throw invalidField('/by', to);
+      if (to > MAX_TIME_MS) throw invalidField('/by', `${body.by} takes the clock past the year 9999.`);
+      target = to;
+    } else if (body.to !== undefined) {
+      target = Date.parse(body.to);
+      if (target < now) throw invalidField('/to', 'Time never goes backwards: `to` is before the clock.');
+      if (target > MAX_TIME_MS) throw invalidField('/to', '`to` is past the year 9999.');
+    }
+    return { status: 200, body: await runtime.scheduler.advance(accountId, target) };
+  },
+} satisfies Partial<SimHandlerMap>;

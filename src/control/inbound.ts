@@ -1,0 +1,48 @@
+/** Control API (contract/sim.yaml): traffic from the outside world: an inbound SMS, an inbound call, an OSR overwrite request raised. */
+import { toE164 } from '../domain/addresses.js';
+import { invalidField } from '../domain/errors.js';
+import type { SimHandlerMap } from '../http/handler.js';
+import { finishSmsTrace, receiveSms, routeCall } from '../simulation/inbound.js';
+import { raiseOverwriteRequest } from '../simulation/lifecycles.js';
+import { read } from './read.js';
+
+export const inboundHandlers = {
+  simInboundSms: async ({ runtime, accountId, body }) => {
+    const outcome = await runtime.work(accountId, (w) => receiveSms(w, body));
+    // a simulated message waits for the first attempt of its delivery, as `advance` does
+    await runtime.scheduler.runDue(accountId);
+    const sent = outcome.switchDelivery;
+    const delivery = sent && (await read(runtime, (w) => w.deliveries.getAnyAccount(sent.id)));
+    return { status: 200, body: finishSmsTrace(outcome, delivery) };
+  },
+
+  simInboundCall: async ({ runtime, accountId, body }) => {
+    const result = await runtime.work(
+      accountId,
+      (work) =>
+        routeCall(
+          {
+            work,
+            route: async (spec) =>
+              runtime.deliveries.sendNow(
+                await runtime.work(accountId, (w) => w.sim.deliver('route', spec, { retry: false, now: true })),
+              ),
+          },
+          body,
+        ),
+      { read: true },
+    );
+    return { status: 200, body: result };
+  },
+
+  simRaiseOverwrite: async ({ runtime, accountId, body }) => {
+    const row = await runtime.work(accountId, async (w) => {
+      const number = await w.store.numbers.byNumber(accountId, toE164(body.number));
+      if (!number) throw invalidField('/number', `${toE164(body.number)} is not a number of this account.`);
+      return raiseOverwriteRequest(w, number, body.service_provider ?? 'Northwind Messaging (NNID 741852)');
+    });
+    // a simulated event waits for the deliveries it sets off, as `advance` does
+    await runtime.scheduler.runDue(accountId);
+    return { status: 201, body: { data: row.data, type: 'osr_overwrite_request' } };
+  },
+} satisfies Partial<SimHandlerMap>;

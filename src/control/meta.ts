@@ -1,0 +1,30 @@
+/** Control API (contract/sim.yaml): the control API itself: its contract, health, scenarios, and the dashboard page. */
+import { loadContract } from '../contract.js';
+import { notFound } from '../domain/errors.js';
+import type { SimHandlerMap } from '../http/handler.js';
+import { dashboardAsset } from './ui.js';
+
+export const metaHandlers = {
+  simOpenapi: () => ({ status: 200, body: loadContract('sim').document }),
+
+  simHealth: () => ({ status: 200, body: { status: 'ok' } }),
+
+  simListScenarios: ({ runtime }) => ({ status: 200, body: { scenarios: runtime.scenarios.names() } }),
+
+  simScenario: async ({ runtime, params, origin, adminToken }) => ({
+    status: 200,
+    body: await runtime.scenarios.run(origin, params.name, adminToken),
+  }),
+
+  simDashboard: () => {
+    const page = dashboardAsset('index.html');
+    if (!page) throw notFound('asset', 'index.html');
+    return { status: 200, body: page.text, contentType: page.contentType };
+  },
+
+  simDashboardAsset: ({ params }) => {
+    const asset = params.asset === 'index.html' ? null : dashboardAsset(params.asset);
+    if (!asset) throw notFound('asset', params.asset);
+    return { status: 200, body: asset.text, contentType: asset.contentType };
+  },
+} satisfies Partial<SimHandlerMap>;
