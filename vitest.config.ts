@@ -17,8 +17,10 @@ export default defineConfig({
     alias: { dipswitch: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
   },
   test: {
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // generous: with several files at once on two cores, a test that spawns processes can wait its turn;
+    // timing is the benchmark's business (npm run bench), never a test's
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // most of a test's time is spent waiting on sockets, child processes and PostgreSQL, so more files
     // run at once than there are cores (vitest's default is one fewer than the cores: one, on two)
     maxWorkers: 4,

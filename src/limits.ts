@@ -1,33 +1,56 @@
 /**
- * The bounds of what callers can make a dipswitch hold (README, "Bounds"). Each has a flag; the
+ * The bounds of what callers can make a dipswitch hold (README, "Bounds"), as one table: each row is
+ * a bound's name, its flag, environment variable and config key, its default and its least value.
+ * The server's defaults and the command's flags are read from it, so a new bound is one row. The
  * defaults suit a shared demo sandbox on a small machine.
  */
-export interface Limits {
-  /** What the request journal keeps, in bytes (`--journal-bytes`). */
-  journalBytes: number;
-  /** How many snapshots are kept (`--max-snapshots`). */
-  snapshots: number;
-  /** What the snapshots' document files take together, in bytes (`--snapshot-bytes`). */
-  snapshotBytes: number;
-  /** How many sandboxes may exist at once (`--max-sandboxes`). */
-  sandboxes: number;
-  /** How long a client may take to send its headers (`--headers-timeout`, ms). */
-  headersTimeoutMs: number;
-  /** How long a client may take to send its whole request (`--request-timeout`, ms). */
-  requestTimeoutMs: number;
-  /** Connections open at once; more are closed as they arrive (`--max-connections`). */
-  connections: number;
-}
+export const LIMIT_FLAGS = [
+  {
+    key: 'journalBytes',
+    flag: '--journal-bytes <n>',
+    env: 'JOURNAL_BYTES',
+    help: 'bytes the call journal keeps',
+    default: 64 * 1024 * 1024,
+  },
+  { key: 'snapshots', flag: '--max-snapshots <n>', env: 'MAX_SNAPSHOTS', help: 'snapshots kept', default: 20 },
+  {
+    key: 'snapshotBytes',
+    flag: '--snapshot-bytes <n>',
+    env: 'SNAPSHOT_BYTES',
+    help: 'bytes all snapshots may hold',
+    default: 256 * 1024 * 1024,
+  },
+  { key: 'sandboxes', flag: '--max-sandboxes <n>', env: 'MAX_SANDBOXES', help: 'sandbox accounts', default: 10_000 },
+  {
+    key: 'headersTimeoutMs',
+    flag: '--headers-timeout <ms>',
+    env: 'HEADERS_TIMEOUT',
+    help: 'ms a request has to send its headers',
+    default: 10_000,
+  },
+  {
+    key: 'requestTimeoutMs',
+    flag: '--request-timeout <ms>',
+    env: 'REQUEST_TIMEOUT',
+    help: 'ms a request has to arrive whole',
+    default: 60_000,
+  },
+  {
+    key: 'connections',
+    flag: '--max-connections <n>',
+    env: 'MAX_CONNECTIONS',
+    help: 'open connections',
+    default: 1_000,
+  },
+] as const satisfies readonly { key: string; flag: string; env: string; help: string; default: number }[];
 
-export const DEFAULT_LIMITS: Limits = {
-  journalBytes: 64 * 1024 * 1024,
-  snapshots: 20,
-  snapshotBytes: 256 * 1024 * 1024,
-  sandboxes: 10_000,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 60_000,
-  connections: 1_000,
-};
+/** Every bound is a whole number of at least 1. */
+export const LIMIT_MIN = 1;
+
+export type LimitKey = (typeof LIMIT_FLAGS)[number]['key'];
+export type Limits = Record<LimitKey, number>;
+
+export const DEFAULT_LIMITS: Limits = Object.fromEntries(LIMIT_FLAGS.map((l) => [l.key, l.default])) as Limits;
 
 /** How many problems one `invalid_parameter` answer lists; the rest are counted. */
 export const ERRORS_PER_ANSWER = 100;

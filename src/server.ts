@@ -6,7 +6,16 @@
 import { createServer, type Server } from 'node:http';
 import { createApp, type App, type AppOptions } from './http/app.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
-import { consoleLogger, instanceName, makeIds, seededRandom, systemRandom, wallClock, type Logger } from './deps.js';
+import {
+  consoleLogger,
+  instanceName,
+  makeIds,
+  seededRandom,
+  systemRandom,
+  wallClock,
+  type Logger,
+  type Random,
+} from './deps.js';
 import { Clocks } from './engine/clock.js';
 import { DeliveryWorker } from './engine/deliveries.js';
 import { classify, OutboundPolicy, type Deniable } from './engine/transport/outbound.js';
@@ -16,7 +25,6 @@ import { MemorySnapshotShelf, Snapshots } from './engine/sandboxes.js';
 import { ScenarioShelf } from './testing/scenario_runner.js';
 import { Scheduler } from './engine/scheduler.js';
 import { runners } from './simulation/simulation.js';
-import { makeWork } from './engine/work.js';
 import { fixtureState } from './store/fixtures.js';
 import { JsonStore, type JsonStoreOptions } from './store/embedded/json_store.js';
 import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/postgres/shared.js';
@@ -47,6 +55,21 @@ export interface ServerOptions extends AppOptions {
   scenarioDirs?: string[];
 }
 
+/** Faults, the journal and snapshots: shared by the instances over PostgreSQL; otherwise they live in this process. */
+function shared(pg: PgStore | undefined, store: Store, random: Random, limits: Limits) {
+  return {
+    faults: new Faults(random, pg ? new PgFaultRules(pg) : new MemoryFaultRules()),
+    journal: new Journal(
+      pg ? new PgJournalLog(pg, limits.journalBytes) : new MemoryJournalLog(limits.journalBytes),
+      store.peers,
+    ),
+    snapshots: new Snapshots(
+      { count: limits.snapshots, bytes: limits.snapshotBytes },
+      pg ? new PgSnapshotShelf(pg) : new MemorySnapshotShelf(),
+    ),
+  };
+}
+
 export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const logger = opts.logger ?? consoleLogger;
   const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
@@ -60,12 +83,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const startMs = opts.startTime?.getTime() ?? wallClock();
   const clocks = new Clocks(wallClock, { mode: opts.clockMode ?? 'real', startMs });
   const ids = makeIds(random, () => clocks.server().ms());
-  // over PostgreSQL the instances share faults, journal and snapshots too; otherwise they live in this process
-  const faults = new Faults(random, pg ? new PgFaultRules(pg) : new MemoryFaultRules());
-  const journal = new Journal(
-    pg ? new PgJournalLog(pg, limits.journalBytes) : new MemoryJournalLog(limits.journalBytes),
-    store.peers,
-  );
+  const { faults, journal, snapshots } = shared(pg, store, random, limits);
   const deliveries = new DeliveryWorker({
     store,
     clocks,
@@ -99,30 +117,12 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     journal,
     deliveries,
     scheduler,
-    snapshots: new Snapshots(
-      { count: limits.snapshots, bytes: limits.snapshotBytes },
-      pg ? new PgSnapshotShelf(pg) : new MemorySnapshotShelf(),
-    ),
+    snapshots,
     fixtures,
     limits,
     scenarios: new ScenarioShelf(opts.scenarioDirs),
     streams: new Set(),
-    async work(accountId, fn, workOpts = {}) {
-      let earliest: number | null = null;
-      const result = await store.run(workOpts.read ? { read: true } : { account: accountId }, async (w) => {
-        const work = makeWork({ ids, random }, w, accountId, await clocks.of(w, accountId));
-        const out = await fn(work);
-        earliest = work.sim.earliest;
-        if (earliest !== null) {
-          // the other instances' timers learn of the steps with the commit that made them
-          await w.tell('steps', accountId);
-          if (earliest <= work.clock.ms()) await scheduler.claimDue(w, accountId, work.clock.ms());
-        }
-        return out;
-      });
-      if (earliest !== null) scheduler.notify(accountId);
-      return result;
-    },
+    work: (accountId, fn, workOpts) => scheduler.work(accountId, fn, workOpts),
     async reset() {
       await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
       clocks.forget();

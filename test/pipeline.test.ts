@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../src/contract.js';
-import { envelope, onlyError, useServer } from './helpers.js';
+import { envelope, onlyError, useServer, startTestServer } from './helpers.js';
 
 describe('request pipeline', () => {
   const server = useServer();
@@ -88,43 +88,23 @@ describe('request pipeline', () => {
 
 describe('operations without a handler', () => {
   it('answer 501 not_implemented in the error envelope', async () => {
-    const { buildServer, listen } = await import('../src/server.js');
-    const { silentLogger } = await import('../src/deps.js');
-    const { app } = await buildServer({
-      store: { memory: true },
-      seed: 1,
-      logger: silentLogger,
-      validateResponses: true,
-      handlers: {},
-    });
-    const server = await listen(app, 0, '127.0.0.1');
-    const { port } = server.address() as { port: number };
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/api_keys`, {
-      headers: { authorization: 'Bearer demo-admin-key' },
-    });
-    await new Promise((r) => server.close(r));
+    const server = await startTestServer({ handlers: {} });
+    const res = await server.call('GET', '/api/v1/api_keys');
+    await server.close();
     expect(res.status).toBe(501);
-    expect(onlyError({ body: await res.json() }).code).toBe('not_implemented');
-    expect(app.contractViolations).toEqual([]);
+    expect(onlyError(res).code).toBe('not_implemented');
+    expect(server.app.contractViolations).toEqual([]);
   });
 });
 
 describe('response validation', () => {
   it('an answer that leaves the contract is caught, so the suite cannot drift from it', async () => {
-    const { buildServer, listen } = await import('../src/server.js');
-    const { silentLogger } = await import('../src/deps.js');
-    const { app } = await buildServer({
-      store: { memory: true },
-      seed: 1,
-      logger: silentLogger,
-      validateResponses: true,
+    const server = await startTestServer({
       handlers: { listApiKeys: () => ({ status: 200, body: { count: 'many' } as never }) },
     });
-    const server = await listen(app, 0, '127.0.0.1');
-    const { port } = server.address() as { port: number };
-    await fetch(`http://127.0.0.1:${port}/api/v1/api_keys`, { headers: { authorization: 'Bearer demo-admin-key' } });
-    await new Promise((r) => server.close(r));
-    expect(app.contractViolations).toHaveLength(1);
-    expect(app.contractViolations[0]).toContain('listApiKeys answered 200 off contract');
+    await server.call('GET', '/api/v1/api_keys');
+    await server.close();
+    expect(server.app.contractViolations).toHaveLength(1);
+    expect(server.app.contractViolations[0]).toContain('listApiKeys answered 200 off contract');
   });
 });

@@ -1,16 +1,11 @@
 import { gunzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { envelope, useServer } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { envelope, useServer, useReceiver } from './helpers.js';
 import { expectConforms } from './conformance.js';
-import { startReceiver, type Receiver } from '../src/testing/receiver.js';
 
 describe('bulk dip lifecycle', () => {
   const server = useServer();
-  let receiver: Receiver;
-  beforeEach(async () => {
-    receiver = await startReceiver();
-  });
-  afterEach(() => receiver.close());
+  const receiver = useReceiver();
 
   const create = (data: Record<string, unknown>) =>
     server().call('POST', '/api/v1/bulk_dip_tasks', {
@@ -32,7 +27,7 @@ describe('bulk dip lifecycle', () => {
         on_done_actions: [
           {
             protocol: 'HTTP',
-            data: `${receiver.url}/results?tenant=demo`,
+            data: `${receiver().url}/results?tenant=demo`,
             auth_method: 'BEARER',
             auth_secret: 'res-token',
           },
@@ -44,13 +39,13 @@ describe('bulk dip lifecycle', () => {
     expect((await status(id)).status).toBe('PROCESSING');
     await advance('PT2.006S');
     expect((await status(id)).status).toBe('STORING');
-    expect(receiver.received).toHaveLength(0);
+    expect(receiver().received).toHaveLength(0);
     await advance('PT1.002S');
     const delivering = await status(id);
     expect(delivering.status).toBe('DELIVERING');
     expect(delivering.on_done_actions[0]).toMatchObject({ status: 'COMPLETED', error_code: 'OK' });
-    expect(receiver.received).toHaveLength(1);
-    const got = receiver.received[0]!;
+    expect(receiver().received).toHaveLength(1);
+    const got = receiver().received[0]!;
     expect(got).toMatchObject({ method: 'POST', path: '/results' });
     expect(got.query.get('tenant')).toBe('demo');
     expect(got.headers.authorization).toBe('Bearer res-token');
@@ -70,7 +65,7 @@ describe('bulk dip lifecycle', () => {
         format: 'MLJSON',
         enhanced: true,
         messaging_lookup: true,
-        on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/a` }],
+        on_done_actions: [{ protocol: 'HTTP', data: `${receiver().url}/a` }],
       })
     ).body.data;
     const b = (
@@ -80,17 +75,17 @@ describe('bulk dip lifecycle', () => {
         format: 'MLJSON',
         enhanced: true,
         messaging_lookup: true,
-        on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/b` }],
+        on_done_actions: [{ protocol: 'HTTP', data: `${receiver().url}/b` }],
       })
     ).body.data;
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M' } });
-    const fileA = receiver.received
-      .find((r) => r.path === '/a')!
+    const fileA = receiver()
+      .received.find((r) => r.path === '/a')!
       .text.trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    const fileB = receiver.received
-      .find((r) => r.path === '/b')!
+    const fileB = receiver()
+      .received.find((r) => r.path === '/b')!
       .text.trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -120,11 +115,11 @@ describe('bulk dip lifecycle', () => {
     await create({
       type: 'CNAM',
       on_done_actions: [
-        { protocol: 'HTTP', data: `${receiver.url}/cnam`, archive_format: 'TAR_GZ', filename: 'names.csv' },
+        { protocol: 'HTTP', data: `${receiver().url}/cnam`, archive_format: 'TAR_GZ', filename: 'names.csv' },
       ],
     });
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M' } });
-    const got = receiver.received[0]!;
+    const got = receiver().received[0]!;
     expect(got.headers['content-type']).toBe('application/gzip');
     const tar = gunzipSync(got.body);
     expect(tar.subarray(0, 9).toString()).toBe('names.csv');
@@ -142,17 +137,18 @@ describe('bulk dip lifecycle', () => {
   });
 
   it('a receiver that fails twice is retried on the clock after 1 and 5 minutes, then succeeds', async () => {
-    receiver.replies.push({ status: 500 }, { status: 503 });
-    const { id } = (await create({ on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/flaky` }] })).body.data;
+    receiver().replies.push({ status: 500 }, { status: 503 });
+    const { id } = (await create({ on_done_actions: [{ protocol: 'HTTP', data: `${receiver().url}/flaky` }] })).body
+      .data;
     await advance('PT5S');
-    expect(receiver.received).toHaveLength(1);
+    expect(receiver().received).toHaveLength(1);
     expect((await status(id)).on_done_actions[0].status).toBe('DELIVERING');
     await advance('PT59S');
-    expect(receiver.received).toHaveLength(1);
+    expect(receiver().received).toHaveLength(1);
     await advance('PT1S');
-    expect(receiver.received).toHaveLength(2);
+    expect(receiver().received).toHaveLength(2);
     await advance('PT5M');
-    expect(receiver.received).toHaveLength(3);
+    expect(receiver().received).toHaveLength(3);
     expect((await status(id)).on_done_actions[0]).toMatchObject({ status: 'COMPLETED', error_code: 'OK' });
     const log = (await server().call('GET', '/__sim/deliveries?kind=result', { key: null })).body.deliveries;
     expect(log).toHaveLength(1);
@@ -162,11 +158,13 @@ describe('bulk dip lifecycle', () => {
 
   it('enable_cdr_export sends one CDR a dip to the call data webhook', async () => {
     await server().call('POST', '/api/v1/call_data_webhooks', {
-      body: envelope('call_data_webhook', { name: 'cdrs', protocol: 'HTTP', data: `${receiver.url}/cdr` }),
+      body: envelope('call_data_webhook', { name: 'cdrs', protocol: 'HTTP', data: `${receiver().url}/cdr` }),
     });
     await create({ enable_cdr_export: true });
     await advance('PT1M');
-    const cdrs = receiver.received.filter((r) => r.path === '/cdr').map((r) => r.json());
+    const cdrs = receiver()
+      .received.filter((r) => r.path === '/cdr')
+      .map((r) => r.json());
     expect(cdrs).toHaveLength(3);
     expect(cdrs.map((c) => c.data.to).sort()).toEqual(['+13125550100', '+14155550123', '+18885550100']);
     expect(cdrs[0]).toMatchObject({ type: 'cdr', data: { kind: 'LRN' } });
@@ -179,7 +177,7 @@ describe('bulk dip lifecycle', () => {
       await create({
         numbers,
         reference_id: 'big',
-        on_done_actions: [{ protocol: 'HTTP', data: `${receiver.url}/big` }],
+        on_done_actions: [{ protocol: 'HTTP', data: `${receiver().url}/big` }],
       })
     ).body.data;
     const res = await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT2M' } });
@@ -187,10 +185,10 @@ describe('bulk dip lifecycle', () => {
       'bulk dip NEW → PROCESSING',
       'bulk dip PROCESSING → STORING',
       'bulk dip STORING → DELIVERING',
-      `delivery result to ${receiver.url}/big: attempt 1 answered 200`,
+      `delivery result to ${receiver().url}/big: attempt 1 answered 200`,
       'bulk dip DELIVERING → COMPLETED',
     ]);
     expect((await status(id)).status).toBe('COMPLETED');
-    expect(receiver.received[0]!.text.trim().split('\r\n')).toHaveLength(20_001);
+    expect(receiver().received[0]!.text.trim().split('\r\n')).toHaveLength(20_001);
   });
 });

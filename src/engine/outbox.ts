@@ -10,6 +10,7 @@ import type { DeliveryKind, DeliveryRow, OutboundSpec, Settle, StepKind } from '
 import type { UnitOfWork } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { redactHeaders, redactUrl } from './redact.js';
+import { putStep } from './steps.js';
 
 export type Topic = components['schemas']['event_topic'];
 export type CdrKind = 'SMS' | 'MMS' | 'LRN' | 'CNAM' | 'MCL';
@@ -134,12 +135,7 @@ export function outbox(store: UnitOfWork, accountId: string, clock: Clock, ids: 
   let earliest: number | null = null;
 
   const schedule = async (kind: StepKind, ref: string, atMs: number): Promise<void> => {
-    const at = new Date(atMs).toISOString();
-    await store.steps.insert({
-      account_id: accountId,
-      seq: await store.nextSeq(),
-      data: { id: ids.uuid(), inserted_at: clock.iso(), at, kind, ref },
-    });
+    await putStep(store, accountId, { id: ids.uuid(), kind, ref, atMs, now: clock.iso() });
     earliest = earliest === null ? atMs : Math.min(earliest, atMs);
   };
 

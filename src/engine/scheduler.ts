@@ -15,7 +15,7 @@
 import type { Ids, Logger, Random } from '../deps.js';
 import type { StepKind, StepRow } from '../store/rows.js';
 import { StorageUnavailable, type Store, type UnitOfWork } from '../store/store.js';
-import type { Clocks } from './clock.js';
+import type { Clock, Clocks } from './clock.js';
 import type { DeliveryWorker } from './deliveries.js';
 import { makeWork, type Work } from './work.js';
 
@@ -164,6 +164,41 @@ export class Scheduler {
     }
   }
 
+  /**
+   * A unit of work of one account for a handler or a control call (Runtime.work): once committed, the
+   * timer here wakes for any step it scheduled.
+   */
+  async work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts: { read?: boolean } = {}): Promise<T> {
+    let earliest: number | null = null;
+    const result = await this.opts.store.run(opts.read ? { read: true } : { account: accountId }, async (w) => {
+      const done = await this.within(w, accountId, await this.opts.clocks.of(w, accountId), fn);
+      earliest = done.earliest;
+      return done.out;
+    });
+    if (earliest !== null) this.notify(accountId);
+    return result;
+  }
+
+  /**
+   * Runs `fn` on the account's Work inside `w`: the one way steps enter the schedule. The steps it
+   * scheduled are told to the other instances with this commit, and those already due are claimed here.
+   */
+  private async within<T>(
+    w: UnitOfWork,
+    accountId: string,
+    clock: Clock,
+    fn: (work: Work) => Promise<T>,
+  ): Promise<{ out: T; earliest: number | null }> {
+    const work = makeWork(this.opts, w, accountId, clock);
+    const out = await fn(work);
+    const earliest = work.sim.earliest;
+    if (earliest !== null) {
+      await w.tell('steps', accountId);
+      if (earliest <= clock.ms()) await this.claimDue(w, accountId, clock.ms());
+    }
+    return { out, earliest };
+  }
+
   /** Runs one step; null when it was not this instance's to run (another ran it, or is running it). */
   private async runStep(step: StepRow): Promise<string | null> {
     const { store, clocks, logger } = this.opts;
@@ -190,15 +225,8 @@ export class Scheduler {
         if (!stored || this.heldElsewhere(stored)) return null;
         await w.steps.remove(stored);
         const clock = await clocks.advanceTo(w, accountId, Date.parse(step.data.at));
-        const work = makeWork(this.opts, w, accountId, clock);
-        const what = await this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>](step, work);
-        const earliest = work.sim.earliest;
-        if (earliest !== null) {
-          // the steps it scheduled: the other instances' timers learn of them with its commit
-          await w.tell('steps', accountId);
-          if (earliest <= clock.ms()) await this.claimDue(w, accountId, clock.ms());
-        }
-        return what;
+        const run = this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>];
+        return (await this.within(w, accountId, clock, (work) => run(step, work))).out;
       });
       if (said !== null)
         logger.info(`step ${step.data.kind}: ${said}`, { kind: 'step', account: accountId, at: step.data.at });

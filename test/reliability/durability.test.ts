@@ -340,5 +340,5 @@ describe('the server on a store it refuses', () => {
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`${file} is not a dipswitch store`);
-  }, 40_000);
+  }, 60_000);
 });

@@ -12,9 +12,7 @@ import type { Limits } from '../../src/limits.js';
 import { buildServer, controlExposure, listen, type ServerOptions } from '../../src/server.js';
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
 import { SANDBOX_BLOCKS } from '../../src/engine/sandboxes.js';
-import { envelope } from '../helpers.js';
-
-const ADMIN = { authorization: 'Bearer demo-admin-key' };
+import { envelope, callAt } from '../helpers.js';
 
 async function server(opts: Partial<ServerOptions> = {}, limits: Partial<Limits> = {}) {
   const { app, runtime } = await buildServer({
@@ -30,15 +28,8 @@ async function server(opts: Partial<ServerOptions> = {}, limits: Partial<Limits>
   const http = await listen(app, 0, '127.0.0.1', runtime.limits);
   const port = (http.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
-  const call = async (method: string, path: string, body?: unknown, raw?: string) => {
-    const res = await fetch(base + path, {
-      method,
-      headers: { ...ADMIN, ...(body === undefined && raw === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
-    });
-    const text = await res.text();
-    return { status: res.status, text, body: text ? JSON.parse(text) : null };
-  };
+  const call = (method: string, path: string, body?: unknown, raw?: string) =>
+    callAt(base, method, path, { body, raw, headers: raw === undefined ? {} : { 'content-type': 'application/json' } });
   return {
     runtime,
     port,

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer, listen } from '../../src/server.js';
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
-import { envelope } from '../helpers.js';
+import { envelope, callAt } from '../helpers.js';
 
 async function server(opts: { simAdminToken?: string; outboundAllow?: string[] } = {}) {
   const lines: string[] = [];
@@ -18,19 +18,8 @@ async function server(opts: { simAdminToken?: string; outboundAllow?: string[] }
   });
   const http = await listen(app, 0, '127.0.0.1');
   const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(base + path, {
-      method,
-      headers: {
-        authorization: 'Bearer demo-admin-key',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, text, body: text ? JSON.parse(text) : null };
-  };
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    callAt(base, method, path, { body, headers });
   return {
     app,
     runtime,

@@ -1,0 +1,84 @@
+/** The other commands: `proxy`, `scenario` and `store repair`. */
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { silentLogger, wallClock, type Logger } from '../deps.js';
+import { buildServer, listen } from '../server.js';
+import { JsonStore } from '../store/embedded/json_store.js';
+import { formatTimeline } from '../testing/scenario.js';
+import { ScenarioShelf, scenarioDirProblem } from '../testing/scenario_runner.js';
+import type { LogLevel } from './log.js';
+import { loggerOf } from './options.js';
+import { listening, Stop, storeStop, version } from './stop.js';
+
+// ---- proxy
+
+export async function proxy(f: { upstream: string; port: number; host: string; logLevel: LogLevel; quiet?: boolean }) {
+  const logger = loggerOf(f);
+  // the proxy module (and prism-http with it) is loaded only for this command
+  const { startProxy } = await import('../proxy/proxy.js');
+  const started = await listening(
+    () =>
+      startProxy({
+        upstream: f.upstream,
+        port: f.port,
+        host: f.host,
+        logger,
+        now: () => new Date(wallClock()).toISOString(),
+      }),
+    f.host,
+    f.port,
+  );
+  const port = (started.server.address() as AddressInfo).port;
+  logger.info(
+    `dipswitch ${version} validating proxy on http://${f.host}:${port} → ${f.upstream} (violations: GET /__proxy/violations)`,
+  );
+}
+
+// ---- scenario
+
+export async function scenario(name: string | undefined, f: { scenarios?: string }): Promise<void> {
+  if (f.scenarios) {
+    const problem = scenarioDirProblem(f.scenarios);
+    if (problem) throw new Stop(problem, 2);
+  }
+  const shelf = new ScenarioShelf(f.scenarios ? [f.scenarios] : []);
+  if (!name || !shelf.names().includes(name)) {
+    const known = `scenarios: ${shelf.names().join(', ')}`;
+    throw new Stop(name ? `no scenario ${name}; ${known}` : `name a scenario; ${known}`, 2);
+  }
+  const { app, runtime } = await buildServer({
+    store: { memory: true },
+    seed: 1,
+    clockMode: 'frozen',
+    startTime: new Date('2026-03-01T12:00:00.000Z'),
+    logger: silentLogger,
+    scenarioDirs: f.scenarios ? [f.scenarios] : [],
+  });
+  const server = await listen(app, 0, '127.0.0.1');
+  try {
+    const result = await runtime.scenarios.run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, name);
+    console.log(formatTimeline(result));
+    process.exitCode = result.passed ? 0 : 1;
+  } finally {
+    server.close();
+    await runtime.close();
+  }
+}
+
+// ---- store repair
+
+export async function repair(f: { data: string }): Promise<void> {
+  const said: string[] = [];
+  const logger: Logger = { info: (m) => said.push(m), warn: (m) => said.push(m) };
+  const store = await JsonStore.open({ file: f.data, repair: true }, logger).catch((e: unknown) => {
+    storeStop(e);
+    throw e;
+  });
+  await store.close();
+  for (const line of said) console.log(line);
+  console.log(
+    store.created
+      ? `no store at ${resolve(f.data)}: nothing to repair`
+      : `${resolve(f.data)}: ${said.length ? 'repaired' : 'sound, nothing to repair'}`,
+  );
+}

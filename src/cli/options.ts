@@ -1,0 +1,44 @@
+/** Options the commands share: listening, logging, the config file. */
+import { Command, Option } from 'commander';
+import type { Logger } from '../deps.js';
+import { CONFIG_FILE } from './stop.js';
+import { LOG_LEVELS, pinoLogger, type LogLevel } from './log.js';
+import { wholeNumber } from './values.js';
+
+// ---- options shared by the commands
+
+export const opt = (flags: string, description: string, env?: string) => {
+  const o = new Option(flags, description);
+  return env ? o.env(env) : o;
+};
+
+export function listenOptions(cmd: Command, defaultPort: number): Command {
+  return cmd
+    .addOption(
+      opt('-p, --port <n>', 'port to listen on (0: any free one)', 'PORT')
+        .argParser(wholeNumber(0, 65535))
+        .default(defaultPort),
+    )
+    .addOption(opt('--host <address>', 'address to listen on', 'HOST').default('127.0.0.1'));
+}
+
+export function logOptions(cmd: Command): Command {
+  return cmd
+    .addOption(
+      opt('--log-level <level>', 'the least a log line must be to be written', 'LOG_LEVEL')
+        .choices(LOG_LEVELS)
+        .default('info'),
+    )
+    .addOption(opt('-q, --quiet', 'warnings and errors only (as --log-level warn)', 'QUIET'))
+    .addOption(
+      opt(
+        '--config <file>',
+        `a JSON file of defaults for these flags (./${CONFIG_FILE} when present)`,
+        'DIPSWITCH_CONFIG',
+      ),
+    );
+}
+
+export function loggerOf(opts: { logLevel: LogLevel; quiet?: boolean }): Logger {
+  return pinoLogger(opts.quiet ? 'warn' : opts.logLevel);
+}

@@ -1,0 +1,126 @@
+/** `dipswitch serve` (the default command): the server, its banner, and a clean stop. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { Option } from 'commander';
+import type { Logger } from '../deps.js';
+import { ALWAYS_REFUSED, type Deniable } from '../engine/transport/outbound.js';
+import { LIMIT_FLAGS, type Limits } from '../limits.js';
+import type { Runtime } from '../runtime.js';
+import { buildServer, controlExposure, listen } from '../server.js';
+import { fixtureState, loadFixtureFile } from '../store/fixtures.js';
+import { scenarioDirProblem } from '../testing/scenario_runner.js';
+import type { LogLevel } from './log.js';
+import { loggerOf } from './options.js';
+import { listening, Stop, storeStop, version } from './stop.js';
+
+// ---- serve
+
+/** The flags of serve; a bound's flag is named by its row of LIMIT_FLAGS (src/limits.ts). */
+export interface ServeFlags extends Record<string, unknown> {
+  port: number;
+  host: string;
+  data: string;
+  memory?: boolean;
+  store?: string;
+  repair?: boolean;
+  clock: 'real' | 'frozen';
+  startTime?: Date;
+  seed?: number;
+  adminToken?: string;
+  unsafeOpenControl?: boolean;
+  outboundAllow: string[];
+  outboundDeny: Deniable[];
+  cors: boolean;
+  scenarios?: string;
+  fixtures?: string;
+  logLevel: LogLevel;
+  quiet?: boolean;
+}
+
+/** The bounds given as flags (each named by its row of LIMIT_FLAGS); the others keep their defaults. */
+export function limitsOf(f: ServeFlags): Partial<Limits> {
+  const given = LIMIT_FLAGS.map((l) => [l.key, f[new Option(l.flag).attributeName()]] as const);
+  return Object.fromEntries(given.filter(([, v]) => v !== undefined));
+}
+
+export function outboundPolicy(f: ServeFlags): string {
+  const reach = f.outboundAllow.length ? `only ${f.outboundAllow.join(', ')}` : 'any host';
+  return `${reach}; never ${[...ALWAYS_REFUSED, ...f.outboundDeny].join(', ')} addresses`;
+}
+
+export function banner(f: ServeFlags, server: Server, runtime: Runtime, logger: Logger): void {
+  const base = `http://${f.host}:${(server.address() as AddressInfo).port}`;
+  const control = f.adminToken
+    ? 'needs the header X-Sim-Admin-Token'
+    : f.unsafeOpenControl
+      ? 'OPEN to anyone who reaches it'
+      : 'open (loopback only)';
+  const clock = f.clock === 'frozen' ? `frozen at ${runtime.clocks.server().iso()}` : 'real';
+  logger.info(`dipswitch ${version} serving ${base}/api/v1`);
+  logger.info(`  control API ${base}/__sim: ${control}`);
+  logger.info(`  store: ${runtime.store.location === 'memory' ? 'memory' : resolve(runtime.store.location)}`);
+  logger.info(`  clock: ${clock}; CORS: ${f.cors ? 'on' : 'off'}; outbound: ${outboundPolicy(f)}`);
+  if (f.scenarios) logger.info(`  scenarios: ${runtime.scenarios.names().join(', ')}`);
+  const fixtures = runtime.fixtures();
+  for (const account of fixtures.accounts) {
+    const keys = fixtures.api_keys.filter((k) => k.account_id === account.data.id).map((k) => k.data.key);
+    logger.info(`  ${account.data.name} (${account.data.id}): ${keys.join(', ')}`);
+  }
+}
+
+export async function serve(f: ServeFlags): Promise<void> {
+  const exposure = controlExposure(f.host, f.adminToken, f.unsafeOpenControl ?? false);
+  if (exposure.refuse) throw new Stop(exposure.refuse, 2);
+  if (f.scenarios) {
+    const problem = scenarioDirProblem(f.scenarios);
+    if (problem) throw new Stop(problem, 2);
+  }
+  let fixtures;
+  if (f.fixtures) {
+    try {
+      const file = loadFixtureFile(f.fixtures);
+      fixtures = () => fixtureState(file);
+    } catch (e) {
+      throw new Stop((e as Error).message, 2);
+    }
+  }
+  const logger = loggerOf(f);
+  const { app, runtime } = await buildServer({
+    store: f.store ? { postgres: f.store } : f.memory ? { memory: true } : { file: f.data, repair: f.repair },
+    clockMode: f.clock,
+    startTime: f.startTime,
+    seed: f.seed,
+    logger,
+    simAdminToken: f.adminToken,
+    outboundAllow: f.outboundAllow,
+    outboundDeny: f.outboundDeny,
+    cors: f.cors,
+    scenarioDirs: f.scenarios ? [f.scenarios] : [],
+    fixtures,
+    limits: limitsOf(f),
+  }).catch((e: unknown) => {
+    storeStop(e);
+    if (f.store) {
+      const where = new URL(f.store);
+      where.password = where.password ? '***' : '';
+      throw new Stop(`cannot use the database ${where.toString()}: ${(e as Error).message}`, 1);
+    }
+    throw e;
+  });
+  if (exposure.warn) logger.warn(exposure.warn);
+  const server = await listening(() => listen(app, f.port, f.host, runtime.limits), f.host, f.port).catch(
+    async (e: unknown) => {
+      await runtime.close();
+      throw e;
+    },
+  );
+  // a clean stop (SIGTERM, SIGINT) lets pending writes finish first
+  const shutdown = () => {
+    server.close();
+    void runtime.close().finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+  banner(f, server, runtime, logger);
+}

@@ -1,0 +1,138 @@
+/**
+ * The last stages of a call: the answer (checked against its contract in the test suite), its line
+ * in the log, its entry in the request journal, and the one place a failure becomes an answer.
+ */
+import { elapsedMs, wallClock } from '../deps.js';
+import { DomainError } from '../domain/errors.js';
+import { StorageUnavailable } from '../store/store.js';
+import type { Call } from './call.js';
+import { envelope, statusOf } from './errors.js';
+import type { StreamWriter } from './handler.js';
+import type { Pipeline } from './pipeline.js';
+import { openStream } from './stream.js';
+
+/** What a call is answered with: a handler's reply, an injected fault (not checked: it leaves the contract on purpose), or a failure. */
+export interface Answer {
+  status: number;
+  body: unknown;
+  contentType?: string;
+  /** Checked against the contract when the app checks answers; true unless said otherwise. */
+  checked?: boolean;
+  /** A live answer: its writer is handed over once the headers are sent. */
+  stream?: (out: StreamWriter) => void;
+}
+
+/** Writes the answer; in test mode it is checked against its contract first. Answers the JSON text sent. */
+/** The answer's text (JSON; undefined for another type or no body), checked against the contract in the test suite. */
+export function render(
+  p: Pipeline,
+  call: Call,
+  status: number,
+  body: unknown,
+  contentType = 'application/json',
+  checked = true,
+): string | undefined {
+  const route = call.route;
+  if (p.opts.validateResponses && checked && contentType === 'application/json' && status !== 204) {
+    const declared = route?.operation.responses?.[String(status)];
+    const errorSchema = p.errorSchemaFor(route?.api === p.sim ? p.sim : p.v1);
+    const result =
+      declared && route
+        ? route.api.validator.validateResponse(body, route.operation, status)
+        : { errors: errorSchema(body) ? null : errorSchema.errors };
+    if (result.errors && result.errors.length) {
+      const what = `${route?.meta.operationId ?? 'no operation'} answered ${status} off contract: ${JSON.stringify(result.errors)}`;
+      p.violations.push(what);
+      p.runtime.logger.warn(what);
+    }
+  }
+  return status === 204 || contentType !== 'application/json' ? undefined : JSON.stringify(body);
+}
+
+export function send(
+  p: Pipeline,
+  call: Call,
+  status: number,
+  body: unknown,
+  text: string | undefined,
+  contentType = 'application/json',
+) {
+  call.res.status(status).type(contentType);
+  if (status === 204) call.res.end();
+  else call.res.send(text ?? body);
+}
+
+/** Answers, and writes the call into the request journal. */
+export async function answerStage(p: Pipeline, call: Call, answer: Answer): Promise<void> {
+  const { status, body: payload, contentType, stream } = answer;
+  const meta = call.route?.meta;
+  // the clock is read first: once the caller has the answer, the journal already holds the call
+  const principal = call.principal;
+  const clock =
+    call.clock ??
+    (principal
+      ? await p.runtime.store
+          .run({ read: true }, (w) => p.runtime.clocks.of(w, principal.accountId))
+          // a store that cannot be read still lets the answer go (its journal time is the server's)
+          .catch(() => p.runtime.clocks.server())
+      : p.runtime.clocks.server());
+  const text = stream ? '"(a stream)"' : render(p, call, status, payload, contentType, answer.checked !== false);
+  call.answered = true;
+  const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;
+  const latency = elapsedMs(call.started);
+  if (meta?.api !== 'sim')
+    p.runtime.logger.info(`${call.req.method} ${call.req.path} ${status} ${latency.toFixed(1)} ms`, {
+      kind: 'call',
+      method: call.req.method,
+      path: call.req.path,
+      operation: meta?.operationId ?? null,
+      status,
+      ms: Math.round(latency * 10) / 10,
+      account: call.principal?.accountId ?? null,
+    });
+  await p.runtime.journal
+    .record({
+      api: meta?.api ?? (call.req.path.startsWith('/__sim') ? 'sim' : 'openapi'),
+      at: clock.iso(),
+      wall_at: new Date(wallClock()).toISOString(),
+      method: call.req.method,
+      path: call.req.path,
+      operation_id: meta?.operationId ?? null,
+      account_id: call.principal?.accountId ?? null,
+      status,
+      latency_ms: latency,
+      headers: call.req.headers,
+      // a caller without a valid key leaves no body behind
+      requestBody:
+        call.unauthenticated || (meta?.scope && !call.principal)
+          ? undefined
+          : meta?.multipart
+            ? (call.body as Record<string, unknown>)
+            : raw?.toString('utf8'),
+      responseText: text ?? (status === 204 ? '' : '"(not JSON)"'),
+    })
+    // the answer goes whatever the journal met (a shared store that is down is logged)
+    .catch((e: Error) => p.runtime.logger.warn(`p.runtime.journal: ${e.message}`));
+  if (stream) openStream(p, call, stream);
+  else send(p, call, status, payload, text, contentType);
+}
+
+/** The one place a failure becomes an answer. */
+export async function failStage(p: Pipeline, call: Call, err: unknown): Promise<void> {
+  const invalidStatus = call.route?.meta.invalidStatus ?? 404;
+  let refusal: DomainError;
+  if (err instanceof DomainError) refusal = err;
+  else if (err instanceof StorageUnavailable)
+    refusal = new DomainError('storage_unavailable', [
+      {
+        detail: 'The simulator could not store the change (its disk refused the write); nothing was kept. Try again.',
+      },
+    ]);
+  else {
+    p.runtime.logger.warn(
+      `internal error on ${call.req.method} ${call.req.path}: ${(err as Error).stack ?? String(err)}`,
+    );
+    refusal = new DomainError('internal_error', [{ detail: 'The simulator failed; this is a dipswitch bug.' }]);
+  }
+  return answerStage(p, call, { status: statusOf(refusal, invalidStatus), body: envelope(refusal) });
+}

@@ -1,0 +1,54 @@
+/** The routers and validators of the two contracts (openapi-backend, Ajv 2020-12), built once per process. */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { OpenAPIBackend, type Document } from 'openapi-backend';
+import { loadContract, type ApiName } from '../contract.js';
+
+const backends = new Map<ApiName, Promise<OpenAPIBackend>>();
+
+/** The routers and validators hold no state of a server's own, so every app of the process shares them. */
+export function backend(name: ApiName): Promise<OpenAPIBackend> {
+  let api = backends.get(name);
+  if (!api) backends.set(name, (api = buildBackend(loadContract(name as 'sim').document)));
+  return api;
+}
+
+/**
+ * Builds the openapi-backend router and validator for a contract (OpenAPI 3.1, Ajv 2020-12).
+ * `quick` compiles each operation's validators on its first request, which keeps start-up short.
+ */
+async function buildBackend(document: Record<string, unknown>): Promise<OpenAPIBackend> {
+  const api = new OpenAPIBackend({
+    definition: withoutMappings(structuredClone(document)) as unknown as Document,
+    apiRoot: '/',
+    strict: true,
+    quick: true,
+    coerceTypes: true,
+    ajvOpts: { allErrors: true, strict: false },
+    customizeAjv: (_ajv, opts) => {
+      const ajv = new Ajv2020({ ...opts, discriminator: true });
+      addFormats.default(ajv);
+      ajv.addFormat('binary', true);
+      return ajv as never;
+    },
+  });
+  // openapi-backend checks documents against the 3.0 schema only; the contracts are linted by spectral instead.
+  api.validateDefinition = () => api.document;
+  await api.init();
+  return api;
+}
+
+/**
+ * The document as Ajv reads it: a discriminator's `mapping` (there for the generated types, which
+ * narrow by its names) is dropped, since Ajv finds each branch by the const of its tag without it.
+ */
+function withoutMappings<T>(node: T): T {
+  if (Array.isArray(node)) node.forEach(withoutMappings);
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'discriminator' && v && typeof v === 'object') delete (v as { mapping?: unknown }).mapping;
+      else withoutMappings(v);
+    }
+  }
+  return node;
+}

@@ -1,0 +1,76 @@
+/** A call as the pipeline carries it from stage to stage, and what the stages read off the request. */
+import type { Request, Response } from 'express';
+import { stopwatch } from '../deps.js';
+import { invalidField } from '../domain/errors.js';
+import type { Clock } from '../engine/clock.js';
+import type { Principal } from './auth.js';
+import type { StreamWriter } from './handler.js';
+import type { Upload } from './multipart.js';
+import type { Route } from './router.js';
+
+/** What the pipeline knows of a call so far; each stage adds to it. */
+export interface Call {
+  req: Request;
+  res: Response;
+  started: bigint;
+  route?: Route;
+  principal: Principal | null;
+  /** The failure of authentication, raised after faults had their chance. */
+  unauthenticated?: unknown;
+  query: Record<string, unknown>;
+  body?: unknown;
+  upload?: Upload;
+  /** The call was answered (an injected fault, or the handler's reply). */
+  answered: boolean;
+  /** The caller's clock, as the handler saw it (the journal's time). */
+  clock?: Clock;
+}
+
+export type Reply = { status: number; body: unknown; contentType?: string; stream?: (out: StreamWriter) => void };
+
+/** A call as it arrives. */
+export const newCall = (req: Request, res: Response): Call => ({
+  req,
+  res,
+  started: stopwatch(),
+  principal: null,
+  query: {},
+  answered: false,
+});
+
+const queryNames = new WeakMap<object, Set<string>>();
+
+/** The query parameters the operation declares; the others are ignored. */
+export function declaredQuery(
+  route: Route,
+  query: Record<string, string | string[]>,
+): Record<string, string | string[]> {
+  let names = queryNames.get(route.operation);
+  if (!names) {
+    names = new Set((route.operation.parameters ?? []).flatMap((p) => ('in' in p && p.in === 'query' ? [p.name] : [])));
+    queryNames.set(route.operation, names);
+  }
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(query)) if (names.has(name)) out[name] = value;
+  return out;
+}
+
+export function parseJsonBody(req: Request): unknown {
+  const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  if (raw.length === 0) return {};
+  const type = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw invalidField('/', `Content-Type must be application/json, not ${type}.`);
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (e) {
+    throw invalidField('/', `The body is not valid JSON: ${(e as Error).message}.`);
+  }
+}
+
+/** The server's own bound address, as the socket knows it: never the Host header. */
+export function ownOrigin(req: Request): string {
+  const address = req.socket.localAddress ?? '127.0.0.1';
+  return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
+}

@@ -1,0 +1,173 @@
+/**
+ * The stages of the pipeline between the route and the answer, in the order a call meets them:
+ * route, authenticate, faults, authorize, parse, validate, handle (src/http/app.ts runs them).
+ */
+import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
+import { simHandlers } from '../control/index.js';
+import { DomainError } from '../domain/errors.js';
+import type { FaultEffect } from '../engine/faults.js';
+import { DEMO_ACCOUNT } from '../store/fixtures.js';
+import { answerStage } from './answer.js';
+import { authenticate, authorize } from './auth.js';
+import { declaredQuery, ownOrigin, parseJsonBody, type Call, type Reply } from './call.js';
+import type { Ctx, SimCtx } from './handler.js';
+import { readMultipart } from './multipart.js';
+import type { Pipeline } from './pipeline.js';
+import type { Route } from './router.js';
+import { validationError } from './validation.js';
+
+/** The operation of the method and path: 404 when no contract has the path, 405 when it lacks the method. */
+export function routeStage(p: Pipeline, call: Call): Route {
+  const route = p.match(call.req.method, call.req.path);
+  if (!route) throw new DomainError('not_found', [{ detail: `Nothing at ${call.req.method} ${call.req.path}.` }]);
+  if ('allow' in route) {
+    call.res.setHeader('allow', route.allow.join(', '));
+    throw new DomainError('method_not_allowed', [
+      {
+        detail: `${call.req.path} takes ${route.allow.join(', ')}, not ${call.req.method}.`,
+        params: { allow: route.allow },
+      },
+    ]);
+  }
+  call.route = route;
+  // query parameters the operation does not declare are ignored, as by most HTTP APIs
+  call.query = declaredQuery(route, call.req.query as Record<string, string | string[]>);
+  return route;
+}
+
+/**
+ * Who calls: the key of the Authorization header (held until faults had their say). A control
+ * call needs the admin token first, when one is set; its key, if any, names the account it acts on.
+ */
+export async function authenticateStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
+  if (meta.admin && p.opts.simAdminToken && call.req.header('x-sim-admin-token') !== p.opts.simAdminToken) {
+    throw new DomainError('access_denied.unauthenticated', [
+      { detail: 'The control API needs the header X-Sim-Admin-Token.', sub_code: 'missing_key' },
+    ]);
+  }
+  if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
+  try {
+    call.principal = await p.runtime.store.run({ read: true }, (w) => authenticate(w, call.req.headers.authorization));
+  } catch (e) {
+    call.unauthenticated = e;
+  }
+}
+
+/** An injected fault answers (or delays) a call of the simulated API, before authorization: /__sim/faults. */
+export async function faultStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
+  if (meta.api !== 'openapi') return;
+  const effect = await p.runtime.faults.inbound({
+    method: call.req.method,
+    path: call.req.path,
+    template: meta.path,
+    operationId: meta.operationId,
+    accountId: call.principal?.accountId,
+  });
+  if (effect) {
+    p.runtime.logger.info(`fault fired on ${call.req.method} ${call.req.path}`, { kind: 'fault', ...effect });
+    call.answered = await injectFault(p, effect, call);
+  }
+}
+
+/**
+ * Applies an injected fault; answers whether it answered the call (a delay alone lets it go on).
+ * Injected answers are not checked against the contract: they leave it on purpose.
+ */
+export async function injectFault(p: Pipeline, effect: FaultEffect, call: Call): Promise<boolean> {
+  if (effect.delay_ms) await new Promise((r) => setTimeout(r, effect.delay_ms));
+  if (effect.drop) {
+    call.req.socket.destroy();
+    return true;
+  }
+  if (effect.malformed) {
+    call.res
+      .status(effect.status ?? 200)
+      .type('application/json')
+      .send('{"data": {"id": ');
+    return true;
+  }
+  if (effect.status !== undefined) {
+    await answerStage(p, call, {
+      status: effect.status,
+      checked: false,
+      body: effect.body ?? {
+        errors: [
+          {
+            code: 'injected_fault',
+            title: 'Injected fault',
+            detail: 'A rule of /__sim/faults answered this call.',
+            sub_code: 'none',
+          },
+        ],
+      },
+    });
+    return true;
+  }
+  return false;
+}
+
+export function authorizeStage(p: Pipeline, call: Call, meta: OperationMeta<string>): void {
+  if (call.unauthenticated) throw call.unauthenticated;
+  if (call.principal && meta.scope) authorize(call.principal, meta.scope);
+}
+
+export async function parseStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
+  call.upload = meta.multipart ? await readMultipart(call.req) : undefined;
+  // the file itself is checked by the handler; the schema sees that it is there
+  call.body = meta.jsonBody
+    ? parseJsonBody(call.req)
+    : call.upload
+      ? { ...call.upload.fields, ...(call.upload.file ? { file: '' } : {}) }
+      : undefined;
+}
+
+/** The operation's validators, compiled by openapi-backend from its contract; the parameters one coerces in place. */
+export function validateStage(p: Pipeline, call: Call, route: Route): void {
+  const parameters: Record<string, unknown> = { path: route.params, query: call.query, header: call.req.headers };
+  if (route.meta.jsonBody || route.meta.multipart) parameters.requestBody = call.body;
+  const errors = (route.api.validator.getRequestValidatorsForOperation(route.meta.operationId) ?? []).flatMap(
+    (validate) => (validate(parameters) ? [] : (validate.errors ?? [])),
+  );
+  if (errors.length) throw validationError(errors);
+}
+
+/**
+ * The handler. One of the simulated API runs in one unit of work of the caller's account, committed
+ * (durable) before this resolves: reads (GET) wait for no one; writes wait for the account's earlier
+ * writes. One of the control API drives the simulator through the runtime.
+ */
+export async function handleStage(p: Pipeline, call: Call, route: Route): Promise<Reply> {
+  const id = route.meta.operationId;
+  if (route.meta.api === 'sim') {
+    const handler = simHandlers[id as SimOperationId] as (ctx: SimCtx<SimOperationId>) => Reply | Promise<Reply>;
+    const ctx = {
+      runtime: p.runtime,
+      accountId: call.principal?.accountId ?? DEMO_ACCOUNT,
+      params: route.params,
+      query: call.query,
+      body: call.body,
+      origin: ownOrigin(call.req),
+      adminToken: p.opts.simAdminToken,
+    };
+    return handler(ctx as unknown as SimCtx<SimOperationId>);
+  }
+  const handler = p.handlers[id as OperationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
+  if (!handler) throw new DomainError('not_implemented', [{ detail: `${id} is not simulated yet.` }]);
+  return p.runtime.work(
+    call.principal?.accountId ?? '',
+    async (work) => {
+      call.clock = work.clock;
+      const ctx = {
+        ...work,
+        principal: call.principal,
+        params: route.params,
+        query: call.query,
+        body: call.body,
+        upload: call.upload,
+        meta: route.meta,
+      } as unknown as Ctx<OperationId>;
+      return (await handler(ctx)) as Reply;
+    },
+    { read: call.req.method === 'GET' || !call.principal },
+  );
+}

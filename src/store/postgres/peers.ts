@@ -1,0 +1,96 @@
+/** The other instances of dipswitch on one database, heard and told over LISTEN/NOTIFY. */
+import pg from 'pg';
+import type { Logger as FullLogger } from '../../deps.js';
+import { type PeerTopic, type Peers } from '../store.js';
+
+/** The store only warns. */
+type Logger = Pick<FullLogger, 'warn'>;
+
+/** The channel instances tell each other on (LISTEN/NOTIFY). */
+const CHANNEL = 'dipswitch';
+/** After the listening connection broke, it connects again this much later. */
+const RELISTEN_MS = 1_000;
+
+/**
+ * The other instances, over PostgreSQL's LISTEN/NOTIFY on one connection of its own (connected
+ * again after it breaks). What is told is a hint to look again: nothing is lost with a missed one.
+ */
+export class PgPeers implements Peers {
+  private readonly handlers = new Map<PeerTopic, ((payload: string) => void)[]>();
+  private client: pg.Client | undefined;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly pool: pg.Pool,
+    private readonly instance: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('error', (e) => {
+      if (this.closed || this.client !== client) return;
+      this.logger.warn(`store: the connection listening to other instances failed (${e.message}); connecting again`);
+      this.client = undefined;
+      void client.end().catch(() => undefined);
+      this.again();
+    });
+    client.on('notification', (n) => this.heard(n.payload ?? ''));
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    if (this.closed) await client.end();
+    else this.client = client;
+  }
+
+  private again(): void {
+    this.retry = setTimeout(() => {
+      if (!this.closed) this.listen().catch(() => this.again());
+    }, RELISTEN_MS);
+    this.retry.unref();
+  }
+
+  private heard(text: string): void {
+    let message: { from?: string; topic?: PeerTopic; payload?: string };
+    try {
+      message = JSON.parse(text) as typeof message;
+    } catch {
+      return;
+    }
+    if (message.from === this.instance || !message.topic) return;
+    for (const fn of this.handlers.get(message.topic) ?? []) fn(message.payload ?? '');
+  }
+
+  /**
+   * What tells the other instances from inside a statement (the one place a message is made: from
+   * whom, on what, and what): an expression for its select list, `payload` being an SQL expression of
+   * the text told, and the parameters the expression numbers after the statement's own `count`.
+   */
+  telling(topic: PeerTopic, payload: string, count: number): { sql: string; params: string[] } {
+    const [channel, from, about] = [count + 1, count + 2, count + 3].map((n) => `$${n}::text`);
+    return {
+      sql: `pg_notify(${channel}, json_build_object('from', ${from}, 'topic', ${about}, 'payload', ${payload})::text)`,
+      params: [CHANNEL, this.instance, topic],
+    };
+  }
+
+  tell(topic: PeerTopic, payload: string): void {
+    const told = this.telling(topic, '$1::text', 1);
+    this.pool
+      .query(`SELECT ${told.sql}`, [payload, ...told.params])
+      .catch((e: Error) => this.logger.warn(`store: could not tell the other instances (${e.message})`));
+  }
+
+  hear(topic: PeerTopic, fn: (payload: string) => void): void {
+    this.handlers.set(topic, [...(this.handlers.get(topic) ?? []), fn]);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+}

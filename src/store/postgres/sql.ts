@@ -1,0 +1,53 @@
+/** The PostgreSQL schema of the store, its migrations, and the texts of the statements units of work share. */
+import { COLLECTION_NAMES, type AnyRow, type CollectionName, type Collections } from '../rows.js';
+
+export const table = (name: CollectionName) => `c_${name}`;
+
+/** The second key of an account's advisory lock: a 32-bit FNV-1a hash of its id (a number, so no text goes into SQL). */
+
+/** The migrations, in order; each runs once, in its own transaction. */
+export const MIGRATIONS: string[] = [
+  [
+    ...COLLECTION_NAMES.map(
+      (name) =>
+        `CREATE TABLE ${table(name)} (id text PRIMARY KEY, account_id text NOT NULL, sort text COLLATE "C" NOT NULL, row text NOT NULL);
+         CREATE INDEX ${table(name)}_list ON ${table(name)} (account_id, sort);`,
+    ),
+    `CREATE TABLE row_index (collection text NOT NULL, index_name text NOT NULL, key text NOT NULL, id text NOT NULL,
+       sort text COLLATE "C" NOT NULL, is_unique boolean NOT NULL);
+     CREATE UNIQUE INDEX row_index_unique ON row_index (collection, index_name, key) WHERE is_unique;
+     CREATE INDEX row_index_lookup ON row_index (collection, index_name, key, sort);
+     CREATE INDEX row_index_row ON row_index (collection, id);
+     CREATE TABLE files (id text PRIMARY KEY, bytes bytea NOT NULL);
+     CREATE TABLE seqs (name text PRIMARY KEY, value bigint NOT NULL);
+     INSERT INTO seqs VALUES ('steps', 0), ('sandboxes', 0);`,
+  ].join('\n'),
+  // what the instances share besides the records (src/store/postgres/shared.ts)
+  `CREATE TABLE faults (seq bigserial PRIMARY KEY, id text NOT NULL UNIQUE, rule text NOT NULL, fired integer NOT NULL);
+   CREATE UNLOGGED TABLE journal (id bigserial PRIMARY KEY, api text NOT NULL, at text COLLATE "C" NOT NULL,
+     method text NOT NULL, path text NOT NULL, operation_id text, account_id text, status integer NOT NULL,
+     bytes integer NOT NULL, upto bigint NOT NULL, entry text NOT NULL);
+   CREATE INDEX journal_upto ON journal (upto);
+   CREATE UNLOGGED TABLE journal_bytes (one boolean PRIMARY KEY, total bigint NOT NULL);
+   CREATE TABLE snapshots (seq bigserial PRIMARY KEY, name text NOT NULL UNIQUE, bytes bigint NOT NULL, data text NOT NULL);
+   CREATE TABLE snapshot_files (name text NOT NULL, id text NOT NULL, bytes bytea NOT NULL, PRIMARY KEY (name, id));`,
+];
+
+/** A row's place in its list: `inserted_at` then id, or for steps the due time then the order scheduled. */
+export function sortOf(name: CollectionName, row: AnyRow): string {
+  if (name === 'steps') {
+    const step = row as Collections['steps'];
+    return `${step.data.at}\u0001${String(step.seq).padStart(15, '0')}`;
+  }
+  return `${row.data.inserted_at}\u0001${row.data.id}`;
+}
+
+/**
+ * PostgreSQL's text holds no NUL, which composite keys (schema.ts `key`) and callers' strings may:
+ * a key is stored with `\` doubled and NUL as `\0` (one stored text per key, and back).
+ */
+export const stored = (k: string): string => k.replace(/\\/g, '\\\\').replace(/\u0000/g, '\\0');
+
+/** Every row of every collection in one round trip, by collection (its place in COLLECTION_NAMES) and list order. */
+export const EXPORT_STATE = `${COLLECTION_NAMES.map((name, c) => `SELECT ${c} AS c, sort, row FROM ${table(name)}`).join(' UNION ALL ')}
+  ORDER BY c, sort`;

@@ -1,0 +1,247 @@
+/** A unit of work on PostgreSQL: its statements, prepared once per connection, and the collections over them. */
+import pg from 'pg';
+import type { TableOps } from '../collections.js';
+import { changed, deepFreeze, keysOf, UniqueViolation } from '../table.js';
+import { namedFiles } from '../files.js';
+import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
+import { SCHEMA, type TableDef } from '../schema.js';
+import { UnitOfWork, type SeqName } from '../store.js';
+import type { PgPeers } from './peers.js';
+import { EXPORT_STATE, sortOf, stored, table } from './sql.js';
+
+/** What a unit of work sends its statements through. */
+export interface Queries {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+/** The names of the statements prepared, one per text (a unit of work's texts are a fixed few per collection). */
+export const statementNames = new Map<string, string>();
+
+/**
+ * A connection whose statements are prepared once (on each connection) and then only executed:
+ * PostgreSQL parses and plans a unit of work's few texts once, not at every call.
+ */
+export function prepared(client: pg.PoolClient): Queries {
+  return {
+    query: <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => {
+      let name = statementNames.get(text);
+      if (name === undefined) statementNames.set(text, (name = `dipswitch_${statementNames.size}`));
+      return client.query<R>({ name, text, values });
+    },
+  };
+}
+
+/**
+ * The statement inserting a row's index keys, given the numbers of its parameters: the collection,
+ * the row's id and sort, and (from `keys` on) the keys' index names, keys and uniqueness as arrays.
+ * A unique key another row holds is not inserted (and so not returned).
+ */
+function insertKeys(n: { collection: number; id: number; sort: number; keys: number }, onlyIf = ''): string {
+  return `INSERT INTO row_index (collection, index_name, key, id, sort, is_unique)
+    SELECT $${n.collection}, k.index_name, k.key, $${n.id}, $${n.sort}, k.is_unique
+    FROM unnest($${n.keys}::text[], $${n.keys + 1}::text[], $${n.keys + 2}::boolean[]) AS k(index_name, key, is_unique)
+    ${onlyIf}
+    ON CONFLICT (collection, index_name, key) WHERE is_unique DO NOTHING
+    RETURNING index_name, key`;
+}
+
+export class PgWork {
+  readonly uow: UnitOfWork;
+
+  constructor(
+    private readonly db: Queries,
+    private readonly readOnly: boolean,
+    private readonly global: boolean,
+    afterCommit: (() => void | Promise<void>)[],
+    peers: PgPeers,
+  ) {
+    this.uow = new UnitOfWork({
+      // NOTIFY in a transaction is delivered at its commit, and only then
+      tell: async (topic, payload) => {
+        this.writable();
+        const told = peers.telling(topic, '$1::text', 1);
+        await db.query(`SELECT ${told.sql}`, [payload, ...told.params]);
+      },
+      table: (name) => this.table(name) as never,
+      files: {
+        put: async (id, bytes) => {
+          this.writable();
+          await db.query('INSERT INTO files VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET bytes = excluded.bytes', [
+            id,
+            bytes,
+          ]);
+        },
+        get: async (id) =>
+          (await db.query<{ bytes: Buffer }>('SELECT bytes FROM files WHERE id = $1', [id])).rows[0]?.bytes,
+        remove: (id) => {
+          this.writable();
+          // deleted in the transaction, just before its commit: the file goes only if the work commits
+          this.fileRemovals.push(id);
+        },
+      },
+      afterCommit: (fn) => {
+        afterCommit.push(fn);
+      },
+      nextSeq: async (name: SeqName) => {
+        const r = await db.query<{ value: string }>(
+          'UPDATE seqs SET value = value + 1 WHERE name = $1 RETURNING value - 1 AS value',
+          [name],
+        );
+        return Number(r.rows[0]?.value ?? 0);
+      },
+      replaceAll: async (data) => this.replaceAll(data),
+      removeAccount: async (accountId) => {
+        this.wholeState();
+        const named = await db.query<{ id: string; kind: 'document' | 'task' }>(
+          `SELECT id, 'document' AS kind FROM ${table('documents')} WHERE account_id = $1
+           UNION ALL SELECT id, 'task' AS kind FROM ${table('bulk_dip_tasks')} WHERE account_id = $1`,
+          [accountId],
+        );
+        const ofKind = (kind: string) => named.rows.filter((r) => r.kind === kind).map((r) => ({ data: r }));
+        const fileIds = namedFiles(ofKind('document'), ofKind('task'));
+        for (const name of COLLECTION_NAMES) {
+          await db.query(
+            `DELETE FROM row_index WHERE collection = $1 AND id IN (SELECT id FROM ${table(name)} WHERE account_id = $2)`,
+            [name, accountId],
+          );
+          await db.query(`DELETE FROM ${table(name)} WHERE account_id = $1`, [accountId]);
+        }
+        if (fileIds.length) await db.query('DELETE FROM files WHERE id = ANY($1)', [fileIds]);
+      },
+      exportState: async () => {
+        const state = emptyDb() as Record<CollectionName, AnyRow[]>;
+        const all = await this.db.query<{ c: number; row: string }>(EXPORT_STATE);
+        for (const { c, row } of all.rows)
+          state[COLLECTION_NAMES[c] as CollectionName].push(deepFreeze(JSON.parse(row) as AnyRow));
+        return state as unknown as DbData;
+      },
+    });
+  }
+
+  private readonly fileRemovals: string[] = [];
+
+  /** What the work leaves to its last moment before the commit. */
+  async beforeCommit(): Promise<void> {
+    if (this.fileRemovals.length) await this.db.query('DELETE FROM files WHERE id = ANY($1)', [this.fileRemovals]);
+  }
+
+  private writable(): void {
+    if (this.readOnly) throw new Error('this unit of work only reads');
+  }
+
+  private wholeState(): void {
+    this.writable();
+    if (!this.global) throw new Error('only whole-state work may do this');
+  }
+
+  private async rows<R extends AnyRow>(sql: string, params: unknown[]): Promise<R[]> {
+    const r = await this.db.query<{ row: string }>(sql, params);
+    return r.rows.map((x) => deepFreeze(JSON.parse(x.row) as R));
+  }
+
+  private async replaceAll(data: DbData): Promise<void> {
+    this.wholeState();
+    await this.db.query(`TRUNCATE row_index, ${COLLECTION_NAMES.map(table).join(', ')}`);
+    for (const name of COLLECTION_NAMES)
+      for (const row of data[name] as readonly AnyRow[]) await this.write(name, row, true);
+    // the counters move past every value the state holds
+    const steps = (data.steps as readonly { seq: number }[]).reduce((m, s) => Math.max(m, s.seq + 1), 0);
+    const blocks = data.accounts.reduce((m, a) => Math.max(m, (a.sandbox_block ?? -1) + 1), 0);
+    await this.db.query("UPDATE seqs SET value = GREATEST(value, $1) WHERE name = 'steps'", [steps]);
+    await this.db.query("UPDATE seqs SET value = GREATEST(value, $1) WHERE name = 'sandboxes'", [blocks]);
+  }
+
+  /**
+   * Writes a row and its index keys: a new row (`fresh`) is inserted with its keys in one statement,
+   * refused if its id is taken; a changed one replaces the stored row and its old keys (two). The keys
+   * go in one statement: a unique key another row holds is not inserted, which names the key refused.
+   */
+  private async write(name: CollectionName, row: AnyRow, fresh: boolean): Promise<void> {
+    const sort = sortOf(name, row);
+    const id = row.data.id;
+    const keys: { index: string; key: string; unique: boolean }[] = [];
+    const def = SCHEMA[name] as TableDef<AnyRow>;
+    for (const [index, d] of Object.entries(def.indexes))
+      // a key a row gives twice is one key (as in the embedded store)
+      for (const key of new Set(keysOf(d.key(row)).map(stored))) keys.push({ index, key, unique: !!d.unique });
+    const keyColumns = [keys.map((k) => k.index), keys.map((k) => k.key), keys.map((k) => k.unique)];
+    let added: { index_name: string; key: string }[];
+    if (fresh) {
+      // the row and its keys in one statement; the keys only if the row's id was free
+      const r = await this.db.query<{ index_name: string | null; key: string | null }>(
+        `WITH r AS (
+           INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (id) DO NOTHING RETURNING 1),
+         k AS (${insertKeys({ collection: 5, id: 1, sort: 3, keys: 6 }, 'WHERE EXISTS (SELECT 1 FROM r)')})
+         SELECT NULL AS index_name, NULL AS key FROM r UNION ALL SELECT index_name, key FROM k`,
+        [id, row.account_id, sort, JSON.stringify(row), name, ...keyColumns],
+      );
+      if (!r.rows.some((x) => x.index_name === null)) throw new UniqueViolation(name, 'id', id);
+      added = r.rows.filter((x): x is { index_name: string; key: string } => x.index_name !== null);
+    } else {
+      // the row and the removal of its old keys in one statement (the new keys next: one statement
+      // cannot delete a unique key and insert it again)
+      await this.db.query(
+        `WITH r AS (
+           INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, sort = excluded.sort, row = excluded.row)
+         DELETE FROM row_index WHERE collection = $5 AND id = $1`,
+        [id, row.account_id, sort, JSON.stringify(row), name],
+      );
+      if (!keys.length) return;
+      added = (
+        await this.db.query<{ index_name: string; key: string }>(
+          insertKeys({ collection: 1, id: 2, sort: 3, keys: 4 }),
+          [name, id, sort, ...keyColumns],
+        )
+      ).rows;
+    }
+    if (added.length === keys.length) return;
+    const kept = new Set(added.map((r) => `${r.index_name}\u0001${r.key}`));
+    const refused = keys.find((k) => !kept.has(`${k.index}\u0001${k.key}`));
+    throw new UniqueViolation(name, refused?.index ?? 'id', refused?.key ?? id);
+  }
+
+  private table<K extends CollectionName>(name: K): TableOps<Collections[K]> {
+    type R = Collections[K];
+    const t = table(name);
+    const one = async (id: string) => (await this.rows<R>(`SELECT row FROM ${t} WHERE id = $1`, [id]))[0];
+    return {
+      get: one,
+      list: (accountId) => this.rows<R>(`SELECT row FROM ${t} WHERE account_id = $1 ORDER BY sort`, [accountId]),
+      one: async (index, key) =>
+        (
+          await this.rows<R>(
+            `SELECT c.row FROM row_index i JOIN ${t} c ON c.id = i.id
+             WHERE i.collection = $1 AND i.index_name = $2 AND i.key = $3 LIMIT 1`,
+            [name, index, stored(key)],
+          )
+        )[0],
+      many: (index, key) =>
+        this.rows<R>(
+          `SELECT c.row FROM row_index i JOIN ${t} c ON c.id = i.id
+           WHERE i.collection = $1 AND i.index_name = $2 AND i.key = $3 ORDER BY i.sort`,
+          [name, index, stored(key)],
+        ),
+      all: () => this.rows<R>(`SELECT row FROM ${t} ORDER BY sort`, []),
+      insert: async (row) => {
+        this.writable();
+        const frozen = deepFreeze(row);
+        await this.write(name, frozen, true);
+        return frozen;
+      },
+      update: async (row, change) => {
+        this.writable();
+        const current = (await this.rows<R>(`SELECT row FROM ${t} WHERE id = $1 FOR UPDATE`, [row.data.id]))[0];
+        const next = changed(name, row.data.id, current, change);
+        await this.write(name, next, false);
+        return next;
+      },
+      remove: async (row) => {
+        this.writable();
+        await this.db.query('DELETE FROM row_index WHERE collection = $1 AND id = $2', [name, row.data.id]);
+        await this.db.query(`DELETE FROM ${t} WHERE id = $1`, [row.data.id]);
+      },
+    };
+  }
+}
