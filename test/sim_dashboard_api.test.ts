@@ -79,17 +79,25 @@ describe('redelivery', () => {
 describe('the dashboard’s files', () => {
   const server = useServer();
 
-  it('the page, its script and its style sheet are served without a token; nothing else is', async () => {
+  it('the page, its modules and its style sheet are served without a token; nothing else is', async () => {
     for (const [path, type] of [
       ['/__sim/ui', 'text/html'],
       ['/__sim/ui/app.js', 'text/javascript'],
+      ['/__sim/ui/api.js', 'text/javascript'],
+      ['/__sim/ui/tab-state.js', 'text/javascript'],
       ['/__sim/ui/style.css', 'text/css'],
     ] as const) {
       const res = await fetch(`${server().base}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toContain(type);
     }
-    for (const path of ['/__sim/ui/index.html', '/__sim/ui/..%2Fsim%2Fcontrol.js', '/__sim/ui/nope.js'])
+    for (const path of [
+      '/__sim/ui/index.html',
+      '/__sim/ui/..%2Fsim%2Fcontrol.js',
+      '/__sim/ui/..%2Fcontrol%2Fui.ts',
+      '/__sim/ui/nope.js',
+      '/__sim/ui/package.json',
+    ])
       expect((await fetch(`${server().base}${path}`)).status, path).toBe(404);
   });
 });

@@ -8,20 +8,31 @@ import { fileURLToPath } from 'node:url';
 
 const uiDir = fileURLToPath(new URL('../ui/', import.meta.url));
 
-/** The files there are, with their content types. */
-const ASSETS: Record<string, string> = {
-  'index.html': 'text/html; charset=utf-8',
-  'app.js': 'text/javascript; charset=utf-8',
-  'style.css': 'text/css; charset=utf-8',
+/** The content type of each kind of file there is. */
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
 };
 
+/** A file's name: letters, digits, `-` and `_`, then its kind; no folder, so nothing outside src/ui is named. */
+const NAME = /^[\w-]{1,50}\.(html|js|css)$/;
+
+/** The files read so far (there are a dozen; each is read once). */
 const read = new Map<string, string>();
 
 /** A file of the dashboard and its content type, or null when there is no such file. */
 export function dashboardAsset(name: string): { text: string; contentType: string } | null {
-  const contentType = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-  if (!contentType) return null;
+  const kind = NAME.exec(name)?.[1];
+  if (!kind) return null;
   let text = read.get(name);
-  if (text === undefined) read.set(name, (text = readFileSync(`${uiDir}${name}`, 'utf8')));
-  return { text, contentType };
+  if (text === undefined) {
+    try {
+      text = readFileSync(`${uiDir}${name}`, 'utf8');
+    } catch {
+      return null;
+    }
+    read.set(name, text);
+  }
+  return { text, contentType: TYPES[kind] ?? 'application/octet-stream' };
 }

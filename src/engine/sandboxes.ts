@@ -139,13 +139,11 @@ export interface Snapshot {
 }
 
 export interface SnapshotLimits {
-  /** How many snapshots may be kept (20 by default). */
+  /** How many snapshots may be kept (`--max-snapshots`). */
   count: number;
-  /** What their files may take together, in bytes (256 MB by default). */
+  /** What their files may take together, in bytes (`--snapshot-bytes`). */
   bytes: number;
 }
-
-export const SNAPSHOT_LIMITS: SnapshotLimits = { count: 20, bytes: 256 * 1024 * 1024 };
 
 /** Where snapshots are kept: this process's memory, or the shared store (src/store/postgres/shared.ts). */
 export interface SnapshotShelf {
@@ -179,7 +177,7 @@ export class MemorySnapshotShelf implements SnapshotShelf {
  */
 export class Snapshots {
   constructor(
-    private readonly limits: SnapshotLimits = SNAPSHOT_LIMITS,
+    private readonly limits: SnapshotLimits,
     private readonly shelf: SnapshotShelf = new MemorySnapshotShelf(),
   ) {}
 

@@ -1789,7 +1789,7 @@ export interface operations {
             readonly query?: never;
             readonly header?: never;
             readonly path: {
-                /** @description The file: app.js or style.css. */
+                /** @description A file of the dashboard: app.js, one of its modules, or style.css. */
                 readonly asset: string;
             };
             readonly cookie?: never;

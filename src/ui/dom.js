@@ -1,0 +1,37 @@
+// DOM helpers: elements from data (text, never HTML), and how times and statuses are shown.
+
+// ---- DOM helpers
+
+/** An element with attributes (`on*` functions are listeners) and children (strings become text). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat())
+    if (c !== undefined && c !== null && c !== false) el.append(c instanceof Node ? c : String(c));
+  return el;
+}
+
+export const $ = (id) => document.getElementById(id);
+export const statusClass = (status) => `s${String(status)[0]}xx`;
+export const json = (value) => JSON.stringify(value, null, 2);
+/** A body as text: indented when it is JSON. */
+export const pretty = (text) => {
+  try {
+    return json(JSON.parse(text));
+  } catch {
+    return text;
+  }
+};
+export const wallTime = (iso) => (iso ? new Date(iso).toLocaleTimeString([], { hour12: false }) : '');
+export const clockTime = (iso) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '—');
+
+export function say(text, error = false) {
+  const el = $('status');
+  el.textContent = text;
+  el.className = error ? 'status error' : 'status';
+}

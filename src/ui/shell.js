@@ -1,0 +1,74 @@
+// The page around the views: the token form, the account menu, the clock line, the tabs, and which view is shown.
+import { ACCOUNT_KEY, NeedsToken, sim, state, TOKEN_KEY } from './api.js';
+import { $, clockTime, h, say, wallTime } from './dom.js';
+
+/** The views by tab name (app.js fills it). */
+export const views = {};
+
+$('token').addEventListener('submit', (e) => {
+  e.preventDefault();
+  state.token = $('token-input').value;
+  sessionStorage.setItem(TOKEN_KEY, state.token);
+  $('token').hidden = true;
+  void start();
+});
+
+// ---- the header: accounts, clock, tabs
+
+export async function loadAccounts() {
+  state.accounts = (await sim('GET', '/__sim/accounts')).accounts;
+  if (!state.accounts.some((a) => a.id === state.accountId)) state.accountId = state.accounts[0]?.id ?? '';
+  const select = $('account');
+  select.replaceChildren(
+    ...state.accounts.map((a) =>
+      h('option', { value: a.id, selected: a.id === state.accountId }, `${a.name} (${a.id.slice(0, 8)}…)`),
+    ),
+  );
+}
+
+$('account').addEventListener('change', (e) => {
+  state.accountId = e.target.value;
+  localStorage.setItem(ACCOUNT_KEY, state.accountId);
+  void show(state.view);
+});
+
+export async function refreshClock() {
+  const clock = await sim('GET', '/__sim/clock');
+  $('clock').textContent =
+    `${clock.mode === 'frozen' ? '❄ frozen' : '▶ real'} · account clock ${clockTime(clock.now)} · wall ${wallTime(new Date().toISOString())}`;
+  return clock;
+}
+
+for (const tab of document.querySelectorAll('#tabs button'))
+  tab.addEventListener('click', () => void show(tab.dataset.view));
+
+export async function show(view) {
+  state.view = view;
+  clearInterval(state.timer);
+  state.timer = null;
+  for (const tab of document.querySelectorAll('#tabs button'))
+    tab.classList.toggle('active', tab.dataset.view === view);
+  try {
+    await refreshClock();
+    await views[view]();
+  } catch (e) {
+    if (!(e instanceof NeedsToken)) say(String(e.message ?? e), true);
+  }
+}
+
+/** Re-renders the view every `ms` while it is shown. */
+export function every(ms, fn) {
+  state.timer = setInterval(() => {
+    fn().catch(() => undefined);
+  }, ms);
+}
+
+export async function start() {
+  try {
+    await loadAccounts();
+    $('token').hidden = true;
+    await show(state.view);
+  } catch (e) {
+    if (!(e instanceof NeedsToken)) say(String(e.message ?? e), true);
+  }
+}

@@ -1,0 +1,82 @@
+// Deliveries: every delivery with its attempts, and "Redeliver now".
+import { account, sim } from './api.js';
+import { $, clockTime, h, pretty, say, statusClass } from './dom.js';
+import { every } from './shell.js';
+
+export async function deliveriesView() {
+  const render = async () => {
+    const { deliveries } = await sim('GET', '/__sim/deliveries');
+    const open = new Set([...document.querySelectorAll('details[open]')].map((d) => d.dataset.id));
+    $('view').replaceChildren(
+      h(
+        'section',
+        {},
+        h('h2', {}, `Deliveries of ${account()?.name ?? ''} `, h('span', { class: 'muted' }, `${deliveries.length}`)),
+        deliveries.length === 0 ? h('p', { class: 'muted' }, 'Nothing has been sent yet.') : null,
+        ...deliveries
+          .slice()
+          .reverse()
+          .map((d) =>
+            h(
+              'details',
+              { class: 'delivery', 'data-id': d.id, open: open.has(d.id) },
+              h(
+                'summary',
+                {},
+                h('span', { class: `outcome o-${d.outcome}` }, d.outcome),
+                ` ${d.kind} · ${d.method} ${d.target} · ${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}`,
+                d.next_attempt_at
+                  ? h(
+                      'span',
+                      { class: 'muted next-retry' },
+                      ` · next retry ${clockTime(d.next_attempt_at)} (account clock)`,
+                    )
+                  : null,
+              ),
+              h(
+                'div',
+                { class: 'toolbar' },
+                h(
+                  'button',
+                  {
+                    class: 'redeliver',
+                    onclick: async () => {
+                      await sim('POST', `/__sim/deliveries/${encodeURIComponent(d.id)}/redeliver`);
+                      say(`redelivered ${d.id}`);
+                      await render();
+                    },
+                  },
+                  'Redeliver now',
+                ),
+                h('span', { class: 'muted' }, `queued ${clockTime(d.inserted_at)}`),
+                d.note ? h('span', { class: 'muted' }, d.note) : null,
+              ),
+              h(
+                'table',
+                { class: 'attempts' },
+                h(
+                  'tr',
+                  {},
+                  ['account clock', 'status', 'error', 'ms'].map((t) => h('th', {}, t)),
+                ),
+                d.attempts.map((a) =>
+                  h(
+                    'tr',
+                    {},
+                    h('td', {}, clockTime(a.at)),
+                    h('td', { class: a.status ? statusClass(a.status) : 'muted' }, a.status ?? '—'),
+                    h('td', { class: 'wrap' }, a.error ?? ''),
+                    h('td', {}, a.duration_ms.toFixed(1)),
+                  ),
+                ),
+              ),
+              h('h3', {}, 'Body'),
+              h('pre', {}, pretty(d.body)),
+            ),
+          ),
+      ),
+    );
+  };
+  await render();
+  every(2000, render);
+}

@@ -1,0 +1,211 @@
+// Requests: the journal, live, and one call opened to its request, answer and errors.
+import { headers, sim, state } from './api.js';
+import { $, clockTime, h, json, statusClass, wallTime } from './dom.js';
+import { show } from './shell.js';
+
+// ---- Requests
+
+export function curlOf(entry) {
+  const parts = [`curl -X ${entry.method} '${location.origin}${entry.path}'`];
+  for (const [k, v] of Object.entries(entry.request.headers ?? {})) {
+    if (['host', 'content-length', 'connection', 'accept-encoding'].includes(k)) continue;
+    parts.push(`-H '${k}: ${String(v).replace(/'/g, "'\\''")}'`);
+  }
+  if (entry.request.body !== null && entry.request.body !== undefined)
+    parts.push(
+      `-d '${(typeof entry.request.body === 'string' ? entry.request.body : JSON.stringify(entry.request.body)).replace(/'/g, "'\\''")}'`,
+    );
+  return parts.join(' \\\n  ');
+}
+
+export function callDetail(entry) {
+  if (!entry) return h('p', { class: 'muted' }, 'Open a call to see its request and answer.');
+  const errors = entry.response.body?.errors;
+  return h(
+    'div',
+    { id: 'call-detail' },
+    h('h2', {}, `${entry.method} ${entry.path} `, h('span', { class: statusClass(entry.status) }, entry.status)),
+    h(
+      'p',
+      { class: 'muted' },
+      `operation ${entry.operation_id ?? '—'} · account ${entry.account_id ?? '—'} · ${entry.latency_ms.toFixed(1)} ms · account clock ${clockTime(entry.at)} · wall ${entry.wall_at}`,
+    ),
+    h(
+      'div',
+      { class: 'toolbar' },
+      h(
+        'button',
+        {
+          onclick: async (e) => {
+            const text = curlOf(entry);
+            $('curl').textContent = text;
+            // the clipboard may be refused (no permission, no focus): the command is shown either way
+            const copied = await navigator.clipboard?.writeText(text).then(
+              () => true,
+              () => false,
+            );
+            e.target.textContent = copied ? 'Copied' : 'Shown below';
+          },
+        },
+        'Copy as curl',
+      ),
+    ),
+    h('pre', { id: 'curl', class: 'muted' }),
+    Array.isArray(errors) && errors.length
+      ? [
+          h('h3', {}, 'Errors'),
+          h(
+            'table',
+            {},
+            h('tr', {}, h('th', {}, 'pointer'), h('th', {}, 'code'), h('th', {}, 'detail')),
+            errors.map((e) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, e.source?.pointer ?? e.source?.parameter ?? '—'),
+                h('td', {}, e.code),
+                h('td', { class: 'wrap' }, e.detail),
+              ),
+            ),
+          ),
+        ]
+      : null,
+    h('h3', {}, 'Request headers'),
+    h('pre', {}, json(entry.request.headers)),
+    h('h3', {}, 'Request body'),
+    h('pre', {}, entry.request.body === null ? '(none)' : json(entry.request.body)),
+    h('h3', {}, 'Answer'),
+    h('pre', { id: 'answer-body' }, entry.response.body === null ? '(none)' : json(entry.response.body)),
+  );
+}
+
+export function requestFilters() {
+  return {
+    api: $('f-api')?.value ?? 'v1',
+    path: $('f-path')?.value ?? '',
+    status: $('f-status')?.value ?? '',
+    operation: $('f-operation')?.value ?? '',
+    mine: $('f-mine')?.checked ?? false,
+  };
+}
+
+export function matches(entry, f) {
+  return (
+    (!f.path || entry.path.includes(f.path)) &&
+    (!f.status || String(entry.status).startsWith(f.status)) &&
+    (!f.operation || (entry.operation_id ?? '').includes(f.operation)) &&
+    (!f.mine || entry.account_id === state.accountId)
+  );
+}
+
+export function renderCalls() {
+  const f = requestFilters();
+  const rows = state.calls.filter((e) => matches(e, f)).slice(0, 500);
+  $('calls').replaceChildren(
+    h(
+      'tr',
+      {},
+      ['wall', 'account clock', 'method', 'path', 'status', 'ms', 'operation'].map((t) => h('th', {}, t)),
+    ),
+    ...rows.map((e) =>
+      h(
+        'tr',
+        {
+          class: `row call${state.selectedCall?.id === e.id ? ' selected' : ''}`,
+          'data-id': e.id,
+          onclick: () => {
+            state.selectedCall = e;
+            renderCalls();
+            $('detail').replaceChildren(callDetail(e));
+          },
+        },
+        h('td', {}, wallTime(e.wall_at)),
+        h('td', { class: 'muted' }, clockTime(e.at)),
+        h('td', {}, e.method),
+        h('td', { class: 'wrap path' }, e.path),
+        h('td', { class: statusClass(e.status) }, e.status),
+        h('td', {}, e.latency_ms.toFixed(1)),
+        h('td', { class: 'muted' }, e.operation_id ?? ''),
+      ),
+    ),
+  );
+  $('calls-count').textContent = `${rows.length} shown · live`;
+}
+
+/** Reads the journal's server-sent events through fetch (EventSource cannot send the token). */
+export async function follow(api) {
+  state.stream?.abort();
+  const controller = new AbortController();
+  state.stream = controller;
+  const res = await fetch(`/__sim/requests/stream?api=${api}`, { headers: headers(), signal: controller.signal });
+  if (!res.ok || !res.body) return;
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read().catch(() => ({ done: true }));
+    if (done) break;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = event
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
+      if (!data) continue;
+      const entry = JSON.parse(data);
+      if (!state.calls.some((c) => c.id === entry.id)) state.calls.unshift(entry);
+      state.calls.length = Math.min(state.calls.length, 2000);
+      if (state.view === 'requests' && $('calls')) renderCalls();
+    }
+  }
+}
+
+export async function requestsView() {
+  const f = requestFilters();
+  const view = h(
+    'div',
+    { class: 'split' },
+    h(
+      'section',
+      {},
+      h('h2', {}, 'Requests ', h('span', { id: 'calls-count', class: 'muted' })),
+      h(
+        'div',
+        { class: 'toolbar' },
+        h(
+          'select',
+          { id: 'f-api', 'aria-label': 'API', onchange: () => void show('requests') },
+          ['v1', 'sim', 'all'].map((a) =>
+            h('option', { value: a, selected: a === f.api }, a === 'v1' ? '/api/v1' : a === 'sim' ? '/__sim' : 'both'),
+          ),
+        ),
+        h('input', { id: 'f-path', placeholder: 'path contains', value: f.path, oninput: renderCalls }),
+        h('input', {
+          id: 'f-status',
+          placeholder: 'status (2, 4, 404…)',
+          size: 14,
+          value: f.status,
+          oninput: renderCalls,
+        }),
+        h('input', { id: 'f-operation', placeholder: 'operation', value: f.operation, oninput: renderCalls }),
+        h(
+          'label',
+          {},
+          h('input', { id: 'f-mine', type: 'checkbox', checked: f.mine, onchange: renderCalls }),
+          ' this account only',
+        ),
+      ),
+      h('div', { class: 'scroll' }, h('table', { id: 'calls' })),
+    ),
+    h('section', { id: 'detail' }, callDetail(state.selectedCall)),
+  );
+  $('view').replaceChildren(view);
+  const page = await sim('GET', `/__sim/requests?api=${f.api}&limit=200`);
+  const live = state.calls.filter((c) => !page.requests.some((p) => p.id === c.id));
+  state.calls = [...page.requests, ...live].sort((a, b) => b.id - a.id);
+  renderCalls();
+  void follow(f.api);
+}
