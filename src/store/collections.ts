@@ -4,31 +4,23 @@
  * read and write is asynchronous, as a database's would be; every write is recorded by the unit
  * of work it belongs to.
  */
+import { COLLECTION_NAMES } from './rows.js';
 import type {
-  AccountRow,
   AnyRow,
   ApiKeyRow,
-  AutoResponseRow,
   BulkDipTaskRow,
-  CallDataWebhookRow,
   CampaignRow,
   CartRow,
-  ClockRow,
   CollectionName,
   Collections,
   DeliveryRow,
   DestinationRow,
   DocumentRow,
   Draft,
-  EventSubscriptionRow,
   NumberRow,
   OptoutItemRow,
-  OrderRow,
   OverwriteRequestRow,
   RequestRow,
-  SecretKeyRow,
-  SharedResourceGroupRow,
-  BrandRow,
   StepRow,
   SwitchRow,
   UserRow,
@@ -226,85 +218,51 @@ class Deliveries extends Collection<DeliveryRow> {
 /** A backend's table operations for each collection. */
 export type TableSource = <K extends CollectionName>(name: K) => TableOps<Collections[K]>;
 
+/** The collections with methods of their own; every other one is a plain Collection of its rows. */
+const SPECIAL = {
+  users: Users,
+  api_keys: ApiKeys,
+  switches: Switches,
+  numbers: Numbers,
+  optout_items: OptoutItems,
+  destinations: Destinations,
+  carts: Carts,
+  requests: Requests,
+  documents: Documents,
+  campaigns: Campaigns,
+  bulk_dip_tasks: BulkDipTasks,
+  overwrite_requests: OverwriteRequests,
+  steps: Steps,
+  deliveries: Deliveries,
+} satisfies { [K in CollectionName]?: new (t: TableOps<Collections[K]>) => Collection<Collections[K]> };
+
+/** `api_keys` as a property name: `apiKeys`. */
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+const camel = (name: string): string => name.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
+
+/** Every collection of the schema (rows.ts COLLECTION_NAMES), by its camel-cased name. */
+export type CollectionSet = {
+  readonly [K in CollectionName as Camel<K>]: K extends keyof typeof SPECIAL
+    ? InstanceType<(typeof SPECIAL)[K]>
+    : Collection<Collections[K]>;
+};
+
 /** Every collection, as one unit of work sees them; each made on first use (most work touches few). */
-export class Tables {
-  private readonly made = new Map<string, unknown>();
+class TablesOf {
+  protected readonly made = new Map<string, unknown>();
 
-  constructor(private readonly table: TableSource) {}
-
-  private get<T>(name: CollectionName, make: (ops: never) => T): T {
-    let c = this.made.get(name) as T | undefined;
-    if (c === undefined) this.made.set(name, (c = make(this.table(name) as never)));
-    return c;
-  }
-
-  get accounts(): Collection<AccountRow> {
-    return this.get('accounts', (t) => new Collection<AccountRow>(t));
-  }
-  get users(): Users {
-    return this.get('users', (t) => new Users(t));
-  }
-  get apiKeys(): ApiKeys {
-    return this.get('api_keys', (t) => new ApiKeys(t));
-  }
-  get secretKeys(): Collection<SecretKeyRow> {
-    return this.get('secret_keys', (t) => new Collection<SecretKeyRow>(t));
-  }
-  get switches(): Switches {
-    return this.get('switches', (t) => new Switches(t));
-  }
-  get numbers(): Numbers {
-    return this.get('numbers', (t) => new Numbers(t));
-  }
-  get autoResponses(): Collection<AutoResponseRow> {
-    return this.get('auto_responses', (t) => new Collection<AutoResponseRow>(t));
-  }
-  get optoutItems(): OptoutItems {
-    return this.get('optout_items', (t) => new OptoutItems(t));
-  }
-  get destinations(): Destinations {
-    return this.get('destinations', (t) => new Destinations(t));
-  }
-  get carts(): Carts {
-    return this.get('carts', (t) => new Carts(t));
-  }
-  get orders(): Collection<OrderRow> {
-    return this.get('orders', (t) => new Collection<OrderRow>(t));
-  }
-  get requests(): Requests {
-    return this.get('requests', (t) => new Requests(t));
-  }
-  get documents(): Documents {
-    return this.get('documents', (t) => new Documents(t));
-  }
-  get campaigns(): Campaigns {
-    return this.get('campaigns', (t) => new Campaigns(t));
-  }
-  get sharedResourceGroups(): Collection<SharedResourceGroupRow> {
-    return this.get('shared_resource_groups', (t) => new Collection<SharedResourceGroupRow>(t));
-  }
-  get brands(): Collection<BrandRow> {
-    return this.get('brands', (t) => new Collection<BrandRow>(t));
-  }
-  get bulkDipTasks(): BulkDipTasks {
-    return this.get('bulk_dip_tasks', (t) => new BulkDipTasks(t));
-  }
-  get callDataWebhooks(): Collection<CallDataWebhookRow> {
-    return this.get('call_data_webhooks', (t) => new Collection<CallDataWebhookRow>(t));
-  }
-  get eventSubscriptions(): Collection<EventSubscriptionRow> {
-    return this.get('event_subscriptions', (t) => new Collection<EventSubscriptionRow>(t));
-  }
-  get overwriteRequests(): OverwriteRequests {
-    return this.get('overwrite_requests', (t) => new OverwriteRequests(t));
-  }
-  get clocks(): Collection<ClockRow> {
-    return this.get('clocks', (t) => new Collection<ClockRow>(t));
-  }
-  get steps(): Steps {
-    return this.get('steps', (t) => new Steps(t));
-  }
-  get deliveries(): Deliveries {
-    return this.get('deliveries', (t) => new Deliveries(t));
-  }
+  constructor(protected readonly table: TableSource) {}
 }
+for (const name of COLLECTION_NAMES) {
+  const Kind: new (t: never) => unknown = (SPECIAL as Record<string, new (t: never) => unknown>)[name] ?? Collection;
+  Object.defineProperty(TablesOf.prototype, camel(name), {
+    get(this: TablesOf) {
+      let c = this.made.get(name);
+      if (c === undefined) this.made.set(name, (c = new Kind(this.table(name) as never)));
+      return c;
+    },
+  });
+}
+
+/** The collections of a unit of work, derived from the schema's names: a new collection needs no getter. */
+export const Tables = TablesOf as unknown as new (table: TableSource) => CollectionSet;
