@@ -68,10 +68,11 @@ describe('the PostgreSQL store', () => {
   });
 });
 
-async function instance(url: string): Promise<{ base: string; runtime: Runtime; close(): Promise<void> }> {
+/** A dipswitch on the database; instances running at once need seeds of their own (README), or their ids collide. */
+async function instance(url: string, seed = 7): Promise<{ base: string; runtime: Runtime; close(): Promise<void> }> {
   const { app, runtime } = await buildServer({
     store: { postgres: url },
-    seed: 7,
+    seed,
     clockMode: 'frozen',
     startTime: START,
     logger: silentLogger,
@@ -120,8 +121,9 @@ describe('dipswitch on PostgreSQL', () => {
 
   it('two instances over one database see each other’s writes; one cart name wins across both', async () => {
     const url = await pg().database();
-    const a = await instance(url);
-    const b = await instance(url);
+    const a = await instance(url, 7);
+    // same seed, same ids: a racing create on b could take the id of a's first cart (it answered 500)
+    const b = await instance(url, 8);
     try {
       const made = await call(a.base, 'POST', '/api/v1/carts', envelope('cart', { name: 'from a' }));
       const id = (made.body as { data: { id: string } }).data.id;
