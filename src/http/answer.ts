@@ -22,7 +22,6 @@ export interface Answer {
   stream?: (out: StreamWriter) => void;
 }
 
-/** Writes the answer; in test mode it is checked against its contract first. Answers the JSON text sent. */
 /** The answer's text (JSON; undefined for another type or no body), checked against the contract in the test suite. */
 export function render(
   p: Pipeline,
@@ -49,6 +48,7 @@ export function render(
   return status === 204 || contentType !== 'application/json' ? undefined : JSON.stringify(body);
 }
 
+/** Writes the answer on the wire: the text `render` made, or the body itself when it is not JSON. */
 export function send(
   p: Pipeline,
   call: Call,
