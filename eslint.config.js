@@ -100,6 +100,14 @@ export default tseslint.config(
     rules: { 'import-x/no-restricted-paths': ['error', { zones, basePath: import.meta.dirname }] },
   },
   {
+    // a file a newcomer reads at one sitting, a function on one screen (README "Layout")
+    files: ['src/**/*.{ts,js}'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 80 }],
+    },
+  },
+  {
     // tests read JSON answers by their fields and index what they just made: asserting is their point
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -8,6 +8,8 @@ const EMBEDDED_ONLY = [
   'test/dashboard.test.ts',
   'test/tooling.test.ts',
   'test/reliability/{memory,crash}.test.ts',
+  // its servers are in memory whatever the project (bounds on what a caller can make it hold)
+  'test/reliability/hosting.test.ts',
   'test/pg_*.test.ts',
 ];
 
@@ -29,7 +31,11 @@ export default defineConfig({
     isolate: false,
     sequence: { sequencer: (await import('./test/sequencer.js')).SlowFirst },
     projects: [
-      { extends: true, test: { name: 'embedded', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        // the command is built once for the tests that spawn it (test/build_global.ts)
+        test: { name: 'embedded', include: ['test/**/*.test.ts'], globalSetup: ['test/build_global.ts'] },
+      },
       {
         extends: true,
         test: {

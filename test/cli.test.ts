@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/contract.js';
 import { startReceiver } from '../src/testing/receiver.js';
-import { eventually, freePort, runCli, startCli } from './cli_process.js';
+import { COMMAND, eventually, freePort, runCli, startCli } from './cli_process.js';
 import { DEMO, envelope, useServer } from './helpers.js';
 
 const scratch = (name: string) => mkdtempSync(join(tmpdir(), `dipswitch-cli-${name}-`));
@@ -232,11 +232,10 @@ describe('dipswitch: logs', () => {
 
   it('--quiet keeps the info lines out; the server still answers', async () => {
     const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', '--memory', '--quiet', '--port', String(port)],
-      { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [...COMMAND, '--memory', '--quiet', '--port', String(port)], {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     try {

@@ -3,8 +3,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { projectRoot } from '../src/contract.js';
 
-/** The command under tsx, so no build is needed; `bin` runs another file (the packed package's). */
-const TSX = ['--import', 'tsx', 'src/cli/main.ts'];
+/** The built command (test/build_global.ts builds it when a source changed); `bin` runs another file (the packed package's). */
+export const COMMAND = ['dist/src/cli/main.js'];
 
 export interface Finished {
   status: number | null;
@@ -14,7 +14,7 @@ export interface Finished {
 
 /** Runs the command to its end. */
 export function runCli(args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Finished {
-  const run = spawnSync(process.execPath, [...TSX, ...args], {
+  const run = spawnSync(process.execPath, [...COMMAND, ...args], {
     cwd: projectRoot,
     env: { ...process.env, ...opts.env },
     encoding: 'utf8',
@@ -37,7 +37,7 @@ export async function startCli(
   args: string[],
   opts: { env?: Record<string, string>; ready?: RegExp; command?: string[] } = {},
 ): Promise<Running & { base: string }> {
-  const child = spawn(process.execPath, [...(opts.command ?? TSX), ...args], {
+  const child = spawn(process.execPath, [...(opts.command ?? COMMAND), ...args], {
     cwd: projectRoot,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

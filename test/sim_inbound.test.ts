@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseRouteReply } from '../src/simulation/inbound.js';
+import { parseRouteReply } from '../src/simulation/inbound/calls.js';
 import { envelope, useServer, useReceiver } from './helpers.js';
 import { expectConforms } from './conformance.js';
 

@@ -2,7 +2,7 @@
 import { toE164 } from '../domain/addresses.js';
 import { invalidField } from '../domain/errors.js';
 import type { SimHandlerMap } from '../http/handler.js';
-import { finishSmsTrace, receiveSms, routeCall } from '../simulation/inbound.js';
+import { finishSmsTrace, receiveSms, routeCall } from '../simulation/inbound/index.js';
 import { raiseOverwriteRequest } from '../simulation/lifecycles.js';
 import { read } from './read.js';
 

@@ -32,9 +32,16 @@ export interface ProxyOptions {
 const pointer = (path: string[] | undefined): string =>
   `/${(path ?? []).map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 
-export async function startProxy(
-  opts: ProxyOptions,
-): Promise<{ server: Server; violations: Violation[]; close(): Promise<void> }> {
+type Prism = ReturnType<typeof import('@stoplight/prism-http').createInstance>;
+type Operations = Awaited<ReturnType<typeof import('@stoplight/prism-http').getHttpOperationsFromSpec>>;
+type PrismInput = Parameters<Prism['request']>[0];
+type PrismValidations = Extract<
+  Awaited<ReturnType<ReturnType<Prism['request']>>>,
+  { _tag: 'Right' }
+>['right']['validations'];
+
+/** prism-http as a validating proxy to the upstream, with the contract's operations. */
+async function loadPrism(upstream: string): Promise<{ prism: Prism; operations: Operations }> {
   const [{ createInstance, getHttpOperationsFromSpec }, { default: pino }] = await Promise.all([
     import('@stoplight/prism-http'),
     import('pino'),
@@ -43,7 +50,7 @@ export async function startProxy(
   const prism = createInstance(
     {
       isProxy: true,
-      upstream: new URL(opts.upstream),
+      upstream: new URL(upstream),
       validateRequest: true,
       validateResponse: true,
       checkSecurity: false,
@@ -53,41 +60,38 @@ export async function startProxy(
     },
     { logger: pino({ level: 'silent' }) },
   );
+  return { prism, operations };
+}
+
+/** The client's request as prism takes it: a JSON body parsed, headers as strings, the query as lists. */
+function prismInput(req: Request): { input: PrismInput; path: string } {
+  const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  const isJson = String(req.headers['content-type'] ?? '').includes('json');
+  let body: unknown = raw.length ? raw.toString('utf8') : undefined;
+  if (isJson && raw.length) {
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      // forwarded as it came; prism reports what is wrong with it
+    }
+  }
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
+  );
+  const url = new URL(req.originalUrl, 'http://proxy');
+  const query = Object.fromEntries([...url.searchParams.keys()].map((k) => [k, url.searchParams.getAll(k)]));
+  return {
+    input: { method: req.method.toLowerCase() as never, url: { path: url.pathname, query }, headers, body },
+    path: url.pathname,
+  };
+}
+
+export async function startProxy(
+  opts: ProxyOptions,
+): Promise<{ server: Server; violations: Violation[]; close(): Promise<void> }> {
+  const { prism, operations } = await loadPrism(opts.upstream);
   const violations: Violation[] = [];
-  const app = express();
-  app.disable('x-powered-by');
-  app.get('/__proxy/violations', (_req, res) => {
-    res.json({ count: violations.length, violations });
-  });
-  app.use(express.raw({ type: () => true, limit: '10mb' }));
-  app.use(async (req: Request, res: Response) => {
-    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const isJson = String(req.headers['content-type'] ?? '').includes('json');
-    let body: unknown = raw.length ? raw.toString('utf8') : undefined;
-    if (isJson && raw.length) {
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        // forwarded as it came; prism reports what is wrong with it
-      }
-    }
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
-    );
-    const url = new URL(req.originalUrl, 'http://proxy');
-    const query = Object.fromEntries([...url.searchParams.keys()].map((k) => [k, url.searchParams.getAll(k)]));
-    const result = await prism.request(
-      { method: req.method.toLowerCase() as never, url: { path: url.pathname, query }, headers, body },
-      operations,
-    )();
-    if (result._tag === 'Left') {
-      opts.logger.warn(`[proxy] ${req.method} ${url.pathname}: ${result.left.message}`);
-      res.status(502).json({
-        errors: [{ code: 'proxy_error', title: 'Proxy error', sub_code: 'none', detail: result.left.message }],
-      });
-      return;
-    }
-    const { output, validations } = result.right;
+  const record = (method: string, path: string, validations: PrismValidations) => {
     for (const [side, list] of [
       ['request', validations.input],
       ['response', validations.output],
@@ -95,19 +99,36 @@ export async function startProxy(
       for (const v of list) {
         const violation = {
           at: opts.now(),
-          method: req.method,
-          path: url.pathname,
+          method,
+          path,
           side,
           pointer: pointer(v.path),
           message: v.message,
           severity: String(v.severity),
         };
         violations.push(violation);
-        opts.logger.warn(
-          `[proxy] ${side} violation ${req.method} ${url.pathname} at ${violation.pointer}: ${v.message}`,
-        );
+        opts.logger.warn(`[proxy] ${side} violation ${method} ${path} at ${violation.pointer}: ${v.message}`);
       }
     }
+  };
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/__proxy/violations', (_req, res) => {
+    res.json({ count: violations.length, violations });
+  });
+  app.use(express.raw({ type: () => true, limit: '10mb' }));
+  app.use(async (req: Request, res: Response) => {
+    const { input, path } = prismInput(req);
+    const result = await prism.request(input, operations)();
+    if (result._tag === 'Left') {
+      opts.logger.warn(`[proxy] ${req.method} ${path}: ${result.left.message}`);
+      res.status(502).json({
+        errors: [{ code: 'proxy_error', title: 'Proxy error', sub_code: 'none', detail: result.left.message }],
+      });
+      return;
+    }
+    const { output, validations } = result.right;
+    record(req.method, path, validations);
     for (const [k, v] of Object.entries(output.headers ?? {})) {
       if (!['content-length', 'transfer-encoding', 'connection'].includes(k.toLowerCase())) res.setHeader(k, v);
     }

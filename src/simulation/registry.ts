@@ -35,105 +35,129 @@ const brandEvent = (work: Work, kind: string, b: BrandRow) =>
 const campaignEvent = (work: Work, kind: string, c: CampaignRow) =>
   work.sim.publish('CSP_CAMPAIGN', kind, { type: 'csp_campaign', data: c.data });
 
-/** What completing a registry request does to the account. */
-export async function applyRegistry(work: Work, accountId: string, r: RegistryRequest): Promise<void> {
+type Of<T extends RegistryRequest['type']> = Extract<RegistryRequest, { type: T }>;
+/** One registry request's effect on the account, by type. */
+type Apply<T extends RegistryRequest['type']> = (work: Work, accountId: string, r: Of<T>) => Promise<void>;
+
+const registerBrand: Apply<'REGISTER_BRAND'> = async (work, accountId, r) => {
   const { store, clock, ids } = work;
   const now = clock.iso();
-  switch (r.type) {
-    case 'REGISTER_BRAND': {
-      const d = r.data;
-      const brand = await store.brands.insert({
-        account_id: accountId,
-        data: {
-          id: ids.uuid(),
-          tcr_brand_id: registryId(work, 'B'),
-          display_name: d.display_name,
-          company_name: d.company_name,
-          entity_type: d.entity_type,
-          country: d.country,
-          email: d.email,
-          vetting_class: null,
-          vetting_score: null,
-          tcr_status: 'PENDING',
-          inserted_at: now,
-          updated_at: now,
-        },
-      });
-      await work.sim.schedule('registry', brand.data.id, clock.ms() + REGISTRY_REVIEW_MS);
-      return brandEvent(work, 'brand.registered', brand);
-    }
-    case 'VET_BRAND': {
-      const brand = await brandOf(work, accountId, r.data.tcr_brand_id);
-      const vetted = await store.brands.update(brand, (b) =>
-        Object.assign(b.data, {
-          vetting_class: r.data.vetting_class ?? 'STANDARD',
-          vetting_score: 1 + Math.floor(work.random.float() * 100),
-          updated_at: now,
-        }),
-      );
-      return brandEvent(work, 'brand.vetted', vetted);
-    }
-    case 'UNREGISTER_BRAND': {
-      const brand = await brandOf(work, accountId, r.data.tcr_brand_id);
-      const ended = await store.brands.update(brand, (b) =>
-        Object.assign(b.data, { tcr_status: 'UNREGISTERED', updated_at: now }),
-      );
-      return brandEvent(work, 'brand.unregistered', ended);
-    }
-    case 'REGISTER_CAMPAIGN': {
-      const d = r.data;
-      const brand = await brandOf(work, accountId, d.tcr_brand_id);
-      const data: S['csp_campaign'] = {
-        id: ids.ulid(),
-        name: d.name,
-        notes: null,
-        description: d.description,
-        use_case: d.use_case,
-        sub_use_case: d.sub_use_case ?? [],
-        sample_messages: d.sample_messages ?? [],
-        message_flow: d.message_flow ?? null,
-        help_keywords: d.help_keywords ?? null,
-        help_message: d.help_message ?? null,
-        optin_keywords: d.optin_keywords ?? null,
-        optin_message: d.optin_message ?? null,
-        optout_keywords: d.optout_keywords ?? null,
-        optout_message: d.optout_message ?? null,
-        embedded_link_sample: d.embedded_link_sample ?? null,
-        privacy_policy_link: d.privacy_policy_link ?? null,
-        terms_and_conditions_link: d.terms_and_conditions_link ?? null,
-        dca_approved: false,
-        shared: 'OWNED',
-        tcr_brand_id: brand.data.tcr_brand_id,
-        tcr_campaign_id: registryId(work, 'C'),
-        tcr_csp_id: null,
-        tcr_reseller_id: null,
-        tcr_status: 'PENDING',
-        attributes: d.attributes ?? {},
-        inserted_at: now,
-        updated_at: now,
-      };
-      const campaign = await store.campaigns.insert({
-        account_id: accountId,
-        brand: { id: brand.data.id, tcr_brand_id: brand.data.tcr_brand_id },
-        shared_resource_group_id: null,
-        shared_with: [],
-        data,
-      });
-      await work.sim.schedule('registry', campaign.data.id, clock.ms() + REGISTRY_REVIEW_MS);
-      return campaignEvent(work, 'campaign.registered', campaign);
-    }
-    case 'UNREGISTER_CAMPAIGN': {
-      const campaign = (await store.campaigns.list(accountId)).find(
-        (c) => c.data.tcr_campaign_id === r.data.tcr_campaign_id,
-      );
-      if (!campaign)
-        throw new RequestFailure('CAMPAIGN_NOT_FOUND', `No campaign ${r.data.tcr_campaign_id} of the account.`);
-      const ended = await store.campaigns.update(campaign, (c) =>
-        Object.assign(c.data, { tcr_status: 'EXPIRED', updated_at: now }),
-      );
-      return campaignEvent(work, 'campaign.unregistered', ended);
-    }
-  }
+  const d = r.data;
+  const brand = await store.brands.insert({
+    account_id: accountId,
+    data: {
+      id: ids.uuid(),
+      tcr_brand_id: registryId(work, 'B'),
+      display_name: d.display_name,
+      company_name: d.company_name,
+      entity_type: d.entity_type,
+      country: d.country,
+      email: d.email,
+      vetting_class: null,
+      vetting_score: null,
+      tcr_status: 'PENDING',
+      inserted_at: now,
+      updated_at: now,
+    },
+  });
+  await work.sim.schedule('registry', brand.data.id, clock.ms() + REGISTRY_REVIEW_MS);
+  return brandEvent(work, 'brand.registered', brand);
+};
+
+const vetBrand: Apply<'VET_BRAND'> = async (work, accountId, r) => {
+  const { store, clock } = work;
+  const now = clock.iso();
+  const brand = await brandOf(work, accountId, r.data.tcr_brand_id);
+  const vetted = await store.brands.update(brand, (b) =>
+    Object.assign(b.data, {
+      vetting_class: r.data.vetting_class ?? 'STANDARD',
+      vetting_score: 1 + Math.floor(work.random.float() * 100),
+      updated_at: now,
+    }),
+  );
+  return brandEvent(work, 'brand.vetted', vetted);
+};
+
+const unregisterBrand: Apply<'UNREGISTER_BRAND'> = async (work, accountId, r) => {
+  const { store, clock } = work;
+  const now = clock.iso();
+  const brand = await brandOf(work, accountId, r.data.tcr_brand_id);
+  const ended = await store.brands.update(brand, (b) =>
+    Object.assign(b.data, { tcr_status: 'UNREGISTERED', updated_at: now }),
+  );
+  return brandEvent(work, 'brand.unregistered', ended);
+};
+
+const registerCampaign: Apply<'REGISTER_CAMPAIGN'> = async (work, accountId, r) => {
+  const { store, clock, ids } = work;
+  const now = clock.iso();
+  const d = r.data;
+  const brand = await brandOf(work, accountId, d.tcr_brand_id);
+  const data: S['csp_campaign'] = {
+    id: ids.ulid(),
+    name: d.name,
+    notes: null,
+    description: d.description,
+    use_case: d.use_case,
+    sub_use_case: d.sub_use_case ?? [],
+    sample_messages: d.sample_messages ?? [],
+    message_flow: d.message_flow ?? null,
+    help_keywords: d.help_keywords ?? null,
+    help_message: d.help_message ?? null,
+    optin_keywords: d.optin_keywords ?? null,
+    optin_message: d.optin_message ?? null,
+    optout_keywords: d.optout_keywords ?? null,
+    optout_message: d.optout_message ?? null,
+    embedded_link_sample: d.embedded_link_sample ?? null,
+    privacy_policy_link: d.privacy_policy_link ?? null,
+    terms_and_conditions_link: d.terms_and_conditions_link ?? null,
+    dca_approved: false,
+    shared: 'OWNED',
+    tcr_brand_id: brand.data.tcr_brand_id,
+    tcr_campaign_id: registryId(work, 'C'),
+    tcr_csp_id: null,
+    tcr_reseller_id: null,
+    tcr_status: 'PENDING',
+    attributes: d.attributes ?? {},
+    inserted_at: now,
+    updated_at: now,
+  };
+  const campaign = await store.campaigns.insert({
+    account_id: accountId,
+    brand: { id: brand.data.id, tcr_brand_id: brand.data.tcr_brand_id },
+    shared_resource_group_id: null,
+    shared_with: [],
+    data,
+  });
+  await work.sim.schedule('registry', campaign.data.id, clock.ms() + REGISTRY_REVIEW_MS);
+  return campaignEvent(work, 'campaign.registered', campaign);
+};
+
+const unregisterCampaign: Apply<'UNREGISTER_CAMPAIGN'> = async (work, accountId, r) => {
+  const { store, clock } = work;
+  const now = clock.iso();
+  const campaign = (await store.campaigns.list(accountId)).find(
+    (c) => c.data.tcr_campaign_id === r.data.tcr_campaign_id,
+  );
+  if (!campaign)
+    throw new RequestFailure('CAMPAIGN_NOT_FOUND', `No campaign ${r.data.tcr_campaign_id} of the account.`);
+  const ended = await store.campaigns.update(campaign, (c) =>
+    Object.assign(c.data, { tcr_status: 'EXPIRED', updated_at: now }),
+  );
+  return campaignEvent(work, 'campaign.unregistered', ended);
+};
+
+const APPLY: { [T in RegistryRequest['type']]: Apply<T> } = {
+  REGISTER_BRAND: registerBrand,
+  VET_BRAND: vetBrand,
+  UNREGISTER_BRAND: unregisterBrand,
+  REGISTER_CAMPAIGN: registerCampaign,
+  UNREGISTER_CAMPAIGN: unregisterCampaign,
+};
+
+/** What completing a registry request does to the account. */
+export function applyRegistry(work: Work, accountId: string, r: RegistryRequest): Promise<void> {
+  return (APPLY[r.type] as Apply<RegistryRequest['type']>)(work, accountId, r as never);
 }
 
 /** The registry's review ends: a PENDING brand or campaign turns ACTIVE. */

@@ -19,22 +19,24 @@ export function scenarioDirProblem(dir: string): string | null {
   return null;
 }
 
-let tsxRegistered = false;
+type ScenarioModule = { default?: Scenario & { default?: Scenario } };
 
 async function importScenario(file: string): Promise<Scenario> {
   const url = pathToFileURL(file).href;
-  let module: { default?: Scenario };
+  let module: ScenarioModule;
   try {
-    module = (await import(url)) as { default?: Scenario };
+    module = (await import(url)) as ScenarioModule;
   } catch (e) {
-    if ((e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || tsxRegistered) throw e;
-    // a TypeScript file on a Node that cannot strip types: tsx (an optional peer dependency) loads it
-    const tsx = (await import('tsx/esm/api').catch(() => null)) as { register(): unknown } | null;
+    if ((e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
+    // a TypeScript file on a Node that cannot strip types: tsx (an optional peer dependency) loads it,
+    // in a loader of its own (no hook left on the process); a file outside an ESM package comes back
+    // as CommonJS, its default export one level down
+    const tsx = (await import('tsx/esm/api').catch(() => null)) as {
+      tsImport(specifier: string, parent: string): Promise<unknown>;
+    } | null;
     if (!tsx) throw new Error(`${file} is TypeScript: install tsx beside dipswitch to run it, or compile it to .js`);
-    tsx.register();
-    tsxRegistered = true;
-    // a URL whose import failed stays failed in Node's module map: this one is new to it
-    module = (await import(`${url}?tsx`)) as { default?: Scenario };
+    const loaded = (await tsx.tsImport(url, import.meta.url)) as ScenarioModule;
+    module = loaded.default?.default ? { default: loaded.default.default } : loaded;
   }
   const s = module.default;
   if (!s || typeof s.run !== 'function' || typeof s.name !== 'string')

@@ -1,3 +1,4 @@
+// @ts-check
 // What the dashboard knows and how it calls: its state, the two APIs (the admin token and the account key), the token prompt.
 import { $, say } from './dom.js';
 
@@ -8,6 +9,7 @@ export const ACCOUNT_KEY = 'dipswitch-account';
  * whose operation lists), read from the served contract once, so the menu cannot name a path the
  * server does not have.
  */
+/** @type {string[]} */
 export let resources = [];
 
 export async function listResources() {
@@ -19,6 +21,19 @@ export async function listResources() {
   return resources;
 }
 
+/**
+ * @typedef {{ key: string, role?: string, kind?: string, active: boolean }} Key
+ * @typedef {{ id: string, name: string, keys: Key[] }} Account
+ * @typedef {{ id: string, [field: string]: any }} Entry a journal entry (contract/sim.yaml)
+ */
+
+/**
+ * @type {{
+ *   token: string, accounts: Account[], accountId: string, view: string, calls: Entry[],
+ *   selectedCall: Entry | null, stream: AbortController | null, timer: ReturnType<typeof setInterval> | null,
+ *   resource?: string, [more: string]: unknown,
+ * }}
+ */
 export const state = {
   token: sessionStorage.getItem(TOKEN_KEY) ?? '',
   accounts: [],
@@ -46,6 +61,7 @@ export function accountKey() {
 }
 
 export function headers(extra = {}) {
+  /** @type {Record<string, string>} */
   const out = { ...extra };
   if (state.token) out['x-sim-admin-token'] = state.token;
   const key = accountKey();

@@ -1,3 +1,4 @@
+// @ts-check
 // The dashboard: shows and steers the simulation through the control API (/__sim) and /api/v1 only,
 // as any script could. Plain DOM modules, no build step; every text from the server goes in as text,
 // never as HTML. One module per tab (tab-*.js), the calls (api.js), DOM helpers (dom.js), the page around them (shell.js).

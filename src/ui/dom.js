@@ -1,14 +1,22 @@
+// @ts-check
 // DOM helpers: elements from data (text, never HTML), and how times and statuses are shown.
 
 // ---- DOM helpers
 
-/** An element with attributes (`on*` functions are listeners) and children (strings become text). */
+/**
+ * An element with attributes (`on*` functions are listeners) and children (strings become text).
+ * @param {string} tag
+ * @param {Record<string, unknown> | null} [attrs]
+ * @param {...unknown} children
+ * @returns {HTMLElement}
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs ?? {})) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-    else if (k === 'class') el.className = v;
+    if (k.startsWith('on') && typeof v === 'function')
+      el.addEventListener(k.slice(2), /** @type {EventListener} */ (v));
+    else if (k === 'class') el.className = String(v);
     else el.setAttribute(k, v === true ? '' : String(v));
   }
   for (const c of children.flat())
@@ -16,7 +24,23 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-export const $ = (id) => document.getElementById(id);
+/**
+ * An element of the page by id. The page's ids are fixed (index.html and the views' own), so a
+ * missing one is a bug: it throws rather than answering null.
+ * @param {string} id
+ * @returns {HTMLInputElement}
+ */
+export const $ = (id) => {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`no element #${id}`);
+  return /** @type {HTMLInputElement} */ (el);
+};
+/** An element of the page by id, or null when the view that has it is not shown. */
+export const maybe$ = (/** @type {string} */ id) =>
+  /** @type {HTMLInputElement | null} */ (document.getElementById(id));
+/** The page's elements that match a selector. */
+export const all = (/** @type {string} */ selector) =>
+  /** @type {HTMLElement[]} */ ([...document.querySelectorAll(selector)]);
 export const statusClass = (status) => `s${String(status)[0]}xx`;
 export const json = (value) => JSON.stringify(value, null, 2);
 /** A body as text: indented when it is JSON. */

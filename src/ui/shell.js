@@ -1,6 +1,7 @@
+// @ts-check
 // The page around the views: the token form, the account menu, the clock line, the tabs, and which view is shown.
 import { ACCOUNT_KEY, NeedsToken, sim, state, TOKEN_KEY } from './api.js';
-import { $, clockTime, h, say, wallTime } from './dom.js';
+import { $, all, clockTime, h, say, wallTime } from './dom.js';
 
 /** The views by tab name (app.js fills it). */
 export const views = {};
@@ -26,8 +27,8 @@ export async function loadAccounts() {
   );
 }
 
-$('account').addEventListener('change', (e) => {
-  state.accountId = e.target.value;
+$('account').addEventListener('change', () => {
+  state.accountId = $('account').value;
   localStorage.setItem(ACCOUNT_KEY, state.accountId);
   void show(state.view);
 });
@@ -39,20 +40,18 @@ export async function refreshClock() {
   return clock;
 }
 
-for (const tab of document.querySelectorAll('#tabs button'))
-  tab.addEventListener('click', () => void show(tab.dataset.view));
+for (const tab of all('#tabs button')) tab.addEventListener('click', () => void show(tab.dataset.view));
 
 export async function show(view) {
   state.view = view;
-  clearInterval(state.timer);
+  clearInterval(state.timer ?? undefined);
   state.timer = null;
-  for (const tab of document.querySelectorAll('#tabs button'))
-    tab.classList.toggle('active', tab.dataset.view === view);
+  for (const tab of all('#tabs button')) tab.classList.toggle('active', tab.dataset.view === view);
   try {
     await refreshClock();
     await views[view]();
   } catch (e) {
-    if (!(e instanceof NeedsToken)) say(String(e.message ?? e), true);
+    if (!(e instanceof NeedsToken)) say(e instanceof Error ? e.message : String(e), true);
   }
 }
 
@@ -69,6 +68,6 @@ export async function start() {
     $('token').hidden = true;
     await show(state.view);
   } catch (e) {
-    if (!(e instanceof NeedsToken)) say(String(e.message ?? e), true);
+    if (!(e instanceof NeedsToken)) say(e instanceof Error ? e.message : String(e), true);
   }
 }

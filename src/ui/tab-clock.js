@@ -1,3 +1,4 @@
+// @ts-check
 // Clock: the account clock, its pending steps, and the buttons that move it.
 import { account, sim } from './api.js';
 import { $, clockTime, h, say } from './dom.js';

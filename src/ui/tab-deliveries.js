@@ -1,12 +1,13 @@
+// @ts-check
 // Deliveries: every delivery with its attempts, and "Redeliver now".
 import { account, sim } from './api.js';
-import { $, clockTime, h, pretty, say, statusClass } from './dom.js';
+import { $, all, clockTime, h, pretty, say, statusClass } from './dom.js';
 import { every } from './shell.js';
 
 export async function deliveriesView() {
   const render = async () => {
     const { deliveries } = await sim('GET', '/__sim/deliveries');
-    const open = new Set([...document.querySelectorAll('details[open]')].map((d) => d.dataset.id));
+    const open = new Set(all('details[open]').map((d) => d.dataset.id));
     $('view').replaceChildren(
       h(
         'section',

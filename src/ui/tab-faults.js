@@ -1,3 +1,4 @@
+// @ts-check
 // Faults: the rules, and a form to add one.
 import { sim } from './api.js';
 import { $, h, say } from './dom.js';

@@ -1,6 +1,7 @@
+// @ts-check
 // Requests: the journal, live, and one call opened to its request, answer and errors.
 import { headers, sim, state } from './api.js';
-import { $, clockTime, h, json, statusClass, wallTime } from './dom.js';
+import { $, clockTime, h, json, maybe$, statusClass, wallTime } from './dom.js';
 import { show } from './shell.js';
 
 // ---- Requests
@@ -81,11 +82,11 @@ export function callDetail(entry) {
 
 export function requestFilters() {
   return {
-    api: $('f-api')?.value ?? 'v1',
-    path: $('f-path')?.value ?? '',
-    status: $('f-status')?.value ?? '',
-    operation: $('f-operation')?.value ?? '',
-    mine: $('f-mine')?.checked ?? false,
+    api: maybe$('f-api')?.value ?? 'v1',
+    path: maybe$('f-path')?.value ?? '',
+    status: maybe$('f-status')?.value ?? '',
+    operation: maybe$('f-operation')?.value ?? '',
+    mine: maybe$('f-mine')?.checked ?? false,
   };
 }
 
@@ -142,7 +143,7 @@ export async function follow(api) {
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
-    const { value, done } = await reader.read().catch(() => ({ done: true }));
+    const { value, done } = await reader.read().catch(() => ({ done: true, value: '' }));
     if (done) break;
     buffer += value;
     let end;

@@ -1,3 +1,4 @@
+// @ts-check
 // Scenarios: the list, a run, and its timeline.
 import { sim } from './api.js';
 import { $, clockTime, h } from './dom.js';
@@ -38,7 +39,7 @@ export async function scenariosView() {
                         `${result.title}: `,
                         h('span', { class: result.passed ? 's2xx' : 's5xx' }, result.passed ? 'passed' : 'failed'),
                       ),
-                      result.error ? h('p', { class: 'error' }, result.error) : null,
+                      result.error ? h('p', { class: 'error' }, result.error) : '',
                       h(
                         'table',
                         {},

@@ -1,10 +1,17 @@
+// @ts-check
 // State: accounts and sandboxes, snapshots, and the record browser (its lists read from the contract).
 import { account, call, listResources, sim, state } from './api.js';
-import { $, h, json, say } from './dom.js';
+import { $, h, json, maybe$, say } from './dom.js';
 import { loadAccounts, show } from './shell.js';
 
 export async function stateView() {
-  const accounts = h(
+  $('view').replaceChildren(accountsSection(), await browserSection(), await snapshotsSection());
+  await browse();
+}
+
+/** The accounts and their keys, with delete, and a new sandbox. */
+function accountsSection() {
+  return h(
     'section',
     {},
     h('h2', {}, 'Accounts and keys'),
@@ -61,8 +68,12 @@ export async function stateView() {
       ),
     ),
   );
+}
+
+/** The saved snapshots, with restore, and a new one. */
+async function snapshotsSection() {
   const snapshots = (await sim('GET', '/__sim/snapshots')).snapshots;
-  const snapshotSection = h(
+  return h(
     'section',
     {},
     h('h2', {}, 'Snapshots'),
@@ -110,7 +121,11 @@ export async function stateView() {
       ),
     ),
   );
-  const browser = h(
+}
+
+/** The current account's records, one resource at a time. */
+async function browserSection() {
+  return h(
     'section',
     {},
     h('h2', {}, `Records of ${account()?.name ?? ''}`),
@@ -126,16 +141,14 @@ export async function stateView() {
     ),
     h('div', { id: 'records' }),
   );
-  $('view').replaceChildren(accounts, browser, snapshotSection);
-  await browse();
 }
 
 export async function browse(cursor) {
-  state.resource = $('resource')?.value ?? state.resource ?? 'carts';
+  state.resource = maybe$('resource')?.value ?? state.resource ?? 'carts';
   const query = new URLSearchParams({ first: '25' });
   if (cursor) query.set('after', cursor);
   const res = await call('GET', `/api/v1/${state.resource}?${query}`);
-  const target = $('records');
+  const target = maybe$('records');
   if (!target) return;
   if (res.status !== 200) {
     target.replaceChildren(
@@ -169,7 +182,7 @@ export async function browse(cursor) {
         ),
       ),
     ),
-    list.page_info.has_next_page ? h('button', { onclick: () => void browse(list.page_info.last) }, 'Next page') : null,
+    list.page_info.has_next_page ? h('button', { onclick: () => void browse(list.page_info.last) }, 'Next page') : '',
     h('div', { id: 'record' }),
   );
 }

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
 import { startReceiver } from '../../src/testing/receiver.js';
+import { COMMAND } from '../cli_process.js';
 
 /** Starts `src/cli/main.ts` as its own process on a data file; answers it and its base URL. */
 async function start(file: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', '--data', file, '--port', '0', '--clock', 'frozen'],
-    { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [...COMMAND, '--data', file, '--port', '0', '--clock', 'frozen'], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {

@@ -13,6 +13,7 @@ import { buildServer, controlExposure, listen, type ServerOptions } from '../../
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
 import { SANDBOX_BLOCKS } from '../../src/engine/sandboxes.js';
 import { envelope, callAt } from '../helpers.js';
+import { COMMAND } from '../cli_process.js';
 
 async function server(opts: Partial<ServerOptions> = {}, limits: Partial<Limits> = {}) {
   const { app, runtime } = await buildServer({
@@ -361,15 +362,11 @@ describe('what was seen, reproduced', () => {
 
 describe('the control API on a public interface', () => {
   it('dipswitch --host 0.0.0.0 without a token refuses to start, with one line and exit code 2', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', '--memory', '--host', '0.0.0.0', '--port', '0'],
-      {
-        cwd: projectRoot,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, SIM_ADMIN_TOKEN: '' },
-      },
-    );
+    const child = spawn(process.execPath, [...COMMAND, '--memory', '--host', '0.0.0.0', '--port', '0'], {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SIM_ADMIN_TOKEN: '' },
+    });
     let err = '';
     child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -9,12 +9,13 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
+import { COMMAND } from '../cli_process.js';
 
 async function start(): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(
     process.execPath,
     // young-generation size fixed: Node 22 and later scale it with the machine's memory, which would measure the machine
-    ['--max-semi-space-size=16', '--import', 'tsx', 'src/cli/main.ts', '--memory', '--port', '0', '--clock', 'frozen'],
+    ['--max-semi-space-size=16', ...COMMAND, '--memory', '--port', '0', '--clock', 'frozen'],
     {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,214 @@
+/**
+ * An inbound SMS or MMS (interface.md section 7): its CDR, opt-out keywords, the number's auto
+ * response, then the number's switch by its protocol. Each stage adds to the trace the control API
+ * answers with.
+ */
+import { toE164 } from '../../domain/addresses.js';
+import { matchKeyword } from '../../domain/keywords.js';
+import type { DeliveryRow, NumberRow, SwitchRow } from '../../store/rows.js';
+import type { Work } from '../../engine/work.js';
+import { findNumber, type TraceStep } from './common.js';
+import { switchRequest } from './formats.js';
+
+/** Spec (glossary): the keywords that opt a subscriber out. */
+export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'];
+
+/** A delivery receipt in the usual SMPP text form: `id:… sub:… dlvrd:… submit date:… done date:… stat:…`. */
+export const isDeliveryReceipt = (text: string): boolean => /^id:\S+ .*\bstat:[A-Z]+/i.test(text.trim());
+
+/** Spec (switch options): pads a short code with leading zeroes to 11 digits. */
+const padShortCode = (from: string): string => (/^\d{5,6}$/.test(from) ? from.padStart(11, '0') : from);
+
+export interface SmsOutcome {
+  message: Record<string, unknown>;
+  trace: TraceStep[];
+  outbound: { from: string; to: string; text: string; reason: string }[];
+  /** The delivery to the switch, to be finished once it ran: its trace step and the receipt it may send. */
+  switchDelivery?: { id: string; dlr: { from: string; to: string; text: string } | null };
+}
+
+export interface SmsInput {
+  to: string;
+  from: string;
+  text: string;
+  media_urls?: readonly string[];
+}
+
+/** One message on its way through the stages. */
+interface Arrival {
+  work: Work;
+  input: SmsInput;
+  number: NumberRow;
+  kind: 'sms' | 'mms';
+  from: string;
+  message: Record<string, unknown> & { id: string };
+  outcome: SmsOutcome;
+}
+
+/** An SMS or MMS arrives at one of the account's numbers (inside the account's unit of work). */
+export async function receiveSms(work: Work, input: SmsInput): Promise<SmsOutcome> {
+  const { clock, ids, accountId } = work;
+  const number = await findNumber(work, accountId, input.to);
+  const kind = input.media_urls?.length ? 'mms' : 'sms';
+  const from = /^\d{5,6}$/.test(input.from) ? input.from : toE164(input.from);
+  const message = {
+    id: ids.ulid(),
+    from,
+    to: number.data.number,
+    text: input.text,
+    received_at: clock.iso(),
+    ...(kind === 'mms' ? { media_urls: input.media_urls } : {}),
+  };
+  const trace: TraceStep[] = [
+    { step: 'received', detail: `${kind.toUpperCase()} ${message.id} from ${from} to ${number.data.number}` },
+  ];
+  const a: Arrival = { work, input, number, kind, from, message, outcome: { message, trace, outbound: [] } };
+  await sendCdr(a);
+  const optedOutBefore = await optOut(a);
+  if (await autoRespond(a, optedOutBefore)) return a.outcome;
+  await toSwitch(a);
+  return a.outcome;
+}
+
+async function sendCdr(a: Arrival): Promise<void> {
+  const sent = await a.work.sim.cdr(a.kind === 'mms' ? 'MMS' : 'SMS', {
+    from: a.from,
+    to: a.number.data.number,
+    message_id: a.message.id,
+    direction: 'INBOUND',
+  });
+  if (sent) a.outcome.trace.push({ step: 'cdr', detail: 'CDR sent to the call data webhook' });
+}
+
+/** An opt-out keyword from a sender not yet opted out makes an opt-out item; answers whether it was before. */
+async function optOut(a: Arrival): Promise<boolean> {
+  const { store, clock, ids, accountId } = a.work;
+  const optedOutBefore = (await store.optoutItems.byPair(a.number.data.id, a.from)) !== undefined;
+  const word = a.input.text.trim().toUpperCase();
+  if (!OPT_OUT_KEYWORDS.includes(word) || optedOutBefore) return optedOutBefore;
+  const now = clock.iso();
+  const item = await store.optoutItems.insert({
+    account_id: accountId,
+    number_id: a.number.data.id,
+    sms_id: a.message.id,
+    data: {
+      id: ids.uuid(),
+      host_number: a.number.data.number,
+      remote_number: a.from,
+      keyword: word,
+      inserted_at: now,
+      updated_at: now,
+    },
+  });
+  a.outcome.trace.push({
+    step: 'opt_out',
+    detail: `${a.from} opted out of ${a.number.data.number} with ${word}`,
+    optout_item_id: item.data.id,
+  });
+  return false;
+}
+
+/** The number's auto response: a reply unless the sender opted out; answers whether the keyword intercepts. */
+async function autoRespond(a: Arrival, optedOutBefore: boolean): Promise<boolean> {
+  const { store, accountId } = a.work;
+  const { trace, outbound } = a.outcome;
+  const id = a.number.auto_response_id;
+  const auto = id ? await store.autoResponses.get(accountId, id) : undefined;
+  const match = auto ? matchKeyword(auto.data.keywords, a.input.text) : undefined;
+  if (!match) return false;
+  if (optedOutBefore) {
+    trace.push({
+      step: 'auto_reply_suppressed',
+      detail: `${a.from} has opted out of ${a.number.data.number}; no auto reply`,
+    });
+  } else if (match.message) {
+    outbound.push({
+      from: a.number.data.number,
+      to: a.from,
+      text: match.message,
+      reason: `auto response ${match.keyword}`,
+    });
+    trace.push({
+      step: 'auto_reply',
+      detail: `keyword ${match.keyword} answered`,
+      keyword: match.keyword,
+      text: match.message,
+    });
+  }
+  if (match.intercept)
+    trace.push({ step: 'intercepted', detail: `keyword ${match.keyword} intercepts: not forwarded to the switch` });
+  return match.intercept === true;
+}
+
+/** The number's switch, by its protocol for the message's kind. */
+async function toSwitch(a: Arrival): Promise<void> {
+  const { store, accountId } = a.work;
+  const { trace } = a.outcome;
+  const sw = a.number.switch_id ? await store.switches.get(accountId, a.number.switch_id) : undefined;
+  const enabled = a.kind === 'sms' ? sw?.data.sms_enabled : sw?.data.mms_enabled;
+  const protocol = a.kind === 'sms' ? sw?.data.sms_protocol : sw?.data.mms_protocol;
+  if (!sw || !enabled || !protocol || protocol === 'NONE') {
+    const why = `the switch has ${a.kind.toUpperCase()} ${enabled ? 'protocol NONE' : 'disabled'}`;
+    trace.push({ step: 'discarded', detail: sw ? why : 'the number has no switch' });
+    return;
+  }
+  const options = a.kind === 'sms' ? sw.data.sms_options : sw.data.mms_options;
+  if (options?.forward_dlr && isDeliveryReceipt(a.input.text)) {
+    trace.push({
+      step: 'dlr_dropped',
+      detail: 'a delivery receipt, not delivered because the switch sets forward_dlr',
+    });
+    return;
+  }
+  const delivered = { ...a.message, from: options?.pad_shortcodes ? padShortCode(a.from) : a.from };
+  if (protocol === 'HTTP') return toHttp(a, sw, delivered, options?.dlr_on_sent ?? false);
+  if (protocol === 'FORWARD') return forward(a, sw);
+  if (protocol === 'SMPP') {
+    const key = sw.api_key_id ? await store.apiKeys.get(accountId, sw.api_key_id) : undefined;
+    trace.push({
+      step: 'smpp',
+      detail: `queued for the SMPP bind of system id ${key?.data.smpp_system_id ?? '(none)'}`,
+    });
+    return;
+  }
+  trace.push({ step: protocol.toLowerCase(), detail: `handed to ${protocol}` });
+}
+
+async function toHttp(a: Arrival, sw: SwitchRow, delivered: Record<string, unknown>, dlrOnSent: boolean) {
+  const row = await a.work.sim.deliver('sms', switchRequest(sw, a.kind, delivered), { retry: true });
+  const dlr = dlrOnSent ? { from: a.number.data.number, to: a.from, text: `DLR ${a.message.id}: DELIVERED` } : null;
+  a.outcome.switchDelivery = { id: row.data.id, dlr };
+}
+
+/** FORWARD: a new outbound message to the switch's number. */
+function forward(a: Arrival, sw: SwitchRow): void {
+  const target = toE164((a.kind === 'sms' ? sw.data.sms_data : sw.data.mms_data) ?? '');
+  a.outcome.outbound.push({
+    from: a.number.data.number,
+    to: target,
+    text: a.input.text,
+    reason: 'FORWARD (a new OUTBOUND message; charges apply)',
+  });
+  a.outcome.trace.push({ step: 'forwarded', detail: `forwarded to ${target} as a new outbound message` });
+}
+
+/** Finishes the trace once the switch's delivery ran (its first attempt). */
+export function finishSmsTrace(
+  outcome: SmsOutcome,
+  delivery: DeliveryRow | undefined,
+): Omit<SmsOutcome, 'switchDelivery'> {
+  const { switchDelivery, ...rest } = outcome;
+  if (!switchDelivery) return rest;
+  const attempt = delivery?.data.attempts[0];
+  const ok = delivery?.data.outcome === 'delivered';
+  rest.trace.push({
+    step: 'switch_http',
+    detail: ok ? `delivered, answered ${attempt?.status}` : 'delivery failed; retrying on the clock',
+    status: ok ? (attempt?.status ?? null) : null,
+  });
+  if (ok && switchDelivery.dlr) {
+    rest.outbound.push({ ...switchDelivery.dlr, reason: 'dlr_on_sent' });
+    rest.trace.push({ step: 'dlr', detail: 'delivery receipt sent back to the sender (dlr_on_sent)' });
+  }
+  return rest;
+}
