@@ -7,6 +7,8 @@ import { buildServer, listen, type Runtime } from '../src/server.js';
 import { fixtureState } from '../src/store/fixtures.js';
 import { UniqueViolation } from '../src/store/table.js';
 import { PgStore } from '../src/store/postgres/store.js';
+import { MIGRATIONS } from '../src/store/postgres/sql.js';
+import pgClient from 'pg';
 import { COLLECTION_NAMES } from '../src/store/rows.js';
 import { DEMO, envelope, START, callAt } from './helpers.js';
 import { usePostgres } from './pg.js';
@@ -34,6 +36,29 @@ describe('the PostgreSQL store', () => {
     const again = await PgStore.open(url, silentLogger, 'test');
     expect(again.created).toBe(false);
     await again.close();
+  });
+
+  it('an index added to schema.ts is given to the rows that exist by its reindex migration', async () => {
+    const url = await pg().database();
+    const store = await PgStore.open(url, silentLogger, 'test');
+    const fixtures = fixtureState();
+    const key = fixtures.api_keys.find((k) => k.account_id === DEMO)!;
+    await store.run({ global: true }, (w) => w.replaceAll(fixtures));
+    await store.close();
+    // the database as the version before the reindex migrations left it: no keys of the new indexes
+    const db = new pgClient.Client({ connectionString: url });
+    await db.connect();
+    const reindexAt = MIGRATIONS.findIndex((m) => typeof m !== 'string');
+    await db.query(`DELETE FROM row_index WHERE index_name IN ('smppSystemId', 'sandbox')`);
+    await db.query('UPDATE schema_version SET version = $1', [reindexAt]);
+    await db.end();
+    const again = await PgStore.open(url, silentLogger, 'test');
+    try {
+      const found = await again.run({ read: true }, (w) => w.apiKeys.bySmppSystemId(key.data.smpp_system_id!));
+      expect(found.map((k) => k.data.id)).toEqual([key.data.id]);
+    } finally {
+      await again.close();
+    }
   });
 
   it('a unique index is a constraint, and work that throws leaves nothing behind', async () => {

@@ -62,7 +62,7 @@ export async function createSandbox(
   limit: number,
 ): Promise<Sandbox> {
   const { ids, random } = sources;
-  const live = (await store.accounts.all()).filter((a) => a.sandbox_block !== null).length;
+  const live = (await store.accounts.sandboxes()).length;
   if (live >= limit) {
     throw new DomainError('limit_reached', [
       { detail: `At most ${limit} sandboxes may exist at once (--max-sandboxes); delete one first.` },

@@ -6,6 +6,7 @@
  */
 import { COLLECTION_NAMES } from './rows.js';
 import type {
+  AccountRow,
   AnyRow,
   ApiKeyRow,
   BulkDipTaskRow,
@@ -91,6 +92,17 @@ class ApiKeys extends Collection<ApiKeyRow> {
   }
   ofUser(userId: string) {
     return this.t.many('user', userId);
+  }
+  /** The keys an SMPP bind with this system id may be (any account's: a bind names no account). */
+  bySmppSystemId(systemId: string) {
+    return this.t.many('smppSystemId', systemId);
+  }
+}
+
+class Accounts extends Collection<AccountRow> {
+  /** Every sandbox account (`POST /__sim/accounts`) that exists now. */
+  sandboxes() {
+    return this.t.many('sandbox', 'sandbox');
   }
 }
 
@@ -220,6 +232,7 @@ export type TableSource = <K extends CollectionName>(name: K) => TableOps<Collec
 
 /** The collections with methods of their own; every other one is a plain Collection of its rows. */
 const SPECIAL = {
+  accounts: Accounts,
   users: Users,
   api_keys: ApiKeys,
   switches: Switches,

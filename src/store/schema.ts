@@ -36,13 +36,14 @@ function byDue(a: StepRow, b: StepRow): number {
 }
 
 export const SCHEMA = {
-  accounts: { indexes: {} },
+  accounts: { indexes: { sandbox: { key: (r) => (r.sandbox_block === null ? null : 'sandbox') } } },
   users: { indexes: { email: { key: (r) => key(r.account_id, r.data.email.toLowerCase()), unique: true } } },
   api_keys: {
     indexes: {
       key: { key: (r) => r.data.key, unique: true },
       identity: { key: (r) => r.data.identity, unique: true },
       user: { key: (r) => r.user_id },
+      smppSystemId: { key: (r) => r.data.smpp_system_id ?? null },
     },
   },
   secret_keys: { indexes: {} },

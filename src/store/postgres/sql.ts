@@ -5,8 +5,11 @@ export const table = (name: CollectionName) => `c_${name}`;
 
 /** The second key of an account's advisory lock: a 32-bit FNV-1a hash of its id (a number, so no text goes into SQL). */
 
-/** The migrations, in order; each runs once, in its own transaction. */
-export const MIGRATIONS: string[] = [
+/**
+ * The migrations, in order; each runs once, in its own transaction: SQL, or the index keys of a
+ * collection derived again (`reindex`: an index added to schema.ts for rows that exist).
+ */
+export const MIGRATIONS: (string | { reindex: CollectionName })[] = [
   [
     ...COLLECTION_NAMES.map(
       (name) =>
@@ -31,6 +34,9 @@ export const MIGRATIONS: string[] = [
    CREATE UNLOGGED TABLE journal_bytes (one boolean PRIMARY KEY, total bigint NOT NULL);
    CREATE TABLE snapshots (seq bigserial PRIMARY KEY, name text NOT NULL UNIQUE, bytes bigint NOT NULL, data text NOT NULL);
    CREATE TABLE snapshot_files (name text NOT NULL, id text NOT NULL, bytes bytea NOT NULL, PRIMARY KEY (name, id));`,
+  // a sandbox's index (the live sandboxes counted without reading every account) and an API key's SMPP system id (binds)
+  { reindex: 'accounts' },
+  { reindex: 'api_keys' },
 ];
 
 /** A row's place in its list: `inserted_at` then id, or for steps the due time then the order scheduled. */

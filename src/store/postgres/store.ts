@@ -15,7 +15,7 @@ import type { Logger as FullLogger } from '../../deps.js';
 import { StorageUnavailable, UnitOfWork, type Store, type WorkScope } from '../store.js';
 import { PgPeers } from './peers.js';
 import { MIGRATIONS, table } from './sql.js';
-import { PgWork, prepared } from './work.js';
+import { PgWork, prepared, reindex } from './work.js';
 
 /** The store only warns. */
 type Logger = Pick<FullLogger, 'warn'>;
@@ -83,7 +83,9 @@ export class PgStore implements Store {
         throw new Error(`the database's schema is version ${version}; this dipswitch knows ${MIGRATIONS.length}`);
       for (let v = version; v < MIGRATIONS.length; v++) {
         await client.query('BEGIN');
-        await client.query(MIGRATIONS[v] ?? '');
+        const migration = MIGRATIONS[v] ?? '';
+        if (typeof migration === 'string') await client.query(migration);
+        else await reindex(client, migration.reindex);
         await client.query(
           v === 0 ? 'INSERT INTO schema_version VALUES (1)' : 'UPDATE schema_version SET version = $1',
           v === 0 ? [] : [v + 1],

@@ -45,6 +45,30 @@ function insertKeys(n: { collection: number; id: number; sort: number; keys: num
     RETURNING index_name, key`;
 }
 
+/** A row's index keys (schema.ts), and the same as the three arrays `insertKeys` takes. */
+function indexKeys(name: CollectionName, row: AnyRow) {
+  const keys: { index: string; key: string; unique: boolean }[] = [];
+  const def = SCHEMA[name] as TableDef<AnyRow>;
+  for (const [index, d] of Object.entries(def.indexes))
+    // a key a row gives twice is one key (as in the embedded store)
+    for (const key of new Set(keysOf(d.key(row)).map(stored))) keys.push({ index, key, unique: !!d.unique });
+  return { keys, keyColumns: [keys.map((k) => k.index), keys.map((k) => k.key), keys.map((k) => k.unique)] };
+}
+
+/**
+ * A migration that gives the rows of a collection the keys of its indexes as schema.ts defines them
+ * now (an index added to a collection that already has rows).
+ */
+export async function reindex(db: Pick<pg.ClientBase, 'query'>, name: CollectionName): Promise<void> {
+  await db.query('DELETE FROM row_index WHERE collection = $1', [name]);
+  const rows = await db.query<{ sort: string; row: string }>(`SELECT sort, row FROM ${table(name)}`);
+  for (const r of rows.rows) {
+    const row = JSON.parse(r.row) as AnyRow;
+    const { keyColumns } = indexKeys(name, row);
+    await db.query(insertKeys({ collection: 1, id: 2, sort: 3, keys: 4 }), [name, row.data.id, r.sort, ...keyColumns]);
+  }
+}
+
 export class PgWork {
   readonly uow: UnitOfWork;
 
@@ -159,12 +183,7 @@ export class PgWork {
   private async write(name: CollectionName, row: AnyRow, fresh: boolean): Promise<void> {
     const sort = sortOf(name, row);
     const id = row.data.id;
-    const keys: { index: string; key: string; unique: boolean }[] = [];
-    const def = SCHEMA[name] as TableDef<AnyRow>;
-    for (const [index, d] of Object.entries(def.indexes))
-      // a key a row gives twice is one key (as in the embedded store)
-      for (const key of new Set(keysOf(d.key(row)).map(stored))) keys.push({ index, key, unique: !!d.unique });
-    const keyColumns = [keys.map((k) => k.index), keys.map((k) => k.key), keys.map((k) => k.unique)];
+    const { keys, keyColumns } = indexKeys(name, row);
     let added: { index_name: string; key: string }[];
     if (fresh) {
       // the row and its keys in one statement; the keys only if the row's id was free
