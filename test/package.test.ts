@@ -23,12 +23,16 @@ const npm = (args: string[], cwd: string) =>
     env: { ...process.env, npm_config_loglevel: 'warn' },
   });
 
-/** Packs a copy of the project (its build never touches the checkout the other tests read); answers the tarball. */
+/**
+ * Packs a copy of the project with the build the suite made (test/build_global.ts), so packing
+ * does not compile again; answers the tarball.
+ */
 function pack(into: string): string {
   const copy = join(into, 'project');
   mkdirSync(copy);
   for (const entry of [
     'src',
+    'dist',
     'contract',
     'fixtures',
     'scenarios',
@@ -41,7 +45,7 @@ function pack(into: string): string {
   ])
     cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true });
   symlinkSync(join(projectRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  const packed = npm(['pack', '--pack-destination', into, '--json'], copy);
+  const packed = npm(['pack', '--ignore-scripts', '--pack-destination', into, '--json'], copy);
   expect(packed.status, packed.stderr).toBe(0);
   return join(into, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
 }
