@@ -19,6 +19,8 @@ export default defineConfig({
     alias: { dipswitch: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
   },
   test: {
+    // every dipswitch a test starts picks a free SMPP port (the default, 2775, is one per machine)
+    env: { SMPP_PORT: '0' },
     // generous: with several files at once on two cores, a test that spawns processes can wait its turn;
     // timing is the benchmark's business (npm run bench), never a test's
     testTimeout: 60_000,
@@ -44,7 +46,7 @@ export default defineConfig({
           name: 'postgres',
           include: ['test/**/*.test.ts'],
           exclude: EMBEDDED_ONLY,
-          env: { DIPSWITCH_TEST_STORE: 'postgres' },
+          env: { DIPSWITCH_TEST_STORE: 'postgres', SMPP_PORT: '0' },
           globalSetup: ['test/pg_global.ts'],
         },
       },

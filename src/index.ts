@@ -10,7 +10,7 @@ import { newSandbox } from './control/accounts.js';
 import { setFrozen } from './control/clock.js';
 import { DEMO_ACCOUNT, FIXTURE_KEYS } from './store/fixtures.js';
 import { addDuration } from './engine/duration.js';
-import { buildServer, listen } from './server.js';
+import { buildServer, listen, listenSmpp } from './server.js';
 
 export interface StartOptions {
   /** `frozen` (the default here: tests move time themselves) or `real`. */
@@ -21,6 +21,8 @@ export interface StartOptions {
   seed?: number;
   /** 0 (the default) picks a free port. */
   port?: number;
+  /** The SMPP server's port (0, the default, picks a free one); false for none. */
+  smppPort?: number | false;
   logger?: Logger;
 }
 
@@ -44,6 +46,8 @@ export interface SandboxHandle extends Sandbox {
 export interface Dipswitch {
   /** The base URL, e.g. `http://127.0.0.1:53211`; the API is under `/api/v1`. */
   url: string;
+  /** The SMPP server's port on 127.0.0.1 (binds with an API key's smpp_system_id and SMPP secret); null when off. */
+  smppPort: number | null;
   /** The fixture keys (interface.md section 3). */
   keys: { admin: string; operator: string; readonly: string; standard: string; partner: string };
   /** The Demo account's clock. */
@@ -65,6 +69,7 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
   });
   const { store, clocks, scheduler } = runtime;
   const server = await listen(app, opts.port ?? 0, '127.0.0.1', runtime.limits);
+  const smpp = opts.smppPort === false ? null : await listenSmpp(runtime, opts.smppPort ?? 0, '127.0.0.1');
   const nowOf = async (accountId: string) => (await store.run({ read: true }, (w) => clocks.of(w, accountId))).ms();
   const clockOf = (accountId: string): ClockControl => ({
     now: async () => new Date(await nowOf(accountId)).toISOString(),
@@ -80,6 +85,7 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
   });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    smppPort: smpp?.port ?? null,
     keys: { ...FIXTURE_KEYS },
     clock: clockOf(DEMO_ACCOUNT),
     async sandbox(name) {

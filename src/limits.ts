@@ -42,6 +42,27 @@ export const LIMIT_FLAGS = [
     help: 'open connections',
     default: 1_000,
   },
+  {
+    key: 'smppUnbound',
+    flag: '--smpp-max-unbound <n>',
+    env: 'SMPP_MAX_UNBOUND',
+    help: 'SMPP connections not yet bound',
+    default: 100,
+  },
+  {
+    key: 'smppBindTimeoutMs',
+    flag: '--smpp-bind-timeout <ms>',
+    env: 'SMPP_BIND_TIMEOUT',
+    help: 'ms an SMPP connection has to bind',
+    default: 10_000,
+  },
+  {
+    key: 'smppBindsPerKey',
+    flag: '--smpp-max-binds <n>',
+    env: 'SMPP_MAX_BINDS',
+    help: 'SMPP binds of one key',
+    default: 10,
+  },
 ] as const satisfies readonly { key: string; flag: string; env: string; help: string; default: number }[];
 
 /** Every bound is a whole number of at least 1. */

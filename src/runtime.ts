@@ -12,6 +12,7 @@ import type { Snapshots } from './engine/sandboxes.js';
 import type { ScenarioShelf } from './testing/scenario_runner.js';
 import type { Scheduler } from './engine/scheduler.js';
 import type { Work } from './engine/work.js';
+import type { SmppBinds, SmppHooks, SmppServer } from './engine/transport/smpp.js';
 import type { DbData } from './store/rows.js';
 import type { Store } from './store/store.js';
 
@@ -25,6 +26,8 @@ export interface Runtime {
   faults: Faults;
   journal: Journal;
   deliveries: DeliveryWorker;
+  /** SMPP: the binds of this process, what a bind does to the account, and the server once listening. */
+  smpp: { binds: SmppBinds; hooks: SmppHooks; server?: SmppServer };
   scheduler: Scheduler;
   snapshots: Snapshots;
   fixtures: () => DbData;

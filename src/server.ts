@@ -24,6 +24,8 @@ import { Journal, MemoryJournalLog } from './engine/journal.js';
 import { MemorySnapshotShelf, Snapshots } from './engine/sandboxes.js';
 import { ScenarioShelf } from './testing/scenario_runner.js';
 import { Scheduler } from './engine/scheduler.js';
+import { SmppBinds, SmppServer, type SmppHooks } from './engine/transport/smpp.js';
+import { smppHooks } from './simulation/smpp.js';
 import { runners } from './simulation/simulation.js';
 import { fixtureState } from './store/fixtures.js';
 import { JsonStore, type JsonStoreOptions } from './store/embedded/json_store.js';
@@ -70,6 +72,28 @@ function shared(pg: PgStore | undefined, store: Store, random: Random, limits: L
   };
 }
 
+/** What a bind does to the account; a message waiting on another instance is sent here when this one has a bind. */
+function wireSmpp(parts: {
+  store: Store;
+  clocks: Clocks;
+  faults: Faults;
+  journal: Journal;
+  scheduler: Scheduler;
+  deliveries: DeliveryWorker;
+  binds: SmppBinds;
+}): SmppHooks {
+  const { store, deliveries, binds, scheduler } = parts;
+  store.peers?.hear('smpp', (keyId) => {
+    if (binds.count(keyId)) void deliveries.wake(keyId).catch(() => undefined);
+  });
+  return smppHooks({
+    ...parts,
+    wall: wallClock,
+    work: (accountId, fn) => scheduler.work(accountId, fn),
+    wake: (keyId) => deliveries.wake(keyId),
+  });
+}
+
 export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const logger = opts.logger ?? consoleLogger;
   const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
@@ -84,7 +108,10 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const clocks = new Clocks(wallClock, { mode: opts.clockMode ?? 'real', startMs });
   const ids = makeIds(random, () => clocks.server().ms());
   const { faults, journal, snapshots } = shared(pg, store, random, limits);
+  // the binds journal their deliver_sm through the hooks, made below (they wake the worker)
+  const binds = new SmppBinds((exchange) => hooks.journal(exchange));
   const deliveries = new DeliveryWorker({
+    smpp: binds,
     store,
     clocks,
     faults,
@@ -107,7 +134,9 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
       return { cancel: () => clearTimeout(t) };
     },
   });
+  const hooks = wireSmpp({ store, clocks, faults, journal, scheduler, deliveries, binds });
   const runtime: Runtime = {
+    smpp: { binds, hooks },
     store,
     clocks,
     ids,
@@ -132,6 +161,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     },
     async close() {
       for (const end of [...runtime.streams]) end();
+      await runtime.smpp.server?.close();
       scheduler.stop();
       await store.close();
     },
@@ -193,4 +223,16 @@ export function listen(
       resolve(server);
     });
   });
+}
+
+/** The SMPP server of the runtime, listening on `port` (0: any free one) of `host`; closed with the runtime. */
+export async function listenSmpp(runtime: Runtime, port: number, host: string): Promise<{ port: number }> {
+  const server = new SmppServer(runtime.smpp.binds, runtime.smpp.hooks, {
+    unbound: runtime.limits.smppUnbound,
+    bindTimeoutMs: runtime.limits.smppBindTimeoutMs,
+    bindsPerKey: runtime.limits.smppBindsPerKey,
+  });
+  const address = await server.listen(port, host);
+  runtime.smpp.server = server;
+  return { port: address.port };
 }

@@ -66,7 +66,13 @@ function serveCommand(root: Command): void {
         .argParser(denyList)
         .default([]),
     )
-    .addOption(opt('--no-cors', 'no CORS headers, no preflight answers'));
+    .addOption(opt('--no-cors', 'no CORS headers, no preflight answers'))
+    .addOption(
+      opt('--smpp-port <n>', 'port of the SMPP server, on --host (0: any free one)', 'SMPP_PORT')
+        .argParser(wholeNumber(0, 65535))
+        .default(2775),
+    )
+    .addOption(opt('--no-smpp', 'no SMPP server'));
   for (const l of LIMIT_FLAGS) serveCmd.addOption(opt(l.flag, l.help, l.env).argParser(wholeNumber(LIMIT_MIN)));
   logOptions(serveCmd).action(async (_opts, cmd: Command) => {
     applyConfig(cmd);

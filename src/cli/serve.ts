@@ -7,7 +7,7 @@ import type { Logger } from '../deps.js';
 import { ALWAYS_REFUSED, type Deniable } from '../engine/transport/outbound.js';
 import { LIMIT_FLAGS, type Limits } from '../limits.js';
 import type { Runtime } from '../runtime.js';
-import { buildServer, controlExposure, listen } from '../server.js';
+import { buildServer, controlExposure, listen, listenSmpp } from '../server.js';
 import { fixtureState, loadFixtureFile } from '../store/fixtures.js';
 import { scenarioDirProblem } from '../testing/scenario_runner.js';
 import type { LogLevel } from './log.js';
@@ -36,6 +36,8 @@ export interface ServeFlags extends Record<string, unknown> {
   fixtures?: string;
   logLevel: LogLevel;
   quiet?: boolean;
+  smpp: boolean;
+  smppPort: number;
 }
 
 /** The bounds given as flags (each named by its row of LIMIT_FLAGS); the others keep their defaults. */
@@ -49,7 +51,7 @@ export function outboundPolicy(f: ServeFlags): string {
   return `${reach}; never ${[...ALWAYS_REFUSED, ...f.outboundDeny].join(', ')} addresses`;
 }
 
-export function banner(f: ServeFlags, server: Server, runtime: Runtime, logger: Logger): void {
+export function banner(f: ServeFlags, server: Server, runtime: Runtime, logger: Logger, smppPort: number | null): void {
   const base = `http://${f.host}:${(server.address() as AddressInfo).port}`;
   const control = f.adminToken
     ? 'needs the header X-Sim-Admin-Token'
@@ -59,6 +61,7 @@ export function banner(f: ServeFlags, server: Server, runtime: Runtime, logger: 
   const clock = f.clock === 'frozen' ? `frozen at ${runtime.clocks.server().iso()}` : 'real';
   logger.info(`dipswitch ${version} serving ${base}/api/v1`);
   logger.info(`  control API ${base}/__sim: ${control}`);
+  logger.info(`  SMPP: ${smppPort === null ? 'off (--no-smpp)' : `smpp://${f.host}:${smppPort}`}`);
   logger.info(`  store: ${runtime.store.location === 'memory' ? 'memory' : resolve(runtime.store.location)}`);
   logger.info(`  clock: ${clock}; CORS: ${f.cors ? 'on' : 'off'}; outbound: ${outboundPolicy(f)}`);
   if (f.scenarios) logger.info(`  scenarios: ${runtime.scenarios.names().join(', ')}`);
@@ -115,6 +118,15 @@ export async function serve(f: ServeFlags): Promise<void> {
       throw e;
     },
   );
+  const smpp = f.smpp
+    ? await listening(() => listenSmpp(runtime, f.smppPort, f.host), f.host, f.smppPort, '--smpp-port').catch(
+        async (e: unknown) => {
+          server.close();
+          await runtime.close();
+          throw e;
+        },
+      )
+    : null;
   // a clean stop (SIGTERM, SIGINT) lets pending writes finish first
   const shutdown = () => {
     server.close();
@@ -122,5 +134,5 @@ export async function serve(f: ServeFlags): Promise<void> {
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
-  banner(f, server, runtime, logger);
+  banner(f, server, runtime, logger, smpp?.port ?? null);
 }

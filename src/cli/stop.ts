@@ -22,10 +22,10 @@ export const version = (JSON.parse(readFileSync(resolve(projectRoot, 'package.js
 // ---- start-up failures
 
 /** A listen failure in one line, or null when it is not one of those. */
-export function listenFailure(e: unknown, host: string, port: number): Stop | null {
+export function listenFailure(e: unknown, host: string, port: number, flag = '--port'): Stop | null {
   switch ((e as NodeJS.ErrnoException).code) {
     case 'EADDRINUSE':
-      return new Stop(`port ${port} on ${host} is in use: stop what holds it, or pick another with --port`, 1);
+      return new Stop(`port ${port} on ${host} is in use: stop what holds it, or pick another with ${flag}`, 1);
     case 'EADDRNOTAVAIL':
       return new Stop(`address ${host} is not one of this machine's: pick another with --host`, 1);
     case 'ENOTFOUND':
@@ -46,10 +46,10 @@ export function storeStop(e: unknown): void {
   if (e instanceof StoreInaccessible) throw new Stop(e.message, 1);
 }
 
-export async function listening<T>(start: () => Promise<T>, host: string, port: number): Promise<T> {
+export async function listening<T>(start: () => Promise<T>, host: string, port: number, flag?: string): Promise<T> {
   try {
     return await start();
   } catch (e) {
-    throw listenFailure(e, host, port) ?? e;
+    throw listenFailure(e, host, port, flag) ?? e;
   }
 }

@@ -5,7 +5,7 @@
  * 30 min, 2 h and 6 h; the sixth failure is final.
  */
 import { elapsedMs, stopwatch, type Logger } from '../deps.js';
-import type { Attempt, DeliveryRow, StepRow } from '../store/rows.js';
+import type { Attempt, DeliveryRow, SmppMessage, StepRow } from '../store/rows.js';
 import type { Store, UnitOfWork } from '../store/store.js';
 import { tarGz } from './transport/archive.js';
 import type { Clocks } from './clock.js';
@@ -13,10 +13,14 @@ import type { FaultEffect, Faults } from './faults.js';
 import { send, type OutboundRequest, type OutboundResponse } from './transport/http_client.js';
 import { OutboundRefused, type OutboundPolicy } from './transport/outbound.js';
 import { putStep } from './steps.js';
+import type { SmppBinds } from './transport/smpp.js';
+import { deliverPdus } from './transport/smpp_messages.js';
 
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
 const LAST_BACKOFF_MS = 6 * 3600_000;
 export const DELIVERY_TIMEOUT_MS = 5_000;
+/** A message for an SMPP bind waits this long on the account's clock for one, then fails as expired. */
+export const SMPP_WAIT_MS = 24 * 3600_000;
 
 export interface DeliveryWorkerOptions {
   store: Store;
@@ -24,21 +28,29 @@ export interface DeliveryWorkerOptions {
   faults: Faults;
   policy: OutboundPolicy;
   logger: Logger;
+  /** The SMPP binds of this process. */
+  smpp: SmppBinds;
 }
 
 /** What an attempt came to. */
 interface Outcome {
   attempt: Attempt;
   response: OutboundResponse | null;
+  /** An SMPP message whose key has no receiving bind here: not an attempt. */
+  waiting?: boolean;
 }
 
 export class DeliveryWorker {
+  /** The keys whose waiting messages are being sent, and whether to look again after. */
+  private readonly waking = new Map<string, { again: boolean }>();
+
   constructor(private readonly opts: DeliveryWorkerOptions) {}
 
   /** Runs a due delivery step; answers what happened, for `advance`'s report. */
   async run(step: StepRow): Promise<string> {
     const row = await this.opts.store.run({ read: true }, (w) => w.deliveries.getAnyAccount(step.data.ref));
-    if (!row || (row.data.outcome !== 'pending' && row.data.outcome !== 'retrying')) {
+    const runnable = ['pending', 'retrying', 'waiting'];
+    if (!row || !runnable.includes(row.data.outcome)) {
       await this.record(step, row, []);
       return `delivery ${step.data.ref} is no longer pending`;
     }
@@ -89,6 +101,7 @@ export class DeliveryWorker {
       return `delivery ${row.data.kind} to ${row.data.target}: held back until the next one to it`;
     }
     const first = await this.attempt(row, fault);
+    if (first.waiting) return this.wait(step, row, first.attempt);
     const attempts = [first.attempt];
     if (first.response && fault?.duplicate) attempts.push((await this.attempt(row, undefined)).attempt);
     const n = row.data.attempts.length + 1;
@@ -106,6 +119,53 @@ export class DeliveryWorker {
     return final
       ? `${what} failed (${first.attempt.error}); no more attempts`
       : `${what} failed (${first.attempt.error}), retrying`;
+  }
+
+  /**
+   * An SMPP message with no bind to go to: it waits (a peer holding a bind of the key hears of it),
+   * until SMPP_WAIT_MS have passed on the account's clock since it first waited: then it expired.
+   */
+  private async wait(step: StepRow | undefined, row: DeliveryRow, attempt: Attempt): Promise<string> {
+    const systemId = row.request.smpp?.system_id ?? '';
+    if (row.data.outcome !== 'waiting') {
+      await this.record(step, row, [], 'waiting');
+      return `delivery ${row.data.kind} to ${row.data.target}: waiting for an SMPP bind of system id ${systemId}`;
+    }
+    const error = `no SMPP bind of system id ${systemId} came within ${SMPP_WAIT_MS / 3600_000} h: expired`;
+    await this.record(step, row, [{ ...attempt, error }], 'failed');
+    return `delivery ${row.data.kind} to ${row.data.target}: ${error}`;
+  }
+
+  /**
+   * A bind of the key is up here: the messages waiting for it go out, oldest first, each claimed in
+   * its account's work (so one instance sends it). A wake while one runs for the key runs again after.
+   */
+  async wake(keyId: string): Promise<void> {
+    const running = this.waking.get(keyId);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: true };
+    this.waking.set(keyId, state);
+    try {
+      while (state.again) {
+        state.again = false;
+        const waiting = await this.opts.store.run({ read: true }, (w) => w.deliveries.waitingFor(keyId));
+        for (const row of waiting) {
+          const claimed = await this.opts.store.run({ account: row.account_id }, async (w) => {
+            const current = await w.deliveries.getAnyAccount(row.data.id);
+            if (current?.data.outcome !== 'waiting') return undefined;
+            return w.deliveries.update(current, (d) => {
+              d.data.outcome = 'pending';
+            });
+          });
+          if (claimed) await this.attemptAndRecord(undefined, claimed);
+        }
+      }
+    } finally {
+      this.waking.delete(keyId);
+    }
   }
 
   /** Sends what an out-of-order fault held back for this target, after the delivery that just went. */
@@ -128,6 +188,11 @@ export class DeliveryWorker {
     if (refusal) return { attempt: { ...attempt, error: `refused: ${refusal}` }, response: null };
     if (fault?.fail) return { attempt: { ...attempt, error: 'injected fault' }, response: null };
     const started = stopwatch();
+    if (row.request.smpp) {
+      const outcome = await this.smppAttempt(row, row.request.smpp, attempt);
+      attempt.duration_ms = elapsedMs(started);
+      return outcome;
+    }
     try {
       const request = await this.requestOf(row, clock.ms());
       const response = await send(request, DELIVERY_TIMEOUT_MS, this.opts.policy);
@@ -140,6 +205,26 @@ export class DeliveryWorker {
     } finally {
       attempt.duration_ms = elapsedMs(started);
     }
+  }
+
+  /** One attempt of a message for an SMPP bind: its deliver_sm PDUs to a receiving bind of the key. */
+  private async smppAttempt(row: DeliveryRow, message: SmppMessage, attempt: Attempt): Promise<Outcome> {
+    const fault = await this.opts.faults.smpp('deliver_sm', message.system_id, row.account_id);
+    if (fault?.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms));
+    if (fault?.smpp_status)
+      return {
+        attempt: { ...attempt, status: fault.smpp_status, error: statusError(fault.smpp_status) },
+        response: null,
+      };
+    if (fault?.drop) return { attempt: { ...attempt, error: 'injected fault: the bind dropped' }, response: null };
+    // the parts of one message share a reference: a number from its id
+    const reference = [...row.data.id].reduce((n, c) => (n * 31 + c.charCodeAt(0)) & 0xff, 0);
+    const result = await this.opts.smpp.deliver(message.key_id, deliverPdus(message, reference), DELIVERY_TIMEOUT_MS);
+    if (result === null) return { attempt, response: null, waiting: true };
+    if ('error' in result) return { attempt: { ...attempt, error: result.error }, response: null };
+    if (result.status)
+      return { attempt: { ...attempt, status: result.status, error: statusError(result.status) }, response: null };
+    return { attempt: { ...attempt, status: 0 }, response: { status: 0, headers: {}, body: '' } };
   }
 
   /** The request as it goes out; a result file is read (and archived) at each attempt. */
@@ -170,14 +255,21 @@ export class DeliveryWorker {
       if (!current || !outcome) return;
       const clock = await this.opts.clocks.of(w, accountId);
       const n = current.data.attempts.length + attempts.length;
-      const retryAt = outcome === 'retrying' ? clock.ms() + (RETRY_BACKOFF_MS[n - 1] ?? LAST_BACKOFF_MS) : null;
+      const retryAt =
+        outcome === 'retrying'
+          ? clock.ms() + (RETRY_BACKOFF_MS[n - 1] ?? LAST_BACKOFF_MS)
+          : outcome === 'waiting'
+            ? clock.ms() + SMPP_WAIT_MS
+            : null;
       await w.deliveries.update(current, (d) => {
         d.data.attempts.push(...attempts);
         d.data.outcome = outcome;
         d.data.next_attempt_at = retryAt === null ? null : new Date(retryAt).toISOString();
       });
+      if (outcome === 'waiting' && current.request.smpp) await w.tell('smpp', current.request.smpp.key_id);
       if (retryAt !== null) {
-        const step = { id: `${current.data.id}-${n}`, kind: 'delivery' as const, ref: current.data.id };
+        const id = outcome === 'waiting' ? `${current.data.id}-wait` : `${current.data.id}-${n}`;
+        const step = { id, kind: 'delivery' as const, ref: current.data.id };
         await putStep(w, accountId, { ...step, atMs: retryAt, now: clock.iso() });
         await w.tell('steps', accountId);
       }
@@ -186,6 +278,10 @@ export class DeliveryWorker {
     });
   }
 }
+
+/** A deliver_sm answered with an error status, as the delivery log says it. */
+const statusError = (status: number): string =>
+  `deliver_sm answered command_status 0x${status.toString(16).padStart(8, '0')}`;
 
 /** What a settled delivery does besides its log entry: a bulk dip's on-done action learns its outcome. */
 async function settle(w: UnitOfWork, row: DeliveryRow, ok: boolean): Promise<void> {

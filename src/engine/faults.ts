@@ -15,7 +15,13 @@ export interface FaultMatch {
   account_id?: string;
   /** Outbound rules: deliveries whose target starts with this URL. */
   url?: string;
+  /** SMPP rules: PDUs of this kind (a bind of any of the three kinds is `bind`). */
+  smpp?: SmppFaultPoint;
+  /** SMPP rules: only binds with this system id. */
+  system_id?: string;
 }
+
+export type SmppFaultPoint = 'bind' | 'submit_sm' | 'deliver_sm' | 'enquire_link';
 
 export interface FaultEffect {
   status?: number;
@@ -29,6 +35,8 @@ export interface FaultEffect {
   duplicate?: boolean;
   /** Outbound: the delivery is held back and sent after the next one to the same URL. */
   reorder?: boolean;
+  /** SMPP: the command_status answered instead (or, for a deliver_sm, the one its attempt fails with). */
+  smpp_status?: number;
 }
 
 export interface FaultRule {
@@ -130,6 +138,7 @@ export class Faults {
     return this.fire(
       (m) =>
         m.url === undefined &&
+        m.smpp === undefined &&
         (!m.method || m.method.toUpperCase() === call.method) &&
         (!m.path || m.path === call.template || m.path === call.path) &&
         (!m.operation_id || m.operation_id === call.operationId) &&
@@ -141,6 +150,14 @@ export class Faults {
   outbound(url: string, accountId: string): Promise<FaultEffect | undefined> {
     return this.fire(
       (m) => m.url !== undefined && url.startsWith(m.url) && (!m.account_id || m.account_id === accountId),
+    );
+  }
+
+  /** The effect for an SMPP PDU of a bind with `systemId`, if an SMPP rule fires. */
+  smpp(point: SmppFaultPoint, systemId: string, accountId: string | undefined): Promise<FaultEffect | undefined> {
+    return this.fire(
+      (m) =>
+        m.smpp === point && (!m.system_id || m.system_id === systemId) && (!m.account_id || m.account_id === accountId),
     );
   }
 

@@ -25,8 +25,11 @@ export interface JournalEntry {
   response: { body: unknown };
 }
 
+/** Which traffic a call was: /api/v1 (`openapi`), /__sim, or an SMPP PDU and its answer. */
+export type JournalApi = ApiName | 'smpp';
+
 export interface JournalFilter {
-  api?: 'v1' | 'sim' | 'all';
+  api?: 'v1' | 'sim' | 'smpp' | 'all';
   path?: string;
   method?: string;
   status?: number;
@@ -60,7 +63,7 @@ function cut(text: string): string | Buffer {
 
 /** What is kept per call: the texts as they crossed the wire, redacted when read (cheap on the hot path). */
 export interface Kept extends Omit<JournalEntry, 'request' | 'response'> {
-  api: ApiName;
+  api: JournalApi;
   headers: Record<string, string>;
   requestBody: string | Buffer | Record<string, unknown> | undefined;
   responseText: string | Buffer;
@@ -87,7 +90,7 @@ function shownEntry({ headers, requestBody, responseText, api: _api, bytes: _byt
 }
 
 export interface Recorded {
-  api: ApiName;
+  api: JournalApi;
   at: string;
   wall_at: string;
   method: string;
@@ -109,7 +112,7 @@ export type JournalListener = (entry: JournalEntry) => void;
 export function matches(e: Kept, f: JournalFilter): boolean {
   const api = f.api ?? 'v1';
   return (
-    (api === 'all' || (api === 'v1') === (e.api === 'openapi')) &&
+    (api === 'all' || api === (e.api === 'openapi' ? 'v1' : e.api)) &&
     (!f.path || e.path.includes(f.path)) &&
     (!f.method || e.method === f.method.toUpperCase()) &&
     (f.status === undefined || e.status === f.status) &&

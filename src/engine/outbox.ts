@@ -29,12 +29,13 @@ export interface SimPort {
   schedule(kind: StepKind, ref: string, atMs: number): Promise<void>;
   /**
    * A delivery, logged now and attempted after the commit; a failure is retried on the clock if
-   * asked. `now: true` logs it without a step: the caller sends it at once (an HTTP route callback).
+   * asked. `now: true` logs it without a step: the caller sends it at once (an HTTP route callback);
+   * `atMs` sends it first at that time on the account's clock rather than now.
    */
   deliver(
     kind: DeliveryKind,
     request: OutboundSpec,
-    opts: { retry: boolean; settle?: Settle; now?: boolean },
+    opts: { retry: boolean; settle?: Settle; now?: boolean; atMs?: number },
   ): Promise<DeliveryRow>;
   /** The earliest time (ms) of a step scheduled by this work, so the scheduler can wake for it. */
   readonly earliest: number | null;
@@ -161,11 +162,11 @@ export function outbox(store: UnitOfWork, accountId: string, clock: Clock, ids: 
         body: request.body_file ? `(file ${request.body_file.archive_name ?? 'result'})` : shown,
         attempts: [],
         outcome: 'pending',
-        next_attempt_at: now,
+        next_attempt_at: opts.atMs === undefined ? now : new Date(opts.atMs).toISOString(),
         note: request.note ?? null,
       },
     });
-    if (!opts.now) await schedule('delivery', row.data.id, clock.ms());
+    if (!opts.now) await schedule('delivery', row.data.id, opts.atMs ?? clock.ms());
     await trimLog(store, accountId);
     return row;
   };
@@ -208,8 +209,6 @@ async function trimLog(store: UnitOfWork, accountId: string): Promise<void> {
   const excess = all.length - DELIVERY_LOG_PER_ACCOUNT;
   if (excess <= 0) return;
   // a look at the oldest few is enough: the log shrinks one delivery at a time as it grows
-  const settled = all
-    .slice(0, 100)
-    .filter((d) => d.data.outcome !== 'pending' && d.data.outcome !== 'retrying' && d.data.outcome !== 'held');
+  const settled = all.slice(0, 100).filter((d) => !['pending', 'retrying', 'held', 'waiting'].includes(d.data.outcome));
   for (const d of settled.slice(0, excess)) await store.deliveries.remove(d);
 }

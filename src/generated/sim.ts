@@ -824,6 +824,13 @@ export interface components {
             readonly account_id?: string;
             /** @description Outbound: deliveries whose target starts with this. */
             readonly url?: string;
+            /**
+             * @description SMPP: a bind (any of the three), a submit_sm from the client, a deliver_sm to it, or an enquire_link.
+             * @enum {string}
+             */
+            readonly smpp?: "bind" | "submit_sm" | "deliver_sm" | "enquire_link";
+            /** @description SMPP: only PDUs of binds with this system id. */
+            readonly system_id?: string;
         };
         readonly fault_effect: {
             readonly status?: number;
@@ -834,6 +841,8 @@ export interface components {
             readonly fail?: boolean;
             readonly duplicate?: boolean;
             readonly reorder?: boolean;
+            /** @description SMPP: the command_status answered instead (0x58 ESME_RTHROTTLED, 0x0D ESME_RBINDFAIL, …); with smpp deliver_sm, the deliver_sm is not sent and the attempt fails as if the client had answered it. */
+            readonly smpp_status?: number;
         };
         readonly fault_request: {
             readonly match: components["schemas"]["fault_match"];
@@ -900,6 +909,7 @@ export interface components {
             readonly account_id: string;
             /** @enum {string} */
             readonly kind: "event" | "cdr" | "sms" | "dlr" | "route" | "result";
+            /** @description POST, GET or PUT for HTTP; SFTP; SMPP (a deliver_sm to a bind of the switch's API key). */
             readonly method: string;
             readonly target: string;
             readonly headers: {
@@ -907,8 +917,11 @@ export interface components {
             };
             readonly body: string;
             readonly attempts: readonly components["schemas"]["attempt"][];
-            /** @enum {string} */
-            readonly outcome: "pending" | "delivered" | "retrying" | "failed" | "refused" | "held";
+            /**
+             * @description waiting: an SMPP message for a key with no receiving bind, sent when one binds (README "SMPP").
+             * @enum {string}
+             */
+            readonly outcome: "pending" | "delivered" | "retrying" | "failed" | "refused" | "held" | "waiting";
             /** Format: date-time */
             readonly next_attempt_at: string | null;
             /** @description What the log says of the delivery besides its attempts, such as an auth method without its credentials. */
@@ -1197,8 +1210,8 @@ export interface operations {
     readonly simRequests: {
         readonly parameters: {
             readonly query?: {
-                /** @description Which API's calls. */
-                readonly api?: "v1" | "sim" | "all";
+                /** @description Which API's calls: /api/v1, /__sim, the SMPP PDUs (method the command, path smpp://SYSTEM_ID, status the command_status), or all. */
+                readonly api?: "v1" | "sim" | "smpp" | "all";
                 /** @description Calls whose path contains this. */
                 readonly path?: string;
                 /** @description Only this method. */
@@ -1812,8 +1825,8 @@ export interface operations {
     readonly simRequestStream: {
         readonly parameters: {
             readonly query?: {
-                /** @description Which API's calls. */
-                readonly api?: "v1" | "sim" | "all";
+                /** @description Which API's calls: /api/v1, /__sim, the SMPP PDUs (method the command, path smpp://SYSTEM_ID, status the command_status), or all. */
+                readonly api?: "v1" | "sim" | "smpp" | "all";
             };
             readonly header?: never;
             readonly path?: never;

@@ -225,6 +225,10 @@ class Deliveries extends Collection<DeliveryRow> {
   heldFor(target: string) {
     return this.t.many('held', target);
   }
+  /** Messages waiting for an SMPP bind of the key (any account's: a key is one account's), oldest first. */
+  waitingFor(keyId: string) {
+    return this.t.many('waiting', keyId);
+  }
 }
 
 /** A backend's table operations for each collection. */

@@ -185,7 +185,7 @@ export type StepRow = Frozen<{
 }>;
 
 export type DeliveryKind = 'event' | 'cdr' | 'sms' | 'dlr' | 'route' | 'result';
-export type DeliveryOutcome = 'pending' | 'delivered' | 'retrying' | 'failed' | 'refused' | 'held';
+export type DeliveryOutcome = 'pending' | 'delivered' | 'retrying' | 'failed' | 'refused' | 'held' | 'waiting';
 
 export interface Attempt {
   at: string;
@@ -195,14 +195,26 @@ export interface Attempt {
 }
 
 /** What a delivery sends: an HTTP request, or an SFTP upload (method SFTP). */
+/** A message for an SMPP bind: one deliver_sm, or its parts, to a receiving bind of the key. */
+export interface SmppMessage {
+  key_id: string;
+  system_id: string;
+  source_addr: string;
+  destination_addr: string;
+  text: string;
+  /** A delivery receipt (esm_class 0x04) for the message with this id, rather than a message. */
+  receipt_for?: string;
+}
+
 export interface OutboundSpec {
-  method: 'GET' | 'POST' | 'PUT' | 'SFTP';
+  method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP';
   url: string;
   headers: Record<string, string>;
   /** The body as text; or, for a bulk dip result, read from the file area at each attempt. */
   body: string;
   body_file?: { id: string; archive_name?: string };
   sftp?: { username: string; password: string; filename: string };
+  smpp?: SmppMessage;
   /** What the delivery log should say about it (credentials missing, say). */
   note?: string | null;
 }

@@ -100,7 +100,12 @@ export const SCHEMA = {
   overwrite_requests: { indexes: { number: { key: (r) => r.number_id } } },
   clocks: { indexes: {} },
   steps: { indexes: { ref: { key: (r) => r.data.ref } }, compare: byDue },
-  deliveries: { indexes: { held: { key: (r) => (r.data.outcome === 'held' ? r.data.target : null) } } },
+  deliveries: {
+    indexes: {
+      held: { key: (r) => (r.data.outcome === 'held' ? r.data.target : null) },
+      waiting: { key: (r) => (r.data.outcome === 'waiting' ? (r.request.smpp?.key_id ?? null) : null) },
+    },
+  },
 } satisfies Schema;
 
 export type IndexName<K extends CollectionName> = keyof (typeof SCHEMA)[K]['indexes'] & string;

@@ -84,8 +84,11 @@ export class UnitOfWork extends Tables {
   }
 }
 
-/** What instances over one store tell each other: steps scheduled (an account id, `*` for all), calls journaled. */
-export type PeerTopic = 'steps' | 'journal';
+/**
+ * What instances over one store tell each other: steps scheduled (an account id, `*` for all), calls
+ * journaled, a message waiting for an SMPP bind of a key (its id).
+ */
+export type PeerTopic = 'steps' | 'journal' | 'smpp';
 
 /** The other instances over the same store (PostgreSQL's LISTEN/NOTIFY). */
 export interface Peers {

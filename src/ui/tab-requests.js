@@ -4,6 +4,9 @@ import { headers, sim, state } from './api.js';
 import { $, clockTime, h, json, maybe$, statusClass, wallTime } from './dom.js';
 import { show } from './shell.js';
 
+/** The traffic the journal keeps: /api/v1, /__sim, SMPP PDUs (method the command, status the command_status), or all. */
+const API_NAMES = { v1: '/api/v1', sim: '/__sim', smpp: 'SMPP', all: 'all' };
+
 // ---- Requests
 
 export function curlOf(entry) {
@@ -179,9 +182,7 @@ export async function requestsView() {
         h(
           'select',
           { id: 'f-api', 'aria-label': 'API', onchange: () => void show('requests') },
-          ['v1', 'sim', 'all'].map((a) =>
-            h('option', { value: a, selected: a === f.api }, a === 'v1' ? '/api/v1' : a === 'sim' ? '/__sim' : 'both'),
-          ),
+          Object.entries(API_NAMES).map(([a, name]) => h('option', { value: a, selected: a === f.api }, name)),
         ),
         h('input', { id: 'f-path', placeholder: 'path contains', value: f.path, oninput: renderCalls }),
         h('input', {

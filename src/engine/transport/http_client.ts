@@ -9,7 +9,7 @@ import { OutboundRefused, type OutboundPolicy } from './outbound.js';
 import { sftpUpload } from './sftp.js';
 
 export interface OutboundRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'SFTP';
+  method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP';
   url: string;
   headers: Record<string, string>;
   body: string | Buffer;
@@ -28,6 +28,7 @@ export interface OutboundResponse {
  * RECEIVER_ANSWER_BYTES of an answer are kept.
  */
 export async function send(req: OutboundRequest, timeoutMs: number, policy: OutboundPolicy): Promise<OutboundResponse> {
+  if (req.method === 'SMPP') throw new Error('an SMPP message goes to a bind (src/engine/transport/smpp.ts)');
   if (req.method === 'SFTP') {
     const body = typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body);
     if (!req.sftp) throw new Error('an SFTP delivery needs its login and file name');

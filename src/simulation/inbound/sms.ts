@@ -24,7 +24,7 @@ export interface SmsOutcome {
   trace: TraceStep[];
   outbound: { from: string; to: string; text: string; reason: string }[];
   /** The delivery to the switch, to be finished once it ran: its trace step and the receipt it may send. */
-  switchDelivery?: { id: string; dlr: { from: string; to: string; text: string } | null };
+  switchDelivery?: { id: string; protocol: 'HTTP' | 'SMPP'; dlr: { from: string; to: string; text: string } | null };
 }
 
 export interface SmsInput {
@@ -163,21 +163,43 @@ async function toSwitch(a: Arrival): Promise<void> {
   const delivered = { ...a.message, from: options?.pad_shortcodes ? padShortCode(a.from) : a.from };
   if (protocol === 'HTTP') return toHttp(a, sw, delivered, options?.dlr_on_sent ?? false);
   if (protocol === 'FORWARD') return forward(a, sw);
-  if (protocol === 'SMPP') {
-    const key = sw.api_key_id ? await store.apiKeys.get(accountId, sw.api_key_id) : undefined;
-    trace.push({
-      step: 'smpp',
-      detail: `queued for the SMPP bind of system id ${key?.data.smpp_system_id ?? '(none)'}`,
-    });
-    return;
-  }
+  if (protocol === 'SMPP') return toSmpp(a, sw, delivered, options?.dlr_on_sent ?? false);
   trace.push({ step: protocol.toLowerCase(), detail: `handed to ${protocol}` });
 }
 
 async function toHttp(a: Arrival, sw: SwitchRow, delivered: Record<string, unknown>, dlrOnSent: boolean) {
   const row = await a.work.sim.deliver('sms', switchRequest(sw, a.kind, delivered), { retry: true });
   const dlr = dlrOnSent ? { from: a.number.data.number, to: a.from, text: `DLR ${a.message.id}: DELIVERED` } : null;
-  a.outcome.switchDelivery = { id: row.data.id, dlr };
+  a.outcome.switchDelivery = { id: row.data.id, protocol: 'HTTP', dlr };
+}
+
+/** SMPP: a deliver_sm to a receiving bind of the switch's API key, waiting for one if none is bound. */
+async function toSmpp(a: Arrival, sw: SwitchRow, delivered: Record<string, unknown>, dlrOnSent: boolean) {
+  const { store, accountId } = a.work;
+  const key = sw.api_key_id ? await store.apiKeys.get(accountId, sw.api_key_id) : undefined;
+  const systemId = key?.data.smpp_system_id;
+  if (!key || !systemId) {
+    a.outcome.trace.push({ step: 'discarded', detail: 'the switch has SMPP but no API key to bind with' });
+    return;
+  }
+  const message = {
+    key_id: key.data.id,
+    system_id: systemId,
+    source_addr: String(delivered.from),
+    destination_addr: a.number.data.number,
+    text: a.input.text,
+  };
+  const request = {
+    method: 'SMPP' as const,
+    url: `smpp://${systemId}`,
+    headers: {},
+    body: a.input.text,
+    smpp: message,
+  };
+  const row = await a.work.sim.deliver('sms', request, { retry: true });
+  a.outcome.trace.push({ step: 'smpp', detail: `queued for an SMPP bind of system id ${systemId}` });
+  const dlr = dlrOnSent ? { from: a.number.data.number, to: a.from, text: `DLR ${a.message.id}: DELIVERED` } : null;
+  a.outcome.switchDelivery = { id: row.data.id, protocol: 'SMPP', dlr };
 }
 
 /** FORWARD: a new outbound message to the switch's number. */
@@ -201,9 +223,15 @@ export function finishSmsTrace(
   if (!switchDelivery) return rest;
   const attempt = delivery?.data.attempts[0];
   const ok = delivery?.data.outcome === 'delivered';
+  const waiting = delivery?.data.outcome === 'waiting';
+  const answered = switchDelivery.protocol === 'SMPP' ? 'deliver_sm answered' : 'answered';
   rest.trace.push({
-    step: 'switch_http',
-    detail: ok ? `delivered, answered ${attempt?.status}` : 'delivery failed; retrying on the clock',
+    step: `switch_${switchDelivery.protocol.toLowerCase()}`,
+    detail: ok
+      ? `delivered, ${answered} ${attempt?.status}`
+      : waiting
+        ? 'no bind of the key: waiting for one'
+        : 'delivery failed; retrying on the clock',
     status: ok ? (attempt?.status ?? null) : null,
   });
   if (ok && switchDelivery.dlr) {

@@ -37,6 +37,8 @@ export const MIGRATIONS: (string | { reindex: CollectionName })[] = [
   // a sandbox's index (the live sandboxes counted without reading every account) and an API key's SMPP system id (binds)
   { reindex: 'accounts' },
   { reindex: 'api_keys' },
+  // messages waiting for an SMPP bind
+  { reindex: 'deliveries' },
 ];
 
 /** A row's place in its list: `inserted_at` then id, or for steps the due time then the order scheduled. */

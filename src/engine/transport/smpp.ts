@@ -1,0 +1,290 @@
+/**
+ * The SMPP 3.4 server (README "SMPP"): binds of the three kinds authenticated by an API key's SMPP
+ * system id and secret, `enquire_link`, `unbind`, `submit_sm` from a bound client, `deliver_sm` to
+ * one of a key's receiving binds (several binds of one key share its traffic, in turn). Bad input
+ * gets SMPP's own answers: a PDU that cannot be read a `generic_nack` (ESME_RINVCMDLEN) and the
+ * connection closed, an unknown command a `generic_nack` (ESME_RINVCMDID), a PDU before a bind
+ * ESME_RINVBNDSTS. Connections that have not bound are bounded in number and in time.
+ */
+import type { AddressInfo } from 'node:net';
+import smpp, { type PDU, type Server, type Session } from 'smpp';
+import type { FaultEffect, SmppFaultPoint } from '../faults.js';
+
+/** SMPP 3.4 command_status values (section 5.1.3). */
+export const SMPP_STATUS = {
+  ESME_ROK: 0x00,
+  ESME_RINVCMDLEN: 0x02,
+  ESME_RINVCMDID: 0x03,
+  ESME_RINVBNDSTS: 0x04,
+  ESME_RALYBND: 0x05,
+  ESME_RSYSERR: 0x08,
+  ESME_RINVSRCADR: 0x0a,
+  ESME_RBINDFAIL: 0x0d,
+  ESME_RINVPASWD: 0x0e,
+  ESME_RINVSYSID: 0x0f,
+  ESME_RTHROTTLED: 0x58,
+} as const;
+
+export type BindKind = 'receiver' | 'transmitter' | 'transceiver';
+
+/** A bound connection: whose key it is and what it may do. */
+export interface Bound {
+  keyId: string;
+  accountId: string;
+  systemId: string;
+  kind: BindKind;
+  session: Session;
+}
+
+/** One PDU exchange, for the request journal. */
+export interface Exchange {
+  systemId: string;
+  accountId: string | undefined;
+  request: PDU;
+  /** The answer; null when the connection was dropped or no answer came. */
+  response: PDU | null;
+  latencyMs: number;
+}
+
+/** What the server asks of the rest of dipswitch. */
+export interface SmppHooks {
+  /** The key a bind's credentials name, or the command_status refusing it. */
+  authenticate(systemId: string, password: string): Promise<{ keyId: string; accountId: string } | { status: number }>;
+  /** A `submit_sm` of a bound client: its command_status, and its message id when accepted. */
+  submit(bind: Bound, pdu: PDU): Promise<{ status: number; message_id?: string }>;
+  /** A bind that may receive is up: messages waiting for its key go out. */
+  bound(bind: Bound): void;
+  /** The effect of an SMPP fault rule, if one fires. */
+  fault(point: SmppFaultPoint, systemId: string, accountId: string | undefined): Promise<FaultEffect | undefined>;
+  journal(exchange: Exchange): void;
+}
+
+export interface SmppLimits {
+  /** Connections that have not bound, at most; one more is closed as it arrives. */
+  unbound: number;
+  /** A connection that has not bound within this is closed. */
+  bindTimeoutMs: number;
+  /** Binds of one key at once, at most; one more is refused with ESME_RBINDFAIL. */
+  bindsPerKey: number;
+}
+
+const BIND_KINDS: Record<string, BindKind> = {
+  bind_receiver: 'receiver',
+  bind_transmitter: 'transmitter',
+  bind_transceiver: 'transceiver',
+};
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The binds of this process, by key; `deliver_sm` goes to a receiving one, in turn. */
+export class SmppBinds {
+  private readonly byKey = new Map<string, Bound[]>();
+  private turn = 0;
+
+  constructor(private readonly journal: (exchange: Exchange) => void = () => {}) {}
+
+  add(bind: Bound): void {
+    this.byKey.set(bind.keyId, [...(this.byKey.get(bind.keyId) ?? []), bind]);
+  }
+
+  remove(bind: Bound): void {
+    const left = (this.byKey.get(bind.keyId) ?? []).filter((b) => b !== bind);
+    if (left.length) this.byKey.set(bind.keyId, left);
+    else this.byKey.delete(bind.keyId);
+  }
+
+  count(keyId: string): number {
+    return this.byKey.get(keyId)?.length ?? 0;
+  }
+
+  /** A bind of the key that may receive (receiver or transceiver), each in turn. */
+  receiving(keyId: string): Bound | undefined {
+    const able = (this.byKey.get(keyId) ?? []).filter((b) => b.kind !== 'transmitter');
+    return able.length ? able[this.turn++ % able.length] : undefined;
+  }
+
+  /**
+   * Sends the PDUs (the parts of one message) to one receiving bind of the key, each after the
+   * answer to the one before: the first command_status that is not ESME_ROK, or 0; an error when
+   * no answer came; null when the key has no receiving bind here.
+   */
+  async deliver(
+    keyId: string,
+    pdus: Record<string, unknown>[],
+    timeoutMs: number,
+  ): Promise<{ status: number } | { error: string } | null> {
+    const bind = this.receiving(keyId);
+    if (!bind) return null;
+    for (const fields of pdus) {
+      const answer = await this.exchange(bind, new smpp.PDU('deliver_sm', fields), timeoutMs);
+      if (typeof answer === 'string') return { error: answer };
+      if (answer !== 0) return { status: answer };
+    }
+    return { status: 0 };
+  }
+
+  private exchange(bind: Bound, pdu: PDU, timeoutMs: number): Promise<number | string> {
+    const started = performance.now();
+    return new Promise((resolve) => {
+      const done = (result: number | string, response: PDU | null) => {
+        clearTimeout(timer);
+        bind.session.off('close', closed);
+        const latencyMs = performance.now() - started;
+        this.journal({ systemId: bind.systemId, accountId: bind.accountId, request: pdu, response, latencyMs });
+        resolve(result);
+      };
+      const closed = () => done('the bind closed before answering', null);
+      const timer = setTimeout(() => done(`no deliver_sm_resp within ${timeoutMs} ms`, null), timeoutMs);
+      bind.session.once('close', closed);
+      const sent = bind.session.send(pdu, (resp) => done(resp.command_status, resp));
+      if (!sent) closed();
+    });
+  }
+}
+
+/** One TCP connection: its session, and its bind once it has one. */
+interface Connection {
+  session: Session;
+  bound?: Bound;
+  timer: NodeJS.Timeout;
+}
+
+export class SmppServer {
+  private readonly server: Server;
+  private readonly unbound = new Set<Connection>();
+
+  constructor(
+    private readonly binds: SmppBinds,
+    private readonly hooks: SmppHooks,
+    private readonly limits: SmppLimits,
+  ) {
+    this.server = smpp.createServer({}, (session) => this.open(session));
+  }
+
+  listen(port: number, host: string): Promise<AddressInfo> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve(this.server.address() as AddressInfo);
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    for (const session of [...this.server.sessions]) session.destroy();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private open(session: Session): void {
+    if (this.unbound.size >= this.limits.unbound) {
+      session.destroy();
+      return;
+    }
+    const timer = setTimeout(() => session.destroy(), this.limits.bindTimeoutMs);
+    timer.unref();
+    const conn: Connection = { session, timer };
+    this.unbound.add(conn);
+    session.on('pdu', (pdu: PDU) => void this.take(conn, pdu));
+    // a PDU that cannot be read (too long, truncated, garbage): SMPP's answer, then the connection closes
+    let failed = false;
+    session.on('error', () => {
+      if (failed) return;
+      failed = true;
+      const nack = new smpp.PDU('generic_nack', { command_status: SMPP_STATUS.ESME_RINVCMDLEN });
+      if (session.socket.writable) session.socket.end(nack.toBuffer());
+      session.destroy();
+    });
+    session.on('close', () => {
+      clearTimeout(timer);
+      this.unbound.delete(conn);
+      if (conn.bound) this.binds.remove(conn.bound);
+    });
+  }
+
+  private async take(conn: Connection, pdu: PDU): Promise<void> {
+    if (pdu.isResponse() || pdu.command === 'generic_nack') return;
+    const started = performance.now();
+    const systemId = conn.bound?.systemId ?? String(pdu.system_id ?? '');
+    let response: PDU | null = null;
+    try {
+      response = await this.answer(conn, pdu);
+    } catch {
+      response = answerOf(pdu, SMPP_STATUS.ESME_RSYSERR);
+    }
+    const latencyMs = performance.now() - started;
+    this.hooks.journal({ systemId, accountId: conn.bound?.accountId, request: pdu, response, latencyMs });
+    if (!response) {
+      conn.session.destroy();
+      return;
+    }
+    conn.session.send(response);
+    if (pdu.command === 'unbind' && response.command_status === 0) conn.session.close();
+  }
+
+  /** The answer to a PDU; null drops the connection (a fault). */
+  private async answer(conn: Connection, pdu: PDU): Promise<PDU | null> {
+    if (BIND_KINDS[pdu.command]) return this.bind(conn, pdu);
+    if (pdu.command === 'unknown') return answerOf(pdu, SMPP_STATUS.ESME_RINVCMDID);
+    const bound = conn.bound;
+    if (!bound) return answerOf(pdu, SMPP_STATUS.ESME_RINVBNDSTS);
+    if (pdu.command === 'unbind') return answerOf(pdu, 0);
+    if (pdu.command === 'enquire_link') {
+      const effect = await this.hooks.fault('enquire_link', bound.systemId, bound.accountId);
+      return (await applied(effect, pdu)) ?? answerOf(pdu, 0);
+    }
+    if (pdu.command === 'submit_sm') {
+      if (bound.kind === 'receiver') return answerOf(pdu, SMPP_STATUS.ESME_RINVBNDSTS);
+      const effect = await this.hooks.fault('submit_sm', bound.systemId, bound.accountId);
+      const faulted = await applied(effect, pdu);
+      if (faulted !== undefined) return faulted;
+      const { status, message_id } = await this.hooks.submit(bound, pdu);
+      return status ? answerOf(pdu, status) : pdu.response({ message_id });
+    }
+    // a command SMPP knows that this SMSC does not take (query_sm, replace_sm, data_sm, …)
+    return answerOf(pdu, SMPP_STATUS.ESME_RINVCMDID);
+  }
+
+  private async bind(conn: Connection, pdu: PDU): Promise<PDU | null> {
+    if (conn.bound) return answerOf(pdu, SMPP_STATUS.ESME_RALYBND);
+    const systemId = String(pdu.system_id ?? '');
+    // no PDU of this connection is taken until the bind is decided
+    conn.session.pause();
+    try {
+      const auth = await this.hooks.authenticate(systemId, String(pdu.password ?? ''));
+      if ('status' in auth) return answerOf(pdu, auth.status);
+      const faulted = await applied(await this.hooks.fault('bind', systemId, auth.accountId), pdu);
+      if (faulted !== undefined) return faulted;
+      if (this.binds.count(auth.keyId) >= this.limits.bindsPerKey) return answerOf(pdu, SMPP_STATUS.ESME_RBINDFAIL);
+      const kind = BIND_KINDS[pdu.command] ?? 'transceiver';
+      const bound: Bound = { ...auth, systemId, kind, session: conn.session };
+      conn.bound = bound;
+      clearTimeout(conn.timer);
+      this.unbound.delete(conn);
+      this.binds.add(bound);
+      // after the bind_resp has gone: what waits for this key follows it
+      setImmediate(() => this.hooks.bound(bound));
+      return pdu.response({ system_id: 'dipswitch' });
+    } finally {
+      conn.session.resume();
+    }
+  }
+}
+
+/** The response to `pdu` with a status; a command without a response of its own gets a generic_nack. */
+function answerOf(pdu: PDU, status: number): PDU {
+  try {
+    return pdu.response({ command_status: status });
+  } catch {
+    return new smpp.PDU('generic_nack', { sequence_number: pdu.sequence_number, command_status: status });
+  }
+}
+
+/** A fault's effect on a PDU: a delay, then a status answered instead, or the connection dropped (null). */
+async function applied(effect: FaultEffect | undefined, pdu: PDU): Promise<PDU | null | undefined> {
+  if (!effect) return undefined;
+  if (effect.delay_ms) await wait(effect.delay_ms);
+  if (effect.drop) return null;
+  if (effect.smpp_status) return answerOf(pdu, effect.smpp_status);
+  return undefined;
+}

@@ -1,0 +1,134 @@
+/**
+ * What the SMPP server does with the account behind a bind (README "SMPP"): a bind authenticated
+ * by an API key's SMPP system id and secret, a `submit_sm` answered with a message id (sending SMS
+ * is outside the spec: only from the account's own numbers, no billing, no routing) and, when
+ * `registered_delivery` asks, a delivery receipt on the account's clock; every PDU journaled.
+ */
+import { toE164 } from '../domain/addresses.js';
+import { secretMatches } from '../domain/secrets.js';
+import type { Clocks } from '../engine/clock.js';
+import type { Faults } from '../engine/faults.js';
+import type { Journal } from '../engine/journal.js';
+import type { Work } from '../engine/work.js';
+import { SMPP_STATUS, type Bound, type Exchange, type SmppHooks } from '../engine/transport/smpp.js';
+import { receiptText } from '../engine/transport/smpp_messages.js';
+import type { Store } from '../store/store.js';
+import type { PDU } from 'smpp';
+
+/** A receipt follows an accepted submit_sm this much later on the account's clock. */
+export const RECEIPT_DELAY_MS = 2_000;
+
+export interface SmppDeps {
+  store: Store;
+  clocks: Clocks;
+  faults: Faults;
+  journal: Journal;
+  wall: () => number;
+  /** Runs `fn` in the account's work, its effects after the commit (Runtime.work). */
+  work<T>(accountId: string, fn: (w: Work) => Promise<T>): Promise<T>;
+  /** Messages waiting for the key go out (DeliveryWorker.wake). */
+  wake(keyId: string): Promise<void>;
+}
+
+/** An SMPP address as dipswitch writes numbers: international ones (TON 1) in E.164. */
+function addressOf(addr: unknown, ton: unknown): string {
+  const text = String(addr ?? '');
+  return ton === 1 || /^\+/.test(text) ? toE164(text) : text;
+}
+
+/** A short_message or message_payload as text (the smpp package decodes it by data_coding). */
+function textOf(pdu: PDU): string {
+  const body = pdu.message_payload ?? pdu.short_message;
+  if (typeof body === 'string') return body;
+  if (body && typeof body === 'object' && 'message' in body) return String((body as { message: unknown }).message);
+  return '';
+}
+
+export function smppHooks(deps: SmppDeps): SmppHooks {
+  return {
+    async authenticate(systemId, password) {
+      const keys = await deps.store.run({ read: true }, (w) => w.apiKeys.bySmppSystemId(systemId));
+      if (!keys.length) return { status: SMPP_STATUS.ESME_RINVSYSID };
+      const key = keys.find((k) => secretMatches(password, k.smpp_secret_hash));
+      if (!key) return { status: SMPP_STATUS.ESME_RINVPASWD };
+      if (!key.data.active) return { status: SMPP_STATUS.ESME_RBINDFAIL };
+      return { keyId: key.data.id, accountId: key.account_id };
+    },
+    submit: (bind, pdu) => submit(deps, bind, pdu),
+    bound: (bind) => {
+      if (bind.kind !== 'transmitter') void deps.wake(bind.keyId).catch(() => undefined);
+    },
+    fault: (point, systemId, accountId) => deps.faults.smpp(point, systemId, accountId),
+    journal: (exchange) => void journal(deps, exchange).catch(() => undefined),
+  };
+}
+
+async function submit(deps: SmppDeps, bind: Bound, pdu: PDU): Promise<{ status: number; message_id?: string }> {
+  const source = addressOf(pdu.source_addr, pdu.source_addr_ton);
+  const destination = addressOf(pdu.destination_addr, pdu.dest_addr_ton);
+  return deps.work(bind.accountId, async (w) => {
+    const number = await w.store.numbers.byNumber(bind.accountId, source);
+    if (!number) return { status: SMPP_STATUS.ESME_RINVSRCADR };
+    const id = w.ids.ulid();
+    if ((Number(pdu.registered_delivery ?? 0) & 0x03) !== 0) {
+      const at = w.clock.ms() + RECEIPT_DELAY_MS;
+      const text = receiptText(id, new Date(at).toISOString(), textOf(pdu));
+      await w.sim.deliver(
+        'dlr',
+        {
+          method: 'SMPP',
+          url: `smpp://${bind.systemId}`,
+          headers: {},
+          body: text,
+          smpp: {
+            key_id: bind.keyId,
+            system_id: bind.systemId,
+            source_addr: destination,
+            destination_addr: source,
+            text,
+            receipt_for: id,
+          },
+        },
+        { retry: true, atMs: at },
+      );
+    }
+    return { status: 0, message_id: id };
+  });
+}
+
+/** A PDU's fields as the journal shows them: no password, bytes as hex. */
+function fieldsOf(pdu: PDU | null): Record<string, unknown> | null {
+  if (!pdu) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(pdu)) {
+    if (typeof v === 'function' || k === 'command_length') continue;
+    if (k === 'password') out[k] = '***';
+    else if (Buffer.isBuffer(v)) out[k] = v.toString('hex');
+    else if (v && typeof v === 'object' && 'message' in v) {
+      const m = v as { message: unknown; udh?: Buffer[] };
+      out[k] = { message: m.message, ...(m.udh ? { udh: m.udh.map((b) => b.toString('hex')) } : {}) };
+    } else out[k] = v;
+  }
+  return out;
+}
+
+async function journal(deps: SmppDeps, e: Exchange): Promise<void> {
+  const accountId = e.accountId;
+  const clock = accountId
+    ? await deps.store.run({ read: true }, (w) => deps.clocks.of(w, accountId))
+    : deps.clocks.server();
+  await deps.journal.record({
+    api: 'smpp',
+    at: clock.iso(),
+    wall_at: new Date(deps.wall()).toISOString(),
+    method: e.request.command.toUpperCase(),
+    path: `smpp://${e.systemId}`,
+    operation_id: null,
+    account_id: e.accountId ?? null,
+    status: e.response?.command_status ?? -1,
+    latency_ms: e.latencyMs,
+    headers: {},
+    requestBody: JSON.stringify(fieldsOf(e.request)),
+    responseText: JSON.stringify(fieldsOf(e.response)),
+  });
+}
