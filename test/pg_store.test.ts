@@ -3,7 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/deps.js';
-import { buildServer, listen, type Runtime } from '../src/server.js';
+import { buildServer, listen, listenSmpp, type Runtime } from '../src/server.js';
 import { fixtureState } from '../src/store/fixtures.js';
 import { UniqueViolation } from '../src/store/table.js';
 import { PgStore } from '../src/store/postgres/store.js';
@@ -12,6 +12,7 @@ import pgClient from 'pg';
 import { COLLECTION_NAMES } from '../src/store/rows.js';
 import { DEMO, envelope, START, callAt } from './helpers.js';
 import { usePostgres } from './pg.js';
+import { client, messageOf } from './smpp_client.js';
 
 describe('the PostgreSQL store', () => {
   const pg = usePostgres();
@@ -170,4 +171,49 @@ describe('dipswitch on PostgreSQL', () => {
       await b.close();
     }
   }, 120_000);
+
+  it('SMPP over two instances: a message sent through one reaches a bind on the other, once', async () => {
+    const url = await pg().database();
+    const a = await instance(url, 7);
+    const b = await instance(url, 8);
+    const clients = [];
+    try {
+      const key = (await call(a.base, 'POST', '/api/v1/api_keys', envelope('api_key', { name: 'smpp' }))).body as any;
+      const sw = (
+        await call(
+          a.base,
+          'POST',
+          '/api/v1/switches',
+          envelope('switch', { name: 'smpp', sms_enabled: true, sms_protocol: 'SMPP', api_key_id: key.data.id }),
+        )
+      ).body as any;
+      await call(a.base, 'PATCH', '/api/v1/numbers/+13125550100', envelope('did', { switch_id: sw.data.id }));
+      const inbound = (text: string) =>
+        call(a.base, 'POST', '/__sim/inbound/sms', { to: '+13125550100', from: '+14155550123', text });
+      // no bind anywhere: the message waits; then a bind on the other instance receives it
+      await inbound('waited');
+      const onB = await client((await listenSmpp(b.runtime, 0, '127.0.0.1')).port);
+      clients.push(onB);
+      expect(await onB.bind('receiver', key.data.smpp_system_id, key.data.smpp_secert)).toBe(0);
+      for (let i = 0; i < 400 && onB.received.length < 1; i++) await new Promise((r) => setTimeout(r, 10));
+      // a message run by the instance without a bind waits there, and the other, told, sends it
+      await inbound('relayed');
+      for (let i = 0; i < 400 && onB.received.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(onB.received.map(messageOf)).toEqual(['waited', 'relayed']);
+      // a bind on the instance that runs the message too: each message still arrives once, at one of them
+      const onA = await client((await listenSmpp(a.runtime, 0, '127.0.0.1')).port);
+      clients.push(onA);
+      expect(await onA.bind('receiver', key.data.smpp_system_id, key.data.smpp_secert)).toBe(0);
+      await inbound('one');
+      await inbound('two');
+      const all = () => [...onA.received, ...onB.received].map(messageOf).sort();
+      for (let i = 0; i < 400 && all().length < 4; i++) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(all()).toEqual(['one', 'relayed', 'two', 'waited']);
+    } finally {
+      for (const c of clients) c.close();
+      await a.close();
+      await b.close();
+    }
+  });
 });

@@ -2,47 +2,14 @@
 // with a key made through /api/v1, receives inbound SMS as deliver_sm, submits, gets receipts; bad
 // input on the wire gets SMPP's answers and breaks nothing else.
 import { connect as tcp, type Socket } from 'node:net';
-import smpp, { type PDU, type Session } from 'smpp';
 import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../src/engine/journal.js';
 import { SMPP_STATUS } from '../src/engine/transport/smpp.js';
 import { listenSmpp } from '../src/server.js';
 import { envelope, useServer, type TestServer } from './helpers.js';
+import { client, messageOf } from './smpp_client.js';
 
 const NUMBER = '+13125550100';
-
-interface Client {
-  session: Session;
-  /** deliver_sm PDUs received (each answered ESME_ROK unless `answer` says otherwise). */
-  received: PDU[];
-  answer: number[];
-  bind(kind: string, systemId: string, password: string): Promise<number>;
-  call(command: string, fields?: Record<string, unknown>): Promise<PDU>;
-  close(): void;
-}
-
-async function client(port: number): Promise<Client> {
-  const session = await new Promise<Session>((resolve, reject) => {
-    const s: Session = smpp.connect({ url: `smpp://127.0.0.1:${port}` }, () => resolve(s));
-    s.on('error', reject);
-  });
-  const received: PDU[] = [];
-  const answer: number[] = [];
-  session.on('deliver_sm', (pdu: PDU) => {
-    received.push(pdu);
-    session.send(pdu.response({ command_status: answer.shift() ?? 0 }));
-  });
-  const call = (command: string, fields: Record<string, unknown> = {}) =>
-    new Promise<PDU>((resolve) => session.send(new smpp.PDU(command, fields), resolve));
-  return {
-    session,
-    received,
-    answer,
-    call,
-    bind: async (kind, system_id, password) => (await call(`bind_${kind}`, { system_id, password })).command_status,
-    close: () => session.destroy(),
-  };
-}
 
 /** A key made through /api/v1, a switch of SMPP for it, the number bound to the switch. */
 async function smppSwitch(s: TestServer, switchFields: Record<string, unknown> = {}) {
@@ -69,8 +36,6 @@ const eventually = async (check: () => boolean, what: string) => {
   for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(check(), what).toBe(true);
 };
-
-const messageOf = (pdu: PDU) => (pdu.short_message as { message: string }).message;
 
 describe('the SMPP server', () => {
   const server = useServer();
