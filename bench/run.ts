@@ -12,6 +12,7 @@ import { at } from '../src/domain/lists.js';
 import { DEMO_ACCOUNT as DEMO, fixtureState } from '../src/store/fixtures.js';
 import { STORE_FORMAT, STORE_VERSION } from '../src/store/embedded/log_file.js';
 import type { DbData } from '../src/store/rows.js';
+import { smppBench, type SmppFigures } from './smpp.js';
 import { startReceiver } from '../src/testing/receiver.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -431,8 +432,19 @@ async function postgresOnly(): Promise<void> {
     console.log(`${f.name}: ${(f.rps / at(small.figures, i).rps).toFixed(2)} of the embedded store's`);
 }
 
+function smppRows(f: SmppFigures) {
+  return [
+    { name: 'SMPP: deliver_sm per second to one bind (draining the backlog)', note: `${f.rate.toFixed(0)}/s` },
+    {
+      name: `SMPP: ${f.backlog.toLocaleString('en')} messages waiting for a bind`,
+      note: `heap +${f.heapMb.toFixed(0)} MB, RSS +${f.rssMb.toFixed(0)} MB; all received ${f.drainMs.toFixed(0)} ms after the bind`,
+    },
+  ];
+}
+
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'postgres') return postgresOnly();
+  if (process.env.BENCH_ONLY === 'smpp') return void console.log(table(smppRows(await smppBench())));
   console.log('ceiling');
   const ceilings: Figure[] = [];
   for (const mode of ['express', 'node:http']) {
@@ -476,6 +488,8 @@ async function main(): Promise<void> {
 
   console.log('simulation');
   const sim = await simulationFigures();
+  console.log('SMPP');
+  const smpp = await smppBench();
 
   const ratio = (f: Figure) => (f.rps / ceiling).toFixed(2);
   const createSmall = at(small.figures, 2).rps;
@@ -511,6 +525,7 @@ async function main(): Promise<void> {
     { name: 'RSS after loading 100,000 records', note: `${large.rss.toFixed(0)} MB` },
     { name: 'advance completing 1,000 bulk dips of 100 numbers', note: `${sim.thousandDips.toFixed(0)} ms` },
     { name: 'advance completing one 20,000-number dip, file delivered', note: `${sim.bigDip.toFixed(0)} ms` },
+    ...smppRows(smpp),
   ];
   const cpu = os.cpus();
   const header =
