@@ -82,4 +82,30 @@ describe('SFTP deliveries', () => {
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M' } });
     expect(sftp.logins.filter((l) => l.username === 'dips')).toHaveLength(2);
   });
+
+  it('an inbound MMS to a switch of SFTP is uploaded, in its format, to the path of mms_data', async () => {
+    const sw = (
+      await server().call('POST', '/api/v1/switches', {
+        body: envelope('switch', {
+          name: 'sftp-mms',
+          mms_enabled: true,
+          mms_protocol: 'SFTP',
+          mms_data: `sftp://${sftp.host}:${sftp.port}/inbox/mms`,
+          mms_auth_method: 'BASIC',
+          mms_identity: 'dips',
+          mms_secret: 'pw',
+        }),
+      })
+    ).body.data;
+    await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('did', { switch_id: sw.id }) });
+    const res = await server().call('POST', '/__sim/inbound/sms', {
+      key: null,
+      body: { to: '+13125550100', from: '+14155550123', text: 'a picture', media_urls: ['https://example.com/a.png'] },
+    });
+    expect(res.body.trace.at(-1)).toMatchObject({ step: 'switch_sftp' });
+    const file = sftp.files.get(`/inbox/mms/mms-${res.body.message.id}.json`);
+    const body = JSON.parse(file?.toString() ?? 'null');
+    expect(body).toMatchObject({ type: 'mms', data: { text: 'a picture', media_urls: ['https://example.com/a.png'] } });
+    expectConforms('message_delivery', body);
+  });
 });

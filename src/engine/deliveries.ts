@@ -5,7 +5,7 @@
  * 30 min, 2 h and 6 h; the sixth failure is final.
  */
 import { elapsedMs, stopwatch, type Logger } from '../deps.js';
-import type { Attempt, DeliveryRow, SmppMessage, StepRow } from '../store/rows.js';
+import type { Attempt, DeliveryRow, Mm4Message, SmppMessage, StepRow } from '../store/rows.js';
 import type { Store, UnitOfWork } from '../store/store.js';
 import { tarGz } from './transport/archive.js';
 import type { Clocks } from './clock.js';
@@ -15,6 +15,7 @@ import { OutboundRefused, type OutboundPolicy } from './transport/outbound.js';
 import { putStep } from './steps.js';
 import type { SmppBinds } from './transport/smpp.js';
 import { deliverPdus } from './transport/smpp_messages.js';
+import { fetchMedia, mm4Raw, mm4Send } from './transport/mm4.js';
 
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
 const LAST_BACKOFF_MS = 6 * 3600_000;
@@ -193,6 +194,11 @@ export class DeliveryWorker {
       attempt.duration_ms = elapsedMs(started);
       return outcome;
     }
+    if (row.request.mm4) {
+      const outcome = await this.mm4Attempt(row.request.mm4, attempt);
+      attempt.duration_ms = elapsedMs(started);
+      return outcome;
+    }
     try {
       const request = await this.requestOf(row, clock.ms());
       const response = await send(request, DELIVERY_TIMEOUT_MS, this.opts.policy);
@@ -225,6 +231,20 @@ export class DeliveryWorker {
     if (result.status)
       return { attempt: { ...attempt, status: result.status, error: statusError(result.status) }, response: null };
     return { attempt: { ...attempt, status: 0 }, response: { status: 0, headers: {}, body: '' } };
+  }
+
+  /** One attempt of an MM4 forward: the media fetched, the message composed and sent; an SMTP refusal fails it. */
+  private async mm4Attempt(message: Mm4Message, attempt: Attempt): Promise<Outcome> {
+    try {
+      const media = await fetchMedia(message.media_urls, DELIVERY_TIMEOUT_MS, this.opts.policy);
+      const reply = await mm4Send(message, mm4Raw(message, media), DELIVERY_TIMEOUT_MS, this.opts.policy);
+      const code = Number(/^\d{3}/.exec(reply)?.[0] ?? 250);
+      return { attempt: { ...attempt, status: code }, response: { status: code, headers: {}, body: reply } };
+    } catch (e) {
+      const err = e as Error & { responseCode?: number };
+      const error = e instanceof OutboundRefused ? `refused: ${err.message}` : err.message;
+      return { attempt: { ...attempt, status: err.responseCode ?? null, error }, response: null };
+    }
   }
 
   /** The request as it goes out; a result file is read (and archived) at each attempt. */

@@ -206,8 +206,21 @@ export interface SmppMessage {
   receipt_for?: string;
 }
 
+/** An inbound MMS for an MM4 relay (src/engine/transport/mm4.ts): composed, media fetched, at each attempt. */
+export interface Mm4Message {
+  url: string;
+  message_id: string;
+  date: string;
+  from: string;
+  to: string;
+  text: string;
+  media_urls: readonly string[];
+  username: string | null;
+  password: string | null;
+}
+
 export interface OutboundSpec {
-  method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP';
+  method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP' | 'MM4';
   url: string;
   headers: Record<string, string>;
   /** The body as text; or, for a bulk dip result, read from the file area at each attempt. */
@@ -215,6 +228,7 @@ export interface OutboundSpec {
   body_file?: { id: string; archive_name?: string };
   sftp?: { username: string; password: string; filename: string };
   smpp?: SmppMessage;
+  mm4?: Mm4Message;
   /** What the delivery log should say about it (credentials missing, say). */
   note?: string | null;
 }

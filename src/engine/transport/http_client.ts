@@ -9,7 +9,7 @@ import { OutboundRefused, type OutboundPolicy } from './outbound.js';
 import { sftpUpload } from './sftp.js';
 
 export interface OutboundRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP';
+  method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP' | 'MM4';
   url: string;
   headers: Record<string, string>;
   body: string | Buffer;
@@ -28,7 +28,8 @@ export interface OutboundResponse {
  * RECEIVER_ANSWER_BYTES of an answer are kept.
  */
 export async function send(req: OutboundRequest, timeoutMs: number, policy: OutboundPolicy): Promise<OutboundResponse> {
-  if (req.method === 'SMPP') throw new Error('an SMPP message goes to a bind (src/engine/transport/smpp.ts)');
+  if (req.method === 'SMPP' || req.method === 'MM4')
+    throw new Error(`an ${req.method} message has its own transport (src/engine/transport/)`);
   if (req.method === 'SFTP') {
     const body = typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body);
     if (!req.sftp) throw new Error('an SFTP delivery needs its login and file name');
@@ -77,5 +78,49 @@ export async function send(req: OutboundRequest, timeoutMs: number, policy: Outb
     call.on('timeout', () => call.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     call.on('error', reject);
     call.end(body);
+  });
+}
+
+/** A medium fetched for a message that carries content (MM4, multipart, RFC 822), at most this big. */
+export const MEDIA_BYTES = 5 * 1024 * 1024;
+
+/** GETs `url` under the outbound policy: its content type and bytes; more than `limit` bytes is an error. */
+export function fetchBytes(
+  url: string,
+  timeoutMs: number,
+  policy: OutboundPolicy,
+  limit = MEDIA_BYTES,
+): Promise<{ contentType: string; bytes: Buffer }> {
+  const refusal = policy.refusal(url);
+  if (refusal) return Promise.reject(new OutboundRefused(`the medium ${url}: ${refusal}`));
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const call = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+      target,
+      { method: 'GET', timeout: timeoutMs, lookup: policy.lookup },
+      (res) => {
+        if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) > 299) {
+          res.resume();
+          return reject(new Error(`the medium ${url} answered ${res.statusCode}`));
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > limit) call.destroy(new Error(`the medium ${url} is over ${limit} bytes`));
+          else chunks.push(c);
+        });
+        res.on('end', () =>
+          resolve({
+            contentType: res.headers['content-type'] ?? 'application/octet-stream',
+            bytes: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    call.on('timeout', () => call.destroy(new Error(`no answer from ${url} within ${timeoutMs} ms`)));
+    call.on('error', reject);
+    call.end();
   });
 }

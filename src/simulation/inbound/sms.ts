@@ -9,6 +9,7 @@ import type { DeliveryRow, NumberRow, SwitchRow } from '../../store/rows.js';
 import type { Work } from '../../engine/work.js';
 import { findNumber, type TraceStep } from './common.js';
 import { switchRequest } from './formats.js';
+import { sftpLogin } from '../../engine/outbox.js';
 
 /** Spec (glossary): the keywords that opt a subscriber out. */
 export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'];
@@ -24,7 +25,11 @@ export interface SmsOutcome {
   trace: TraceStep[];
   outbound: { from: string; to: string; text: string; reason: string }[];
   /** The delivery to the switch, to be finished once it ran: its trace step and the receipt it may send. */
-  switchDelivery?: { id: string; protocol: 'HTTP' | 'SMPP'; dlr: { from: string; to: string; text: string } | null };
+  switchDelivery?: {
+    id: string;
+    protocol: 'HTTP' | 'SMPP' | 'MM4' | 'SFTP';
+    dlr: { from: string; to: string; text: string } | null;
+  };
 }
 
 export interface SmsInput {
@@ -164,6 +169,8 @@ async function toSwitch(a: Arrival): Promise<void> {
   if (protocol === 'HTTP') return toHttp(a, sw, delivered, options?.dlr_on_sent ?? false);
   if (protocol === 'FORWARD') return forward(a, sw);
   if (protocol === 'SMPP') return toSmpp(a, sw, delivered, options?.dlr_on_sent ?? false);
+  if (protocol === 'MM4' && a.kind === 'mms') return toMm4(a, sw, delivered);
+  if (protocol === 'SFTP' && a.kind === 'mms') return toSftp(a, sw, delivered);
   trace.push({ step: protocol.toLowerCase(), detail: `handed to ${protocol}` });
 }
 
@@ -202,6 +209,40 @@ async function toSmpp(a: Arrival, sw: SwitchRow, delivered: Record<string, unkno
   a.outcome.switchDelivery = { id: row.data.id, protocol: 'SMPP', dlr };
 }
 
+/** MM4: an MM4_forward.REQ to the relay of `mms_data`, with SMTP AUTH when the switch has BASIC credentials. */
+async function toMm4(a: Arrival, sw: SwitchRow, delivered: Record<string, unknown>) {
+  const basic = sw.data.mms_auth_method === 'BASIC';
+  const message = {
+    url: sw.data.mms_data ?? '',
+    message_id: a.message.id,
+    date: String(a.message.received_at),
+    from: String(delivered.from),
+    to: a.number.data.number,
+    text: a.input.text,
+    media_urls: a.input.media_urls ?? [],
+    username: basic ? (sw.data.mms_identity ?? null) : null,
+    password: basic ? (sw.secrets.mms_secret ?? null) : null,
+  };
+  const request = { method: 'MM4' as const, url: message.url, headers: {}, body: a.input.text, mm4: message };
+  const row = await a.work.sim.deliver('sms', request, { retry: true });
+  a.outcome.switchDelivery = { id: row.data.id, protocol: 'MM4', dlr: null };
+}
+
+/** SFTP: the message in its format, uploaded as a file to the path of `mms_data` (as bulk dip results are). */
+async function toSftp(a: Arrival, sw: SwitchRow, delivered: Record<string, unknown>) {
+  const rendered = switchRequest(sw, 'mms', delivered);
+  const login = sftpLogin(sw.data.mms_auth_method, sw.data.mms_identity, sw.secrets.mms_secret);
+  const request = {
+    method: 'SFTP' as const,
+    url: sw.data.mms_data ?? '',
+    headers: {},
+    body: rendered.body,
+    sftp: { ...login, filename: `mms-${a.message.id}.json` },
+  };
+  const row = await a.work.sim.deliver('sms', request, { retry: true });
+  a.outcome.switchDelivery = { id: row.data.id, protocol: 'SFTP', dlr: null };
+}
+
 /** FORWARD: a new outbound message to the switch's number. */
 function forward(a: Arrival, sw: SwitchRow): void {
   const target = toE164((a.kind === 'sms' ? sw.data.sms_data : sw.data.mms_data) ?? '');
@@ -224,7 +265,9 @@ export function finishSmsTrace(
   const attempt = delivery?.data.attempts[0];
   const ok = delivery?.data.outcome === 'delivered';
   const waiting = delivery?.data.outcome === 'waiting';
-  const answered = switchDelivery.protocol === 'SMPP' ? 'deliver_sm answered' : 'answered';
+  const answered = { HTTP: 'answered', SMPP: 'deliver_sm answered', MM4: 'the relay answered', SFTP: 'uploaded' }[
+    switchDelivery.protocol
+  ];
   rest.trace.push({
     step: `switch_${switchDelivery.protocol.toLowerCase()}`,
     detail: ok
