@@ -16,6 +16,8 @@ import { putStep } from './steps.js';
 import type { SmppBinds } from './transport/smpp.js';
 import { deliverPdus } from './transport/smpp_messages.js';
 import { fetchMedia, mm4Raw, mm4Send } from './transport/mm4.js';
+import { composeBody } from './transport/mime.js';
+import { createHmac } from 'node:crypto';
 
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
 const LAST_BACKOFF_MS = 6 * 3600_000;
@@ -247,9 +249,21 @@ export class DeliveryWorker {
     }
   }
 
+  /** A message in a format that carries its media: fetched now, the body composed, signed when asked. */
+  private async composed(spec: DeliveryRow['request']): Promise<OutboundRequest> {
+    const c = spec.compose;
+    const media = c ? await fetchMedia(c.message.media_urls ?? [], DELIVERY_TIMEOUT_MS, this.opts.policy) : [];
+    const { contentType, body } = c ? composeBody(c, media) : { contentType: '', body: Buffer.alloc(0) };
+    const signed: Record<string, string> = c?.hmac_secret
+      ? { authorization: `SERVICE0-HMAC-SHA256 ${createHmac('sha256', c.hmac_secret).update(body).digest('hex')}` }
+      : {};
+    return { ...spec, headers: { ...spec.headers, 'content-type': contentType, ...signed }, body };
+  }
+
   /** The request as it goes out; a result file is read (and archived) at each attempt. */
   private async requestOf(row: DeliveryRow, nowMs: number): Promise<OutboundRequest> {
     const spec = row.request;
+    if (spec.compose) return this.composed(spec);
     const source = spec.body_file;
     if (!source) return { ...spec, headers: { ...spec.headers } };
     const file = (await this.opts.store.run({ read: true }, (w) => w.files.get(source.id))) ?? Buffer.alloc(0);

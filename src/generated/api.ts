@@ -1268,7 +1268,7 @@ export interface webhooks {
         readonly put?: never;
         /**
          * An inbound SMS or MMS, to a switch's HTTP endpoint
-         * @description SMSFMT_JSON_1_0 (and the MMS formats) as JSON; SMSFMT_POST_1_0 and SMSFMT_POST_2_0 form-encoded. HMAC_SHA256 auth sends `Authorization: SERVICE0-HMAC-SHA256 <hex>`, the HMAC of the exact body.
+         * @description By the switch's message format (README "Message formats"): SMSFMT_JSON_1_0 and MMSFMT_JSON_1_0 as JSON; SMSFMT_POST_1_0 form-encoded fields, SMSFMT_POST_2_0 form-encoded `type` and `data[field]`; MMSFMT_JSONAPI_1_0 a JSON:API document; MMSFMT_XML_1_0 a `message` element; MMSFMT_MULTIPART_1_0 form-data fields and a `media` file per medium, MMSFMT_MULTIPART_2_0 a `message` JSON part and `media[]` files; MMSFMT_RFC822_1_0 an e-mail message with the text and media as multipart/related parts. HMAC_SHA256 auth sends `Authorization: SERVICE0-HMAC-SHA256 <hex>`, the HMAC of the exact body.
          */
         readonly post: operations["deliverInboundMessage"];
         readonly delete?: never;
@@ -2508,6 +2508,15 @@ export interface components {
             readonly text: string;
             readonly received_at: components["schemas"]["timestamp"];
             readonly media_urls?: readonly string[];
+        };
+        readonly message_jsonapi_delivery: {
+            readonly data: {
+                /** @enum {string} */
+                readonly type: "sms" | "mms";
+                readonly id: components["schemas"]["ulid"];
+                /** @description The message's fields but its id. */
+                readonly attributes: Record<string, never>;
+            };
         };
         readonly message_delivery: {
             /** @enum {string} */
@@ -5314,6 +5323,10 @@ export interface operations {
             readonly content: {
                 readonly "application/json": components["schemas"]["message_delivery"];
                 readonly "application/x-www-form-urlencoded": components["schemas"]["message_fields"];
+                readonly "application/vnd.api+json": components["schemas"]["message_jsonapi_delivery"];
+                readonly "application/xml": string;
+                readonly "multipart/form-data": Record<string, never>;
+                readonly "message/rfc822": string;
             };
         };
         readonly responses: {

@@ -219,6 +219,14 @@ export interface Mm4Message {
   password: string | null;
 }
 
+/** An MMS in a format that carries its media: composed, media fetched, signed, at each attempt (src/engine/transport/mime.ts). */
+export interface ComposedMessage {
+  format: 'MMSFMT_MULTIPART_1_0' | 'MMSFMT_MULTIPART_2_0' | 'MMSFMT_RFC822_1_0';
+  message: { id: string; from: string; to: string; text: string; received_at: string; media_urls?: readonly string[] };
+  /** HMAC_SHA256 auth: the secret the exact body is signed with. */
+  hmac_secret: string | null;
+}
+
 export interface OutboundSpec {
   method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP' | 'MM4';
   url: string;
@@ -229,6 +237,7 @@ export interface OutboundSpec {
   sftp?: { username: string; password: string; filename: string };
   smpp?: SmppMessage;
   mm4?: Mm4Message;
+  compose?: ComposedMessage;
   /** What the delivery log should say about it (credentials missing, say). */
   note?: string | null;
 }

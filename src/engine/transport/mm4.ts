@@ -9,9 +9,8 @@
 import { createTransport } from 'nodemailer';
 import type { Mm4Message } from '../../store/rows.js';
 import { fetchBytes } from './http_client.js';
+import { CRLF, multipart, relatedParts, type Medium } from './mime.js';
 import type { OutboundPolicy } from './outbound.js';
-
-const CRLF = '\r\n';
 
 /** An address as MM4 writes it (TS 23.140 8.1.4.1): the number and its type. */
 export const plmn = (number: string): string => `${number}/TYPE=PLMN`;
@@ -25,14 +24,8 @@ export function mm4Relay(url: string): { host: string; port: number; tls: 'none'
   return { host: u.hostname, port: Number(u.port || (tls === 'implicit' ? 465 : 25)), tls };
 }
 
-/** A MIME part: its headers and its body, base64 in lines of 76. */
-function part(contentType: string, bytes: Buffer, extra: string[] = []): string {
-  const body = bytes.toString('base64').replace(/.{1,76}/g, (l) => l + CRLF);
-  return [`Content-Type: ${contentType}`, 'Content-Transfer-Encoding: base64', ...extra, '', body].join(CRLF);
-}
-
 /** The whole message, as sent: headers, then the text and each medium as parts. */
-export function mm4Raw(m: Mm4Message, media: { contentType: string; bytes: Buffer; name: string }[]): Buffer {
+export function mm4Raw(m: Mm4Message, media: Medium[]): Buffer {
   const boundary = `=_dipswitch_${m.message_id}`;
   const domain = mm4Relay(m.url).host;
   const headers = [
@@ -50,19 +43,13 @@ export function mm4Raw(m: Mm4Message, media: { contentType: string; bytes: Buffe
     'MIME-Version: 1.0',
     `Content-Type: multipart/related; boundary="${boundary}"; type="text/plain"`,
   ];
-  const parts = [
-    part('text/plain; charset=utf-8', Buffer.from(m.text, 'utf8'), ['Content-ID: <text>']),
-    ...media.map((x, i) =>
-      part(x.contentType, x.bytes, [`Content-ID: <media${i}>`, `Content-Location: ${x.name.replace(/[\r\n"]/g, '')}`]),
-    ),
-  ];
-  const body = parts.map((p) => `--${boundary}${CRLF}${p}`).join('') + `--${boundary}--${CRLF}`;
+  const body = multipart(boundary, relatedParts(m.text, media));
   return Buffer.from(headers.join(CRLF) + CRLF + CRLF + body, 'utf8');
 }
 
 /** The media of a message, fetched under the outbound policy (each at most MEDIA_BYTES). */
 export async function fetchMedia(urls: readonly string[], timeoutMs: number, policy: OutboundPolicy) {
-  const media = [];
+  const media: Medium[] = [];
   for (const url of urls) {
     const { contentType, bytes } = await fetchBytes(url, timeoutMs, policy);
     media.push({ contentType, bytes, name: new URL(url).pathname.split('/').pop() || 'medium' });

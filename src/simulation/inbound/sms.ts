@@ -8,7 +8,7 @@ import { matchKeyword } from '../../domain/keywords.js';
 import type { DeliveryRow, NumberRow, SwitchRow } from '../../store/rows.js';
 import type { Work } from '../../engine/work.js';
 import { findNumber, type TraceStep } from './common.js';
-import { switchRequest } from './formats.js';
+import { extensionOf, switchRequest } from './formats.js';
 import { sftpLogin } from '../../engine/outbox.js';
 
 /** Spec (glossary): the keywords that opt a subscriber out. */
@@ -237,7 +237,7 @@ async function toSftp(a: Arrival, sw: SwitchRow, delivered: Record<string, unkno
     url: sw.data.mms_data ?? '',
     headers: {},
     body: rendered.body,
-    sftp: { ...login, filename: `mms-${a.message.id}.json` },
+    sftp: { ...login, filename: `mms-${a.message.id}.${extensionOf(sw.data.mms_message_format)}` },
   };
   const row = await a.work.sim.deliver('sms', request, { retry: true });
   a.outcome.switchDelivery = { id: row.data.id, protocol: 'SFTP', dlr: null };

@@ -1,0 +1,91 @@
+/**
+ * MIME bodies for messages that carry their media (README "Message formats"): multipart/form-data
+ * (MMSFMT_MULTIPART_1_0 and _2_0), an RFC 822 message (MMSFMT_RFC822_1_0) and MM4's
+ * multipart/related. Parts are base64 in lines of 76; lines end CRLF.
+ */
+import type { ComposedMessage } from '../../store/rows.js';
+
+export const CRLF = '\r\n';
+
+export interface Medium {
+  contentType: string;
+  bytes: Buffer;
+  name: string;
+}
+
+/** A header value without line breaks or quotes (a file name from a URL, say). */
+const safe = (v: string): string => v.replace(/[\r\n"]/g, '');
+
+/** One part: its headers, a blank line, its body in base64. */
+export function part(headers: string[], bytes: Buffer): string {
+  const body = bytes.toString('base64').replace(/.{1,76}/g, (l) => l + CRLF);
+  return [...headers, 'Content-Transfer-Encoding: base64', '', body].join(CRLF);
+}
+
+/** The parts between boundaries, and the closing one. */
+export const multipart = (boundary: string, parts: string[]): string =>
+  parts.map((p) => `--${boundary}${CRLF}${p}`).join('') + `--${boundary}--${CRLF}`;
+
+/** The text and each medium as the parts of a multipart/related body. */
+export function relatedParts(text: string, media: Medium[]): string[] {
+  return [
+    part(['Content-Type: text/plain; charset=utf-8', 'Content-ID: <text>'], Buffer.from(text, 'utf8')),
+    ...media.map((m, i) =>
+      part([`Content-Type: ${m.contentType}`, `Content-ID: <media${i}>`, `Content-Location: ${safe(m.name)}`], m.bytes),
+    ),
+  ];
+}
+
+/** A form-data part, its body as it is (RFC 7578: no transfer encoding). */
+const formPart = (disposition: string, contentType: string | null, bytes: Buffer): Buffer =>
+  Buffer.concat([
+    Buffer.from(`Content-Disposition: form-data; ${disposition}${CRLF}`),
+    Buffer.from(contentType ? `Content-Type: ${contentType}${CRLF}` : ''),
+    Buffer.from(CRLF),
+    bytes,
+    Buffer.from(CRLF),
+  ]);
+
+/** A multipart/form-data body of the parts. */
+const formData = (boundary: string, parts: Buffer[]): Buffer =>
+  Buffer.concat([
+    ...parts.flatMap((p) => [Buffer.from(`--${boundary}${CRLF}`), p]),
+    Buffer.from(`--${boundary}--${CRLF}`),
+  ]);
+
+/**
+ * A composed message's body and content type, its media given: MULTIPART_1_0 is form-data with one
+ * field per message field and a `media` file part per medium; MULTIPART_2_0 a `message` part (the
+ * JSON delivery) and `media[]` file parts; RFC822_1_0 a whole e-mail message.
+ */
+export function composeBody(c: ComposedMessage, media: Medium[]): { contentType: string; body: Buffer } {
+  const boundary = `dipswitch-${c.message.id}`;
+  const m = c.message;
+  if (c.format === 'MMSFMT_RFC822_1_0') {
+    const headers = [
+      `Message-ID: <${m.id}@dipswitch>`,
+      `Date: ${new Date(m.received_at).toUTCString()}`,
+      `From: ${m.from}`,
+      `To: ${m.to}`,
+      'MIME-Version: 1.0',
+      `Content-Type: multipart/related; boundary="${boundary}"; type="text/plain"`,
+    ];
+    const body = headers.join(CRLF) + CRLF + CRLF + multipart(boundary, relatedParts(m.text, media));
+    return { contentType: 'message/rfc822', body: Buffer.from(body, 'utf8') };
+  }
+  const files = (name: string) =>
+    media.map((x) => formPart(`name="${name}"; filename="${safe(x.name)}"`, x.contentType, x.bytes));
+  const parts =
+    c.format === 'MMSFMT_MULTIPART_2_0'
+      ? [
+          formPart('name="message"', 'application/json', Buffer.from(JSON.stringify({ type: 'mms', data: m }))),
+          ...files('media[]'),
+        ]
+      : [
+          ...Object.entries(m).flatMap(([k, v]) =>
+            (Array.isArray(v) ? v : [v]).map((x) => formPart(`name="${k}"`, null, Buffer.from(String(x)))),
+          ),
+          ...files('media'),
+        ];
+  return { contentType: `multipart/form-data; boundary=${boundary}`, body: formData(boundary, parts) };
+}
