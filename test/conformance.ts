@@ -3,7 +3,13 @@ import { expect } from 'vitest';
 import { componentValidator } from '../src/contract.js';
 
 export function expectConforms(
-  schema: 'event_delivery' | 'cdr_delivery' | 'message_delivery' | 'message_fields' | 'route_callback',
+  schema:
+    | 'event_delivery'
+    | 'cdr_delivery'
+    | 'message_delivery'
+    | 'message_fields'
+    | 'route_callback'
+    | 'message_jsonapi_delivery',
   value: unknown,
 ): void {
   const validate = componentValidator(schema);
