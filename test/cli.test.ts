@@ -98,6 +98,11 @@ describe('dipswitch: start-up failures', () => {
       expect(oneLine(server.stderr)).toBe(
         `dipswitch: port ${port} on 127.0.0.1 is in use: stop what holds it, or pick another with --port`,
       );
+      const smpp = runCli(['--memory', '--port', '0', '--smpp-port', String(port)]);
+      expect(smpp.status).toBe(1);
+      expect(oneLine(smpp.stderr)).toBe(
+        `dipswitch: port ${port} on 127.0.0.1 is in use: stop what holds it, or pick another with --smpp-port`,
+      );
       const proxy = runCli(['proxy', '--upstream', 'http://127.0.0.1:9', '--port', String(port)]);
       expect(proxy.status).toBe(1);
       expect(oneLine(proxy.stderr)).toContain(`port ${port} on 127.0.0.1 is in use`);
@@ -168,6 +173,8 @@ describe('dipswitch: logs', () => {
       const banner = server.lines().map((l) => l.msg as string);
       expect(banner[0]).toMatch(/^dipswitch \d+\.\d+\.\d+ serving http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
       expect(banner).toContain(`  control API ${server.base}/__sim: needs the header X-Sim-Admin-Token`);
+      // the suite's SMPP_PORT=0 (vitest.config.ts): a free port, named
+      expect(banner.find((l) => l.startsWith('  SMPP: '))).toMatch(/^ {2}SMPP: smpp:\/\/127\.0\.0\.1:\d+$/);
       expect(banner).toContain(`  store: ${join(dir, 'db.json')}`);
       expect(banner).toContain(
         '  clock: frozen at 2026-03-01T12:00:00.000Z; CORS: on; outbound: only 127.0.0.1; never unspecified, metadata, link-local, multicast, private addresses',

@@ -26,6 +26,19 @@ describe('inbound SMS', () => {
     await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('did', binding) });
   }
 
+  it('SERVICE_CHAT puts the message in the platform chat inbox: the delivery log, method CHAT', async () => {
+    await route({ sms_protocol: 'SERVICE_CHAT', sms_data: 'UNUSED' });
+    const res = await sms('chat with us');
+    expect(res.body.trace.at(-1)).toMatchObject({ step: 'service_chat' });
+    const log = (await server().call('GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries;
+    expect(log[0]).toMatchObject({ method: 'CHAT', target: 'chat://platform', outcome: 'delivered' });
+    expect(JSON.parse(log[0].body)).toMatchObject({
+      type: 'sms',
+      data: { text: 'chat with us', id: res.body.message.id },
+    });
+    expect(receiver().received).toHaveLength(0);
+  });
+
   it("a switch with BASIC auth but no identity delivers without credentials; the receiver's 401 and the reason are logged", async () => {
     receiver().replies.push({ status: 401 });
     await route({

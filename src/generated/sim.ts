@@ -909,7 +909,7 @@ export interface components {
             readonly account_id: string;
             /** @enum {string} */
             readonly kind: "event" | "cdr" | "sms" | "dlr" | "route" | "result";
-            /** @description POST, GET or PUT for HTTP; SFTP; SMPP (a deliver_sm to a bind of the switch's API key); MM4 (an MM4_forward.REQ over SMTP). */
+            /** @description POST, GET or PUT for HTTP; SFTP; SMPP (a deliver_sm to a bind of the switch's API key); MM4 (an MM4_forward.REQ over SMTP); CHAT (SERVICE_CHAT: the platform chat inbox, received at once). */
             readonly method: string;
             readonly target: string;
             readonly headers: {

@@ -228,7 +228,7 @@ export interface ComposedMessage {
 }
 
 export interface OutboundSpec {
-  method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP' | 'MM4';
+  method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP' | 'MM4' | 'CHAT';
   url: string;
   headers: Record<string, string>;
   /** The body as text; or, for a bulk dip result, read from the file area at each attempt. */

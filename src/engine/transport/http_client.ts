@@ -9,7 +9,7 @@ import { OutboundRefused, type OutboundPolicy } from './outbound.js';
 import { sftpUpload } from './sftp.js';
 
 export interface OutboundRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP' | 'MM4';
+  method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP' | 'MM4' | 'CHAT';
   url: string;
   headers: Record<string, string>;
   body: string | Buffer;
@@ -28,7 +28,7 @@ export interface OutboundResponse {
  * RECEIVER_ANSWER_BYTES of an answer are kept.
  */
 export async function send(req: OutboundRequest, timeoutMs: number, policy: OutboundPolicy): Promise<OutboundResponse> {
-  if (req.method === 'SMPP' || req.method === 'MM4')
+  if (req.method === 'SMPP' || req.method === 'MM4' || req.method === 'CHAT')
     throw new Error(`an ${req.method} message has its own transport (src/engine/transport/)`);
   if (req.method === 'SFTP') {
     const body = typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body);

@@ -171,6 +171,7 @@ async function toSwitch(a: Arrival): Promise<void> {
   if (protocol === 'SMPP') return toSmpp(a, sw, delivered, options?.dlr_on_sent ?? false);
   if (protocol === 'MM4' && a.kind === 'mms') return toMm4(a, sw, delivered);
   if (protocol === 'SFTP' && a.kind === 'mms') return toSftp(a, sw, delivered);
+  if (protocol === 'SERVICE_CHAT') return toChat(a, delivered);
   trace.push({ step: protocol.toLowerCase(), detail: `handed to ${protocol}` });
 }
 
@@ -241,6 +242,23 @@ async function toSftp(a: Arrival, sw: SwitchRow, delivered: Record<string, unkno
   };
   const row = await a.work.sim.deliver('sms', request, { retry: true });
   a.outcome.switchDelivery = { id: row.data.id, protocol: 'SFTP', dlr: null };
+}
+
+/**
+ * SERVICE_CHAT: the platform's chat inbox, which dipswitch keeps as the delivery log's CHAT entries
+ * (`GET /__sim/deliveries`, the dashboard's Deliveries): received at once, nothing leaves the process.
+ */
+async function toChat(a: Arrival, delivered: Record<string, unknown>) {
+  const { store, clock } = a.work;
+  const body = JSON.stringify({ type: a.kind, data: delivered });
+  const request = { method: 'CHAT' as const, url: 'chat://platform', headers: {}, body };
+  const row = await a.work.sim.deliver('sms', request, { retry: false, now: true });
+  await store.deliveries.update(row, (d) => {
+    d.data.attempts.push({ at: clock.iso(), status: null, error: null, duration_ms: 0 });
+    d.data.outcome = 'delivered';
+    d.data.next_attempt_at = null;
+  });
+  a.outcome.trace.push({ step: 'service_chat', detail: `in the platform chat inbox (delivery ${row.data.id})` });
 }
 
 /** FORWARD: a new outbound message to the switch's number. */
