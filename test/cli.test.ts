@@ -61,6 +61,15 @@ describe('dipswitch: help, version and flags', () => {
     expect(clock.status).toBe(2);
   });
 
+  it('an empty environment variable counts as unset (HOST= is no address)', async () => {
+    const server = await startCli(['--memory', '--port', '0'], { env: { HOST: '', CLOCK: '' } });
+    try {
+      expect(server.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('a config file gives defaults; an unknown key or a bad value is refused with one line', async () => {
     const dir = scratch('config');
     const bad = join(dir, 'bad.json');
@@ -173,6 +182,9 @@ describe('dipswitch: logs', () => {
       const banner = server.lines().map((l) => l.msg as string);
       expect(banner[0]).toMatch(/^dipswitch \d+\.\d+\.\d+ serving http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
       expect(banner).toContain(`  control API ${server.base}/__sim: needs the header X-Sim-Admin-Token`);
+      expect(banner).toContain(
+        `  dashboard ${server.base}/__sim/ui; OpenAPI ${server.base}/api/v1/openapi and ${server.base}/__sim/openapi`,
+      );
       // the suite's SMPP_PORT=0 (vitest.config.ts): a free port, named
       expect(banner.find((l) => l.startsWith('  SMPP: '))).toMatch(/^ {2}SMPP: smpp:\/\/127\.0\.0\.1:\d+$/);
       expect(banner).toContain(`  store: ${join(dir, 'db.json')}`);

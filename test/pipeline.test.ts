@@ -45,8 +45,12 @@ describe('request pipeline', () => {
     const res = await server().call('GET', '/api/v1/no_such_resource');
     expect(res.status).toBe(404);
     expect(onlyError(res).code).toBe('not_found');
-    const root = await server().call('GET', '/');
-    expect(onlyError(root).code).toBe('not_found');
+  });
+
+  it('the root points a browser at the dashboard', async () => {
+    const root = await fetch(`${server().base}/`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/__sim/ui');
   });
 
   it('a body over 1 MB answers 413 payload_too_large and nothing is written', async () => {

@@ -8,6 +8,7 @@ import { SMPP_STATUS } from '../src/engine/transport/smpp.js';
 import { listenSmpp } from '../src/server.js';
 import { envelope, useServer, type TestServer } from './helpers.js';
 import { client, messageOf } from './smpp_client.js';
+import smpp from 'smpp';
 
 const NUMBER = '+13125550100';
 
@@ -167,6 +168,41 @@ describe('the SMPP server', () => {
       new RegExp(`^id:${String(accepted.message_id)} sub:001 dlvrd:001 .* stat:DELIVRD`),
     );
     c.close();
+  });
+
+  it('faults refuse a bind, drop the connection on enquire_link, and delay a deliver_sm; binds of one key are bounded', async () => {
+    const runtime = server().runtime;
+    runtime.limits.smppBindsPerKey = 3;
+    const port = await open();
+    const { systemId, secret } = await smppSwitch(server());
+    const fault = (body: unknown) => server().call('POST', '/__sim/faults', { key: null, body });
+    await fault({
+      match: { smpp: 'bind', system_id: systemId },
+      effect: { smpp_status: SMPP_STATUS.ESME_RBINDFAIL },
+      times: 1,
+    });
+    const refused = await client(port);
+    expect(await refused.bind('transceiver', systemId, secret)).toBe(SMPP_STATUS.ESME_RBINDFAIL);
+    expect(await refused.bind('transceiver', systemId, secret)).toBe(0);
+
+    await fault({ match: { smpp: 'enquire_link' }, effect: { drop: true }, times: 1 });
+    let closed = false;
+    refused.session.on('close', () => (closed = true));
+    refused.session.send(new smpp.PDU('enquire_link', {}));
+    await eventually(() => closed, 'the connection is dropped');
+
+    // a flood of binds of one key: past the bound, ESME_RBINDFAIL; the binds inside it work
+    const flood = await Promise.all(Array.from({ length: 5 }, () => client(port)));
+    const statuses = await Promise.all(flood.map((c) => c.bind('receiver', systemId, secret)));
+    expect(statuses.filter((s) => s === 0)).toHaveLength(3);
+    expect(statuses.filter((s) => s === SMPP_STATUS.ESME_RBINDFAIL)).toHaveLength(2);
+
+    await fault({ match: { smpp: 'deliver_sm' }, effect: { delay_ms: 300 }, times: 1 });
+    const started = performance.now();
+    await inbound(server(), 'late');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(300);
+    expect(flood.flatMap((c) => c.received).map(messageOf)).toEqual(['late']);
+    for (const c of flood) c.close();
   });
 });
 

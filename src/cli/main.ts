@@ -121,9 +121,16 @@ function program(): Command {
   return root;
 }
 
+/** An environment variable of a flag that is set but empty counts as unset (`HOST=` is no address). */
+function unsetEmpty(root: Command): void {
+  for (const cmd of [root, ...root.commands])
+    for (const o of cmd.options) if (o.envVar && process.env[o.envVar] === '') delete process.env[o.envVar];
+}
+
 /** `dipswitch` with `argv` (without node and the script); resolves to the exit code it wants, or undefined to keep running. */
 export async function run(argv: string[]): Promise<number | undefined> {
   const root = program();
+  unsetEmpty(root);
   const first = argv[0];
   const commands = root.commands.map((c) => c.name());
   if (first !== undefined && !first.startsWith('-') && !commands.includes(first) && first !== 'help') {

@@ -61,6 +61,7 @@ export function banner(f: ServeFlags, server: Server, runtime: Runtime, logger: 
   const clock = f.clock === 'frozen' ? `frozen at ${runtime.clocks.server().iso()}` : 'real';
   logger.info(`dipswitch ${version} serving ${base}/api/v1`);
   logger.info(`  control API ${base}/__sim: ${control}`);
+  logger.info(`  dashboard ${base}/__sim/ui; OpenAPI ${base}/api/v1/openapi and ${base}/__sim/openapi`);
   logger.info(`  SMPP: ${smppPort === null ? 'off (--no-smpp)' : `smpp://${f.host}:${smppPort}`}`);
   logger.info(`  store: ${runtime.store.location === 'memory' ? 'memory' : resolve(runtime.store.location)}`);
   logger.info(`  clock: ${clock}; CORS: ${f.cors ? 'on' : 'off'}; outbound: ${outboundPolicy(f)}`);

@@ -97,6 +97,8 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
       limit: JSON_LIMIT,
     }),
   );
+  // the server's root points a browser at the dashboard, which links both contracts
+  app.get('/', (_req: Request, res: Response) => res.redirect(302, '/__sim/ui'));
   app.use((req: Request, res: Response) => pipeline(newCall(req, res)));
 
   // a body express could not read (over the limit, or broken): answered and journaled like any failure

@@ -41,6 +41,18 @@ export const maybe$ = (/** @type {string} */ id) =>
 /** The page's elements that match a selector. */
 export const all = (/** @type {string} */ selector) =>
   /** @type {HTMLElement[]} */ ([...document.querySelectorAll(selector)]);
+/**
+ * How far ahead a time is, as a person says it: `in 7 d`, `in 2 h 5 min`, `in 40 s`; `due` when it is not ahead.
+ * @param {number} ms
+ */
+export function inTime(ms) {
+  if (ms <= 0) return 'due';
+  const s = Math.round(ms / 1000);
+  const [d, h, m] = [Math.floor(s / 86400), Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60)];
+  if (d) return `in ${d} d${h ? ` ${h} h` : ''}`;
+  if (h) return `in ${h} h${m ? ` ${m} min` : ''}`;
+  return m ? `in ${m} min` : `in ${s} s`;
+}
 export const statusClass = (status) => `s${String(status)[0]}xx`;
 export const json = (value) => JSON.stringify(value, null, 2);
 /** A body as text: indented when it is JSON. */

@@ -1,7 +1,7 @@
 // @ts-check
 // Clock: the account clock, its pending steps, and the buttons that move it.
 import { account, sim } from './api.js';
-import { $, clockTime, h, say } from './dom.js';
+import { $, clockTime, h, inTime, say } from './dom.js';
 import { refreshClock } from './shell.js';
 
 export async function clockView() {
@@ -53,7 +53,7 @@ export async function clockView() {
                   'tr',
                   {},
                   h('td', {}, clockTime(s.at)),
-                  h('td', { class: 'muted' }, `${Math.round((Date.parse(s.at) - Date.parse(clock.now)) / 60000)} min`),
+                  h('td', { class: 'muted' }, inTime(Date.parse(s.at) - Date.parse(clock.now))),
                   h('td', {}, s.kind),
                   h('td', { class: 'wrap' }, s.ref),
                 ),

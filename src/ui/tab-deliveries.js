@@ -4,6 +4,16 @@ import { account, sim } from './api.js';
 import { $, all, clockTime, h, pretty, say, statusClass } from './dom.js';
 import { every } from './shell.js';
 
+/** A delivery's kind, and for an event its event's kind (`event order.completed`), read from the body it sent. */
+function kindOf(d) {
+  if (d.kind !== 'event') return d.kind;
+  try {
+    return `event ${JSON.parse(d.body).data.kind}`;
+  } catch {
+    return d.kind;
+  }
+}
+
 export async function deliveriesView() {
   const render = async () => {
     const { deliveries } = await sim('GET', '/__sim/deliveries');
@@ -25,7 +35,7 @@ export async function deliveriesView() {
                 'summary',
                 {},
                 h('span', { class: `outcome o-${d.outcome}` }, d.outcome),
-                ` ${d.kind} · ${d.method} ${d.target} · ${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}`,
+                ` ${kindOf(d)} · ${d.method} ${d.target} · ${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}`,
                 d.next_attempt_at
                   ? h(
                       'span',

@@ -230,8 +230,9 @@ export class SmppServer {
     if (!bound) return answerOf(pdu, SMPP_STATUS.ESME_RINVBNDSTS);
     if (pdu.command === 'unbind') return answerOf(pdu, 0);
     if (pdu.command === 'enquire_link') {
-      const effect = await this.hooks.fault('enquire_link', bound.systemId, bound.accountId);
-      return (await applied(effect, pdu)) ?? answerOf(pdu, 0);
+      const faulted = await applied(await this.hooks.fault('enquire_link', bound.systemId, bound.accountId), pdu);
+      // null drops the connection: only a fault that did not fire leaves the usual answer
+      return faulted === undefined ? answerOf(pdu, 0) : faulted;
     }
     if (pdu.command === 'submit_sm') {
       if (bound.kind === 'receiver') return answerOf(pdu, SMPP_STATUS.ESME_RINVBNDSTS);
