@@ -34,8 +34,19 @@ describe('bulk dip tasks', () => {
       '/data/numbers/2',
       422,
     );
-    expectInvalid(await create({ type: 'LRN', reference_id: 'x' }), '/data/numbers', 422);
     expect((await create({ ...task, numbers: [], reference_id: 'empty' })).status).toBe(201);
+  });
+
+  it('numbers and reference_id are optional (no ! in the spec): a task without them completes with an empty result', async () => {
+    const made = await create({ type: 'LRN' });
+    expect(made.status).toBe(201);
+    expect(made.body.data).toMatchObject({ numbers: [], reference_id: null, status: 'NEW' });
+    expect((await create({ type: 'LRN' })).status).toBe(201);
+    await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT10M' } });
+    const done = await server().call('GET', `/api/v1/bulk_dip_tasks/${made.body.data.id}`, {
+      key: 'demo-standard-key',
+    });
+    expect(done.body.data).toMatchObject({ status: 'COMPLETED', error_code: 'OK' });
   });
 
   it('reference_id is 1..255 and unique in the account', async () => {

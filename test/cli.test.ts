@@ -129,6 +129,14 @@ describe('dipswitch: start-up failures', () => {
     );
   });
 
+  it('a store under /proc: one line, exit 1, rather than a start that never ends', () => {
+    const run = runCli(['--data', '/proc/dipswitch-no/db.json', '--port', '0']);
+    expect(run.status).toBe(1);
+    expect(oneLine(run.stderr)).toBe(
+      'dipswitch: cannot use the store /proc/dipswitch-no/db.json: /proc/dipswitch-no: no such file or folder (ENOENT)',
+    );
+  });
+
   it('a store it cannot write: one line naming the folder, exit 1', () => {
     // root writes through file modes, so the folder is one no one may write to (sysfs) when run as root
     const asRoot = process.getuid?.() === 0;

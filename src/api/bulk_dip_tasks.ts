@@ -18,7 +18,7 @@ export const bulkDipTaskHandlers = {
     const { store, clock, ids, principal, body } = work;
     const d = body.data;
     const violations: Violation[] = [];
-    if (await store.bulkDipTasks.byReference(principal.accountId, d.reference_id)) {
+    if (d.reference_id !== undefined && (await store.bulkDipTasks.byReference(principal.accountId, d.reference_id))) {
       violations.push({
         pointer: '/data/reference_id',
         detail: `A task with reference_id ${d.reference_id} exists in the account.`,
@@ -34,8 +34,8 @@ export const bulkDipTaskHandlers = {
       data: {
         id: ids.ulid(),
         type: d.type ?? null,
-        numbers: d.numbers.map(toE164),
-        reference_id: d.reference_id,
+        numbers: (d.numbers ?? []).map(toE164),
+        reference_id: d.reference_id ?? null,
         format: d.format ?? 'CSV',
         enhanced: d.enhanced ?? false,
         messaging_lookup: d.messaging_lookup ?? false,

@@ -2313,12 +2313,12 @@ export interface components {
             readonly status: "NEW" | "DELIVERING" | "COMPLETED" | "ERROR";
             readonly error_code: string;
         } & WithRequired<components["schemas"]["on_done_action_writable"], "protocol" | "data">;
-        /** @description No `!` in the spec: a task without `type` is accepted and ends ERROR (BAD_SOURCE_FILE) when processed. */
+        /** @description No `!` in the spec: a task without `type` is accepted and ends ERROR (BAD_SOURCE_FILE) when processed; one without `numbers` has none (it completes with a result of its header alone); one without `reference_id` has none (null), and no other task can collide with it. */
         readonly bulk_dip_task_create: {
             /** @enum {string} */
             readonly type?: "LRN" | "MCL" | "CNAM";
-            readonly numbers: readonly components["schemas"]["phone_number"][];
-            readonly reference_id: string;
+            readonly numbers?: readonly components["schemas"]["phone_number"][];
+            readonly reference_id?: string;
             /**
              * @default CSV
              * @enum {string}
@@ -2335,7 +2335,7 @@ export interface components {
             /** @enum {string|null} */
             readonly type: "LRN" | "MCL" | "CNAM" | null;
             readonly numbers: readonly components["schemas"]["phone_number"][];
-            readonly reference_id: string;
+            readonly reference_id: string | null;
             /** @enum {string} */
             readonly format: "CSV" | "MLJSON";
             readonly enhanced: boolean;

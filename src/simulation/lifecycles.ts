@@ -21,14 +21,16 @@ async function exportCdrs(work: Work, row: BulkDipTaskRow): Promise<void> {
   const kind = row.data.type;
   if (!kind) return;
   for (const n of row.data.numbers)
-    await work.sim.cdr(kind, { from: row.data.reference_id, to: n, task_id: row.data.id });
+    await work.sim.cdr(kind, { from: row.data.reference_id ?? row.data.id, to: n, task_id: row.data.id });
 }
 
 /** Queues each on-done action: the result file POSTed, or uploaded by SFTP, with the action's auth. */
 async function deliverResults(work: Work, row: BulkDipTaskRow): Promise<void> {
   const { contentType, extension } = resultFile(row.data, []);
   for (const [i, action] of row.data.on_done_actions.entries()) {
-    const name = action.filename ?? `${row.data.reference_id}.${extension}`;
+    // a task without a reference_id names its file by its id
+    const name = action.filename ?? `${row.data.reference_id ?? row.data.id}.${extension}`;
+    const reference = action.reference_id ?? row.data.reference_id;
     const archived = action.archive_format === 'TAR_GZ';
     const filename = archived ? `${name}.tar.gz` : name;
     const secret = row.action_secrets[i];
@@ -50,7 +52,7 @@ async function deliverResults(work: Work, row: BulkDipTaskRow): Promise<void> {
               'content-type': archived ? 'application/gzip' : contentType,
               'content-disposition': `attachment; filename="${filename}"`,
               'x-bulk-dip-task-id': row.data.id,
-              'x-reference-id': action.reference_id ?? row.data.reference_id,
+              ...(reference === null ? {} : { 'x-reference-id': reference }),
               ...authHeader(action.auth_method, action.auth_identity, secret),
             },
             body: '',
@@ -73,7 +75,7 @@ export async function runBulkDip(step: StepRow, work: Work): Promise<string> {
   if (!timed) return `the task is ${from} already`;
   const now = clock.iso();
   // a task without a type has nothing to look up: it fails as a bad source would
-  if (from === 'NEW' && (row.data.type === null || row.data.reference_id.startsWith(MAGIC.badSourceFile))) {
+  if (from === 'NEW' && (row.data.type === null || row.data.reference_id?.startsWith(MAGIC.badSourceFile))) {
     await store.bulkDipTasks.update(row, (d) =>
       Object.assign(d.data, { status: 'ERROR', error_code: 'BAD_SOURCE_FILE', done_at: now, updated_at: now }),
     );

@@ -94,7 +94,14 @@ export const SCHEMA = {
   },
   shared_resource_groups: { indexes: {} },
   brands: { indexes: {} },
-  bulk_dip_tasks: { indexes: { reference: { key: (r) => key(r.account_id, r.data.reference_id), unique: true } } },
+  bulk_dip_tasks: {
+    indexes: {
+      reference: {
+        key: (r) => (r.data.reference_id === null ? null : key(r.account_id, r.data.reference_id)),
+        unique: true,
+      },
+    },
+  },
   call_data_webhooks: { indexes: {} },
   event_subscriptions: { indexes: {} },
   overwrite_requests: { indexes: { number: { key: (r) => r.number_id } } },

@@ -47,6 +47,24 @@ const FS_REASONS: Record<string, string> = {
 };
 
 /** The store's files cannot be read or written (permissions, a read-only disk): the message names the path. */
+/**
+ * `mkdir -p`, one folder at a time: Node's recursive mkdir never settles under some paths (a folder
+ * under /proc), where this fails with the operating system's error.
+ */
+async function makeDirs(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw e;
+    await makeDirs(dirname(dir));
+    await mkdir(dir).catch((again: NodeJS.ErrnoException) => {
+      if (again.code !== 'EEXIST') throw again;
+    });
+  }
+}
+
 export class StoreInaccessible extends Error {
   constructor(
     store: string,
@@ -113,7 +131,7 @@ export class LogFile {
    */
   async checkWritable(): Promise<void> {
     const dir = dirname(this.path);
-    await mkdir(dir, { recursive: true });
+    await makeDirs(dir);
     const probe = join(dir, `.dipswitch-probe-${process.pid}`);
     await open(probe, 'w').then(
       (fh) => fh.close(),
@@ -254,7 +272,7 @@ export class LogFile {
   /** Appends one commit's changes, durably; on failure the log is cut back to what it held. */
   async append(changes: Change[]): Promise<void> {
     if (!changes.length) return;
-    await mkdir(dirname(this.path), { recursive: true });
+    await makeDirs(dirname(this.path));
     const line = (this.logBytes === 0 ? LOG_HEADER : '') + logLine(changes);
     const before = this.logBytes;
     const fh = await open(this.logPath, 'a');
@@ -273,7 +291,7 @@ export class LogFile {
 
   /** The whole state as the new snapshot; then the log starts over. */
   async write(data: DbData): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true });
+    await makeDirs(dirname(this.path));
     const tmp = `${this.path}.tmp`;
     const fh = await open(tmp, 'w');
     try {
