@@ -10,9 +10,10 @@
  * the valid prefix. A file that is not a dipswitch store is refused, never overwritten.
  */
 import { upgradeDid } from '../../domain/numbers.js';
-import { copyFile, mkdir, open, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
+import { copyFile, open, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { exists, makeDirs } from './dirs.js';
 import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../rows.js';
 
 export const STORE_FORMAT = 'dipswitch-store';
@@ -47,24 +48,6 @@ const FS_REASONS: Record<string, string> = {
 };
 
 /** The store's files cannot be read or written (permissions, a read-only disk): the message names the path. */
-/**
- * `mkdir -p`, one folder at a time: Node's recursive mkdir never settles under some paths (a folder
- * under /proc), where this fails with the operating system's error.
- */
-async function makeDirs(dir: string): Promise<void> {
-  try {
-    await mkdir(dir);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return;
-    if (code !== 'ENOENT' || dirname(dir) === dir) throw e;
-    await makeDirs(dirname(dir));
-    await mkdir(dir).catch((again: NodeJS.ErrnoException) => {
-      if (again.code !== 'EEXIST') throw again;
-    });
-  }
-}
-
 export class StoreInaccessible extends Error {
   constructor(
     store: string,
@@ -310,15 +293,6 @@ export class LogFile {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
     this.logBytes = 0;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 
