@@ -404,6 +404,18 @@ export default {
     try {
       await eventually(() => cli.out().includes('Partner'));
       expect(cli.out()).toContain('Acme Test (0a0a0a0a-0000-4000-8000-000000000001): demo-admin-key');
+      // a reset reads the file again: an edit is taken; a broken file is a 422 and the state stays
+      const accounts = async () =>
+        ((await (await fetch(`${cli.base}/__sim/accounts`)).json()) as { accounts: { name: string }[] }).accounts;
+      fixtures.accounts[0]!.name = 'Acme Edited';
+      writeFileSync(good, JSON.stringify(fixtures));
+      expect((await fetch(`${cli.base}/__sim/reset`, { method: 'POST' })).status).toBe(200);
+      expect((await accounts()).map((a) => a.name)).toContain('Acme Edited');
+      writeFileSync(good, '{ not json');
+      const broken = await fetch(`${cli.base}/__sim/reset`, { method: 'POST' });
+      expect(broken.status).toBe(422);
+      expect((await accounts()).map((a) => a.name)).toContain('Acme Edited');
+      fixtures.accounts[0]!.name = 'Acme Test';
     } finally {
       await cli.stop();
     }

@@ -9,6 +9,7 @@ import { LIMIT_FLAGS, type Limits } from '../limits.js';
 import type { Runtime } from '../runtime.js';
 import { buildServer, controlExposure, listen, listenSmpp } from '../server.js';
 import { fixtureState, loadFixtureFile } from '../store/fixtures.js';
+import { DomainError } from '../domain/errors.js';
 import { scenarioDirProblem } from '../testing/scenario_runner.js';
 import type { LogLevel } from './log.js';
 import { loggerOf } from './options.js';
@@ -82,12 +83,20 @@ export async function serve(f: ServeFlags): Promise<void> {
   }
   let fixtures;
   if (f.fixtures) {
+    const path = f.fixtures;
     try {
-      const file = loadFixtureFile(f.fixtures);
-      fixtures = () => fixtureState(file);
+      loadFixtureFile(path);
     } catch (e) {
       throw new Stop((e as Error).message, 2);
     }
+    // read again at each reset, so an edited file is taken; one that no longer passes is a 422 and changes nothing
+    fixtures = () => {
+      try {
+        return fixtureState(loadFixtureFile(path));
+      } catch (e) {
+        throw new DomainError('invalid_parameter', [{ detail: (e as Error).message.replace(/\n\s*/g, ' ') }]);
+      }
+    };
   }
   const logger = loggerOf(f);
   const { app, runtime } = await buildServer({

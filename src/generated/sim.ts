@@ -55,7 +55,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Reset
-         * @description Back to the fixtures; clocks, schedule, delivery log, faults and journal cleared.
+         * @description Back to the fixtures (a `--fixtures` file read again, so an edit is taken); clocks, schedule, delivery log, faults and journal cleared.
          */
         readonly post: operations["simReset"];
         readonly delete?: never;
@@ -1054,6 +1054,7 @@ export interface operations {
                 };
             };
             readonly 403: components["responses"]["forbidden"];
+            readonly 422: components["responses"]["unprocessable"];
             readonly 503: components["responses"]["storage_unavailable"];
         };
     };
