@@ -1,3 +1,6 @@
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatTimeline } from '../src/testing/scenario.js';
 import { ScenarioShelf } from '../src/testing/scenario_runner.js';
@@ -18,6 +21,22 @@ describe('scenarios', () => {
         'call-http-route',
       ]),
     );
+  });
+
+  it('an edited scenario is read again when it is run, without a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dipswitch-scenarios-'));
+    const file = join(dir, 'edited.mjs');
+    const write = (status: number) =>
+      writeFileSync(
+        file,
+        `export default { name: 'edited', title: 't', async run(s) { s.expect((await s.api('GET', '/api/v1/carts')).status === ${status}, 'listed'); } };\n`,
+      );
+    const mine = new ScenarioShelf([dir]);
+    write(500);
+    expect((await mine.run(server().base, 'edited')).passed).toBe(false);
+    write(200);
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    expect((await mine.run(server().base, 'edited')).passed).toBe(true);
   });
 
   for (const name of shelf.names()) {

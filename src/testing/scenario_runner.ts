@@ -25,7 +25,10 @@ async function importScenario(file: string): Promise<Scenario> {
   const url = pathToFileURL(file).href;
   let module: ScenarioModule;
   try {
-    module = (await import(url)) as ScenarioModule;
+    // a JavaScript file's time in its URL: an edited scenario is a new module, read again without a
+    // restart (a TypeScript one loaded through tsx is read again by its own loader each time)
+    const fresh = file.endsWith('.ts') ? url : `${url}?mtime=${statSync(file).mtimeMs}`;
+    module = (await import(fresh)) as ScenarioModule;
   } catch (e) {
     if ((e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
     // a TypeScript file on a Node that cannot strip types: tsx (an optional peer dependency) loads it,
