@@ -370,11 +370,22 @@ export default {
 };
 `,
     );
+    // the DSL imported by name from a folder with no dipswitch installed: the command resolves it to itself
+    writeFileSync(
+      join(dir, 'with-dsl.mjs'),
+      `import { scenario } from 'dipswitch';
+export default scenario('with-dsl', 'the DSL from anywhere', async (s) => {
+  s.expect((await s.api('GET', '/api/v1/carts')).status === 200, 'carts are listed');
+});
+`,
+    );
     const cli = await startCli(['--memory', '--port', '0', '--clock', 'frozen', '--scenarios', dir]);
     try {
       const listed = (await (await fetch(`${cli.base}/__sim/scenarios`)).json()) as { scenarios: string[] };
-      expect(listed.scenarios).toEqual(expect.arrayContaining(['cart-to-order', 'list-carts', 'typed-clock']));
-      for (const name of ['list-carts', 'typed-clock']) {
+      expect(listed.scenarios).toEqual(
+        expect.arrayContaining(['cart-to-order', 'list-carts', 'typed-clock', 'with-dsl']),
+      );
+      for (const name of ['list-carts', 'typed-clock', 'with-dsl']) {
         const run = (await (await fetch(`${cli.base}/__sim/scenarios/${name}`, { method: 'POST' })).json()) as {
           passed: boolean;
         };

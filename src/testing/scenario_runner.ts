@@ -4,6 +4,7 @@
  * both hold. A user's TypeScript scenario is loaded through tsx when Node cannot load it alone.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { register } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { notFound } from '../domain/errors.js';
@@ -21,7 +22,22 @@ export function scenarioDirProblem(dir: string): string | null {
 
 type ScenarioModule = { default?: Scenario & { default?: Scenario } };
 
+let hooked = false;
+
+/**
+ * The built command resolves `dipswitch` in users' scenario files to itself (src/testing/dipswitch_resolve.ts),
+ * wherever their folder is; under vitest or tsx the package resolves as the project's own.
+ */
+function resolveDipswitch(): void {
+  if (hooked || !import.meta.url.endsWith('.js')) return;
+  hooked = true;
+  register(new URL('./dipswitch_resolve.js', import.meta.url), {
+    data: { entry: new URL('../index.js', import.meta.url).href },
+  });
+}
+
 async function importScenario(file: string): Promise<Scenario> {
+  resolveDipswitch();
   const url = pathToFileURL(file).href;
   let module: ScenarioModule;
   try {
