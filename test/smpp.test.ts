@@ -128,6 +128,7 @@ describe('the SMPP server', () => {
     let log = (await server().call('GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries;
     expect(log[0]).toMatchObject({ outcome: 'retrying' });
     expect(log[0].attempts[0].error).toBe('deliver_sm answered command_status 0x00000008');
+    expect(log[0].attempts[0].duration_ms).toBeGreaterThan(0);
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M' } });
     log = (await server().call('GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries;
     expect(log[0]).toMatchObject({ outcome: 'delivered' });

@@ -15,8 +15,8 @@ import { OutboundRefused, type OutboundPolicy } from './transport/outbound.js';
 import { putStep } from './steps.js';
 import type { SmppBinds } from './transport/smpp.js';
 import { deliverPdus } from './transport/smpp_messages.js';
-import { fetchMedia, mm4Raw, mm4Send } from './transport/mm4.js';
-import { composeBody } from './transport/mime.js';
+import { mm4Raw, mm4Send } from './transport/mm4.js';
+import { composeBody, fetchMedia } from './transport/mime.js';
 import { createHmac } from 'node:crypto';
 
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
@@ -191,14 +191,12 @@ export class DeliveryWorker {
     if (refusal) return { attempt: { ...attempt, error: `refused: ${refusal}` }, response: null };
     if (fault?.fail) return { attempt: { ...attempt, error: 'injected fault' }, response: null };
     const started = stopwatch();
-    if (row.request.smpp) {
-      const outcome = await this.smppAttempt(row, row.request.smpp, attempt);
-      attempt.duration_ms = elapsedMs(started);
-      return outcome;
-    }
-    if (row.request.mm4) {
-      const outcome = await this.mm4Attempt(row.request.mm4, attempt);
-      attempt.duration_ms = elapsedMs(started);
+    // SMPP and MM4 have transports of their own; the attempt they answer is timed like an HTTP one
+    const { smpp, mm4 } = row.request;
+    const own = smpp ? this.smppAttempt(row, smpp, attempt) : mm4 ? this.mm4Attempt(mm4, attempt) : null;
+    if (own) {
+      const outcome = await own;
+      outcome.attempt.duration_ms = elapsedMs(started);
       return outcome;
     }
     try {

@@ -4,6 +4,8 @@
  * multipart/related. Parts are base64 in lines of 76; lines end CRLF.
  */
 import type { ComposedMessage } from '../../store/rows.js';
+import { fetchBytes } from './http_client.js';
+import type { OutboundPolicy } from './outbound.js';
 
 export const CRLF = '\r\n';
 
@@ -88,4 +90,14 @@ export function composeBody(c: ComposedMessage, media: Medium[]): { contentType:
           ...files('media'),
         ];
   return { contentType: `multipart/form-data; boundary=${boundary}`, body: formData(boundary, parts) };
+}
+
+/** The media of a message, fetched under the outbound policy (each at most MEDIA_BYTES). */
+export async function fetchMedia(urls: readonly string[], timeoutMs: number, policy: OutboundPolicy) {
+  const media: Medium[] = [];
+  for (const url of urls) {
+    const { contentType, bytes } = await fetchBytes(url, timeoutMs, policy);
+    media.push({ contentType, bytes, name: new URL(url).pathname.split('/').pop() || 'medium' });
+  }
+  return media;
 }

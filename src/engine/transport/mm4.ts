@@ -8,7 +8,6 @@
  */
 import { createTransport } from 'nodemailer';
 import type { Mm4Message } from '../../store/rows.js';
-import { fetchBytes } from './http_client.js';
 import { CRLF, multipart, relatedParts, type Medium } from './mime.js';
 import type { OutboundPolicy } from './outbound.js';
 
@@ -45,16 +44,6 @@ export function mm4Raw(m: Mm4Message, media: Medium[]): Buffer {
   ];
   const body = multipart(boundary, relatedParts(m.text, media));
   return Buffer.from(headers.join(CRLF) + CRLF + CRLF + body, 'utf8');
-}
-
-/** The media of a message, fetched under the outbound policy (each at most MEDIA_BYTES). */
-export async function fetchMedia(urls: readonly string[], timeoutMs: number, policy: OutboundPolicy) {
-  const media: Medium[] = [];
-  for (const url of urls) {
-    const { contentType, bytes } = await fetchBytes(url, timeoutMs, policy);
-    media.push({ contentType, bytes, name: new URL(url).pathname.split('/').pop() || 'medium' });
-  }
-  return media;
 }
 
 /** Sends the message to its relay; answers the relay's last reply. An SMTP refusal throws. */
