@@ -1,4 +1,6 @@
+import { simpleParser } from 'mailparser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startReceiver } from '../src/testing/receiver.js';
 import { expectConforms } from './conformance.js';
 import { envelope, useServer } from './helpers.js';
 import { startSftpServer, type SftpServer } from './sftp_server.js';
@@ -107,5 +109,37 @@ describe('SFTP deliveries', () => {
     const body = JSON.parse(file?.toString() ?? 'null');
     expect(body).toMatchObject({ type: 'mms', data: { text: 'a picture', media_urls: ['https://example.com/a.png'] } });
     expectConforms('message_delivery', body);
+  });
+
+  it('an MMS in a format that carries its media is uploaded composed (RFC 822: the text and the medium)', async () => {
+    const media = await startReceiver();
+    try {
+      media.replies.push({ status: 200, contentType: 'image/gif', body: 'GIF89a' });
+      const sw = (
+        await server().call('POST', '/api/v1/switches', {
+          body: envelope('switch', {
+            name: 'sftp-rfc822',
+            mms_enabled: true,
+            mms_protocol: 'SFTP',
+            mms_data: `sftp://${sftp.host}:${sftp.port}/inbox/mms`,
+            mms_message_format: 'MMSFMT_RFC822_1_0',
+            mms_auth_method: 'BASIC',
+            mms_identity: 'dips',
+            mms_secret: 'pw',
+          }),
+        })
+      ).body.data;
+      await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('did', { switch_id: sw.id }) });
+      const res = await server().call('POST', '/__sim/inbound/sms', {
+        key: null,
+        body: { to: '+13125550100', from: '+14155550123', text: 'composed', media_urls: [`${media.url}/a.gif`] },
+      });
+      const file = sftp.files.get(`/inbox/mms/mms-${res.body.message.id}.eml`);
+      const mail = await simpleParser(file ?? Buffer.alloc(0));
+      expect(mail.text?.trim()).toBe('composed');
+      expect(mail.attachments.map((x) => x.content.toString())).toEqual(['GIF89a']);
+    } finally {
+      await media.close();
+    }
   });
 });

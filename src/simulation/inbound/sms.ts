@@ -238,6 +238,8 @@ async function toSftp(a: Arrival, sw: SwitchRow, delivered: Record<string, unkno
     url: sw.data.mms_data ?? '',
     headers: {},
     body: rendered.body,
+    // a format that carries its media is composed when sent, as over HTTP
+    ...(rendered.compose ? { compose: rendered.compose } : {}),
     sftp: { ...login, filename: `mms-${a.message.id}.${extensionOf(sw.data.mms_message_format)}` },
   };
   const row = await a.work.sim.deliver('sms', request, { retry: true });
