@@ -5,7 +5,8 @@ import { buildServer, listen } from '../src/server.js';
 import { silentLogger } from '../src/deps.js';
 import { DEMO_ACCOUNT as DEMO } from '../src/store/fixtures.js';
 
-async function serve() {
+/** An in-memory dipswitch on a frozen clock for the simulation benches: its runtime, base URL, a POST as the standard key. */
+export async function serve() {
   const { app, runtime } = await buildServer({
     store: { memory: true },
     seed: 1,
@@ -25,7 +26,7 @@ async function serve() {
     await new Promise((r) => server.close(r));
     await runtime.close();
   };
-  return { runtime, post, close };
+  return { runtime, base, post, close };
 }
 
 export async function simBench(

@@ -3,8 +3,8 @@
  * memory), then the time from the bind until the last deliver_sm arrived at that one bind, and so
  * the rate of deliver_sm to one bind.
  */
-import { buildServer, listen, listenSmpp } from '../src/server.js';
-import { silentLogger } from '../src/deps.js';
+import { listenSmpp } from '../src/server.js';
+import { serve } from './sim.js';
 import { envelope } from '../test/helpers.js';
 import { client } from '../test/smpp_client.js';
 
@@ -23,15 +23,7 @@ export interface SmppFigures {
 }
 
 export async function smppBench(): Promise<SmppFigures> {
-  const { app, runtime } = await buildServer({
-    store: { memory: true },
-    seed: 1,
-    clockMode: 'frozen',
-    startTime: new Date('2026-03-01T12:00:00.000Z'),
-    logger: silentLogger,
-  });
-  const server = await listen(app, 0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const { runtime, base, close } = await serve();
   const call = async (method: string, path: string, body: unknown) =>
     (await fetch(base + path, { method, headers: AUTH, body: JSON.stringify(body) })).json() as Promise<{
       data: { id: string; smpp_system_id: string; smpp_secert: string };
@@ -68,8 +60,6 @@ export async function smppBench(): Promise<SmppFigures> {
   while (c.received.length < BACKLOG) await new Promise((r) => setTimeout(r, 5));
   const drainMs = performance.now() - t0;
   c.close();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-  await runtime.close();
+  await close();
   return { backlog: BACKLOG, heapMb, rssMb, drainMs, rate: (BACKLOG / drainMs) * 1000 };
 }
