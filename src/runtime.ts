@@ -11,7 +11,7 @@ import type { Journal } from './engine/journal.js';
 import type { Snapshots } from './engine/sandboxes.js';
 import type { ScenarioShelf } from './testing/scenario_runner.js';
 import type { Scheduler } from './engine/scheduler.js';
-import type { Work } from './engine/work.js';
+import type { Work, WorkOptions } from './engine/work.js';
 import type { SmppBinds, SmppHooks, SmppServer } from './engine/transport/smpp.js';
 import type { DbData } from './store/rows.js';
 import type { Store } from './store/store.js';
@@ -40,7 +40,7 @@ export interface Runtime {
    * Runs `fn` in one unit of work of the account (read-only with `read`), with its clock and
    * outbox; once committed, the scheduler wakes for any step the work scheduled.
    */
-  work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts?: { read?: boolean }): Promise<T>;
+  work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts?: WorkOptions): Promise<T>;
   /** Back to the fixtures: state, clocks, schedule, delivery log, faults and journal. */
   reset(): Promise<void>;
   close(): Promise<void>;

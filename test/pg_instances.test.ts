@@ -109,6 +109,14 @@ describe('three instances over one PostgreSQL database', () => {
     const lists = await Promise.all(Array.from({ length: 30 }, (_, i) => call(on(i), 'GET', '/api/v1/switches')));
     expect(lists.filter((a) => a.status === 503)).toHaveLength(1);
     expect((await call(on(1), 'GET', '/__sim/faults')).body.faults[0].fired).toBe(1);
+    // each instance's copy of the rules follows a change made on another at once
+    const always = await call(on(0), 'POST', '/__sim/faults', {
+      match: { operation_id: 'listCarts' },
+      effect: { status: 503 },
+    });
+    expect((await call(on(1), 'GET', '/api/v1/carts')).status).toBe(503);
+    expect((await call(on(2), 'DELETE', `/__sim/faults/${always.body.id}`)).status).toBe(200);
+    expect((await call(on(1), 'GET', '/api/v1/carts')).status).toBe(200);
 
     // every instance's calls are in one journal
     const journal = (await call(on(2), 'GET', '/__sim/requests?operation_id=listSwitches&limit=100')).body;

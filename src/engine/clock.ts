@@ -57,7 +57,11 @@ export class Clocks {
 
   /** The account's clock as the work sees it. */
   async of(work: UnitOfWork, accountId: string): Promise<Clock> {
-    const row = await work.clocks.getAnyAccount(accountId);
+    return this.from(accountId, await work.clocks.getAnyAccount(accountId));
+  }
+
+  /** The account's clock from its row as read already (undefined: the account never changed its clock). */
+  from(accountId: string, row: ClockRow | undefined): Clock {
     return this.view(accountId, row?.data ?? this.initial(accountId));
   }
 

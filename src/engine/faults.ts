@@ -54,6 +54,8 @@ export interface InboundCall {
   template: string;
   operationId: string;
   accountId: string | undefined;
+  /** The rules' version, when it was read with the caller's key (FaultRules.live). */
+  faultsVersion?: number;
 }
 
 /** At most this many rules at once; one more is refused (422 `limit_reached`). */
@@ -63,6 +65,11 @@ export const MAX_FAULTS = 1_000;
 export interface FaultRules {
   /** Every rule, in the order added. */
   all(): Promise<FaultRule[]>;
+  /**
+   * The rules to match a call against, in the order added: their `fired` may lag (`take` is the
+   * count that decides). `version`: the rules' version as read already, if it was.
+   */
+  live(version?: number): Promise<readonly FaultRule[]>;
   count(): Promise<number>;
   add(rule: FaultRule): Promise<void>;
   remove(id: string): Promise<FaultRule | undefined>;
@@ -77,6 +84,10 @@ export class MemoryFaultRules implements FaultRules {
 
   async all(): Promise<FaultRule[]> {
     return this.rules.map((r) => ({ ...r }));
+  }
+
+  async live(): Promise<readonly FaultRule[]> {
+    return this.rules;
   }
 
   async count(): Promise<number> {
@@ -143,6 +154,7 @@ export class Faults {
         (!m.path || m.path === call.template || m.path === call.path) &&
         (!m.operation_id || m.operation_id === call.operationId) &&
         (!m.account_id || m.account_id === call.accountId),
+      call.faultsVersion,
     );
   }
 
@@ -161,8 +173,8 @@ export class Faults {
     );
   }
 
-  private async fire(matches: (m: FaultMatch) => boolean): Promise<FaultEffect | undefined> {
-    for (const rule of await this.rules.all()) {
+  private async fire(matches: (m: FaultMatch) => boolean, version?: number): Promise<FaultEffect | undefined> {
+    for (const rule of await this.rules.live(version)) {
       if (rule.times !== null && rule.fired >= rule.times) continue;
       if (!matches(rule.match)) continue;
       // the draw happens for every matching call, so the pattern depends only on the seed and the calls

@@ -17,7 +17,7 @@ import type { StepKind, StepRow } from '../store/rows.js';
 import { StorageUnavailable, type Store, type UnitOfWork } from '../store/store.js';
 import type { Clock, Clocks } from './clock.js';
 import type { DeliveryWorker } from './deliveries.js';
-import { makeWork, type Work } from './work.js';
+import { makeWork, type Work, type WorkOptions } from './work.js';
 
 /** What a step did, as `advance` reports it. */
 export interface Fired {
@@ -168,10 +168,12 @@ export class Scheduler {
    * A unit of work of one account for a handler or a control call (Runtime.work): once committed, the
    * timer here wakes for any step it scheduled.
    */
-  async work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts: { read?: boolean } = {}): Promise<T> {
+  async work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts: WorkOptions = {}): Promise<T> {
     let earliest: number | null = null;
+    const ahead = opts.read ? opts.readAhead : undefined;
     const result = await this.opts.store.run(opts.read ? { read: true } : { account: accountId }, async (w) => {
-      const done = await this.within(w, accountId, await this.opts.clocks.of(w, accountId), fn);
+      const clock = ahead ? this.opts.clocks.from(accountId, ahead.clock) : await this.opts.clocks.of(w, accountId);
+      const done = await this.within(w, accountId, clock, fn);
       earliest = done.earliest;
       return done.out;
     });

@@ -4,7 +4,7 @@
  * Nothing else: the wiring stays in src/server.ts.
  */
 import { idsAt, type Ids, type Random } from '../deps.js';
-import type { UnitOfWork } from '../store/store.js';
+import type { CallerRows, UnitOfWork } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { outbox, type SimPort } from './outbox.js';
 
@@ -16,6 +16,13 @@ export interface Work {
   readonly random: Random;
   /** Effects (events, CDRs, deliveries, lifecycle steps): written with the work, run after its commit. */
   readonly sim: SimPort;
+}
+
+/** How a unit of work of an account runs: read-only (`read`), and what a read may take as read already. */
+export interface WorkOptions {
+  read?: boolean;
+  /** The account's clock row as read with the caller's key (a read then does not read it again). */
+  readAhead?: Pick<CallerRows, 'clock'>;
 }
 
 /** The nondeterminism a unit of work draws on. */

@@ -70,12 +70,14 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
   const principal = call.principal;
   const clock =
     call.clock ??
-    (principal
-      ? await p.runtime.store
-          .run({ read: true }, (w) => p.runtime.clocks.of(w, principal.accountId))
-          // a store that cannot be read still lets the answer go (its journal time is the server's)
-          .catch(() => p.runtime.clocks.server())
-      : p.runtime.clocks.server());
+    (principal && call.read
+      ? p.runtime.clocks.from(principal.accountId, call.read.clock)
+      : principal
+        ? await p.runtime.store
+            .run({ read: true }, (w) => p.runtime.clocks.of(w, principal.accountId))
+            // a store that cannot be read still lets the answer go (its journal time is the server's)
+            .catch(() => p.runtime.clocks.server())
+        : p.runtime.clocks.server());
   const text = stream ? '"(a stream)"' : render(p, call, status, payload, contentType, answer.checked !== false);
   call.answered = true;
   const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;

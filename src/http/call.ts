@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { stopwatch } from '../deps.js';
 import { invalidField } from '../domain/errors.js';
 import type { Clock } from '../engine/clock.js';
+import type { CallerRows } from '../store/store.js';
 import type { Principal } from './auth.js';
 import type { StreamWriter } from './handler.js';
 import type { Upload } from './multipart.js';
@@ -17,6 +18,8 @@ export interface Call {
   principal: Principal | null;
   /** The failure of authentication, raised after faults had their chance. */
   unauthenticated?: unknown;
+  /** What was read with the caller's key: its account's clock row, the fault rules' version. */
+  read?: CallerRows;
   query: Record<string, unknown>;
   body?: unknown;
   upload?: Upload;

@@ -47,7 +47,10 @@ export async function authenticateStage(p: Pipeline, call: Call, meta: Operation
   }
   if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
   try {
-    call.principal = await p.runtime.store.run({ read: true }, (w) => authenticate(w, call.req.headers.authorization));
+    const found = await p.runtime.store.run({ read: true }, (w) => authenticate(w, call.req.headers.authorization));
+    call.read = found.rows;
+    if ('principal' in found) call.principal = found.principal;
+    else call.unauthenticated = found.refusal;
   } catch (e) {
     call.unauthenticated = e;
   }
@@ -62,6 +65,7 @@ export async function faultStage(p: Pipeline, call: Call, meta: OperationMeta<st
     template: meta.path,
     operationId: meta.operationId,
     accountId: call.principal?.accountId,
+    faultsVersion: call.read?.faultsVersion,
   });
   if (effect) {
     p.runtime.logger.info(`fault fired on ${call.req.method} ${call.req.path}`, { kind: 'fault', ...effect });
@@ -168,6 +172,7 @@ export async function handleStage(p: Pipeline, call: Call, route: Route): Promis
       } as unknown as Ctx<OperationId>;
       return (await handler(ctx)) as Reply;
     },
-    { read: call.req.method === 'GET' || !call.principal },
+    // a read takes the clock read with the caller's key; a write reads it again under its account's lock
+    { read: call.req.method === 'GET' || !call.principal, readAhead: call.read },
   );
 }

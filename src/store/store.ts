@@ -4,7 +4,7 @@
  * (json_store.ts) is one backend; a database is another.
  */
 import { Tables, type TableSource } from './collections.js';
-import type { DbData } from './rows.js';
+import type { ApiKeyRow, ClockRow, DbData, UserRow } from './rows.js';
 
 /** The disk (or database) refused a write: the answer is 503 `storage_unavailable`, and nothing was kept. */
 export class StorageUnavailable extends Error {
@@ -31,9 +31,30 @@ export interface WorkFiles {
   remove(id: string): void;
 }
 
+/** An API key found by one of its unique indexes (`key`: the bearer key, `identity`: Basic's identity). */
+export interface CallerLookup {
+  index: 'key' | 'identity';
+  value: string;
+}
+
+/**
+ * What every call of the simulated API reads first, in one read: the caller's key, its user (an
+ * impersonated key's), its account's clock row, and the version of the shared fault rules (a store
+ * other instances share; src/store/postgres/shared.ts). `key` is absent when no key matched.
+ */
+export interface CallerRows {
+  key: ApiKeyRow | undefined;
+  user: UserRow | undefined;
+  /** undefined: the account never changed its clock. */
+  clock: ClockRow | undefined;
+  faultsVersion?: number;
+}
+
 /** The backend's side of a unit of work, beside its tables. */
 export interface WorkBackend {
   table: TableSource;
+  /** The caller's rows in one round trip; without it, they are read one table at a time. */
+  caller?(lookup: CallerLookup): Promise<CallerRows>;
   files: WorkFiles;
   afterCommit(fn: () => void | Promise<void>): void;
   nextSeq(name: SeqName): Promise<number>;
@@ -51,6 +72,15 @@ export class UnitOfWork extends Tables {
   constructor(private readonly backend: WorkBackend) {
     super(backend.table);
     this.files = backend.files;
+  }
+
+  /** The rows every call reads first (CallerRows), in one read where the backend can. */
+  async caller(lookup: CallerLookup): Promise<CallerRows> {
+    if (this.backend.caller) return this.backend.caller(lookup);
+    const key = await this.apiKeys[lookup.index === 'key' ? 'byKey' : 'byIdentity'](lookup.value);
+    if (!key) return { key, user: undefined, clock: undefined };
+    const user = key.user_id ? await this.users.get(key.account_id, key.user_id) : undefined;
+    return { key, user, clock: await this.clocks.getAnyAccount(key.account_id) };
   }
 
   /** Runs `fn` once the work is durable (never if it is not committed). */

@@ -11,7 +11,17 @@ import type { Snapshot, SnapshotShelf } from '../../engine/sandboxes.js';
 import type { PgStore } from './store.js';
 import type { DbData } from '../rows.js';
 
+/** The statement a change of the rules ends with: their version moves, so every instance reads them again. */
+const BUMP = "UPDATE seqs SET value = value + 1 WHERE name = 'faults'";
+
+/**
+ * The shared rules, and a copy of them each instance matches calls against, read again once their
+ * version (a counter every change of the rules moves, a firing included) is not the copy's. The version
+ * comes with the caller's key (one statement, src/store/postgres/work.ts) or, without one, alone.
+ */
 export class PgFaultRules implements FaultRules {
+  private copy: { version: number; rules: FaultRule[] } | undefined;
+
   constructor(private readonly db: PgStore) {}
 
   async all(): Promise<FaultRule[]> {
@@ -19,12 +29,29 @@ export class PgFaultRules implements FaultRules {
     return rows.map((r) => ({ ...(JSON.parse(r.rule) as FaultRule), fired: r.fired }));
   }
 
+  async live(version?: number): Promise<readonly FaultRule[]> {
+    const now =
+      version ??
+      Number((await this.db.query<{ value: string }>("SELECT value FROM seqs WHERE name = 'faults'"))[0]?.value);
+    if (this.copy?.version === now) return this.copy.rules;
+    // read with the rules in one statement, the version may be newer than `now`: the copy keeps the one read
+    const rows = await this.db.query<{ rule: string | null; fired: number | null; version: string }>(
+      `SELECT f.rule, f.fired, s.value AS version FROM seqs s LEFT JOIN faults f ON true
+       WHERE s.name = 'faults' ORDER BY f.seq`,
+    );
+    const rules = rows.flatMap((r) =>
+      r.rule === null ? [] : [{ ...(JSON.parse(r.rule) as FaultRule), fired: r.fired ?? 0 }],
+    );
+    this.copy = { version: Number(rows[0]?.version), rules };
+    return rules;
+  }
+
   async count(): Promise<number> {
     return Number((await this.db.query<{ n: string }>('SELECT count(*) AS n FROM faults'))[0]?.n ?? 0);
   }
 
   async add(rule: FaultRule): Promise<void> {
-    await this.db.query('INSERT INTO faults (id, rule, fired) VALUES ($1, $2, $3)', [
+    await this.db.query(`WITH added AS (INSERT INTO faults (id, rule, fired) VALUES ($1, $2, $3)) ${BUMP}`, [
       rule.id,
       JSON.stringify(rule),
       rule.fired,
@@ -33,19 +60,24 @@ export class PgFaultRules implements FaultRules {
 
   async remove(id: string): Promise<FaultRule | undefined> {
     const [row] = await this.db.query<{ rule: string; fired: number }>(
-      'DELETE FROM faults WHERE id = $1 RETURNING rule, fired',
+      `WITH gone AS (DELETE FROM faults WHERE id = $1 RETURNING rule, fired),
+       bumped AS (${BUMP} AND EXISTS (SELECT 1 FROM gone))
+       SELECT rule, fired FROM gone`,
       [id],
     );
     return row && { ...(JSON.parse(row.rule) as FaultRule), fired: row.fired };
   }
 
   async clear(): Promise<void> {
-    await this.db.query('DELETE FROM faults');
+    await this.db.query(`WITH gone AS (DELETE FROM faults) ${BUMP}`);
   }
 
   async take(rule: FaultRule): Promise<boolean> {
     const taken = await this.db.query(
-      'UPDATE faults SET fired = fired + 1 WHERE id = $1 AND ($2::integer IS NULL OR fired < $2) RETURNING 1',
+      `WITH taken AS (
+         UPDATE faults SET fired = fired + 1 WHERE id = $1 AND ($2::integer IS NULL OR fired < $2) RETURNING 1),
+       bumped AS (${BUMP} AND EXISTS (SELECT 1 FROM taken))
+       SELECT 1 FROM taken`,
       [rule.id, rule.times],
     );
     return taken.length > 0;

@@ -3,8 +3,6 @@ import { COLLECTION_NAMES, type AnyRow, type CollectionName, type Collections } 
 
 export const table = (name: CollectionName) => `c_${name}`;
 
-/** The second key of an account's advisory lock: a 32-bit FNV-1a hash of its id (a number, so no text goes into SQL). */
-
 /**
  * The migrations, in order; each runs once, in its own transaction: SQL, or the index keys of a
  * collection derived again (`reindex`: an index added to schema.ts for rows that exist).
@@ -39,6 +37,8 @@ export const MIGRATIONS: (string | { reindex: CollectionName })[] = [
   { reindex: 'api_keys' },
   // messages waiting for an SMPP bind
   { reindex: 'deliveries' },
+  // the fault rules' version: each instance keeps a copy of the rules until it moves (shared.ts)
+  "INSERT INTO seqs VALUES ('faults', 0) ON CONFLICT (name) DO NOTHING",
 ];
 
 /** A row's place in its list: `inserted_at` then id, or for steps the due time then the order scheduled. */
@@ -59,3 +59,15 @@ export const stored = (k: string): string => k.replace(/\\/g, '\\\\').replace(/\
 /** Every row of every collection in one round trip, by collection (its place in COLLECTION_NAMES) and list order. */
 export const EXPORT_STATE = `${COLLECTION_NAMES.map((name, c) => `SELECT ${c} AS c, sort, row FROM ${table(name)}`).join(' UNION ALL ')}
   ORDER BY c, sort`;
+
+/**
+ * What every call reads first (CallerRows), in one round trip: the fault rules' version, and the API
+ * key of a unique index's key ($1 the index, $2 the key as stored) with its user and its account's clock.
+ */
+export const CALLER = `SELECT s.value AS faults, k.row AS key, u.row AS user_row, c.row AS clock
+  FROM seqs s
+  LEFT JOIN row_index i ON i.collection = 'api_keys' AND i.index_name = $1 AND i.key = $2
+  LEFT JOIN ${table('api_keys')} k ON k.id = i.id
+  LEFT JOIN ${table('users')} u ON u.id = k.row::json ->> 'user_id' AND u.account_id = k.account_id
+  LEFT JOIN ${table('clocks')} c ON c.id = k.account_id
+  WHERE s.name = 'faults'`;

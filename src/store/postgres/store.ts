@@ -15,7 +15,8 @@ import type { Logger as FullLogger } from '../../deps.js';
 import { StorageUnavailable, UnitOfWork, type Store, type WorkScope } from '../store.js';
 import { PgPeers } from './peers.js';
 import { MIGRATIONS, table } from './sql.js';
-import { PgWork, prepared, reindex } from './work.js';
+import { aheadKey, PgWork, prepared, reindex } from './work.js';
+import type { AnyRow } from '../rows.js';
 
 /** The store only warns. */
 type Logger = Pick<FullLogger, 'warn'>;
@@ -125,11 +126,17 @@ export class PgStore implements Store {
     try {
       // the transaction and its lock in one round trip
       if ('global' in scope) await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${STATE_LOCK})`);
-      if ('account' in scope)
-        await client.query(
-          `BEGIN; SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), pg_advisory_xact_lock(${ACCOUNT_LOCKS}, ${accountLock(scope.account)})`,
-        );
-      const work = new PgWork(prepared(client), reads, 'global' in scope, afterCommit, this.peers);
+      // an account's work: its clock row too, which all such work reads first (read ahead: PgWork)
+      const ahead = new Map<string, AnyRow | undefined>();
+      if ('account' in scope) {
+        const results = (await client.query(
+          `BEGIN; SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), pg_advisory_xact_lock(${ACCOUNT_LOCKS}, ${accountLock(scope.account)});
+           SELECT row FROM ${table('clocks')} WHERE id = ${client.escapeLiteral(scope.account)}`,
+        )) as unknown as pg.QueryResult<{ row: string }>[];
+        const row = results[2]?.rows[0]?.row;
+        ahead.set(aheadKey('clocks', scope.account), row === undefined ? undefined : (JSON.parse(row) as AnyRow));
+      }
+      const work = new PgWork(prepared(client), reads, 'global' in scope, afterCommit, this.peers, ahead);
       result = await fn(work.uow);
       if (!reads) {
         await work.beforeCommit();

@@ -5,9 +5,9 @@ import { changed, deepFreeze, keysOf, UniqueViolation } from '../table.js';
 import { namedFiles } from '../files.js';
 import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
 import { SCHEMA, type TableDef } from '../schema.js';
-import { UnitOfWork, type SeqName } from '../store.js';
+import { UnitOfWork, type CallerLookup, type CallerRows, type SeqName } from '../store.js';
 import type { PgPeers } from './peers.js';
-import { EXPORT_STATE, sortOf, stored, table } from './sql.js';
+import { CALLER, EXPORT_STATE, sortOf, stored, table } from './sql.js';
 
 /** What a unit of work sends its statements through. */
 export interface Queries {
@@ -69,6 +69,9 @@ export async function reindex(db: Pick<pg.ClientBase, 'query'>, name: Collection
   }
 }
 
+/** A row read ahead of a unit of work (PgWork's `ahead`), by collection and id. */
+export const aheadKey = (name: CollectionName, id: string): string => `${name}\u0001${id}`;
+
 export class PgWork {
   readonly uow: UnitOfWork;
 
@@ -78,6 +81,8 @@ export class PgWork {
     private readonly global: boolean,
     afterCommit: (() => void | Promise<void>)[],
     peers: PgPeers,
+    /** Rows read with the work's first statement (aheadKey): read from here until the work writes them. */
+    private readonly ahead = new Map<string, AnyRow | undefined>(),
   ) {
     this.uow = new UnitOfWork({
       // NOTIFY in a transaction is delivered at its commit, and only then
@@ -87,6 +92,7 @@ export class PgWork {
         await db.query(`SELECT ${told.sql}`, [payload, ...told.params]);
       },
       table: (name) => this.table(name) as never,
+      caller: (lookup) => this.caller(lookup),
       files: {
         put: async (id, bytes) => {
           this.writable();
@@ -142,6 +148,19 @@ export class PgWork {
     });
   }
 
+  /** The caller's rows (CallerRows) in one statement. */
+  private async caller(lookup: CallerLookup): Promise<CallerRows> {
+    type Found = { faults: string; key: string | null; user_row: string | null; clock: string | null };
+    const [r] = (await this.db.query<Found>(CALLER, [lookup.index, stored(lookup.value)])).rows;
+    const parsed = <R>(text: string | null | undefined) => (text ? deepFreeze(JSON.parse(text) as R) : undefined);
+    return {
+      key: parsed(r?.key),
+      user: parsed(r?.user_row),
+      clock: parsed(r?.clock),
+      faultsVersion: Number(r?.faults),
+    };
+  }
+
   private readonly fileRemovals: string[] = [];
 
   /** What the work leaves to its last moment before the commit. */
@@ -181,6 +200,7 @@ export class PgWork {
    * go in one statement: a unique key another row holds is not inserted, which names the key refused.
    */
   private async write(name: CollectionName, row: AnyRow, fresh: boolean): Promise<void> {
+    this.ahead.delete(aheadKey(name, row.data.id));
     const sort = sortOf(name, row);
     const id = row.data.id;
     const { keys, keyColumns } = indexKeys(name, row);
@@ -224,7 +244,11 @@ export class PgWork {
   private table<K extends CollectionName>(name: K): TableOps<Collections[K]> {
     type R = Collections[K];
     const t = table(name);
-    const one = async (id: string) => (await this.rows<R>(`SELECT row FROM ${t} WHERE id = $1`, [id]))[0];
+    const one = async (id: string) => {
+      const key = aheadKey(name, id);
+      if (this.ahead.has(key)) return deepFreeze(this.ahead.get(key)) as R | undefined;
+      return (await this.rows<R>(`SELECT row FROM ${t} WHERE id = $1`, [id]))[0];
+    };
     return {
       get: one,
       list: (accountId) => this.rows<R>(`SELECT row FROM ${t} WHERE account_id = $1 ORDER BY sort`, [accountId]),
@@ -258,6 +282,7 @@ export class PgWork {
       },
       remove: async (row) => {
         this.writable();
+        this.ahead.delete(aheadKey(name, row.data.id));
         await this.db.query('DELETE FROM row_index WHERE collection = $1 AND id = $2', [name, row.data.id]);
         await this.db.query(`DELETE FROM ${t} WHERE id = $1`, [row.data.id]);
       },
