@@ -215,7 +215,7 @@ async function manyKeysFigures(): Promise<Figure[]> {
   const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const { child } = await startProcess(
     process.execPath,
-    ['dist/src/cli/main.js', '--port', String(port), '--data', file],
+    ['dist/src/cli/main.js', '--no-smpp', '--port', String(port), '--data', file],
     `${base}/api/v1/api_keys/${keyId}`,
     auth,
   );
@@ -287,7 +287,7 @@ async function checkoutFigures(): Promise<Figure[]> {
     const url = `http://127.0.0.1:${port}`;
     const { child } = await startProcess(
       process.execPath,
-      ['dist/src/cli/main.js', '--port', String(port), '--data', file],
+      ['dist/src/cli/main.js', '--no-smpp', '--port', String(port), '--data', file],
       `${url}/api/v1/carts?first=1`,
       AUTH,
     );
@@ -318,7 +318,7 @@ async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; sta
   const base = `http://127.0.0.1:${port}`;
   const { child, startupMs } = await startProcess(
     process.execPath,
-    ['dist/src/cli/main.js', '--port', String(port), '--data', storeWith(total)],
+    ['dist/src/cli/main.js', '--no-smpp', '--port', String(port), '--data', storeWith(total)],
     `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
     AUTH,
   );
@@ -363,7 +363,7 @@ async function postgresFigures(total: number): Promise<{ one: Figure[]; three: F
       const base = `http://127.0.0.1:${port}`;
       const { child } = await startProcess(
         process.execPath,
-        ['dist/src/cli/main.js', '--port', String(port), '--store', url],
+        ['dist/src/cli/main.js', '--no-smpp', '--port', String(port), '--store', url],
         `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
         AUTH,
       );
