@@ -7,6 +7,8 @@ const EMBEDDED_ONLY = [
   'test/package.test.ts',
   'test/dashboard.test.ts',
   'test/tooling.test.ts',
+  // the README's commands against the built command, in memory
+  'test/five_minutes.test.ts',
   'test/reliability/{memory,crash}.test.ts',
   // its servers are in memory whatever the project (bounds on what a caller can make it hold)
   'test/reliability/hosting.test.ts',
