@@ -266,7 +266,7 @@ export async function dropSteps(work: Work, accountId: string, ref: string): Pro
 const noMove = (what: string, from: string, to: string, allowed: readonly string[]) =>
   invalidField(
     '/status',
-    `A ${what} cannot move from ${from} to ${to}; from ${from} it may move to ${allowed.length ? allowed.join(', ') : 'nothing'}.`,
+    `${/^[aeiou]/.test(what) ? 'An' : 'A'} ${what} cannot move from ${from} to ${to}; from ${from} it may move to ${allowed.length ? allowed.join(', ') : 'nothing'}.`,
   );
 
 /** Control API: moves a submitted request to a status its table allows, with what that means for its order. */
