@@ -79,7 +79,7 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
       return scheduler.advance(accountId, to);
     },
     advanceTo: (time) => scheduler.advance(accountId, new Date(time).getTime()),
-    next: () => scheduler.advance(accountId, 'next'),
+    next: () => scheduler.advance(accountId, { next: true }),
     freeze: () => setFrozen(runtime, accountId, true),
     resume: () => setFrozen(runtime, accountId, false),
   });

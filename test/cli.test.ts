@@ -337,7 +337,12 @@ describe('durations', () => {
     expect(more.body.now).toBe('2027-06-30T12:00:00.000Z');
     const bad = await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'P1Q' } });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors[0].detail).toBe('P1Q is not an ISO 8601 duration such as PT10M, P1DT2H or P1M.');
+    expect(bad.body.errors[0].detail).toBe(
+      'by must be an ISO 8601 duration of years, months, weeks, days, hours, minutes and seconds (seconds may have a fraction).',
+    );
+    // what the pattern lets through, Temporal still reads: more than 9999 years is refused by the handler
+    const huge = await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'P999999Y' } });
+    expect(huge.status).toBe(422);
   });
 });
 

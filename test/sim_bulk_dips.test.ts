@@ -59,6 +59,41 @@ describe('bulk dip lifecycle', () => {
     expect(done).toMatchObject({ status: 'COMPLETED', done_at: '2026-03-01T12:00:05.008Z' });
   });
 
+  it("a NANP number's state and rate centre are its area code's; a number that is not NANP has a row saying invalid", async () => {
+    await create({
+      format: 'MLJSON',
+      // 2125551234 without a plus is E.164 for +212 (Morocco), not New York
+      numbers: ['+13125550100', '12125551234', '+14155550123', '+18885550100', '2125551234', '+13995550100'],
+      on_done_actions: [{ protocol: 'HTTP', data: `${receiver().url}/places` }],
+    });
+    await advance('PT1M');
+    const rows = receiver()
+      .received.find((r) => r.path === '/places')!
+      .text.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.map((r) => [r.number, r.state, r.rate_center, r.line_type === 'invalid'])).toEqual([
+      ['+13125550100', 'IL', 'CHICAGO', false],
+      ['+12125551234', 'NY', 'NEW YORK', false],
+      ['+14155550123', 'CA', 'SAN FRANCISCO', false],
+      ['+18885550100', null, null, false],
+      ['+2125551234', null, null, true],
+      // an area code the table does not hold (dipswitch's sandboxes use 399) is looked up without a place
+      ['+13995550100', null, null, false],
+    ]);
+    expect(rows[4]).toEqual({
+      number: '+2125551234',
+      lrn: null,
+      spid: null,
+      ocn: null,
+      lata: null,
+      rate_center: null,
+      state: null,
+      line_type: 'invalid',
+    });
+    expect(rows[1].lrn).toMatch(/^212555\d{4}$/);
+  });
+
   it('results are the same for the same number in every run and format; MLJSON is a record a line', async () => {
     const a = (
       await create({

@@ -60,13 +60,41 @@ describe('virtual clocks', () => {
     const res = await server().call('POST', '/__sim/clock/advance', { key: null, body: { next: true } });
     expect(res.status).toBe(200);
     expect(res.body.fired).toEqual([expect.objectContaining({ kind: 'bulk_dip', what: 'bulk dip NEW → PROCESSING' })]);
-    expect(res.body.now).toBe('2026-03-01T12:00:01.000Z');
+    expect(res.body).toMatchObject({ from: START.toISOString(), now: '2026-03-01T12:00:01.000Z', moved: 'PT1S' });
     const idle = await server().call('POST', '/__sim/clock/advance', {
       key: 'partner-admin-key',
       body: { next: true },
     });
-    expect(idle.body).toEqual({ now: START.toISOString(), fired: [] });
+    expect(idle.body).toEqual({ from: START.toISOString(), now: START.toISOString(), moved: 'PT0S', fired: [] });
     expect((await server().read((w) => server().runtime.clocks.of(w, DEMO))).iso()).toBe('2026-03-01T12:00:01.000Z');
+  });
+
+  it('advance to the next event goes no further than a day unless `within` says so, and says how far it went', async () => {
+    // the fixture overwrite requests expire in 2036: the only steps pending
+    const far = await server().call('POST', '/__sim/clock/advance', { key: null, body: { next: true } });
+    expect(far.status).toBe(422);
+    expect(far.body.errors[0].source.pointer).toBe('/next');
+    expect(far.body.errors[0].detail).toContain('2036-02-10T09:00:00.000Z');
+    expect((await server().call('GET', '/__sim/clock', { key: null })).body.now).toBe(START.toISOString());
+    const short = await server().call('POST', '/__sim/clock/advance', {
+      key: null,
+      body: { next: true, within: 'P3000D' },
+    });
+    expect(short.status).toBe(422);
+    const went = await server().call('POST', '/__sim/clock/advance', {
+      key: null,
+      body: { next: true, within: 'P10Y' },
+    });
+    expect(went.status).toBe(200);
+    expect(went.body).toMatchObject({ now: '2036-02-10T09:00:00.000Z', moved: 'P3632DT21H' });
+    expect(went.body.fired).toEqual([expect.objectContaining({ kind: 'osr_expire' })]);
+    for (const body of [{ within: 'P1D' }, { by: 'PT1M', within: 'P1D' }, { by: 'P' }, { by: 'PT' }, { by: 'P1H' }])
+      expect(
+        (await server().call('POST', '/__sim/clock/advance', { key: null, body })).status,
+        JSON.stringify(body),
+      ).toBe(422);
+    const by = await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1.5S' } });
+    expect(by.body.moved).toBe('PT1.5S');
   });
 
   it('the control API has its own OpenAPI document', async () => {

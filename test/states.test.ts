@@ -131,7 +131,7 @@ describe('every state reachable', () => {
   it('fixture overwrite requests go STALE at expires_at like raised ones', async () => {
     const pending = (await server().call('GET', '/__sim/clock', { key: null })).body.pending;
     expect(pending.filter((s: { kind: string }) => s.kind === 'osr_expire')).toHaveLength(3);
-    await server().call('POST', '/__sim/clock/advance', { key: null, body: { to: '2026-12-11T00:00:00.000Z' } });
+    await server().call('POST', '/__sim/clock/advance', { key: null, body: { to: '2036-02-11T00:00:00.000Z' } });
     const list = (await server().call('GET', '/api/v1/osr/overwrite_requests')).body.results.map(
       (r: { data: { status: string } }) => r.data.status,
     );

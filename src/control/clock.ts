@@ -1,10 +1,14 @@
 /** Control API (contract/sim.yaml): an account's clock: read, frozen, resumed, moved forward. */
 import { invalidField } from '../domain/errors.js';
 import { MAX_TIME_MS } from '../engine/clock.js';
-import { addDuration } from '../engine/duration.js';
+import { addDuration, durationText } from '../engine/duration.js';
+import { NextTooFar } from '../engine/scheduler.js';
 import type { SimHandlerMap } from '../http/handler.js';
 import type { Runtime } from '../runtime.js';
 import { read } from './read.js';
+
+/** How far `{ "next": true }` may move the clock unless `within` says otherwise. */
+const DAY_MS = 86_400_000;
 
 /** The account's clock and the steps waiting on it. */
 async function clockOf(runtime: Runtime, accountId: string) {
@@ -43,7 +47,12 @@ export const clockHandlers = {
 
   simAdvance: async ({ runtime, accountId, body }) => {
     const now = (await read(runtime, (w) => runtime.clocks.of(w, accountId))).ms();
-    let target: number | 'next' = 'next';
+    let target: number | { next: true; within: number } = { next: true, within: DAY_MS };
+    if (body.within !== undefined) {
+      const bound = addDuration(now, body.within);
+      if (typeof bound === 'string') throw invalidField('/within', bound);
+      target = { next: true, within: bound - now };
+    }
     if (body.by !== undefined) {
       const to = addDuration(now, body.by);
       if (typeof to === 'string') throw invalidField('/by', to);
@@ -54,6 +63,16 @@ export const clockHandlers = {
       if (target < now) throw invalidField('/to', 'Time never goes backwards: `to` is before the clock.');
       if (target > MAX_TIME_MS) throw invalidField('/to', '`to` is past the year 9999.');
     }
-    return { status: 200, body: await runtime.scheduler.advance(accountId, target) };
+    try {
+      const moved = await runtime.scheduler.advance(accountId, target);
+      return { status: 200, body: { ...moved, moved: durationText(Date.parse(moved.now) - Date.parse(moved.from)) } };
+    } catch (e) {
+      if (!(e instanceof NextTooFar)) throw e;
+      throw invalidField(
+        '/next',
+        `The next step is at ${e.at}, ${durationText(e.ms)} ahead: further than ${body.within ?? 'P1D'}. ` +
+          `Send {"next": true, "within": "${durationText(e.ms)}"} to go that far, or advance by a duration.`,
+      );
+    }
   },
 } satisfies Partial<SimHandlerMap>;

@@ -20,3 +20,21 @@ export function addDuration(from: number, text: string): number | string {
     return `${text} takes the clock past the year 9999.`;
   }
 }
+
+/** A span of time (ms) as an ISO 8601 duration in days, hours, minutes and seconds (`P270DT3H`, `PT10M`, `PT0S`). */
+export function durationText(ms: number): string {
+  const units: [string, number][] = [
+    ['D', 86_400_000],
+    ['H', 3_600_000],
+    ['M', 60_000],
+  ];
+  let rest = Math.max(0, Math.round(ms));
+  const [days, hours, minutes] = units.map(([, size]) => {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    return n;
+  });
+  const time = `${hours ? `${hours}H` : ''}${minutes ? `${minutes}M` : ''}${rest ? `${rest / 1000}S` : ''}`;
+  const text = `P${days ? `${days}D` : ''}${time ? `T${time}` : ''}`;
+  return text === 'P' ? 'PT0S' : text;
+}

@@ -20,6 +20,16 @@ import type { DeliveryWorker } from './deliveries.js';
 import { makeWork, type Work, type WorkOptions } from './work.js';
 
 /** What a step did, as `advance` reports it. */
+/** The account's next step is further ahead than an advance to it may go: it is at `at`, `ms` ahead. */
+export class NextTooFar extends Error {
+  constructor(
+    readonly at: string,
+    readonly ms: number,
+  ) {
+    super(`the next step is at ${at}`);
+  }
+}
+
 export interface Fired {
   at: string;
   kind: StepKind;
@@ -77,18 +87,31 @@ export class Scheduler {
     this.timerDue = Infinity;
   }
 
-  /** Moves the account's clock to `target` (ms, or its next step), running every step due on the way. */
-  advance(accountId: string, target: number | 'next'): Promise<{ now: string; fired: Fired[] }> {
+  /**
+   * Moves the account's clock to `target` (ms), or to its next step (no further than `within` ms ahead:
+   * NextTooFar otherwise), running every step due on the way. Answers where the clock was and is.
+   */
+  advance(
+    accountId: string,
+    target: number | { next: true; within?: number },
+  ): Promise<{ from: string; now: string; fired: Fired[] }> {
     return this.exclusive(accountId, async () => {
-      const next = target === 'next' ? await this.read((w) => w.steps.earliest(accountId)) : undefined;
-      const to = target === 'next' ? (next ? Date.parse(next.data.at) : undefined) : target;
+      const before = await this.read((w) => this.opts.clocks.of(w, accountId));
+      const from = before.ms();
+      let to: number | undefined = typeof target === 'number' ? target : undefined;
+      if (typeof target !== 'number') {
+        const next = await this.read((w) => w.steps.earliest(accountId));
+        to = next ? Date.parse(next.data.at) : undefined;
+        if (to !== undefined && target.within !== undefined && to - from > target.within)
+          throw new NextTooFar(next?.data.at ?? '', to - from);
+      }
       const fired = await this.runUntil(accountId, to ?? -Infinity);
       const clock = await this.opts.store.run({ account: accountId }, (w) =>
         this.opts.clocks.advanceTo(w, accountId, to ?? -Infinity),
       );
       this.opts.store.peers?.tell('steps', accountId);
       void this.rearmHere();
-      return { now: clock.iso(), fired };
+      return { from: new Date(from).toISOString(), now: clock.iso(), fired };
     });
   }
 

@@ -2625,6 +2625,13 @@ export interface components {
         /** @description A document as multipart/form-data. */
         readonly document_upload: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "name": "Letter of authorization",
+                 *       "file": "(the file's bytes)",
+                 *       "filename": "loa.pdf"
+                 *     }
+                 */
                 readonly "multipart/form-data": {
                     /**
                      * Format: binary
@@ -2712,6 +2719,15 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "api_key",
+                 *       "data": {
+                 *         "name": "billing sync",
+                 *         "notes": "used by the nightly job"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "api_key";
@@ -2797,6 +2813,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "api_key",
+                 *       "data": {
+                 *         "active": false
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "api_key";
@@ -2859,6 +2883,16 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "secret_key",
+                 *       "data": {
+                 *         "name": "mms encryption",
+                 *         "size": 32,
+                 *         "usage": "ENCRYPTION"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "secret_key";
@@ -2944,6 +2978,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "secret_key",
+                 *       "data": {
+                 *         "notes": "rotated every quarter"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "secret_key";
@@ -2980,6 +3022,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "switch",
+                 *       "data": {
+                 *         "mms_encryption_method": "AES_256_CBC"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "switch";
@@ -3070,6 +3120,17 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "user",
+                 *       "data": {
+                 *         "email": "jordan.lee@example.com",
+                 *         "first_name": "Jordan",
+                 *         "last_name": "Lee",
+                 *         "title": "Support lead"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "user";
@@ -3157,6 +3218,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "user",
+                 *       "data": {
+                 *         "title": "Head of support"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "user";
@@ -3220,6 +3289,19 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "switch",
+                 *       "data": {
+                 *         "name": "sms webhook",
+                 *         "sms_enabled": true,
+                 *         "sms_protocol": "HTTP",
+                 *         "sms_data": "https://hooks.example.com/sms",
+                 *         "sms_auth_method": "HMAC_SHA256",
+                 *         "sms_secret": "whsec-3f9a"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "switch";
@@ -3305,6 +3387,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "switch",
+                 *       "data": {
+                 *         "notes": "production traffic"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "switch";
@@ -3395,6 +3485,15 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "did",
+                 *       "data": {
+                 *         "sms_enabled": true,
+                 *         "help_message": "Reply STOP to opt out."
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /**
                      * @description The provider's public client sends `did` (interface.md section 9).
@@ -3460,6 +3559,20 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "messaging_auto_response",
+                 *       "data": {
+                 *         "name": "store hours",
+                 *         "keywords": [
+                 *           {
+                 *             "keyword": "HOURS",
+                 *             "message": "Open 9-5, Monday to Friday."
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "messaging_auto_response";
@@ -3545,6 +3658,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "messaging_auto_response",
+                 *       "data": {
+                 *         "notes": "seasonal"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "messaging_auto_response";
@@ -3613,6 +3734,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "number_optout_item",
+                 *       "data": {
+                 *         "remote_number": "+14155550123"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "number_optout_item";
@@ -3763,6 +3892,17 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "number_destination",
+                 *       "data": {
+                 *         "type": "PSTN",
+                 *         "destination": "+13125559876",
+                 *         "priority": 1,
+                 *         "wait_time": 20
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "number_destination";
@@ -3853,6 +3993,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "number_destination",
+                 *       "data": {
+                 *         "wait_time": 30
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "number_destination";
@@ -3915,6 +4063,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "cart",
+                 *       "data": {
+                 *         "name": "launch numbers"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "cart";
@@ -4005,6 +4161,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "cart",
+                 *       "data": {
+                 *         "notes": "for the spring campaign"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "cart";
@@ -4101,6 +4265,20 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "request",
+                 *       "data": {
+                 *         "type": "NEW_NUMBERS",
+                 *         "data": {
+                 *           "npa": "312",
+                 *           "state": "IL",
+                 *           "number_type": "TENDLC",
+                 *           "quantity": "2"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "request";
@@ -4194,6 +4372,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "request",
+                 *       "data": {
+                 *         "name": "two Chicago numbers"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "request";
@@ -4530,6 +4716,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "order",
+                 *       "data": {
+                 *         "notes": "approved by finance"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "order";
@@ -4624,6 +4818,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "request",
+                 *       "data": {
+                 *         "notes": "customer asked for 312"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "request";
@@ -4824,6 +5026,25 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "bulk_dip_task",
+                 *       "data": {
+                 *         "type": "LRN",
+                 *         "numbers": [
+                 *           "+13125550100",
+                 *           "+12125550199"
+                 *         ],
+                 *         "reference_id": "nightly-2026-11-24",
+                 *         "on_done_actions": [
+                 *           {
+                 *             "protocol": "HTTP",
+                 *             "data": "https://hooks.example.com/dips"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "bulk_dip_task";
@@ -4912,6 +5133,16 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "call_data_webhook",
+                 *       "data": {
+                 *         "name": "cdr feed",
+                 *         "protocol": "HTTP",
+                 *         "data": "https://hooks.example.com/cdr"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "call_data_webhook";
@@ -4998,6 +5229,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "call_data_webhook",
+                 *       "data": {
+                 *         "notes": "billing"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "call_data_webhook";
@@ -5061,6 +5300,19 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "event_subscription",
+                 *       "data": {
+                 *         "name": "orders",
+                 *         "protocol": "HTTP",
+                 *         "data": "https://hooks.example.com/events",
+                 *         "topics": [
+                 *           "ORDER"
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "event_subscription";
@@ -5146,6 +5398,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "event_subscription",
+                 *       "data": {
+                 *         "enabled": false
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "event_subscription";
@@ -5236,6 +5496,14 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "type": "osr_overwrite_request",
+                 *       "data": {
+                 *         "review_status": "APPROVED"
+                 *       }
+                 *     }
+                 */
                 readonly "application/json": {
                     /** @constant */
                     readonly type: "osr_overwrite_request";

@@ -720,17 +720,32 @@ export interface components {
             /** @description The steps waiting on the clock, earliest first (at most 100). */
             readonly pending: readonly components["schemas"]["step"][];
         };
+        /** @description One of `by`, `to` and `next`; `within` only with `next`. */
         readonly advance_request: {
             /** @description An ISO 8601 duration, e.g. PT10M, P1M, P1Y2M3DT4H. */
-            readonly by?: string;
+            readonly by?: components["schemas"]["duration"];
             /** Format: date-time */
             readonly to?: string;
-            /** @constant */
+            /**
+             * @description To the next scheduled step, if it is no further than `within` ahead (otherwise 422, naming the step's time).
+             * @constant
+             */
             readonly next?: true;
-        };
+            /** @description How far `next` may move the clock; P1D when not given. */
+            readonly within?: components["schemas"]["duration"];
+        } & (unknown | unknown | unknown);
+        /** @description An ISO 8601 duration of years, months, weeks, days, hours, minutes and seconds (seconds may have a fraction). */
+        readonly duration: string;
         readonly advance_response: {
+            /**
+             * Format: date-time
+             * @description Where the clock stood.
+             */
+            readonly from: string;
             /** Format: date-time */
             readonly now: string;
+            /** @description How far it moved, as an ISO 8601 duration in days, hours, minutes and seconds (PT0S: not at all). */
+            readonly moved: string;
             readonly fired: readonly {
                 /** Format: date-time */
                 readonly at: string;
@@ -1089,6 +1104,11 @@ export interface operations {
         };
         readonly requestBody?: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "name": "checkout suite"
+                 *     }
+                 */
                 readonly "application/json": components["schemas"]["sandbox_request"];
             };
         };
@@ -1164,6 +1184,18 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "match": {
+                 *         "method": "GET",
+                 *         "path": "/api/v1/numbers"
+                 *       },
+                 *       "effect": {
+                 *         "status": 503
+                 *       },
+                 *       "times": 1
+                 *     }
+                 */
                 readonly "application/json": components["schemas"]["fault_request"];
             };
         };
@@ -1283,6 +1315,11 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "name": "before-checkout"
+                 *     }
+                 */
                 readonly "application/json": components["schemas"]["snapshot_request"];
             };
         };
@@ -1362,6 +1399,11 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "by": "PT10M"
+                 *     }
+                 */
                 readonly "application/json": components["schemas"]["advance_request"];
             };
         };
@@ -1459,6 +1501,13 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "to": "+13125550100",
+                 *       "from": "+14155550123",
+                 *       "text": "Hello"
+                 *     }
+                 */
                 readonly "application/json": components["schemas"]["inbound_sms"];
             };
         };
@@ -1486,6 +1535,12 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "to": "+13125550100",
+                 *       "from": "+14155550123"
+                 *     }
+                 */
                 readonly "application/json": components["schemas"]["inbound_call"];
             };
         };
@@ -1513,6 +1568,12 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "number": "+13125550101",
+                 *       "service_provider": "Northwind Messaging (NNID 741852)"
+                 *     }
+                 */
                 readonly "application/json": components["schemas"]["raise_overwrite"];
             };
         };
@@ -1543,6 +1604,11 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "status": "CANCELLED"
+                 *     }
+                 */
                 readonly "application/json": components["schemas"]["status_move"];
             };
         };
@@ -1574,6 +1640,11 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "status": "MANUAL"
+                 *     }
+                 */
                 readonly "application/json": components["schemas"]["status_move"];
             };
         };
@@ -1632,6 +1703,11 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "until": "2099-01-01T00:00:00Z"
+                 *     }
+                 */
                 readonly "application/json": components["schemas"]["schedule_request"];
             };
         };
@@ -1712,6 +1788,11 @@ export interface operations {
         };
         readonly requestBody: {
             readonly content: {
+                /**
+                 * @example {
+                 *       "name": "Northwind brands"
+                 *     }
+                 */
                 readonly "application/json": components["schemas"]["group_request"];
             };
         };

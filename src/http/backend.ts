@@ -24,7 +24,8 @@ async function buildBackend(document: Record<string, unknown>): Promise<OpenAPIB
     strict: true,
     quick: true,
     coerceTypes: true,
-    ajvOpts: { allErrors: true, strict: false },
+    // verbose: an error carries its schema, whose description says what a pattern checks (validation.ts)
+    ajvOpts: { allErrors: true, strict: false, verbose: true },
     customizeAjv: (_ajv, opts) => {
       const ajv = new Ajv2020({ ...opts, discriminator: true });
       addFormats.default(ajv);

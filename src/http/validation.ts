@@ -46,6 +46,13 @@ function describe(e: AjvError, field: string): string {
       return `${field} must be one of ${(p.allowedValues as unknown[]).join(', ')}.`;
     case 'discriminator':
       return `${field} must be one of the accepted types.`;
+    case 'pattern': {
+      // the schema's own words for what the pattern checks, where it has them (Ajv's `verbose` errors)
+      const said = (e.parentSchema as { description?: unknown } | undefined)?.description;
+      if (typeof said !== 'string') return `${field} ${e.message ?? 'is invalid'}.`;
+      const phrase = /^[A-Z][a-z]/.test(said) ? said.charAt(0).toLowerCase() + said.slice(1) : said;
+      return `${field} must be ${phrase.replace(/\.$/, '')}.`;
+    }
     default:
       return `${field} ${e.message ?? 'is invalid'}.`;
   }

@@ -1,11 +1,13 @@
 /**
  * Lookup results of a bulk dip: made for every number, the same every time for the same number
- * (faker's word lists, drawn by a random source seeded by the number), and written as CSV with a
- * header row or as MLJSON (a record a line).
+ * (faker's word lists, drawn by a random source seeded by the number; state and rate centre from the
+ * area code's, src/domain/nanp.ts), and written as CSV with a header row or as MLJSON (a record a
+ * line). A number that is not a NANP number gets a row that says so: `line_type` `invalid`, nothing else.
  */
 import { createHash } from 'node:crypto';
 import { seededRandom } from '../deps.js';
-import { isTollFreeNpa, npaOf } from '../domain/addresses.js';
+import { isTollFreeNpa } from '../domain/addresses.js';
+import { areaCode, nanpNpa } from '../domain/nanp.js';
 import { at } from '../domain/lists.js';
 import type { BulkDipTaskRow } from '../store/rows.js';
 
@@ -29,8 +31,6 @@ const ALNUM = [...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
 
 /** The word lists of faker's en locale, loaded on the first dip, not at start-up. */
 interface Words {
-  cities: string[];
-  states: string[];
   lastNames: string[];
   firstNames: string[];
   companySuffixes: string[];
@@ -40,13 +40,10 @@ let words: Words | undefined;
 async function loadWords(): Promise<Words> {
   if (!words) {
     const d = (await import('@faker-js/faker')).faker.definitions as unknown as {
-      location: { city_name: string[]; state_abbr: string[] };
       person: { last_name: { generic: string[] }; first_name: { generic: string[] } };
       company: { legal_entity_type?: string[] };
     };
     words = {
-      cities: d.location.city_name,
-      states: d.location.state_abbr,
       lastNames: d.person.last_name.generic,
       firstNames: d.person.first_name.generic,
       companySuffixes: d.company.legal_entity_type ?? ['LLC', 'Inc', 'Group'],
@@ -92,10 +89,16 @@ export function columnsOf(task: Task): string[] {
   }
 }
 
+/** The row of a number that is not a NANP number: no lookup can answer for it. */
+const invalidRow = (task: Task, number: string): DipResult =>
+  Object.fromEntries(columnsOf(task).map((c) => [c, c === 'number' ? number : c === 'line_type' ? 'invalid' : null]));
+
 function dip(w: Words, task: Task, number: string): DipResult {
+  const npa = nanpNpa(number);
+  if (npa === undefined) return invalidRow(task, number);
   const r = numberRandom(number);
-  const digits = number.replace(/^\+1?/, '');
-  const npa = npaOf(number);
+  const digits = number.replace(/^\+1/, '');
+  const place = areaCode(npa);
   const tollFree = isTollFreeNpa(npa);
   const lineType = tollFree ? 'toll-free' : r.pick(['mobile', 'mobile', 'landline', 'voip']);
   const carrier = r.pick(CARRIERS);
@@ -106,8 +109,8 @@ function dip(w: Words, task: Task, number: string): DipResult {
     spid: r.chars(ALNUM, 4),
     ocn: r.chars(ALNUM, 4),
     lata: `${r.pick(DIGITS.slice(1))}${r.chars(DIGITS, 2)}`,
-    rate_center: r.pick(w.cities).toUpperCase().slice(0, 10),
-    state: r.pick(w.states),
+    rate_center: place?.rateCenter ?? null,
+    state: place?.state ?? null,
     line_type: lineType,
     ported,
     ported_at: ported

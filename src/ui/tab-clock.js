@@ -9,7 +9,8 @@ export async function clockView() {
     const clock = await refreshClock();
     const advance = async (body) => {
       const result = await sim('POST', '/__sim/clock/advance', body);
-      say(`now ${clockTime(result.now)}; ${result.fired.length} step${result.fired.length === 1 ? '' : 's'} ran`);
+      const ran = `${result.fired.length} step${result.fired.length === 1 ? '' : 's'} ran`;
+      say(`now ${clockTime(result.now)} (moved ${result.moved}); ${ran}`);
       await render();
     };
     $('view').replaceChildren(
