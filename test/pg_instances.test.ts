@@ -64,7 +64,7 @@ describe('three instances over one PostgreSQL database', () => {
     const [alone] = await instances(await pg().database(), 1);
     const three = await instances(await pg().database(), 3);
     const next = roundRobin(three);
-    for (const name of shelf.names()) {
+    for (const name of await shelf.names()) {
       const scenario = await shelf.load(name);
       const one = await runScenario(alone!.base, scenario);
       expect(one.passed, `${name} on one instance: ${one.error ?? ''}`).toBe(true);

@@ -126,7 +126,7 @@ describe('dipswitch on PostgreSQL', () => {
     const url = await pg().database();
     const first = await instance(url);
     try {
-      for (const name of first.runtime.scenarios.names()) {
+      for (const name of await first.runtime.scenarios.names()) {
         const result = await first.runtime.scenarios.run(first.base, name);
         expect(result.passed, `${name}: ${result.error ?? ''}`).toBe(true);
       }

@@ -7,12 +7,13 @@ import { ScenarioShelf } from '../src/testing/scenario_runner.js';
 import { useServer } from './helpers.js';
 
 const shelf = new ScenarioShelf();
+const builtIn = await shelf.names();
 
 describe('scenarios', () => {
   const server = useServer();
 
   it('there are at least the five main stories', () => {
-    expect(shelf.names()).toEqual(
+    expect(builtIn).toEqual(
       expect.arrayContaining([
         'bulk-dip-to-file',
         'cart-to-order',
@@ -21,6 +22,29 @@ describe('scenarios', () => {
         'call-http-route',
       ]),
     );
+  });
+
+  it("a scenario is found by the name given to scenario(), whatever its file's name; other files are named as problems", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dipswitch-scenarios-'));
+    const scenario = (name: string) =>
+      `export default { name: '${name}', title: 'The carts of ${name}', async run(s) { s.expect((await s.api('GET', '/api/v1/carts')).status === 200, 'listed'); } };\n`;
+    writeFileSync(join(dir, 'checkout flow.mjs'), scenario('my-flow'));
+    writeFileSync(join(dir, 'Second.js'), scenario('second'));
+    writeFileSync(join(dir, 'helper.mjs'), 'export const helper = 1;\n');
+    writeFileSync(join(dir, 'broken.mjs'), 'export default {\n');
+    writeFileSync(join(dir, 'notes.md'), 'not a script\n');
+    const mine = new ScenarioShelf([dir]);
+    const { scenarios, problems } = await mine.catalog();
+    expect([...scenarios.keys()]).toEqual(expect.arrayContaining(['my-flow', 'second', 'cart-to-order']));
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/broken\.mjs: /);
+    expect(problems[1]).toBe(
+      `${join(dir, 'helper.mjs')}: its default export is not a scenario (export default scenario(name, title, run))`,
+    );
+    for (const p of problems) expect(p).not.toContain('\n');
+    expect((await mine.run(server().base, 'my-flow')).passed).toBe(true);
+    // a file's own name still finds its scenario
+    expect((await mine.load('Second')).name).toBe('second');
   });
 
   it('an edited scenario is read again when it is run, without a restart', async () => {
@@ -39,7 +63,7 @@ describe('scenarios', () => {
     expect((await mine.run(server().base, 'edited')).passed).toBe(true);
   });
 
-  for (const name of shelf.names()) {
+  for (const name of builtIn) {
     it(`${name} passes`, async () => {
       const result = await shelf.run(server().base, name);
       expect(result.passed, formatTimeline(result)).toBe(true);

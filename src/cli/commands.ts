@@ -42,8 +42,16 @@ export async function scenario(name: string | undefined, f: { scenarios?: string
     if (problem) throw new Stop(problem, 2);
   }
   const shelf = new ScenarioShelf(f.scenarios ? [f.scenarios] : []);
-  if (!name || !shelf.names().includes(name)) {
-    const known = `scenarios: ${shelf.names().join(', ')}`;
+  const { scenarios, problems } = await shelf.catalog();
+  for (const problem of problems) console.error(`dipswitch: not a scenario: ${problem}`);
+  if (
+    !name ||
+    !(await shelf.load(name).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    const known = `scenarios: ${[...scenarios.keys()].sort().join(', ')}`;
     throw new Stop(name ? `no scenario ${name}; ${known}` : `name a scenario; ${known}`, 2);
   }
   const { app, runtime } = await buildServer({

@@ -52,7 +52,13 @@ export function outboundPolicy(f: ServeFlags): string {
   return `${reach}; never ${[...ALWAYS_REFUSED, ...f.outboundDeny].join(', ')} addresses`;
 }
 
-export function banner(f: ServeFlags, server: Server, runtime: Runtime, logger: Logger, smppPort: number | null): void {
+export async function banner(
+  f: ServeFlags,
+  server: Server,
+  runtime: Runtime,
+  logger: Logger,
+  smppPort: number | null,
+): Promise<void> {
   const base = `http://${f.host}:${(server.address() as AddressInfo).port}`;
   const control = f.adminToken
     ? 'needs the header X-Sim-Admin-Token'
@@ -66,7 +72,11 @@ export function banner(f: ServeFlags, server: Server, runtime: Runtime, logger: 
   logger.info(`  SMPP: ${smppPort === null ? 'off (--no-smpp)' : `smpp://${f.host}:${smppPort}`}`);
   logger.info(`  store: ${runtime.store.location === 'memory' ? 'memory' : resolve(runtime.store.location)}`);
   logger.info(`  clock: ${clock}; CORS: ${f.cors ? 'on' : 'off'}; outbound: ${outboundPolicy(f)}`);
-  if (f.scenarios) logger.info(`  scenarios: ${runtime.scenarios.names().join(', ')}`);
+  if (f.scenarios) {
+    const { scenarios, problems } = await runtime.scenarios.catalog();
+    logger.info(`  scenarios: ${[...scenarios.keys()].sort().join(', ')}`);
+    for (const problem of problems) logger.warn(`  not a scenario: ${problem}`);
+  }
   const fixtures = runtime.fixtures();
   for (const account of fixtures.accounts) {
     const keys = fixtures.api_keys.filter((k) => k.account_id === account.data.id).map((k) => k.data.key);
@@ -144,5 +154,5 @@ export async function serve(f: ServeFlags): Promise<void> {
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
-  banner(f, server, runtime, logger, smpp?.port ?? null);
+  await banner(f, server, runtime, logger, smpp?.port ?? null);
 }

@@ -9,7 +9,18 @@ export const metaHandlers = {
 
   simHealth: () => ({ status: 200, body: { status: 'ok' } }),
 
-  simListScenarios: ({ runtime }) => ({ status: 200, body: { scenarios: runtime.scenarios.names() } }),
+  simListScenarios: async ({ runtime }) => {
+    const { scenarios, problems } = await runtime.scenarios.catalog();
+    const names = [...scenarios.keys()].sort();
+    return {
+      status: 200,
+      body: {
+        scenarios: names,
+        titles: Object.fromEntries(names.map((n) => [n, scenarios.get(n)?.scenario.title ?? ''])),
+        problems,
+      },
+    };
+  },
 
   simScenario: async ({ runtime, params, origin, adminToken }) => ({
     status: 200,

@@ -526,7 +526,7 @@ export interface paths {
         };
         /**
          * List scenarios
-         * @description The names of the scenarios this server can run.
+         * @description The scenarios this server can run, by the name given to `scenario()`, with their titles; `problems` names each script file of the folders that could not be loaded or is not a scenario, in one line.
          */
         readonly get: operations["simListScenarios"];
         readonly put?: never;
@@ -1820,7 +1820,7 @@ export interface operations {
         };
         readonly requestBody?: never;
         readonly responses: {
-            /** @description The names. */
+            /** @description The names, titles and problems. */
             readonly 200: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -1828,6 +1828,11 @@ export interface operations {
                 content: {
                     readonly "application/json": {
                         readonly scenarios: readonly string[];
+                        /** @description Each scenario's title */
+                        readonly titles: {
+                            readonly [key: string]: string;
+                        };
+                        readonly problems: readonly string[];
                     };
                 };
             };

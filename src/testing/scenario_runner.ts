@@ -1,17 +1,21 @@
 /**
  * The scenarios a server knows: those of scenarios/ (compiled beside dist/src, or the TypeScript
  * source under tsx) and those of the folders given with `--scenarios DIR`, which win on a name
- * both hold. A user's TypeScript scenario is loaded through tsx when Node cannot load it alone.
+ * both hold. A scenario is known by the name given to `scenario()`, whatever its file is called;
+ * every script file of a folder is read (again when edited), and one that cannot be loaded or is not
+ * a scenario is a one-line problem naming it. A user's TypeScript scenario is loaded through tsx
+ * when Node cannot load it alone.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { register } from 'node:module';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { notFound } from '../domain/errors.js';
 import { runScenario, type Scenario, type ScenarioResult } from './scenario.js';
 
 const builtInDir = fileURLToPath(new URL('../../scenarios/', import.meta.url));
-const FILE = /^([a-z0-9-]+)\.(js|mjs|ts)$/;
+/** The files read as scenarios (declaration files and source maps are not). */
+const SCRIPT = /^(?!.*\.d\.[cm]?ts$).*\.(js|mjs|cjs|ts|mts|cts)$/;
 
 /** Why `dir` cannot be a scenario folder, or null when it can. */
 export function scenarioDirProblem(dir: string): string | null {
@@ -53,15 +57,24 @@ async function importScenario(file: string): Promise<Scenario> {
     const tsx = (await import('tsx/esm/api').catch(() => null)) as {
       tsImport(specifier: string, parent: string): Promise<unknown>;
     } | null;
-    if (!tsx) throw new Error(`${file} is TypeScript: install tsx beside dipswitch to run it, or compile it to .js`);
+    if (!tsx) throw new Error("it is TypeScript: install tsx beside dipswitch to run it, or compile it to .js");
     const loaded = (await tsx.tsImport(url, import.meta.url)) as ScenarioModule;
     module = loaded.default?.default ? { default: loaded.default.default } : loaded;
   }
   const s = module.default;
   if (!s || typeof s.run !== 'function' || typeof s.name !== 'string')
-    throw new Error(`${file} does not export a scenario as its default (scenario(name, summary, run))`);
+    throw new Error('its default export is not a scenario (export default scenario(name, title, run))');
   return s;
 }
+
+/** What the folders hold: each scenario by its name (with its file), and the files that are not scenarios. */
+export interface Catalog {
+  scenarios: Map<string, { file: string; scenario: Scenario }>;
+  problems: string[];
+}
+
+/** An error as one line: its message's first line, without the stack. */
+const oneLine = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
 
 export class ScenarioShelf {
   private readonly dirs: string[];
@@ -71,27 +84,37 @@ export class ScenarioShelf {
     this.dirs = [...userDirs.map((d) => resolve(d)), builtInDir];
   }
 
-  /** Each scenario's name and file, a user's before a built-in one of the same name. */
-  private files(): Map<string, string> {
-    const found = new Map<string, string>();
+  /** Every scenario of the folders, a user's before a built-in one of the same name, and the problems met. */
+  async catalog(): Promise<Catalog> {
+    const scenarios: Catalog['scenarios'] = new Map();
+    const problems: string[] = [];
     for (const dir of this.dirs) {
       if (!existsSync(dir)) continue;
       for (const f of readdirSync(dir).sort()) {
-        const name = FILE.exec(f)?.[1];
-        if (name && !f.endsWith('.d.ts') && !found.has(name)) found.set(name, join(dir, f));
+        const file = join(dir, f);
+        if (!SCRIPT.test(f) || !statSync(file).isFile()) continue;
+        try {
+          const scenario = await importScenario(file);
+          if (!scenarios.has(scenario.name)) scenarios.set(scenario.name, { file, scenario });
+        } catch (e) {
+          problems.push(`${file}: ${oneLine(e)}`);
+        }
       }
     }
-    return found;
+    return { scenarios, problems };
   }
 
-  names(): string[] {
-    return [...this.files().keys()].sort();
+  async names(): Promise<string[]> {
+    return [...(await this.catalog()).scenarios.keys()].sort();
   }
 
+  /** The scenario of that name (or, failing that, of a file of that name), read as its file is now. */
   async load(name: string): Promise<Scenario> {
-    const file = this.files().get(name);
-    if (!file) throw notFound('scenario', name);
-    return importScenario(file);
+    const { scenarios } = await this.catalog();
+    const found =
+      scenarios.get(name) ?? [...scenarios.values()].find((s) => basename(s.file).replace(/\.[^.]+$/, '') === name);
+    if (!found) throw notFound('scenario', name);
+    return found.scenario;
   }
 
   async run(base: string, name: string, adminToken?: string): Promise<ScenarioResult> {

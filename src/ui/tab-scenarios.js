@@ -4,7 +4,7 @@ import { sim } from './api.js';
 import { $, clockTime, h } from './dom.js';
 
 export async function scenariosView() {
-  const { scenarios } = await sim('GET', '/__sim/scenarios');
+  const { scenarios, titles, problems } = await sim('GET', '/__sim/scenarios');
   $('view').replaceChildren(
     h(
       'section',
@@ -18,6 +18,7 @@ export async function scenariosView() {
             'tr',
             {},
             h('td', {}, name),
+            h('td', { class: 'muted' }, titles[name] ?? ''),
             h(
               'td',
               {},
@@ -67,6 +68,13 @@ export async function scenariosView() {
           ),
         ),
       ),
+      problems.length
+        ? h(
+            'ul',
+            { id: 'scenario-problems' },
+            problems.map((/** @type {string} */ p) => h('li', { class: 's5xx wrap' }, `not a scenario: ${p}`)),
+          )
+        : null,
       h('div', { id: 'timeline' }),
     ),
   );
