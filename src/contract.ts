@@ -122,6 +122,22 @@ export function loadContract(name: ApiName = 'openapi'): Contract<string> {
   return contract;
 }
 
+/**
+ * JSON Schema's `email` is RFC 5321's Mailbox: a dot-string or quoted local part of at most 64
+ * octets, then a domain of one or more labels (`0@com` is one) or an address literal. ajv-formats'
+ * own check wants a dot in the domain, which would refuse addresses the contract allows.
+ */
+const MAILBOX =
+  /^(?=[^@]{1,64}@)(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*|"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*")@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[\x21-\x5a\x5e-\x7e]+\])$/;
+
+/** The formats every validator of the contracts knows: ajv-formats', a file part (`binary`), and RFC 5321's `email`. */
+export function addContractFormats(ajv: Ajv2020): Ajv2020 {
+  addFormats.default(ajv);
+  ajv.addFormat('binary', true);
+  ajv.addFormat('email', { type: 'string', validate: (v: string) => v.length <= 254 && MAILBOX.test(v) });
+  return ajv;
+}
+
 const componentValidators = new Map<string, ValidateFunction>();
 let componentAjv: Ajv2020 | undefined;
 
@@ -130,8 +146,7 @@ export function componentValidator(name: string): ValidateFunction {
   let validate = componentValidators.get(name);
   if (!validate) {
     if (!componentAjv) {
-      componentAjv = new Ajv2020({ allErrors: true, strict: false });
-      addFormats.default(componentAjv);
+      componentAjv = addContractFormats(new Ajv2020({ allErrors: true, strict: false }));
       componentAjv.addSchema({ ...loadContract().document, $id: 'contract' });
     }
     validate = componentAjv.getSchema(`contract#/components/schemas/${name}`);

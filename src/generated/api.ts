@@ -2673,7 +2673,9 @@ export interface operations {
                     readonly "application/json": {
                         readonly [key: string]: unknown;
                     };
-                    readonly "application/yaml": string;
+                    readonly "application/yaml": {
+                        readonly [key: string]: unknown;
+                    };
                 };
             };
             readonly 404: components["responses"]["NotFound"];

@@ -1,8 +1,7 @@
 /** The routers and validators of the two contracts (openapi-backend, Ajv 2020-12), built once per process. */
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { OpenAPIBackend, type Document } from 'openapi-backend';
-import { loadContract, type ApiName } from '../contract.js';
+import { addContractFormats, loadContract, type ApiName } from '../contract.js';
 
 const backends = new Map<ApiName, Promise<OpenAPIBackend>>();
 
@@ -27,10 +26,7 @@ async function buildBackend(document: Record<string, unknown>): Promise<OpenAPIB
     // verbose: an error carries its schema, whose description says what a pattern checks (validation.ts)
     ajvOpts: { allErrors: true, strict: false, verbose: true },
     customizeAjv: (_ajv, opts) => {
-      const ajv = new Ajv2020({ ...opts, discriminator: true });
-      addFormats.default(ajv);
-      ajv.addFormat('binary', true);
-      return ajv as never;
+      return addContractFormats(new Ajv2020({ ...opts, discriminator: true })) as never;
     },
   });
   // openapi-backend checks documents against the 3.0 schema only; the contracts are linted by spectral instead.

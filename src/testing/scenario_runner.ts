@@ -57,7 +57,7 @@ async function importScenario(file: string): Promise<Scenario> {
     const tsx = (await import('tsx/esm/api').catch(() => null)) as {
       tsImport(specifier: string, parent: string): Promise<unknown>;
     } | null;
-    if (!tsx) throw new Error("it is TypeScript: install tsx beside dipswitch to run it, or compile it to .js");
+    if (!tsx) throw new Error('it is TypeScript: install tsx beside dipswitch to run it, or compile it to .js');
     const loaded = (await tsx.tsImport(url, import.meta.url)) as ScenarioModule;
     module = loaded.default?.default ? { default: loaded.default.default } : loaded;
   }
