@@ -1,5 +1,5 @@
 // The `dipswitch` command as a new user meets it: each row of issue 16's table, run as a process.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -135,6 +135,18 @@ describe('dipswitch: start-up failures', () => {
     expect(oneLine(run.stderr)).toBe(
       'dipswitch: cannot use the store /proc/dipswitch-no/db.json: /proc/dipswitch-no: no such file or folder (ENOENT)',
     );
+  });
+
+  it('a store that is a FIFO or a device: one line, exit 1, rather than a wait, a crash or a damaged snapshot', () => {
+    const fifo = join(mkdtempSync(join(tmpdir(), 'dipswitch-fifo-')), 'db.json');
+    spawnSync('mkfifo', [fifo]);
+    for (const path of [fifo, '/dev/zero', '/dev/null']) {
+      const run = runCli(['--data', path, '--port', '0']);
+      expect(run.status, path).toBe(1);
+      expect(oneLine(run.stderr)).toBe(
+        `dipswitch: cannot use the store ${path}: ${path}: not a regular file (a FIFO, a device or a socket): give the path of a file`,
+      );
+    }
   });
 
   it('a store it cannot write: one line naming the folder, exit 1', () => {

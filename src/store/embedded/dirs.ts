@@ -28,3 +28,16 @@ export async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * Fails unless each of `paths` is a regular file where it exists: reading a FIFO would wait forever,
+ * a device would never end (/dev/zero) or say nothing (/dev/null).
+ */
+export async function onlyFiles(paths: readonly string[]): Promise<void> {
+  for (const path of paths) {
+    const found = await stat(path).catch(() => null);
+    if (!found || found.isFile()) continue;
+    const [code, message] = found.isDirectory() ? ['EISDIR', 'it is a folder'] : ['ENOTFILE', 'not a regular file'];
+    throw Object.assign(new Error(message), { code, path });
+  }
+}

@@ -13,7 +13,7 @@ import { upgradeDid } from '../../domain/numbers.js';
 import { copyFile, open, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { exists, makeDirs } from './dirs.js';
+import { exists, makeDirs, onlyFiles } from './dirs.js';
 import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../rows.js';
 
 export const STORE_FORMAT = 'dipswitch-store';
@@ -45,6 +45,8 @@ const FS_REASONS: Record<string, string> = {
   ENOTDIR: 'a part of the path is not a folder',
   EISDIR: 'it is a folder',
   ENOSPC: 'no space left on the device',
+  // not the operating system's: the path is a FIFO, a device or a socket (dirs.ts onlyFiles)
+  ENOTFILE: 'not a regular file (a FIFO, a device or a socket): give the path of a file',
 };
 
 /** The store's files cannot be read or written (permissions, a read-only disk): the message names the path. */
@@ -54,7 +56,8 @@ export class StoreInaccessible extends Error {
     override readonly cause: NodeJS.ErrnoException,
   ) {
     const reason = FS_REASONS[cause.code ?? ''] ?? cause.message;
-    super(`cannot use the store ${store}: ${cause.path ?? store}: ${reason}${cause.code ? ` (${cause.code})` : ''}`);
+    const code = cause.code && cause.code !== 'ENOTFILE' ? ` (${cause.code})` : '';
+    super(`cannot use the store ${store}: ${cause.path ?? store}: ${reason}${code}`);
   }
 }
 
@@ -131,6 +134,7 @@ export class LogFile {
   /** Reads the snapshot and replays the log; `repair` keeps the valid prefix of a damaged log. */
   async read(opts: { repair?: boolean } = {}): Promise<ReadResult> {
     const warnings: string[] = [];
+    await onlyFiles([this.path, this.logPath]);
     const snapshot = await this.readSnapshot();
     if (snapshot === null) {
       if (await exists(this.logPath)) {
