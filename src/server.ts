@@ -23,7 +23,7 @@ import { Faults, MemoryFaultRules } from './engine/faults.js';
 import { Journal, MemoryJournalLog } from './engine/journal.js';
 import { MemorySnapshotShelf, Snapshots } from './engine/sandboxes.js';
 import { ScenarioShelf } from './testing/scenario_runner.js';
-import { Scheduler } from './engine/scheduler.js';
+import { Scheduler, type Fired } from './engine/scheduler.js';
 import { SmppBinds, SmppServer, type SmppHooks } from './engine/transport/smpp.js';
 import { smppHooks } from './simulation/smpp.js';
 import { runners } from './simulation/simulation.js';
@@ -55,6 +55,30 @@ export interface ServerOptions extends AppOptions {
   limits?: Partial<Limits>;
   /** Folders of the user's scenarios (`--scenarios DIR`), besides the built-in ones. */
   scenarioDirs?: string[];
+}
+
+/** Keeps each lifecycle step the clock ran in the journal (`api=step`: the dashboard's timeline reads them). */
+function journalStep(journal: Journal, logger: Logger) {
+  return (accountId: string, fired: Fired): Promise<void> =>
+    journal
+      .record({
+        api: 'step',
+        at: fired.at,
+        wall_at: new Date(wallClock()).toISOString(),
+        method: fired.kind,
+        path: fired.ref,
+        operation_id: null,
+        account_id: accountId,
+        status: 200,
+        latency_ms: 0,
+        headers: {},
+        requestBody: undefined,
+        responseText: JSON.stringify(fired.what),
+      })
+      .then(
+        () => undefined,
+        (e: Error) => logger.warn(`journal: ${e.message}`),
+      );
 }
 
 /** Faults, the journal and snapshots: shared by the instances over PostgreSQL; otherwise they live in this process. */
@@ -127,6 +151,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     deliveries,
     runners,
     instance,
+    ran: journalStep(journal, logger),
     wall: wallClock,
     setTimer: (fn, ms) => {
       const t = setTimeout(fn, ms);

@@ -106,6 +106,35 @@ describe.skipIf(!executable)('dashboard', () => {
       await expect.poll(() => delivery.locator('.attempts tr').count()).toBe(4);
       expect(receiver.received.length).toBeGreaterThanOrEqual(2);
     });
+
+    it("the timeline places an order's steps (run and waiting) and a delivery's attempts and retry on the account clock", async () => {
+      await server().call('POST', '/api/v1/event_subscriptions', {
+        body: envelope('event_subscription', { protocol: 'HTTP', data: `${receiver.url}/e`, topics: ['ORDER'] }),
+      });
+      await server().call('POST', '/__sim/faults', {
+        key: null,
+        body: { match: { url: receiver.url }, effect: { fail: true }, times: 1 },
+      });
+      const orderId = await checkout(server());
+      // the order moves to PROCESSING 5 s after checkout; its completion waits 35 s more
+      await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT10S' } });
+      page = await open(server().base);
+      await page.getByRole('button', { name: 'Timeline' }).click();
+      const order = page.locator(`.timeline-row[data-key="order:${orderId}"]`);
+      await order.waitFor();
+      await expect(order.locator('.mark.done').count()).resolves.toBe(1);
+      await expect(order.locator('.mark.pending').count()).resolves.toBe(1);
+      await expect(order.locator('.mark.done').getAttribute('title')).resolves.toBe(
+        '2026-03-01 12:00:05Z: order NEW → PROCESSING (1 request(s))',
+      );
+      // the first event's delivery failed once (the fault) and waits for its retry
+      const failed = page.locator('.timeline-row', { has: page.locator('.mark.failed') });
+      await expect(failed.count()).resolves.toBe(1);
+      await expect(failed.locator('.mark.pending').getAttribute('title')).resolves.toMatch(/: next retry$/);
+      // the fixture OSRs' expiry, ten years off, is at the right edge, marked as beyond the axis
+      await expect(page.locator('.mark.beyond').count()).resolves.toBe(3);
+      await shot(page, 'timeline');
+    });
   });
 
   it('“Advance 10 minutes” completes an order, and its status changes in the state browser', async () => {

@@ -25,11 +25,14 @@ export interface JournalEntry {
   response: { body: unknown };
 }
 
-/** Which traffic a call was: /api/v1 (`openapi`), /__sim, or an SMPP PDU and its answer. */
-export type JournalApi = ApiName | 'smpp';
+/**
+ * Which traffic a call was: /api/v1 (`openapi`), /__sim, an SMPP PDU and its answer, or a lifecycle step
+ * the clock ran (`step`: method its kind, path its record, the answer what it did).
+ */
+export type JournalApi = ApiName | 'smpp' | 'step';
 
 export interface JournalFilter {
-  api?: 'v1' | 'sim' | 'smpp' | 'all';
+  api?: 'v1' | 'sim' | 'smpp' | 'step' | 'all';
   path?: string;
   method?: string;
   status?: number;

@@ -50,6 +50,8 @@ export interface SchedulerOptions {
   runners: Record<Exclude<StepKind, 'delivery'>, Runner>;
   /** This instance's name among those over a shared store (claims). */
   instance: string;
+  /** Called with each step run here, once it ran (the journal keeps it: the dashboard's timeline). */
+  ran?(accountId: string, fired: Fired): Promise<void>;
   /** Wall time and a timer on it; injected so nothing here reads time itself. */
   wall(): number;
   setTimer(fn: () => void, ms: number): { cancel(): void };
@@ -157,7 +159,10 @@ export class Scheduler {
         continue;
       }
       const what = await this.runStep(step);
-      if (what !== null) fired.push({ at: step.data.at, kind: step.data.kind, ref: step.data.ref, what });
+      if (what === null) continue;
+      const ran = { at: step.data.at, kind: step.data.kind, ref: step.data.ref, what };
+      fired.push(ran);
+      await this.opts.ran?.(accountId, ran);
     }
     return fired;
   }

@@ -1243,8 +1243,8 @@ export interface operations {
     readonly simRequests: {
         readonly parameters: {
             readonly query?: {
-                /** @description Which API's calls: /api/v1, /__sim, the SMPP PDUs (method the command, path smpp://SYSTEM_ID, status the command_status), or all. */
-                readonly api?: "v1" | "sim" | "smpp" | "all";
+                /** @description Which API's calls: /api/v1, /__sim, the SMPP PDUs (method the command, path smpp://SYSTEM_ID, status the command_status), the lifecycle steps the clock ran (method the step's kind, path its record's id, the response body what it did), or all. */
+                readonly api?: "v1" | "sim" | "smpp" | "step" | "all";
                 /** @description Calls whose path contains this. */
                 readonly path?: string;
                 /** @description Only this method. */
@@ -1912,8 +1912,8 @@ export interface operations {
     readonly simRequestStream: {
         readonly parameters: {
             readonly query?: {
-                /** @description Which API's calls: /api/v1, /__sim, the SMPP PDUs (method the command, path smpp://SYSTEM_ID, status the command_status), or all. */
-                readonly api?: "v1" | "sim" | "smpp" | "all";
+                /** @description Which API's calls: /api/v1, /__sim, the SMPP PDUs (method the command, path smpp://SYSTEM_ID, status the command_status), the lifecycle steps the clock ran (method the step's kind, path its record's id, the response body what it did), or all. */
+                readonly api?: "v1" | "sim" | "smpp" | "step" | "all";
             };
             readonly header?: never;
             readonly path?: never;

@@ -9,11 +9,13 @@ import { faultsView } from './tab-faults.js';
 import { requestsView } from './tab-requests.js';
 import { scenariosView } from './tab-scenarios.js';
 import { stateView } from './tab-state.js';
+import { timelineView } from './tab-timeline.js';
 
 Object.assign(views, {
   requests: requestsView,
   deliveries: deliveriesView,
   clock: clockView,
+  timeline: timelineView,
   state: stateView,
   faults: faultsView,
   scenarios: scenariosView,

@@ -141,7 +141,8 @@ export class PgJournalLog implements JournalLog {
       where.push(sql.replace('?', `$${params.length}`));
     };
     const api = f.api ?? 'v1';
-    if (api !== 'all') where.push(`api = '${api === 'v1' ? 'openapi' : api === 'smpp' ? 'smpp' : 'sim'}'`);
+    if (api !== 'all')
+      where.push(`api = '${api === 'v1' ? 'openapi' : api === 'smpp' || api === 'step' ? api : 'sim'}'`);
     if (f.path) is('strpos(path, ?) > 0', column(f.path));
     if (f.method) is('method = ?', f.method.toUpperCase());
     if (f.status !== undefined) is('status = ?', f.status);
