@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/deps.js';
 import { projectRoot } from '../../src/contract.js';
 import { buildServer, listen, type Runtime } from '../../src/server.js';
@@ -315,9 +315,9 @@ describe('the API does not wait for receivers', () => {
     const cart = (await s.call('POST', '/api/v1/carts', envelope('cart', { name: 'slow receiver' }))).body.data;
     const checkout = await s.call('POST', `/api/v1/carts/${cart.id}/checkout`);
     expect(checkout.status).toBe(200);
-    // the answer came while the receiver had not answered (it cannot, until released)
-    await new Promise((r) => setTimeout(r, 50));
-    expect(receiver.received).toHaveLength(1);
+    // the answer came while the receiver had not answered (it cannot, until released); the delivery
+    // reaches it after the answer, as soon as the machine gets to it (a fixed wait was too short under load)
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 10_000 });
     release();
     await s.call('POST', '/__sim/clock/advance', { by: 'PT0S' }, null);
     const log = (await s.call('GET', '/__sim/deliveries', undefined, null)).body.deliveries;
