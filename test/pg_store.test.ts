@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/deps.js';
 import { buildServer, listen, listenSmpp, type Runtime } from '../src/server.js';
 import { fixtureState } from '../src/store/fixtures.js';
+import { cutPage, keyOf, type PageWindow, type SortKey } from '../src/store/page.js';
 import { UniqueViolation } from '../src/store/table.js';
 import { PgStore } from '../src/store/postgres/store.js';
 import { MIGRATIONS } from '../src/store/postgres/sql.js';
@@ -59,6 +60,48 @@ describe('the PostgreSQL store', () => {
       expect(found.map((k) => k.data.id)).toEqual([key.data.id]);
     } finally {
       await again.close();
+    }
+  });
+
+  it('a page read in SQL is the page cut from the whole list, for every window', async () => {
+    const store = await PgStore.open(await pg().database(), silentLogger, 'test');
+    try {
+      const fixtures = fixtureState();
+      // seven carts, three of them made in the same millisecond (their ids order them)
+      const times = ['01', '02', '02', '02', '05', '07', '09'];
+      fixtures.carts = times.map((t, i) => ({
+        account_id: DEMO,
+        data: {
+          id: `01KCART0000000000000000000${i}`,
+          name: `cart ${i}`,
+          notes: null,
+          inserted_at: `2026-03-01T12:00:${t}.000Z`,
+          updated_at: `2026-03-01T12:00:${t}.000Z`,
+        },
+      })) as never;
+      await store.run({ global: true }, (w) => w.replaceAll(fixtures));
+      const list = await store.run({ read: true }, (w) => w.carts.list(DEMO));
+      const keys: (SortKey | undefined)[] = [
+        undefined,
+        ...list.map((r) => keyOf(r)),
+        ['2026-03-01T12:00:00.000Z', 'a'],
+        ['2026-03-01T12:00:02.000Z', '0'],
+        ['2026-03-01T12:00:99.000Z', 'z'],
+      ];
+      let windows = 0;
+      for (const after of keys)
+        for (const before of keys)
+          for (const size of [0, 1, 2, 5, 25])
+            for (const fromEnd of [false, true])
+              for (const newestFirst of [false, true]) {
+                const w: PageWindow = { after, before, size, fromEnd, newestFirst };
+                const inSql = await store.run({ read: true }, (work) => work.carts.page(DEMO, w));
+                expect(inSql, JSON.stringify(w)).toEqual(cutPage(list, w));
+                windows++;
+              }
+      expect(windows).toBe(11 * 11 * 5 * 2 * 2);
+    } finally {
+      await store.close();
     }
   });
 

@@ -5,7 +5,7 @@
 import { hashSecret, token } from '../domain/secrets.js';
 import { assertFound, inUse } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import { storePageOf } from '../http/pagination.js';
 import type { ApiKeyRow } from '../store/rows.js';
 
 const present = (row: ApiKeyRow) => ({ data: row.data, type: 'api_key' as const });
@@ -40,7 +40,7 @@ export const apiKeyHandlers = {
     return { status: 201, body: { data: { ...row.data, secret, smpp_secert: smppSecret }, type: 'api_key' } };
   },
 
-  listApiKeys: async (ctx) => pageOf(ctx, await ctx.store.apiKeys.list(ctx.principal.accountId), present),
+  listApiKeys: async (ctx) => storePageOf(ctx, (w) => ctx.store.apiKeys.page(ctx.principal.accountId, w), present),
 
   getApiKey: async ({ store, principal, params }) => ({
     status: 200,

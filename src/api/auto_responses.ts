@@ -2,7 +2,7 @@
 import { normalizeKeywords } from '../domain/keywords.js';
 import { assertFound, assertNoViolations, inUse } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import { storePageOf } from '../http/pagination.js';
 import type { AutoResponseRow } from '../store/rows.js';
 
 const present = (row: AutoResponseRow) => ({ data: row.data, type: 'messaging_auto_response' as const });
@@ -26,7 +26,8 @@ export const autoResponseHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listAutoResponses: async (ctx) => pageOf(ctx, await ctx.store.autoResponses.list(ctx.principal.accountId), present),
+  listAutoResponses: async (ctx) =>
+    storePageOf(ctx, (w) => ctx.store.autoResponses.page(ctx.principal.accountId, w), present),
 
   getAutoResponse: async ({ store, principal, params }) => ({
     status: 200,

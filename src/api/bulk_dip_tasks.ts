@@ -7,7 +7,7 @@ import { targetViolations } from '../domain/deliveries.js';
 import type { Violation } from '../domain/switches.js';
 import { assertFound, assertNoViolations } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import { storePageOf } from '../http/pagination.js';
 import { startBulkDip } from '../simulation/lifecycles.js';
 import type { BulkDipTaskRow } from '../store/rows.js';
 
@@ -62,7 +62,8 @@ export const bulkDipTaskHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listBulkDipTasks: async (ctx) => pageOf(ctx, await ctx.store.bulkDipTasks.list(ctx.principal.accountId), present),
+  listBulkDipTasks: async (ctx) =>
+    storePageOf(ctx, (w) => ctx.store.bulkDipTasks.page(ctx.principal.accountId, w), present),
 
   getBulkDipTask: async ({ store, principal, params }) => ({
     status: 200,

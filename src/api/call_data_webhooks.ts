@@ -5,7 +5,7 @@
 import { targetViolations } from '../domain/deliveries.js';
 import { DomainError, assertFound, assertNoViolations } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import { storePageOf } from '../http/pagination.js';
 import type { CallDataWebhookRow, Draft } from '../store/rows.js';
 
 const present = (row: CallDataWebhookRow) => ({ data: row.data, type: 'call_data_webhook' as const });
@@ -44,7 +44,7 @@ export const callDataWebhookHandlers = {
   },
 
   listCallDataWebhooks: async (ctx) =>
-    pageOf(ctx, await ctx.store.callDataWebhooks.list(ctx.principal.accountId), present),
+    storePageOf(ctx, (w) => ctx.store.callDataWebhooks.page(ctx.principal.accountId, w), present),
 
   getCallDataWebhook: async ({ store, principal, params }) => ({
     status: 200,

@@ -6,7 +6,7 @@
 import type { Principal } from '../http/auth.js';
 import { DomainError, assertFound, inUse, invalidField, notFound } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import { storePageOf } from '../http/pagination.js';
 import { startOrder } from '../simulation/orders.js';
 import type { CartRow, OrderRow } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
@@ -53,7 +53,7 @@ export const cartHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listCarts: async (ctx) => pageOf(ctx, await ctx.store.carts.list(ctx.principal.accountId), present),
+  listCarts: async (ctx) => storePageOf(ctx, (w) => ctx.store.carts.page(ctx.principal.accountId, w), present),
 
   getCart: async ({ store, principal, params }) => ({
     status: 200,
@@ -107,7 +107,7 @@ export const cartHandlers = {
     return { status: 200, body: presentOrder(order) };
   },
 
-  listOrders: async (ctx) => pageOf(ctx, await ctx.store.orders.list(ctx.principal.accountId), presentOrder),
+  listOrders: async (ctx) => storePageOf(ctx, (w) => ctx.store.orders.page(ctx.principal.accountId, w), presentOrder),
 
   getOrder: async ({ store, principal, params }) => ({
     status: 200,

@@ -6,7 +6,7 @@ import { targetViolations } from '../domain/deliveries.js';
 import type { Violation } from '../domain/switches.js';
 import { assertFound, assertNoViolations } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import { storePageOf } from '../http/pagination.js';
 import type { Draft, EventSubscriptionRow } from '../store/rows.js';
 
 type Subscription = EventSubscriptionRow['data'];
@@ -60,7 +60,7 @@ export const eventSubscriptionHandlers = {
   },
 
   listEventSubscriptions: async (ctx) =>
-    pageOf(ctx, await ctx.store.eventSubscriptions.list(ctx.principal.accountId), present),
+    storePageOf(ctx, (w) => ctx.store.eventSubscriptions.page(ctx.principal.accountId, w), present),
 
   getEventSubscription: async ({ store, principal, params }) => ({
     status: 200,

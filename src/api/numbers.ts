@@ -6,7 +6,7 @@ import { toE164 } from '../domain/addresses.js';
 import type { Principal } from '../http/auth.js';
 import { assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import { storePageOf } from '../http/pagination.js';
 import type { NumberRow } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
@@ -41,7 +41,11 @@ export async function presentNumber(store: UnitOfWork, row: NumberRow) {
 
 export const numberHandlers = {
   listNumbers: async (ctx) =>
-    pageOf(ctx, await ctx.store.numbers.list(ctx.principal.accountId), (row) => presentNumber(ctx.store, row)),
+    storePageOf(
+      ctx,
+      (w) => ctx.store.numbers.page(ctx.principal.accountId, w),
+      (row) => presentNumber(ctx.store, row),
+    ),
 
   getNumber: async ({ store, principal, params }) => ({
     status: 200,

@@ -5,7 +5,7 @@
 import { toE164 } from '../domain/addresses.js';
 import { assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import { pageOf, storePageOf } from '../http/pagination.js';
 import type { OptoutItemRow } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 import { findNumber } from './numbers.js';
@@ -61,7 +61,11 @@ export const optoutItemHandlers = {
   },
 
   listOptoutItems: async (ctx) =>
-    pageOf(ctx, await ctx.store.optoutItems.list(ctx.principal.accountId), (row) => presentOptout(ctx.store, row)),
+    storePageOf(
+      ctx,
+      (w) => ctx.store.optoutItems.page(ctx.principal.accountId, w),
+      (row) => presentOptout(ctx.store, row),
+    ),
 
   getOptoutItem: async ({ store, principal, params }) => ({
     status: 200,

@@ -4,7 +4,7 @@
  */
 import { assertFound } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import { storePageOf } from '../http/pagination.js';
 import type { OverwriteRequestRow } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
@@ -35,9 +35,9 @@ export async function presentOverwrite(store: UnitOfWork, row: OverwriteRequestR
 
 export const overwriteRequestHandlers = {
   listOverwriteRequests: async (ctx) =>
-    pageOf(
+    storePageOf(
       ctx,
-      await ctx.store.overwriteRequests.list(ctx.principal.accountId),
+      (w) => ctx.store.overwriteRequests.page(ctx.principal.accountId, w),
       (row) => presentOverwrite(ctx.store, row),
       { newestFirst: true },
     ),

@@ -5,7 +5,7 @@
 import { hashSecret } from '../domain/secrets.js';
 import { assertFound, inUse, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import { storePageOf } from '../http/pagination.js';
 import type { SecretKeyRow } from '../store/rows.js';
 
 const present = (row: SecretKeyRow) => ({ data: row.data, type: 'secret_key' as const });
@@ -26,7 +26,8 @@ export const secretKeyHandlers = {
     return { status: 201, body: { data: { ...row.data, data: material }, type: 'secret_key' } };
   },
 
-  listSecretKeys: async (ctx) => pageOf(ctx, await ctx.store.secretKeys.list(ctx.principal.accountId), present),
+  listSecretKeys: async (ctx) =>
+    storePageOf(ctx, (w) => ctx.store.secretKeys.page(ctx.principal.accountId, w), present),
 
   getSecretKey: async ({ store, principal, params }) => ({
     status: 200,

@@ -6,7 +6,7 @@ import { applySwitchFields, switchDefaults, switchViolations, type Switch } from
 import type { Principal } from '../http/auth.js';
 import { assertFound, assertNoViolations, inUse, invalidField, invalidParameter, notFound } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import { storePageOf } from '../http/pagination.js';
 import type { Draft, SwitchRow, SwitchSecrets } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
@@ -71,7 +71,7 @@ export const switchHandlers = {
     return { status: 201, body: { ...present(row), data: { ...row.data, ...row.secrets } } };
   },
 
-  listSwitches: async (ctx) => pageOf(ctx, await ctx.store.switches.list(ctx.principal.accountId), present),
+  listSwitches: async (ctx) => storePageOf(ctx, (w) => ctx.store.switches.page(ctx.principal.accountId, w), present),
 
   getSwitch: async ({ store, principal, params }) => ({
     status: 200,

@@ -5,7 +5,7 @@
 import { hashPassword } from '../domain/secrets.js';
 import { DomainError, assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import { storePageOf } from '../http/pagination.js';
 import type { UserRow } from '../store/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
@@ -55,7 +55,7 @@ export const userHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listUsers: async (ctx) => pageOf(ctx, await ctx.store.users.list(ctx.principal.accountId), present),
+  listUsers: async (ctx) => storePageOf(ctx, (w) => ctx.store.users.page(ctx.principal.accountId, w), present),
 
   getUser: async ({ store, principal, params }) => ({
     status: 200,

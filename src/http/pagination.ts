@@ -3,8 +3,8 @@
  * (or newest first where the spec says so), `first`/`after` forward, `last`/`before` backward,
  * opaque cursors bound to their list.
  */
-import { at, sortedIndex } from '../domain/lists.js';
 import { invalidParameter } from '../domain/errors.js';
+import { compareKeys, cutPage, keyOf, type PageRows, type PageWindow, type SortKey } from '../store/page.js';
 
 export interface PageQuery {
   first?: number;
@@ -24,14 +24,6 @@ interface Keyed {
 }
 
 export const DEFAULT_PAGE_SIZE = 25;
-
-type SortKey = [string, string];
-
-const keyOf = (r: Keyed): SortKey => [r.data.inserted_at, r.data.id];
-
-function compare(a: SortKey, b: SortKey): number {
-  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
-}
 
 function encodeCursor(list: string, key: SortKey): string {
   return Buffer.from(JSON.stringify([list, ...key])).toString('base64url');
@@ -63,52 +55,44 @@ export interface ListOptions {
   unsorted?: boolean;
 }
 
-/** The first index in `rows` whose key sorts after `key` (`rows` sorted ascending). */
-const firstAfter = <R extends Keyed>(rows: readonly R[], key: SortKey): number =>
-  sortedIndex(rows, key, (row, k) => compare(keyOf(row), k), true);
-
-/** The first index in `rows` whose key sorts at or after `key`. */
-const firstAtOrAfter = <R extends Keyed>(rows: readonly R[], key: SortKey): number =>
-  sortedIndex(rows, key, (row, k) => compare(keyOf(row), k), false);
-
-/**
- * One page of `rows`, each shown through `present`. The store keeps lists in order, so a page
- * costs a binary search and a slice, not a sort of the whole list.
- */
-export function paginate<R extends Keyed>(rows: readonly R[], query: PageQuery, opts: ListOptions): Page<R> {
+/** The window a page query asks for, its cursors read (a cursor of another list is refused). */
+export function windowOf(query: PageQuery, opts: ListOptions): PageWindow {
   if (query.first !== undefined && query.last !== undefined) {
     throw invalidParameter('last', 'first and last cannot be given together.');
   }
-  const ascending = opts.unsorted ? [...rows].sort((a, b) => compare(keyOf(a), keyOf(b))) : rows;
-  const n = ascending.length;
-  // positions in the list as shown (newest first reverses it)
-  const item = (i: number): R => at(ascending, opts.newestFirst ? n - 1 - i : i);
-  let start = 0;
-  let end = n;
-  if (query.after !== undefined) {
-    const k = decodeCursor(opts.list, query.after, 'after');
-    start = opts.newestFirst ? n - firstAtOrAfter(ascending, k) : firstAfter(ascending, k);
-  }
-  if (query.before !== undefined) {
-    const k = decodeCursor(opts.list, query.before, 'before');
-    end = Math.max(start, opts.newestFirst ? n - firstAfter(ascending, k) : firstAtOrAfter(ascending, k));
-  }
-  if (query.last !== undefined) start = Math.max(start, end - query.last);
-  else end = Math.min(end, start + (query.first ?? DEFAULT_PAGE_SIZE));
-  const page: R[] = [];
-  for (let i = start; i < end; i++) page.push(item(i));
-  const firstRow = page[0];
-  const lastRow = page[page.length - 1];
   return {
-    count: n,
-    page_info: {
-      first: firstRow ? encodeCursor(opts.list, keyOf(firstRow)) : null,
-      has_next_page: end < n,
-      has_previous_page: start > 0,
-      last: lastRow ? encodeCursor(opts.list, keyOf(lastRow)) : null,
-    },
-    results: page,
+    after: query.after === undefined ? undefined : decodeCursor(opts.list, query.after, 'after'),
+    before: query.before === undefined ? undefined : decodeCursor(opts.list, query.before, 'before'),
+    size: query.last ?? query.first ?? DEFAULT_PAGE_SIZE,
+    fromEnd: query.last !== undefined,
+    newestFirst: !!opts.newestFirst,
   };
+}
+
+/** The page as the API answers it, its cursors bound to the list. */
+export function pageAnswer<R extends Keyed>(list: string, page: PageRows<R>): Page<R> {
+  const firstRow = page.rows[0];
+  const lastRow = page.rows[page.rows.length - 1];
+  return {
+    count: page.count,
+    page_info: {
+      first: firstRow ? encodeCursor(list, keyOf(firstRow)) : null,
+      has_next_page: page.hasNext,
+      has_previous_page: page.hasPrevious,
+      last: lastRow ? encodeCursor(list, keyOf(lastRow)) : null,
+    },
+    results: page.rows,
+  };
+}
+
+/**
+ * One page of `rows`. The store keeps lists in order, so a page costs a binary search and a slice,
+ * not a sort of the whole list.
+ */
+export function paginate<R extends Keyed>(rows: readonly R[], query: PageQuery, opts: ListOptions): Page<R> {
+  const window = windowOf(query, opts);
+  const ascending = opts.unsorted ? [...rows].sort((a, b) => compareKeys(keyOf(a), keyOf(b))) : rows;
+  return pageAnswer(opts.list, cutPage(ascending, window));
 }
 
 /** What a list handler knows that names its list: the operation and the caller's account. */
@@ -133,6 +117,23 @@ export async function pageOf<R extends Keyed, T>(
     list: `${ctx.meta.operationId}:${scope ?? ctx.principal.accountId}`,
     ...rest,
   });
+  const results: T[] = [];
+  for (const row of page.results) results.push(await present(row));
+  return { status: 200 as const, body: { ...page, results } };
+}
+
+/**
+ * The 200 answer of a list the store pages itself (the account's whole list of one collection, in list
+ * order): only the page is read, which on PostgreSQL is one statement by the list's sort key.
+ */
+export async function storePageOf<R extends Keyed, T>(
+  ctx: ListContext,
+  read: (window: PageWindow) => Promise<PageRows<R>>,
+  present: (row: R) => T | Promise<T>,
+  opts: { newestFirst?: boolean } = {},
+) {
+  const list = `${ctx.meta.operationId}:${ctx.principal.accountId}`;
+  const page = pageAnswer(list, await read(windowOf(ctx.query, { list, ...opts })));
   const results: T[] = [];
   for (const row of page.results) results.push(await present(row));
   return { status: 200 as const, body: { ...page, results } };

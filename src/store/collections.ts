@@ -27,6 +27,7 @@ import type {
   UserRow,
 } from './rows.js';
 import { campaignVisibleTo } from '../domain/campaigns.js';
+import { cutPage, type PageRows, type PageWindow } from './page.js';
 import { key } from './schema.js';
 
 /** What a backend does for one collection inside one unit of work. */
@@ -40,6 +41,8 @@ export interface TableOps<R extends AnyRow> {
   many(index: string, key: string): Promise<readonly R[]>;
   /** Every row of every account: for the control API and start-up, never the request path. */
   all(): Promise<readonly R[]>;
+  /** One page of the account's list (src/store/page.ts); without it, the page is cut from `list`. */
+  page?(accountId: string, window: PageWindow): Promise<PageRows<R>>;
   insert(row: R): Promise<R>;
   /** Applies `change` to a copy of the row as stored now, and stores the copy. */
   update(row: R, change: (draft: Draft<R>) => void): Promise<R>;
@@ -68,6 +71,15 @@ export class Collection<R extends AnyRow> {
 
   all(): Promise<readonly R[]> {
     return this.t.all();
+  }
+
+  /** One page of the account's list, oldest first unless the window says otherwise (rows keyed by `inserted_at`, `id`). */
+  async page(accountId: string, window: PageWindow): Promise<PageRows<R>> {
+    if (this.t.page) return this.t.page(accountId, window);
+    return cutPage(
+      (await this.t.list(accountId)) as unknown as readonly (R & { data: { id: string; inserted_at: string } })[],
+      window,
+    );
   }
 
   insert(row: R): Promise<R> {

@@ -4,6 +4,7 @@ import type { TableOps } from '../collections.js';
 import { changed, deepFreeze, keysOf, UniqueViolation } from '../table.js';
 import { namedFiles } from '../files.js';
 import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
+import { cutPage, type PageRows, type PageWindow, type SortKey } from '../page.js';
 import { SCHEMA, type TableDef } from '../schema.js';
 import { UnitOfWork, type CallerLookup, type CallerRows, type SeqName } from '../store.js';
 import type { PgPeers } from './peers.js';
@@ -67,6 +68,28 @@ export async function reindex(db: Pick<pg.ClientBase, 'query'>, name: Collection
     const { keyColumns } = indexKeys(name, row);
     await db.query(insertKeys({ collection: 1, id: 2, sort: 3, keys: 4 }), [name, row.data.id, r.sort, ...keyColumns]);
   }
+}
+
+type Keyed = { data: { id: string; inserted_at: string } };
+
+/**
+ * The statement of a page ($1 the account, $2 and $3 the sort keys after and before which the page
+ * lies, or null, $4 its size): the list's count, the place of the window's ends in the list as shown
+ * (`lo` rows shown up to `after`, `hi` before `before`), and the page's rows in the order shown.
+ */
+function pageSql(name: CollectionName, w: PageWindow): string {
+  const t = table(name);
+  // in the order shown: after a key, before a key, up to a key
+  const [gt, lt, upTo] = w.newestFirst ? ['<', '>', '>='] : ['>', '<', '<='];
+  const inner = w.newestFirst !== w.fromEnd ? 'DESC' : 'ASC';
+  const shown = w.newestFirst ? 'DESC' : 'ASC';
+  const mine = `FROM ${t} WHERE account_id = $1`;
+  return `SELECT (SELECT count(*) ${mine}) AS n,
+    CASE WHEN $2::text IS NULL THEN 0 ELSE (SELECT count(*) ${mine} AND sort ${upTo} $2) END AS lo,
+    CASE WHEN $3::text IS NULL THEN NULL ELSE (SELECT count(*) ${mine} AND sort ${lt} $3) END AS hi,
+    (SELECT coalesce(array_agg(p.row ORDER BY p.sort ${shown}), '{}') FROM (
+       SELECT sort, row ${mine} AND ($2::text IS NULL OR sort ${gt} $2) AND ($3::text IS NULL OR sort ${lt} $3)
+       ORDER BY sort ${inner} LIMIT $4) p) AS rows`;
 }
 
 /** A row read ahead of a unit of work (PgWork's `ahead`), by collection and id. */
@@ -241,6 +264,32 @@ export class PgWork {
     throw new UniqueViolation(name, refused?.index ?? 'id', refused?.key ?? id);
   }
 
+  /**
+   * One page of an account's list in one statement (src/store/page.ts): its rows by the list's sort
+   * key, and the counts that place the page in the list, so the list is never read whole.
+   */
+  private async page<R extends AnyRow>(name: CollectionName, accountId: string, w: PageWindow): Promise<PageRows<R>> {
+    const key = (k: SortKey | undefined) => (k ? `${k[0]}\u0001${k[1]}` : null);
+    const [after, before] = [key(w.after), key(w.before)];
+    // PostgreSQL's text holds no NUL: such a cursor is read against the whole list
+    if (after?.includes('\u0000') || before?.includes('\u0000'))
+      return cutPage((await this.table(name).list(accountId)) as unknown as R[] & Keyed[], w) as PageRows<R>;
+    const r = (
+      await this.db.query<{ n: string; lo: string; hi: string | null; rows: string[] }>(pageSql(name, w), [
+        accountId,
+        after,
+        before,
+        w.size,
+      ])
+    ).rows[0];
+    const n = Number(r?.n ?? 0);
+    const lo = Number(r?.lo ?? 0);
+    const hi = Math.max(lo, r?.hi === null || r?.hi === undefined ? n : Number(r.hi));
+    const [start, end] = w.fromEnd ? [Math.max(lo, hi - w.size), hi] : [lo, Math.min(hi, lo + w.size)];
+    const rows = (r?.rows ?? []).map((text) => deepFreeze(JSON.parse(text) as R));
+    return { count: n, rows, hasPrevious: start > 0, hasNext: end < n };
+  }
+
   private table<K extends CollectionName>(name: K): TableOps<Collections[K]> {
     type R = Collections[K];
     const t = table(name);
@@ -267,6 +316,7 @@ export class PgWork {
           [name, index, stored(key)],
         ),
       all: () => this.rows<R>(`SELECT row FROM ${t} ORDER BY sort`, []),
+      page: (accountId, window) => this.page<R>(name, accountId, window),
       insert: async (row) => {
         this.writable();
         const frozen = deepFreeze(row);
