@@ -176,5 +176,19 @@ describe('the package', () => {
     );
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
     expect(run.stdout).toContain('listed');
+
+    // a scenario folder anywhere (no dipswitch installed beside it): the installed command resolves 'dipswitch' for it
+    const somewhere = mkdtempSync(join(tmpdir(), 'dipswitch-somewhere-'));
+    writeFileSync(
+      join(somewhere, 'anywhere.mjs'),
+      "import { scenario } from 'dipswitch';\n\nexport default scenario('from-anywhere', 'a scenario outside any project', async (s) => {\n  s.expect((await s.api('GET', '/api/v1/carts')).status === 200, 'listed from anywhere');\n});\n",
+    );
+    const anywhere = spawnSync(
+      join(client, 'node_modules', '.bin', 'dipswitch'),
+      ['scenario', 'from-anywhere', '--scenarios', somewhere],
+      { cwd: somewhere, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(anywhere.status, `${anywhere.stdout}${anywhere.stderr}`).toBe(0);
+    expect(anywhere.stdout).toContain('listed from anywhere');
   }, 400_000);
 });
