@@ -169,11 +169,14 @@ describe('the package', () => {
       join(scenarios, 'typed.ts'),
       "import { scenario, type ScenarioContext } from 'dipswitch';\n\nexport default scenario('typed', 'a typed scenario', async (s: ScenarioContext): Promise<void> => {\n  s.expect((await s.api('GET', '/api/v1/carts')).status === 200, 'listed');\n});\n",
     );
-    const run = spawnSync(
-      join(client, 'node_modules', '.bin', 'dipswitch'),
-      ['scenario', 'typed', '--scenarios', scenarios],
-      { cwd: client, encoding: 'utf8', timeout: 60_000 },
-    );
+    // the installed command runs one scenario of a folder, from `cwd`
+    const scenarioRun = (name: string, folder: string, cwd: string) =>
+      spawnSync(join(client, 'node_modules', '.bin', 'dipswitch'), ['scenario', name, '--scenarios', folder], {
+        cwd,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const run = scenarioRun('typed', scenarios, client);
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
     expect(run.stdout).toContain('listed');
 
@@ -183,11 +186,7 @@ describe('the package', () => {
       join(somewhere, 'anywhere.mjs'),
       "import { scenario } from 'dipswitch';\n\nexport default scenario('from-anywhere', 'a scenario outside any project', async (s) => {\n  s.expect((await s.api('GET', '/api/v1/carts')).status === 200, 'listed from anywhere');\n});\n",
     );
-    const anywhere = spawnSync(
-      join(client, 'node_modules', '.bin', 'dipswitch'),
-      ['scenario', 'from-anywhere', '--scenarios', somewhere],
-      { cwd: somewhere, encoding: 'utf8', timeout: 60_000 },
-    );
+    const anywhere = scenarioRun('from-anywhere', somewhere, somewhere);
     expect(anywhere.status, `${anywhere.stdout}${anywhere.stderr}`).toBe(0);
     expect(anywhere.stdout).toContain('listed from anywhere');
   }, 400_000);

@@ -4,8 +4,8 @@ import { resolve } from 'node:path';
 import { silentLogger, wallClock, type Logger } from '../deps.js';
 import { buildServer, listen } from '../server.js';
 import { JsonStore } from '../store/embedded/json_store.js';
-import { formatTimeline } from '../testing/scenario.js';
-import { ScenarioShelf, scenarioDirProblem } from '../testing/scenario_runner.js';
+import { formatTimeline, runScenario } from '../testing/scenario.js';
+import { findScenario, ScenarioShelf, scenarioDirProblem } from '../testing/scenario_runner.js';
 import type { LogLevel } from './log.js';
 import { loggerOf } from './options.js';
 import { listening, Stop, storeStop, version } from './stop.js';
@@ -41,17 +41,12 @@ export async function scenario(name: string | undefined, f: { scenarios?: string
     const problem = scenarioDirProblem(f.scenarios);
     if (problem) throw new Stop(problem, 2);
   }
-  const shelf = new ScenarioShelf(f.scenarios ? [f.scenarios] : []);
-  const { scenarios, problems } = await shelf.catalog();
-  for (const problem of problems) console.error(`dipswitch: not a scenario: ${problem}`);
-  if (
-    !name ||
-    !(await shelf.load(name).then(
-      () => true,
-      () => false,
-    ))
-  ) {
-    const known = `scenarios: ${[...scenarios.keys()].sort().join(', ')}`;
+  // the folders are read once: the scenario found is the one run
+  const catalog = await new ScenarioShelf(f.scenarios ? [f.scenarios] : []).catalog();
+  for (const problem of catalog.problems) console.error(`dipswitch: not a scenario: ${problem}`);
+  const found = name === undefined ? undefined : findScenario(catalog, name);
+  if (!found) {
+    const known = `scenarios: ${[...catalog.scenarios.keys()].sort().join(', ')}`;
     throw new Stop(name ? `no scenario ${name}; ${known}` : `name a scenario; ${known}`, 2);
   }
   const { app, runtime } = await buildServer({
@@ -64,7 +59,7 @@ export async function scenario(name: string | undefined, f: { scenarios?: string
   });
   const server = await listen(app, 0, '127.0.0.1');
   try {
-    const result = await runtime.scenarios.run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, name);
+    const result = await runScenario(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, found);
     console.log(formatTimeline(result));
     process.exitCode = result.passed ? 0 : 1;
   } finally {

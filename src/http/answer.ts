@@ -4,6 +4,7 @@
  */
 import { elapsedMs, wallClock } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
+import type { Clock } from '../engine/clock.js';
 import { StorageUnavailable } from '../store/store.js';
 import type { Call } from './call.js';
 import { envelope, statusOf } from './errors.js';
@@ -62,22 +63,25 @@ export function send(
   else call.res.send(text ?? body);
 }
 
+/** The caller's account clock for a call the handler did not reach: as read with its key, else read now. */
+async function callerClock(p: Pipeline, call: Call): Promise<Clock> {
+  const principal = call.principal;
+  if (!principal) return p.runtime.clocks.server();
+  if (call.read) return p.runtime.clocks.from(principal.accountId, call.read.clock);
+  return (
+    p.runtime.store
+      .run({ read: true }, (w) => p.runtime.clocks.of(w, principal.accountId))
+      // a store that cannot be read still lets the answer go (its journal time is the server's)
+      .catch(() => p.runtime.clocks.server())
+  );
+}
+
 /** Answers, and writes the call into the request journal. */
 export async function answerStage(p: Pipeline, call: Call, answer: Answer): Promise<void> {
   const { status, body: payload, contentType, stream } = answer;
   const meta = call.route?.meta;
   // the clock is read first: once the caller has the answer, the journal already holds the call
-  const principal = call.principal;
-  const clock =
-    call.clock ??
-    (principal && call.read
-      ? p.runtime.clocks.from(principal.accountId, call.read.clock)
-      : principal
-        ? await p.runtime.store
-            .run({ read: true }, (w) => p.runtime.clocks.of(w, principal.accountId))
-            // a store that cannot be read still lets the answer go (its journal time is the server's)
-            .catch(() => p.runtime.clocks.server())
-        : p.runtime.clocks.server());
+  const clock = call.clock ?? (await callerClock(p, call));
   const text = stream ? '"(a stream)"' : render(p, call, status, payload, contentType, answer.checked !== false);
   call.answered = true;
   const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;

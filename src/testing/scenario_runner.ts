@@ -76,6 +76,13 @@ export interface Catalog {
 /** An error as one line: its message's first line, without the stack. */
 const oneLine = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
 
+/** The scenario of that name in a catalog, or, failing that, of a file of that name. */
+export function findScenario({ scenarios }: Catalog, name: string): Scenario | undefined {
+  const found =
+    scenarios.get(name) ?? [...scenarios.values()].find((s) => basename(s.file).replace(/\.[^.]+$/, '') === name);
+  return found?.scenario;
+}
+
 export class ScenarioShelf {
   private readonly dirs: string[];
 
@@ -108,13 +115,11 @@ export class ScenarioShelf {
     return [...(await this.catalog()).scenarios.keys()].sort();
   }
 
-  /** The scenario of that name (or, failing that, of a file of that name), read as its file is now. */
+  /** The scenario of that name, read as its file is now. */
   async load(name: string): Promise<Scenario> {
-    const { scenarios } = await this.catalog();
-    const found =
-      scenarios.get(name) ?? [...scenarios.values()].find((s) => basename(s.file).replace(/\.[^.]+$/, '') === name);
+    const found = findScenario(await this.catalog(), name);
     if (!found) throw notFound('scenario', name);
-    return found.scenario;
+    return found;
   }
 
   async run(base: string, name: string, adminToken?: string): Promise<ScenarioResult> {
