@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 const src = (...parts) => parts.map((p) => `./src/${p}`);
 /** The parts that pick or are a store backend, the handlers, and what only the top may import. */
 const BACKENDS = src('store/embedded', 'store/postgres');
-const ROOTS = src('server.ts', 'cli', 'index.ts', 'proxy');
+const ROOTS = src('server.ts', 'cli', 'index.ts', 'trust');
 const HANDLERS = src('api', 'control', 'http');
 
 /**
@@ -81,7 +81,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/http/**', 'src/proxy/**'],
+    ignores: ['src/http/**', 'src/trust/**'],
     rules: {
       'import-x/no-restricted-paths': ['error', { zones, basePath: import.meta.dirname }],
       'no-restricted-imports': [

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/deps.js';
-import { startProxy, type Violation } from '../src/proxy/proxy.js';
+import { startProxy, type Violation } from '../src/trust/proxy.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 describe('validating proxy', () => {

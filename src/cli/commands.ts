@@ -15,7 +15,7 @@ import { listening, Stop, storeStop, version } from './stop.js';
 export async function proxy(f: { upstream: string; port: number; host: string; logLevel: LogLevel; quiet?: boolean }) {
   const logger = loggerOf(f);
   // the proxy module (and prism-http with it) is loaded only for this command
-  const { startProxy } = await import('../proxy/proxy.js');
+  const { startProxy } = await import('../trust/proxy.js');
   const started = await listening(
     () =>
       startProxy({
