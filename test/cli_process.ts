@@ -23,6 +23,16 @@ export function runCli(args: string[], opts: { env?: Record<string, string>; cwd
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
+/** Runs the command to its end without blocking this process (a receiver the test serves can answer it). */
+export function runCliAsync(args: string[]): Promise<Finished> {
+  const child = spawn(process.execPath, [...COMMAND, ...args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+}
+
 export interface Running {
   child: ChildProcess;
   /** Everything written to standard output so far. */

@@ -1,6 +1,7 @@
-/** The other commands: `proxy`, `scenario` and `store repair`. */
+/** The other commands: `proxy`, `check-receiver`, `scenario` and `store repair`. */
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { readContractDocument } from '../contract.js';
 import { silentLogger, wallClock, type Logger } from '../deps.js';
 import { buildServer, listen } from '../server.js';
 import { JsonStore } from '../store/embedded/json_store.js';
@@ -32,6 +33,48 @@ export async function proxy(f: { upstream: string; port: number; host: string; l
   logger.info(
     `dipswitch ${version} validating proxy on http://${f.host}:${port} → ${f.upstream} (violations: GET /__proxy/violations)`,
   );
+}
+
+// ---- check-receiver
+
+export interface CheckReceiverFlags {
+  kind: 'event' | 'cdr' | 'sms' | 'mms' | 'route';
+  auth?: 'NONE' | 'BASIC' | 'BEARER' | 'HMAC_SHA256';
+  identity?: string;
+  secret?: string;
+  format?: string;
+  json?: boolean;
+}
+
+/** The message formats of a kind, from the contract's enumeration. */
+function formatsOf(kind: 'sms' | 'mms'): string[] {
+  const schemas = (readContractDocument('openapi') as { components: { schemas: Record<string, { enum: string[] }> } })
+    .components.schemas;
+  return schemas[`${kind}_message_format`]?.enum ?? [];
+}
+
+/** The auth the flags describe: HMAC_SHA256 for a message with a secret, BEARER for the others, NONE without one. */
+function receiverAuth(f: CheckReceiverFlags) {
+  const message = f.kind === 'sms' || f.kind === 'mms';
+  const method = f.auth ?? (f.secret === undefined ? 'NONE' : message ? 'HMAC_SHA256' : 'BEARER');
+  if (method === 'HMAC_SHA256' && !message) throw new Stop(`--auth HMAC_SHA256 is for --kind sms or mms only`, 2);
+  if (method !== 'NONE' && !f.secret) throw new Stop(`--auth ${method} needs --secret`, 2);
+  if (method === 'BASIC' && !f.identity) throw new Stop('--auth BASIC needs --identity', 2);
+  return { method, identity: f.identity, secret: f.secret };
+}
+
+export async function checkReceiver(url: string, f: CheckReceiverFlags): Promise<void> {
+  const auth = receiverAuth(f);
+  let format = '';
+  if (f.kind === 'sms' || f.kind === 'mms') {
+    const known = formatsOf(f.kind);
+    format = f.format ?? known[0] ?? '';
+    if (!known.includes(format)) throw new Stop(`--format for ${f.kind} is one of ${known.join(', ')}`, 2);
+  } else if (f.format) throw new Stop('--format is for --kind sms or mms only', 2);
+  const { checkReceiver: check, formatResults } = await import('../trust/check_receiver.js');
+  const results = await check({ url, kind: f.kind, auth, format });
+  console.log(f.json ? JSON.stringify({ results }, null, 2) : formatResults(results));
+  process.exitCode = results.every((r) => r.passed) ? 0 : 1;
 }
 
 // ---- scenario

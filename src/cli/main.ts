@@ -8,10 +8,10 @@
  * and exit code 2; a start that fails (a port in use, a store it cannot write) with one line and
  * exit code 1.
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { DENIABLE } from '../engine/transport/outbound.js';
 import { LIMIT_FLAGS, LIMIT_MIN } from '../limits.js';
-import { proxy, repair, scenario } from './commands.js';
+import { checkReceiver, proxy, repair, scenario, type CheckReceiverFlags } from './commands.js';
 import { applyConfig, nearest } from './config.js';
 import type { LogLevel } from './log.js';
 import { listenOptions, logOptions, opt } from './options.js';
@@ -103,6 +103,27 @@ function program(): Command {
     if (!f.upstream) throw new Stop('proxy needs --upstream URL (or UPSTREAM)', 2);
     await proxy({ ...f, upstream: f.upstream });
   });
+
+  root
+    .command('check-receiver')
+    .description('send a receiver what dipswitch would send it, then the hard cases; exits 1 when one fails')
+    .argument('<url>', 'the receiver, http:// or https://', url)
+    .addOption(
+      new Option('--kind <kind>', 'what it receives')
+        .choices(['event', 'cdr', 'sms', 'mms', 'route'])
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option(
+        '--auth <method>',
+        'the auth it expects (default: HMAC_SHA256 for sms and mms with a --secret, BEARER for the others, NONE without one)',
+      ).choices(['NONE', 'BASIC', 'BEARER', 'HMAC_SHA256']),
+    )
+    .option('--identity <user>', 'the BASIC user')
+    .option('--secret <secret>', 'the BASIC password, BEARER token or HMAC_SHA256 signing secret')
+    .option('--format <format>', "the switch's message format (sms, mms; the JSON one by default)")
+    .option('--json', 'print the results as JSON')
+    .action((target: string, f: CheckReceiverFlags) => checkReceiver(target, f));
 
   root
     .command('scenario')

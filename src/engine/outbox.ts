@@ -13,6 +13,7 @@ import { redactHeaders, redactUrl } from './redact.js';
 import { putStep } from './steps.js';
 
 export type Topic = components['schemas']['event_topic'];
+export type EventKind = components['schemas']['event_kind'];
 export type CdrKind = 'SMS' | 'MMS' | 'LRN' | 'CNAM' | 'MCL';
 
 export interface ResourceRef {
@@ -22,7 +23,7 @@ export interface ResourceRef {
 
 export interface SimPort {
   /** An event to every enabled subscription of the account with the topic. */
-  publish(topic: Topic, kind: string, resource: ResourceRef): Promise<void>;
+  publish(topic: Topic, kind: EventKind, resource: ResourceRef): Promise<void>;
   /** A billed CDR to the account's call data webhook; false when it has none. */
   cdr(kind: CdrKind, fields: { from: string; to: string } & Record<string, unknown>): Promise<boolean>;
   /** A lifecycle step of `kind` for `ref`, due at `atMs` on the account's clock. */

@@ -2470,14 +2470,18 @@ export interface components {
             readonly page_info: components["schemas"]["page_info"];
             readonly results: readonly components["schemas"]["overwrite_request_response"][];
         };
+        /**
+         * @description What happened to the event's resource; every kind dipswitch sends (`dipswitch check-receiver --kind event` sends each).
+         * @enum {string}
+         */
+        readonly event_kind: "order.created" | "order.updated" | "order.completed" | "order.failed" | "request.updated" | "request.completed" | "request.failed" | "did.created" | "did.updated" | "did.deleted" | "osr.created" | "osr.reviewed" | "osr.stale" | "brand.registered" | "brand.vetted" | "brand.activated" | "brand.unregistered" | "campaign.registered" | "campaign.activated" | "campaign.unregistered";
         readonly event_delivery: {
             /** @constant */
             readonly type: "event";
             readonly data: {
                 readonly id: components["schemas"]["ulid"];
                 readonly topic: components["schemas"]["event_topic"];
-                /** @description What happened, e.g. order.completed, request.updated, did.updated, osr.created. */
-                readonly kind: string;
+                readonly kind: components["schemas"]["event_kind"];
                 readonly occurred_at: components["schemas"]["timestamp"];
                 readonly resource: {
                     readonly type: string;

@@ -21,6 +21,7 @@ import { invalidField } from '../domain/errors.js';
 import type { Draft, NumberRow, OrderRow, RequestRow, StepRow } from '../store/rows.js';
 import { applyRegistry } from './registry.js';
 import { RequestFailure } from './request_failure.js';
+import type { EventKind } from '../engine/outbox.js';
 import type { Work } from '../engine/work.js';
 
 const presentNumber = (n: NumberRow) => ({ type: 'did', data: n.data });
@@ -52,7 +53,7 @@ async function namedNumbers(work: Work, accountId: string, named: readonly strin
   return rows;
 }
 
-async function changed(work: Work, rows: NumberRow[], kind: string): Promise<void> {
+async function changed(work: Work, rows: NumberRow[], kind: EventKind): Promise<void> {
   for (const n of rows) await work.sim.publish('DID', kind, presentNumber(n));
 }
 

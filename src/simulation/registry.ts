@@ -8,6 +8,7 @@
 import type { components } from '../generated/api.js';
 import type { BrandRow, CampaignRow, RequestRow, StepRow } from '../store/rows.js';
 import { RequestFailure } from './request_failure.js';
+import type { EventKind } from '../engine/outbox.js';
 import type { Work } from '../engine/work.js';
 
 /** How long the registry takes to review a brand or campaign. */
@@ -30,9 +31,9 @@ async function brandOf(work: Work, accountId: string, tcr: string): Promise<Bran
   return brand;
 }
 
-const brandEvent = (work: Work, kind: string, b: BrandRow) =>
+const brandEvent = (work: Work, kind: EventKind, b: BrandRow) =>
   work.sim.publish('CSP_BRAND', kind, { type: 'csp_brand', data: b.data });
-const campaignEvent = (work: Work, kind: string, c: CampaignRow) =>
+const campaignEvent = (work: Work, kind: EventKind, c: CampaignRow) =>
   work.sim.publish('CSP_CAMPAIGN', kind, { type: 'csp_campaign', data: c.data });
 
 type Of<T extends RegistryRequest['type']> = Extract<RegistryRequest, { type: T }>;
