@@ -5,6 +5,7 @@ import { readContractDocument } from '../contract.js';
 import { silentLogger, wallClock, type Logger } from '../deps.js';
 import { buildServer, listen } from '../server.js';
 import { JsonStore } from '../store/embedded/json_store.js';
+import { fixtureState, loadFixtureFile, type FixtureFile } from '../store/fixtures.js';
 import { formatTimeline, runScenario } from '../testing/scenario.js';
 import { findScenario, ScenarioShelf, scenarioDirProblem } from '../testing/scenario_runner.js';
 import type { LogLevel } from './log.js';
@@ -13,10 +14,43 @@ import { listening, Stop, storeStop, version } from './stop.js';
 
 // ---- proxy
 
-export async function proxy(f: { upstream: string; port: number; host: string; logLevel: LogLevel; quiet?: boolean }) {
+export interface ProxyFlags {
+  upstream: string;
+  port: number;
+  host: string;
+  logLevel: LogLevel;
+  quiet?: boolean;
+  record?: string;
+  recordFixtures?: boolean;
+}
+
+export async function proxy(f: ProxyFlags) {
   const logger = loggerOf(f);
+  if (f.recordFixtures && !f.record) throw new Stop('--record-fixtures needs --record DIR', 2);
   // the proxy module (and prism-http with it) is loaded only for this command
-  const { startProxy } = await import('../trust/proxy.js');
+  const [{ startProxy }, { Recorder }] = await Promise.all([
+    import('../trust/proxy.js'),
+    import('../trust/recording.js'),
+  ]);
+  const at = new Date(wallClock()).toISOString();
+  const recorder = f.record
+    ? new Recorder({
+        dir: resolve(f.record),
+        name: `recorded-${at.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`,
+        title: `Recorded through dipswitch proxy from ${f.upstream} at ${at}`,
+        fixtures: f.recordFixtures === true,
+        logger,
+      })
+    : undefined;
+  if (recorder) {
+    // the calls of the last moment are written before the process ends
+    const end = () => {
+      recorder.write();
+      process.exit(0);
+    };
+    process.once('SIGTERM', end);
+    process.once('SIGINT', end);
+  }
   const started = await listening(
     () =>
       startProxy({
@@ -25,6 +59,7 @@ export async function proxy(f: { upstream: string; port: number; host: string; l
         host: f.host,
         logger,
         now: () => new Date(wallClock()).toISOString(),
+        recorder,
       }),
     f.host,
     f.port,
@@ -33,6 +68,8 @@ export async function proxy(f: { upstream: string; port: number; host: string; l
   logger.info(
     `dipswitch ${version} validating proxy on http://${f.host}:${port} → ${f.upstream} (violations: GET /__proxy/violations)`,
   );
+  if (recorder)
+    logger.info(`recording to ${recorder.scenarioFile}${f.recordFixtures ? ` and ${recorder.fixtureFile}` : ''}`);
 }
 
 // ---- check-receiver
@@ -79,7 +116,13 @@ export async function checkReceiver(url: string, f: CheckReceiverFlags): Promise
 
 // ---- scenario
 
-export async function scenario(name: string | undefined, f: { scenarios?: string }): Promise<void> {
+export async function scenario(name: string | undefined, f: { scenarios?: string; fixtures?: string }): Promise<void> {
+  let fixtures: FixtureFile | undefined;
+  try {
+    if (f.fixtures) fixtures = loadFixtureFile(f.fixtures);
+  } catch (e) {
+    throw new Stop((e as Error).message, 2);
+  }
   if (f.scenarios) {
     const problem = scenarioDirProblem(f.scenarios);
     if (problem) throw new Stop(problem, 2);
@@ -99,6 +142,7 @@ export async function scenario(name: string | undefined, f: { scenarios?: string
     startTime: new Date('2026-03-01T12:00:00.000Z'),
     logger: silentLogger,
     scenarioDirs: f.scenarios ? [f.scenarios] : [],
+    ...(fixtures ? { fixtures: () => fixtureState(fixtures) } : {}),
   });
   const server = await listen(app, 0, '127.0.0.1');
   try {

@@ -11,9 +11,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DENIABLE } from '../engine/transport/outbound.js';
 import { LIMIT_FLAGS, LIMIT_MIN } from '../limits.js';
-import { checkReceiver, proxy, repair, scenario, type CheckReceiverFlags } from './commands.js';
+import { checkReceiver, proxy, repair, scenario, type CheckReceiverFlags, type ProxyFlags } from './commands.js';
 import { applyConfig, nearest } from './config.js';
-import type { LogLevel } from './log.js';
 import { listenOptions, logOptions, opt } from './options.js';
 import { serve, type ServeFlags } from './serve.js';
 import { Stop, version } from './stop.js';
@@ -94,12 +93,15 @@ function program(): Command {
   const proxyCmd = root
     .command('proxy')
     .description('forward to the real service, checking every request and response against the contract');
-  listenOptions(proxyCmd, 4011).addOption(
-    opt('--upstream <url>', 'the real service, e.g. https://api.example.com', 'UPSTREAM').argParser(url),
-  );
+  listenOptions(proxyCmd, 4011)
+    .addOption(opt('--upstream <url>', 'the real service, e.g. https://api.example.com', 'UPSTREAM').argParser(url))
+    .addOption(opt('--record <dir>', 'write every /api/v1 call to DIR as a scenario that replays it', 'RECORD'))
+    .addOption(
+      opt('--record-fixtures', 'and the records the real service returned as a fixture file', 'RECORD_FIXTURES'),
+    );
   logOptions(proxyCmd).action(async (_opts, cmd: Command) => {
     applyConfig(cmd);
-    const f = cmd.opts<{ upstream?: string; port: number; host: string; logLevel: LogLevel; quiet?: boolean }>();
+    const f = cmd.opts<Omit<ProxyFlags, 'upstream'> & { upstream?: string }>();
     if (!f.upstream) throw new Stop('proxy needs --upstream URL (or UPSTREAM)', 2);
     await proxy({ ...f, upstream: f.upstream });
   });
@@ -130,7 +132,8 @@ function program(): Command {
     .description('run one scenario against a fresh in-memory server and print its timeline')
     .argument('[name]', 'the scenario')
     .addOption(opt('--scenarios <dir>', 'a folder of scenario files besides the built-in ones', 'SCENARIOS'))
-    .action((name: string | undefined, f: { scenarios?: string }) => scenario(name, f));
+    .addOption(opt('--fixtures <file>', "the state the server starts from (a recording's fixture file)", 'FIXTURES'))
+    .action((name: string | undefined, f: { scenarios?: string; fixtures?: string }) => scenario(name, f));
 
   const store = root.command('store').description('work on a store file');
   store

@@ -23,6 +23,8 @@ export interface ScenarioContext {
   receiver(): Promise<Receiver>;
   /** Records an expectation; a false one fails the scenario at once. */
   expect(condition: boolean, what: string): void;
+  /** Records an expectation and goes on; a false one fails the scenario once it has run to its end (a recorded replay). */
+  check(condition: boolean, what: string): void;
   note(what: string): void;
 }
 
@@ -50,6 +52,13 @@ export interface ScenarioResult {
 
 class ExpectationFailed extends Error {}
 
+/** The result of a scenario that ran to its end: failed when one of its checks did. */
+function ranToEnd(sc: Scenario, timeline: TimelineEntry[], differences: string[]): ScenarioResult {
+  const [first] = differences;
+  const failed = first ? { passed: false, error: `${differences.length} check(s) failed, the first: ${first}` } : {};
+  return { name: sc.name, title: sc.title, passed: true, ...failed, timeline };
+}
+
 /**
  * Runs a scenario against the server at `base` and answers its timeline; `adminToken` goes with its
  * /__sim calls. `base` may be a function answering the server of each call (instances over one store).
@@ -64,6 +73,7 @@ export async function runScenario(
   const receivers: Receiver[] = [];
   let now = '';
   const log = (step: string, detail: string) => timeline.push({ at: now, step, detail });
+  const differences: string[] = [];
 
   const api = async (
     method: string,
@@ -113,6 +123,10 @@ export async function runScenario(
       log(condition ? 'ok' : 'FAILED', what);
       if (!condition) throw new ExpectationFailed(what);
     },
+    check(condition, what) {
+      log(condition ? 'ok' : 'FAILED', what);
+      if (!condition) differences.push(what);
+    },
     note: (what) => log('note', what),
   };
 
@@ -120,7 +134,7 @@ export async function runScenario(
     now = (await api('GET', '/__sim/clock', { key: null })).body.now;
     timeline.length = 0;
     await sc.run(context);
-    return { name: sc.name, title: sc.title, passed: true, timeline };
+    return ranToEnd(sc, timeline, differences);
   } catch (e) {
     if (!(e instanceof ExpectationFailed)) log('FAILED', (e as Error).message);
     return { name: sc.name, title: sc.title, passed: false, error: (e as Error).message, timeline };

@@ -7,6 +7,7 @@ import express, { type Request, type Response } from 'express';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from '../deps.js';
 import { contractPath } from '../contract.js';
+import type { Recorder } from './recording.js';
 
 export interface Violation {
   at: string;
@@ -27,6 +28,8 @@ export interface ProxyOptions {
   logger: Logger;
   /** Time stamps of the violation log; the wall clock by default (src/deps.ts). */
   now: () => string;
+  /** Keeps every /api/v1 call that passes (`--record DIR`). */
+  recorder?: Recorder;
 }
 
 const pointer = (path: string[] | undefined): string =>
@@ -64,13 +67,14 @@ async function loadPrism(upstream: string): Promise<{ prism: Prism; operations: 
 }
 
 /** The client's request as prism takes it: a JSON body parsed, headers as strings, the query as lists. */
-function prismInput(req: Request): { input: PrismInput; path: string } {
+function prismInput(req: Request): { input: PrismInput; path: string; json: unknown; opaque?: string } {
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   const isJson = String(req.headers['content-type'] ?? '').includes('json');
   let body: unknown = raw.length ? raw.toString('utf8') : undefined;
+  let json: unknown;
   if (isJson && raw.length) {
     try {
-      body = JSON.parse(raw.toString('utf8'));
+      body = json = JSON.parse(raw.toString('utf8'));
     } catch {
       // forwarded as it came; prism reports what is wrong with it
     }
@@ -83,7 +87,19 @@ function prismInput(req: Request): { input: PrismInput; path: string } {
   return {
     input: { method: req.method.toLowerCase() as never, url: { path: url.pathname, query }, headers, body },
     path: url.pathname,
+    json,
+    ...(raw.length && json === undefined ? { opaque: String(req.headers['content-type'] ?? 'untyped') } : {}),
   };
+}
+
+/** An answer's body as JSON: prism gives it parsed, or as the text it could not parse. */
+function answerJson(body: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function startProxy(
@@ -118,7 +134,7 @@ export async function startProxy(
   });
   app.use(express.raw({ type: () => true, limit: '10mb' }));
   app.use(async (req: Request, res: Response) => {
-    const { input, path } = prismInput(req);
+    const { input, path, json, opaque } = prismInput(req);
     const result = await prism.request(input, operations)();
     if (result._tag === 'Left') {
       opts.logger.warn(`[proxy] ${req.method} ${path}: ${result.left.message}`);
@@ -129,6 +145,15 @@ export async function startProxy(
     }
     const { output, validations } = result.right;
     record(req.method, path, validations);
+    if (path.startsWith('/api/v1'))
+      opts.recorder?.add({
+        method: req.method,
+        path: req.originalUrl,
+        body: json,
+        opaque,
+        status: output.statusCode,
+        answer: answerJson(output.body),
+      });
     for (const [k, v] of Object.entries(output.headers ?? {})) {
       if (!['content-length', 'transfer-encoding', 'connection'].includes(k.toLowerCase())) res.setHeader(k, v);
     }
