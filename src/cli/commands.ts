@@ -1,76 +1,14 @@
-/** The other commands: `proxy`, `check-receiver`, `scenario` and `store repair`. */
+/** The other commands: `check-receiver`, `scenario` and `store repair` (`proxy` has its own file). */
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { readContractDocument } from '../contract.js';
-import { silentLogger, wallClock, type Logger } from '../deps.js';
+import { silentLogger, type Logger } from '../deps.js';
 import { buildServer, listen } from '../server.js';
 import { JsonStore } from '../store/embedded/json_store.js';
 import { fixtureState, loadFixtureFile, type FixtureFile } from '../store/fixtures.js';
 import { formatTimeline, runScenario } from '../testing/scenario.js';
 import { findScenario, ScenarioShelf, scenarioDirProblem } from '../testing/scenario_runner.js';
-import type { LogLevel } from './log.js';
-import { loggerOf } from './options.js';
-import { listening, Stop, storeStop, version } from './stop.js';
-
-// ---- proxy
-
-export interface ProxyFlags {
-  upstream: string;
-  port: number;
-  host: string;
-  logLevel: LogLevel;
-  quiet?: boolean;
-  record?: string;
-  recordFixtures?: boolean;
-}
-
-export async function proxy(f: ProxyFlags) {
-  const logger = loggerOf(f);
-  if (f.recordFixtures && !f.record) throw new Stop('--record-fixtures needs --record DIR', 2);
-  // the proxy module (and prism-http with it) is loaded only for this command
-  const [{ startProxy }, { Recorder }] = await Promise.all([
-    import('../trust/proxy.js'),
-    import('../trust/recording.js'),
-  ]);
-  const at = new Date(wallClock()).toISOString();
-  const recorder = f.record
-    ? new Recorder({
-        dir: resolve(f.record),
-        name: `recorded-${at.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`,
-        title: `Recorded through dipswitch proxy from ${f.upstream} at ${at}`,
-        fixtures: f.recordFixtures === true,
-        logger,
-      })
-    : undefined;
-  if (recorder) {
-    // the calls of the last moment are written before the process ends
-    const end = () => {
-      recorder.write();
-      process.exit(0);
-    };
-    process.once('SIGTERM', end);
-    process.once('SIGINT', end);
-  }
-  const started = await listening(
-    () =>
-      startProxy({
-        upstream: f.upstream,
-        port: f.port,
-        host: f.host,
-        logger,
-        now: () => new Date(wallClock()).toISOString(),
-        recorder,
-      }),
-    f.host,
-    f.port,
-  );
-  const port = (started.server.address() as AddressInfo).port;
-  logger.info(
-    `dipswitch ${version} validating proxy on http://${f.host}:${port} → ${f.upstream} (violations: GET /__proxy/violations)`,
-  );
-  if (recorder)
-    logger.info(`recording to ${recorder.scenarioFile}${f.recordFixtures ? ` and ${recorder.fixtureFile}` : ''}`);
-}
+import { Stop, storeStop } from './stop.js';
 
 // ---- check-receiver
 

@@ -11,7 +11,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DENIABLE } from '../engine/transport/outbound.js';
 import { LIMIT_FLAGS, LIMIT_MIN } from '../limits.js';
-import { checkReceiver, proxy, repair, scenario, type CheckReceiverFlags, type ProxyFlags } from './commands.js';
+import { checkReceiver, repair, scenario, type CheckReceiverFlags } from './commands.js';
+import { proxy, type ProxyFlags } from './proxy.js';
 import { applyConfig, nearest } from './config.js';
 import { listenOptions, logOptions, opt } from './options.js';
 import { serve, type ServeFlags } from './serve.js';
@@ -98,7 +99,9 @@ function program(): Command {
     .addOption(opt('--record <dir>', 'write every /api/v1 call to DIR as a scenario that replays it', 'RECORD'))
     .addOption(
       opt('--record-fixtures', 'and the records the real service returned as a fixture file', 'RECORD_FIXTURES'),
-    );
+    )
+    .addOption(opt('--shadow', 'make each call again to an in-process dipswitch and compare the answers', 'SHADOW'))
+    .addOption(opt('--parity-report <file>', 'write the comparison to FILE.md and FILE.json at exit', 'PARITY_REPORT'));
   logOptions(proxyCmd).action(async (_opts, cmd: Command) => {
     applyConfig(cmd);
     const f = cmd.opts<Omit<ProxyFlags, 'upstream'> & { upstream?: string }>();

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { Logger } from '../deps.js';
 import { contractPath } from '../contract.js';
 import type { Recorder } from './recording.js';
+import type { Shadow } from './shadow.js';
 
 export interface Violation {
   at: string;
@@ -30,6 +31,8 @@ export interface ProxyOptions {
   now: () => string;
   /** Keeps every /api/v1 call that passes (`--record DIR`). */
   recorder?: Recorder;
+  /** Makes every /api/v1 call again to an in-process dipswitch and compares the answers (`--shadow`). */
+  shadow?: Shadow;
 }
 
 const pointer = (path: string[] | undefined): string =>
@@ -67,7 +70,7 @@ async function loadPrism(upstream: string): Promise<{ prism: Prism; operations: 
 }
 
 /** The client's request as prism takes it: a JSON body parsed, headers as strings, the query as lists. */
-function prismInput(req: Request): { input: PrismInput; path: string; json: unknown; opaque?: string } {
+function prismInput(req: Request): { input: PrismInput; path: string; raw: Buffer; json: unknown; opaque?: string } {
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   const isJson = String(req.headers['content-type'] ?? '').includes('json');
   let body: unknown = raw.length ? raw.toString('utf8') : undefined;
@@ -87,6 +90,7 @@ function prismInput(req: Request): { input: PrismInput; path: string; json: unkn
   return {
     input: { method: req.method.toLowerCase() as never, url: { path: url.pathname, query }, headers, body },
     path: url.pathname,
+    raw,
     json,
     ...(raw.length && json === undefined ? { opaque: String(req.headers['content-type'] ?? 'untyped') } : {}),
   };
@@ -100,6 +104,31 @@ function answerJson(body: unknown): unknown {
   } catch {
     return undefined;
   }
+}
+
+const NO_SHADOW = {
+  errors: [{ code: 'not_found', title: 'Not found', detail: 'the proxy shadows nothing: start it with --shadow' }],
+};
+
+/** What rides on an /api/v1 call once the client has its answer: the recording and the shadow's call. */
+function ride(opts: ProxyOptions, req: Request, sent: ReturnType<typeof prismInput>, status: number, body: unknown) {
+  if (!sent.path.startsWith('/api/v1')) return;
+  const answer = answerJson(body);
+  opts.recorder?.add({
+    method: req.method,
+    path: req.originalUrl,
+    body: sent.json,
+    opaque: sent.opaque,
+    status,
+    answer,
+  });
+  opts.shadow?.follow({
+    method: req.method,
+    path: req.originalUrl,
+    contentType: req.headers['content-type'],
+    body: sent.raw,
+    real: { status, body: answer },
+  });
 }
 
 export async function startProxy(
@@ -132,9 +161,14 @@ export async function startProxy(
   app.get('/__proxy/violations', (_req, res) => {
     res.json({ count: violations.length, violations });
   });
+  app.get('/__proxy/parity', (_req, res) => {
+    if (opts.shadow) res.json(opts.shadow.parity.report());
+    else res.status(404).json(NO_SHADOW);
+  });
   app.use(express.raw({ type: () => true, limit: '10mb' }));
   app.use(async (req: Request, res: Response) => {
-    const { input, path, json, opaque } = prismInput(req);
+    const sent = prismInput(req);
+    const { input, path } = sent;
     const result = await prism.request(input, operations)();
     if (result._tag === 'Left') {
       opts.logger.warn(`[proxy] ${req.method} ${path}: ${result.left.message}`);
@@ -145,21 +179,14 @@ export async function startProxy(
     }
     const { output, validations } = result.right;
     record(req.method, path, validations);
-    if (path.startsWith('/api/v1'))
-      opts.recorder?.add({
-        method: req.method,
-        path: req.originalUrl,
-        body: json,
-        opaque,
-        status: output.statusCode,
-        answer: answerJson(output.body),
-      });
     for (const [k, v] of Object.entries(output.headers ?? {})) {
       if (!['content-length', 'transfer-encoding', 'connection'].includes(k.toLowerCase())) res.setHeader(k, v);
     }
     res.status(output.statusCode);
     if (output.body === undefined) res.end();
     else res.send(typeof output.body === 'string' ? output.body : JSON.stringify(output.body));
+    // the recording and the shadow's call come after the client has its answer, never on its path
+    ride(opts, req, sent, output.statusCode, output.body);
   });
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
