@@ -6,7 +6,10 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/contract.js';
 import { startReceiver, type Receiver } from '../src/testing/receiver.js';
-import { envelope, startTestServer, useServer, type TestServer } from './helpers.js';
+import { silentLogger } from '../src/deps.js';
+import { startProxy } from '../src/trust/proxy.js';
+import { Shadow } from '../src/trust/shadow.js';
+import { callAt, envelope, startTestServer, useServer, type TestServer } from './helpers.js';
 
 const executable = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (p): p is string => !!p && existsSync(p),
@@ -204,6 +207,48 @@ describe.skipIf(!executable)('dashboard', () => {
     await page.locator('#timeline .s2xx', { hasText: 'passed' }).waitFor({ timeout: 20_000 });
     expect(await page.locator('#timeline tr.timeline-entry').count()).toBeGreaterThan(3);
     await shot(page, 'scenarios');
+  });
+
+  it('the Parity tab says how to get a report when no shadowing proxy is in front', async () => {
+    page = await open(server().base);
+    await page.getByRole('button', { name: 'Parity' }).click();
+    await page.locator('#view', { hasText: 'not behind a shadowing proxy' }).waitFor();
+  });
+});
+
+describe.skipIf(!executable)('dashboard of a shadowing proxy', () => {
+  it("the shadow's Parity tab lists each operation and each difference with its decision", async () => {
+    const upstream = await startTestServer();
+    const shadow = await Shadow.start({ logger: silentLogger });
+    const proxy = await startProxy({
+      upstream: upstream.base,
+      port: 0,
+      host: '127.0.0.1',
+      logger: silentLogger,
+      now: () => '',
+      shadow,
+    });
+    const page = await open(shadow.url);
+    try {
+      const base = `http://127.0.0.1:${(proxy.server.address() as { port: number }).port}`;
+      await upstream.call('POST', '/__sim/faults', {
+        key: null,
+        body: { match: { method: 'GET', path: '/api/v1/switches/not-a-switch' }, effect: { status: 422 } },
+      });
+      await callAt(base, 'GET', '/api/v1/numbers/+13125550100');
+      await callAt(base, 'GET', '/api/v1/switches/not-a-switch');
+      await shadow.idle();
+      await page.getByRole('button', { name: 'Parity' }).click();
+      await page.locator('#parity td', { hasText: 'getNumber' }).waitFor();
+      const difference = page.locator('#parity-differences tr', { hasText: 'getSwitch' });
+      await expect(difference.textContent()).resolves.toContain('Status of `invalid_parameter`');
+      await shot(page, 'parity');
+    } finally {
+      await page.close();
+      await proxy.close();
+      await shadow.close();
+      await upstream.close();
+    }
   });
 });
 

@@ -82,5 +82,5 @@ export async function proxy(f: ProxyFlags) {
   );
   if (recorder)
     logger.info(`recording to ${recorder.scenarioFile}${f.recordFixtures ? ` and ${recorder.fixtureFile}` : ''}`);
-  if (shadow) logger.info(`shadowing on ${shadow.url} (parity: GET /__proxy/parity)`);
+  if (shadow) logger.info(`shadowing (parity: GET /__proxy/parity); the shadow's dashboard: ${shadow.url}/__sim/ui`);
 }

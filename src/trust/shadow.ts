@@ -4,6 +4,7 @@
  * follows along; the ids the real service issued are mapped to dipswitch's, and each pair of answers
  * goes to the parity report (parity.ts). The shadow acts as the Demo admin, whatever key the client used.
  */
+import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../deps.js';
@@ -60,11 +61,22 @@ export class Shadow {
       ...(opts.seed === undefined ? {} : { seed: opts.seed }),
       ...(opts.fixtures ? { fixtures: opts.fixtures } : {}),
     });
-    const server = await listen(app, 0, '127.0.0.1');
-    return new Shadow(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, runtime, opts.logger);
+    // the shadow's own address serves its dashboard, whose Parity tab reads the report there
+    const outer = Object.assign(express(), { contractViolations: app.contractViolations });
+    const server = await listen(outer, 0, '127.0.0.1');
+    const shadow = new Shadow(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      server,
+      runtime,
+      opts.logger,
+    );
+    outer.disable('x-powered-by');
+    outer.get('/__proxy/parity', (_req, res) => void res.json(shadow.parity.report()));
+    outer.use(app);
+    return shadow;
   }
 
-  /** The shadow dipswitch's address (its dashboard and control API). */
+  /** The shadow dipswitch's address, on loopback: its dashboard (with the Parity tab) and control API. */
   get url(): string {
     return this.base;
   }

@@ -6,6 +6,7 @@ import { start, views } from './shell.js';
 import { clockView } from './tab-clock.js';
 import { deliveriesView } from './tab-deliveries.js';
 import { faultsView } from './tab-faults.js';
+import { parityView } from './tab-parity.js';
 import { requestsView } from './tab-requests.js';
 import { scenariosView } from './tab-scenarios.js';
 import { stateView } from './tab-state.js';
@@ -19,6 +20,7 @@ Object.assign(views, {
   state: stateView,
   faults: faultsView,
   scenarios: scenariosView,
+  parity: parityView,
 });
 
 void start();
