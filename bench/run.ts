@@ -3,66 +3,32 @@
  * server runs in its own process on loopback; autocannon drives it (50 connections, a warm-up,
  * then timed runs whose median is kept). Writes the table to BENCHMARKS.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { at } from '../src/domain/lists.js';
 import { DEMO_ACCOUNT as DEMO, fixtureState } from '../src/store/fixtures.js';
 import { STORE_FORMAT, STORE_VERSION } from '../src/store/embedded/log_file.js';
 import type { DbData } from '../src/store/rows.js';
+import { proxyFigures, proxyRows } from './proxy.js';
 import { smppBench, type SmppFigures } from './smpp.js';
+import {
+  AUTH,
+  CONNECTIONS,
+  freshPort,
+  measure,
+  REPEATS,
+  ROOT,
+  RUN_S,
+  startProcess,
+  stop,
+  WARMUP_S,
+  type Figure,
+} from './harness.js';
 import { startReceiver } from '../src/testing/receiver.js';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-const CONNECTIONS = 50;
-const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2);
-const RUN_S = Number(process.env.BENCH_SECONDS ?? 4);
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
-const AUTH = { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' };
 const SWITCH_ID = '0b0b0b0b-0000-4000-8000-000000000001';
-let nextPort = 4600;
-
-interface Figure {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-}
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) =>
-  at(
-    [...xs].sort((a, b) => a - b),
-    Math.floor(xs.length / 2),
-  );
-
-/** Starts a process and times it to its first 2xx on `probe`. */
-async function startProcess(
-  cmd: string,
-  args: string[],
-  probe: string,
-  headers: Record<string, string> = {},
-): Promise<{ child: ChildProcess; startupMs: number }> {
-  const t0 = performance.now();
-  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (;;) {
-    try {
-      const res = await fetch(probe, { headers });
-      if (res.ok) return { child, startupMs: performance.now() - t0 };
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null) throw new Error(`${cmd} ${args.join(' ')} exited`);
-    await sleep(10);
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-}
 
 let cartNumber = 0;
 /** Requests that each create a cart of a name not used before (a durable create). */
@@ -80,25 +46,6 @@ function createCarts(base: string, headers: Record<string, string> = AUTH): auto
       },
     ],
   };
-}
-
-/** req/s and latency of one request shape: a warm-up, then REPEATS timed runs, the median kept. */
-async function measure(name: string, opts: autocannon.Options): Promise<Figure> {
-  await autocannon({ ...opts, connections: CONNECTIONS, duration: WARMUP_S });
-  const runs: Figure[] = [];
-  for (let i = 0; i < REPEATS; i++) {
-    const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: RUN_S });
-    if (r.non2xx > 0 || r.errors > 0) console.warn(`  ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-    runs.push({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 });
-  }
-  const fig = {
-    name,
-    rps: median(runs.map((x) => x.rps)),
-    p50: median(runs.map((x) => x.p50)),
-    p99: median(runs.map((x) => x.p99)),
-  };
-  console.log(`  ${name}: ${fig.rps.toFixed(0)} req/s, p50 ${fig.p50} ms, p99 ${fig.p99} ms`);
-  return fig;
 }
 
 /** A data file holding the fixtures and `total` records (carts, and one switch to PATCH). */
@@ -210,7 +157,7 @@ function storeWithManyKeys(): { file: string; key: string; keyId: string } {
 /** GET one record and a durable create, authenticated with the newest of 50,000 keys. */
 async function manyKeysFigures(): Promise<Figure[]> {
   const { file, key, keyId } = storeWithManyKeys();
-  const port = nextPort++;
+  const port = freshPort();
   const base = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const { child } = await startProcess(
@@ -283,7 +230,7 @@ async function checkoutFigures(): Promise<Figure[]> {
         ]
       : [];
     const file = writeStore('checkout', { ...base, carts, event_subscriptions: subscriptions });
-    const port = nextPort++;
+    const port = freshPort();
     const url = `http://127.0.0.1:${port}`;
     const { child } = await startProcess(
       process.execPath,
@@ -314,7 +261,7 @@ function rssMb(pid: number): number {
 }
 
 async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; startupMs: number; rss: number }> {
-  const port = nextPort++;
+  const port = freshPort();
   const base = `http://127.0.0.1:${port}`;
   const { child, startupMs } = await startProcess(
     process.execPath,
@@ -359,7 +306,7 @@ async function postgresFigures(total: number): Promise<{ one: Figure[]; three: F
     await store.run({ global: true }, (w) => w.replaceAll(stateWith(total)));
     await store.close();
     const start = async () => {
-      const port = nextPort++;
+      const port = freshPort();
       const base = `http://127.0.0.1:${port}`;
       const { child } = await startProcess(
         process.execPath,
@@ -445,10 +392,11 @@ function smppRows(f: SmppFigures) {
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'postgres') return postgresOnly();
   if (process.env.BENCH_ONLY === 'smpp') return void console.log(table(smppRows(await smppBench())));
+  if (process.env.BENCH_ONLY === 'proxy') return void console.log(table(proxyRows(await proxyFigures(), () => '')));
   console.log('ceiling');
   const ceilings: Figure[] = [];
   for (const mode of ['express', 'node:http']) {
-    const port = nextPort++;
+    const port = freshPort();
     const { child } = await startProcess(
       process.execPath,
       ['bench/ceiling.mjs', mode === 'express' ? 'express' : 'http', String(port)],
@@ -460,7 +408,7 @@ async function main(): Promise<void> {
   const ceiling = at(ceilings, 0).rps;
 
   console.log('peer: prism mock');
-  const prismPort = nextPort++;
+  const prismPort = freshPort();
   const prism = await startProcess(
     join(ROOT, 'node_modules/.bin/prism'),
     ['mock', 'contract/openapi.yaml', '-p', String(prismPort), '-h', '127.0.0.1', '-m', 'false'],
@@ -490,6 +438,8 @@ async function main(): Promise<void> {
   const sim = await simulationFigures();
   console.log('SMPP');
   const smpp = await smppBench();
+  console.log('proxy');
+  const proxied = await proxyFigures();
 
   const ratio = (f: Figure) => (f.rps / ceiling).toFixed(2);
   const createSmall = at(small.figures, 2).rps;
@@ -526,6 +476,7 @@ async function main(): Promise<void> {
     { name: 'advance completing 1,000 bulk dips of 100 numbers', note: `${sim.thousandDips.toFixed(0)} ms` },
     { name: 'advance completing one 20,000-number dip, file delivered', note: `${sim.bigDip.toFixed(0)} ms` },
     ...smppRows(smpp),
+    ...proxyRows(proxied, ratio),
   ];
   const cpu = os.cpus();
   const header =
