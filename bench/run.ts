@@ -392,6 +392,7 @@ function smppRows(f: SmppFigures) {
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'postgres') return postgresOnly();
   if (process.env.BENCH_ONLY === 'smpp') return void console.log(table(smppRows(await smppBench())));
+  if (process.env.BENCH_ONLY === 'sim') return void console.log(await simulationFigures());
   if (process.env.BENCH_ONLY === 'proxy') return void console.log(table(proxyRows(await proxyFigures(), () => '')));
   console.log('ceiling');
   const ceilings: Figure[] = [];

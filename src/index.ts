@@ -5,7 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { silentLogger, type Logger } from './deps.js';
 import type { Sandbox } from './engine/sandboxes.js';
-import type { Fired } from './engine/scheduler.js';
+import type { Fired } from './engine/schedule.js';
 import { newSandbox } from './control/accounts.js';
 import { setFrozen } from './control/clock.js';
 import { DEMO_ACCOUNT, FIXTURE_KEYS } from './store/fixtures.js';

@@ -2,8 +2,9 @@
  * The one scheduler: lifecycle steps and delivery attempts wait in the store on their account's
  * clock, and run in time order when `advance` moves the clock past them, right after the work that
  * scheduled them commits when they are due at once, or, for a clock in `real` mode, when one timer
- * set for the earliest due step fires. Never a polling loop. Each step runs in its own unit of work,
- * with the account's clock set to the step's time, so a crash loses nothing and a restart resumes.
+ * set for the earliest due step fires. Never a polling loop. A step runs in a unit of work with the
+ * account's clock set to its time, so a crash loses nothing and a restart resumes; lifecycle steps due
+ * at the same instant share one unit (one durable write for a thousand bulk dips started together).
  *
  * Over a shared store (PostgreSQL) several instances run one schedule. A step runs in the work
  * that removes it, under its account's lock, so it runs once whoever reaches it. A step is claimed
@@ -12,56 +13,19 @@
  * order, and take it over only once the claim has lapsed (that instance died). Instances tell each
  * other of new steps (LISTEN/NOTIFY) so that a `real` clock's timer is set on each of them.
  */
-import type { Ids, Logger, Random } from '../deps.js';
 import type { StepKind, StepRow } from '../store/rows.js';
-import { StorageUnavailable, type Store, type UnitOfWork } from '../store/store.js';
-import type { Clock, Clocks } from './clock.js';
-import type { DeliveryWorker } from './deliveries.js';
+import { StorageUnavailable, type UnitOfWork } from '../store/store.js';
+import type { Clock } from './clock.js';
+import { NextTooFar, type Fired, type SchedulerOptions } from './schedule.js';
 import { makeWork, type Work, type WorkOptions } from './work.js';
-
-/** What a step did, as `advance` reports it. */
-/** The account's next step is further ahead than an advance to it may go: it is at `at`, `ms` ahead. */
-export class NextTooFar extends Error {
-  constructor(
-    readonly at: string,
-    readonly ms: number,
-  ) {
-    super(`the next step is at ${at}`);
-  }
-}
-
-export interface Fired {
-  at: string;
-  kind: StepKind;
-  ref: string;
-  what: string;
-}
-
-/** Runs one due step inside its unit of work; answers what it did. */
-export type Runner = (step: StepRow, work: Work) => Promise<string>;
-
-export interface SchedulerOptions {
-  store: Store;
-  clocks: Clocks;
-  ids: Ids;
-  random: Random;
-  logger: Logger;
-  deliveries: DeliveryWorker;
-  runners: Record<Exclude<StepKind, 'delivery'>, Runner>;
-  /** This instance's name among those over a shared store (claims). */
-  instance: string;
-  /** Called with each step run here, once it ran (the journal keeps it: the dashboard's timeline). */
-  ran?(accountId: string, fired: Fired): Promise<void>;
-  /** Wall time and a timer on it; injected so nothing here reads time itself. */
-  wall(): number;
-  setTimer(fn: () => void, ms: number): { cancel(): void };
-}
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the store refused a write, the timer tries again this much later. */
 const STORAGE_RETRY_MS = 1_000;
 /** How long (wall time) a claim holds: past a delivery's timeout twice (a duplicate fault sends twice). */
 export const CLAIM_LEASE_MS = 30_000;
+/** The most lifecycle steps due at one instant that run in one unit of work. */
+const STEPS_TOGETHER = 200;
 /** How often an instance looks again at a step another one is running. */
 const CLAIM_WAIT_MS = 20;
 
@@ -152,19 +116,73 @@ export class Scheduler {
   private async runUntil(accountId: string, upTo: number): Promise<Fired[]> {
     const fired: Fired[] = [];
     for (;;) {
-      const step = await this.read((w) => w.steps.earliest(accountId));
-      if (!step || Date.parse(step.data.at) > upTo) break;
+      const due = await this.read((w) => this.dueTogether(w, accountId, upTo));
+      const [step] = due;
+      if (!step) break;
       if (this.heldElsewhere(step)) {
         await new Promise<void>((resolve) => this.opts.setTimer(resolve, CLAIM_WAIT_MS));
         continue;
       }
-      const what = await this.runStep(step);
-      if (what === null) continue;
-      const ran = { at: step.data.at, kind: step.data.kind, ref: step.data.ref, what };
-      fired.push(ran);
-      await this.opts.ran?.(accountId, ran);
+      const done = due.length > 1 ? await this.runTogether(accountId, due) : [{ step, what: await this.runStep(step) }];
+      for (const { step: s, what } of done) {
+        if (what === null) continue;
+        const ran = { at: s.data.at, kind: s.data.kind, ref: s.data.ref, what };
+        fired.push(ran);
+        await this.opts.ran?.(accountId, ran);
+      }
     }
     return fired;
+  }
+
+  /**
+   * The account's earliest step due by `upTo`, and the lifecycle steps due at the same instant right
+   * after it (none held by another instance, at most STEPS_TOGETHER): these run in one unit of work.
+   */
+  private async dueTogether(w: UnitOfWork, accountId: string, upTo: number): Promise<StepRow[]> {
+    const steps = await w.steps.list(accountId);
+    const [first] = steps;
+    if (!first || Date.parse(first.data.at) > upTo) return [];
+    const together = (s: StepRow) =>
+      s.data.at === first.data.at && s.data.kind !== 'delivery' && !this.heldElsewhere(s);
+    if (!together(first)) return [first];
+    const end = steps.findIndex((s, i) => i >= STEPS_TOGETHER || !together(s));
+    return steps.slice(0, end === -1 ? steps.length : end);
+  }
+
+  /**
+   * Lifecycle steps due at one instant, run in one unit of work (one durable write for all of them),
+   * in their order, each as runStep runs it alone. When one throws, none is kept and each runs alone,
+   * so the one that failed is dropped by itself.
+   */
+  private async runTogether(accountId: string, steps: StepRow[]): Promise<{ step: StepRow; what: string | null }[]> {
+    const { store, clocks, logger, runners } = this.opts;
+    let done: { step: StepRow; what: string | null }[];
+    try {
+      done = await store.run({ account: accountId }, async (w) => {
+        const out: { step: StepRow; what: string | null }[] = [];
+        const clock = await clocks.advanceTo(w, accountId, Date.parse(steps[0]?.data.at ?? ''));
+        for (const step of steps) {
+          const stored = await w.steps.getAnyAccount(step.data.id);
+          if (!stored || this.heldElsewhere(stored)) {
+            out.push({ step, what: null });
+            continue;
+          }
+          await w.steps.remove(stored);
+          const run = runners[step.data.kind as Exclude<StepKind, 'delivery'>];
+          out.push({ step, what: (await this.within(w, accountId, clock, (work) => run(step, work))).out });
+        }
+        return out;
+      });
+    } catch (e) {
+      if (e instanceof StorageUnavailable) throw e;
+      done = [];
+      for (const step of steps) done.push({ step, what: await this.runStep(step) });
+      return done;
+    }
+    for (const { step, what } of done)
+      if (what !== null)
+        logger.info(`step ${step.data.kind}: ${what}`, { kind: 'step', account: accountId, at: step.data.at });
+    return done;
   }
 
   /** Whether another instance is running the step now (its claim has not lapsed). */

@@ -4,7 +4,7 @@
  * area code's, src/domain/nanp.ts), and written as CSV with a header row or as MLJSON (a record a
  * line). A number that is not a NANP number gets a row that says so: `line_type` `invalid`, nothing else.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { seededRandom } from '../deps.js';
 import { isTollFreeNpa } from '../domain/addresses.js';
 import { areaCode, nanpNpa } from '../domain/nanp.js';
@@ -25,8 +25,10 @@ const CARRIERS = [
 ];
 const MESSAGING_PROVIDERS = ['Syniverse', 'Sinch', 'Bandwidth', 'Telnyx', 'Twilio'];
 
-const seedOf = (number: string): number => createHash('sha256').update(number).digest().readUInt32BE(0);
+const seedOf = (number: string): number => hash('sha256', number, 'buffer').readUInt32BE(0);
 const DIGITS = [...'0123456789'];
+const NONZERO = DIGITS.slice(1);
+const LINE_TYPES = ['mobile', 'mobile', 'landline', 'voip'];
 const ALNUM = [...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
 
 /** The word lists of faker's en locale, loaded on the first dip, not at start-up. */
@@ -36,6 +38,7 @@ interface Words {
   companySuffixes: string[];
 }
 let words: Words | undefined;
+const NO_WORDS: Words = { lastNames: [], firstNames: [], companySuffixes: [] };
 
 async function loadWords(): Promise<Words> {
   if (!words) {
@@ -59,7 +62,11 @@ async function loadWords(): Promise<Words> {
 function numberRandom(number: string) {
   const r = seededRandom(seedOf(number));
   const pick = <T>(xs: readonly T[]): T => at(xs, Math.floor(r.float() * xs.length));
-  const chars = (alphabet: readonly string[], n: number) => Array.from({ length: n }, () => pick(alphabet)).join('');
+  const chars = (alphabet: readonly string[], n: number) => {
+    let out = '';
+    for (let i = 0; i < n; i++) out += pick(alphabet);
+    return out;
+  };
   return { float: r.float, pick, chars };
 }
 
@@ -93,14 +100,19 @@ export function columnsOf(task: Task): string[] {
 const invalidRow = (task: Task, number: string): DipResult =>
   Object.fromEntries(columnsOf(task).map((c) => [c, c === 'number' ? number : c === 'line_type' ? 'invalid' : null]));
 
-function dip(w: Words, task: Task, number: string): DipResult {
+/**
+ * One number's result, its columns in order. The draws are made in one fixed order whatever the
+ * columns (so a number's values are the same in every kind of task); the caller name, drawn last,
+ * only when asked for.
+ */
+function dip(w: Words, task: Task, columns: readonly string[], number: string): DipResult {
   const npa = nanpNpa(number);
   if (npa === undefined) return invalidRow(task, number);
   const r = numberRandom(number);
   const digits = number.replace(/^\+1/, '');
   const place = areaCode(npa);
   const tollFree = isTollFreeNpa(npa);
-  const lineType = tollFree ? 'toll-free' : r.pick(['mobile', 'mobile', 'landline', 'voip']);
+  const lineType = tollFree ? 'toll-free' : r.pick(LINE_TYPES);
   const carrier = r.pick(CARRIERS);
   const ported = r.float() < 0.5;
   const all: DipResult = {
@@ -108,7 +120,7 @@ function dip(w: Words, task: Task, number: string): DipResult {
     lrn: `${npa}${digits.slice(3, 6)}${r.chars(DIGITS, 4)}`,
     spid: r.chars(ALNUM, 4),
     ocn: r.chars(ALNUM, 4),
-    lata: `${r.pick(DIGITS.slice(1))}${r.chars(DIGITS, 2)}`,
+    lata: `${r.pick(NONZERO)}${r.chars(DIGITS, 2)}`,
     rate_center: place?.rateCenter ?? null,
     state: place?.state ?? null,
     line_type: lineType,
@@ -119,20 +131,26 @@ function dip(w: Words, task: Task, number: string): DipResult {
     carrier,
     messaging_carrier: carrier,
     messaging_provider: r.pick(MESSAGING_PROVIDERS),
-    caller_name: (r.float() < 0.5
-      ? `${r.pick(w.lastNames)} ${r.pick(w.firstNames)}`
-      : `${r.pick(w.lastNames)} ${r.pick(w.companySuffixes)}`
+  };
+  if (columns.includes('caller_name'))
+    all.caller_name = (
+      r.float() < 0.5
+        ? `${r.pick(w.lastNames)} ${r.pick(w.firstNames)}`
+        : `${r.pick(w.lastNames)} ${r.pick(w.companySuffixes)}`
     )
       .toUpperCase()
-      .slice(0, 15),
-  };
-  return Object.fromEntries(columnsOf(task).map((c) => [c, all[c] ?? null]));
+      .slice(0, 15);
+  const out: DipResult = {};
+  for (const c of columns) out[c] = all[c] ?? null;
+  return out;
 }
 
 /** Every number's result. */
 export async function runDips(task: Task): Promise<DipResult[]> {
-  const w = await loadWords();
-  return task.numbers.map((n) => dip(w, task, n));
+  const columns = columnsOf(task);
+  // faker's word lists only for the caller names of a CNAM task
+  const w = columns.includes('caller_name') ? await loadWords() : NO_WORDS;
+  return task.numbers.map((n) => dip(w, task, columns, n));
 }
 
 const csvCell = (v: string | boolean | null): string => {

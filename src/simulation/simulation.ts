@@ -1,5 +1,5 @@
 /** The runners of each kind of step: what makes dipswitch a simulator. */
-import type { Runner } from '../engine/scheduler.js';
+import type { Runner } from '../engine/schedule.js';
 import type { StepKind } from '../store/rows.js';
 import { runBulkDip, runOsrExpiry } from './lifecycles.js';
 import { runOrder } from './orders.js';

@@ -1,0 +1,45 @@
+/** The scheduler's vocabulary: what a step did, what runs one, what the scheduler is built from. */
+import type { Ids, Logger, Random } from '../deps.js';
+import type { StepKind, StepRow } from '../store/rows.js';
+import type { Store } from '../store/store.js';
+import type { Clocks } from './clock.js';
+import type { DeliveryWorker } from './deliveries.js';
+import type { Work } from './work.js';
+
+/** The account's next step is further ahead than an advance to it may go: it is at `at`, `ms` ahead. */
+export class NextTooFar extends Error {
+  constructor(
+    readonly at: string,
+    readonly ms: number,
+  ) {
+    super(`the next step is at ${at}`);
+  }
+}
+
+/** What a step did, as `advance` reports it. */
+export interface Fired {
+  at: string;
+  kind: StepKind;
+  ref: string;
+  what: string;
+}
+
+/** Runs one due step inside its unit of work; answers what it did. */
+export type Runner = (step: StepRow, work: Work) => Promise<string>;
+
+export interface SchedulerOptions {
+  store: Store;
+  clocks: Clocks;
+  ids: Ids;
+  random: Random;
+  logger: Logger;
+  deliveries: DeliveryWorker;
+  runners: Record<Exclude<StepKind, 'delivery'>, Runner>;
+  /** This instance's name among those over a shared store (claims). */
+  instance: string;
+  /** Called with each step run here, once it ran (the journal keeps it: the dashboard's timeline). */
+  ran?(accountId: string, fired: Fired): Promise<void>;
+  /** Wall time and a timer on it; injected so nothing here reads time itself. */
+  wall(): number;
+  setTimer(fn: () => void, ms: number): { cancel(): void };
+}
