@@ -305,12 +305,12 @@ async function postgresFigures(total: number): Promise<{ one: Figure[]; three: F
     const store = await PgStore.open(url, silentLogger, 'bench');
     await store.run({ global: true }, (w) => w.replaceAll(stateWith(total)));
     await store.close();
-    const start = async () => {
+    const start = async (store = url) => {
       const port = freshPort();
       const base = `http://127.0.0.1:${port}`;
       const { child } = await startProcess(
         process.execPath,
-        ['dist/src/cli/main.js', '--no-smpp', '--port', String(port), '--store', url],
+        ['dist/src/cli/main.js', '--no-smpp', '--port', String(port), '--store', store],
         `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
         AUTH,
       );
@@ -333,6 +333,16 @@ async function postgresFigures(total: number): Promise<{ one: Figure[]; three: F
         create(first.base),
       ),
     ];
+    const tcp = new URL(url);
+    const socketUrl = `postgres://${tcp.username}:${tcp.password}@/${tcp.pathname.slice(1)}?host=/tmp&port=${tcp.port}`;
+    const bySocket = await start(socketUrl);
+    one.push(
+      await measure(
+        `PostgreSQL over its Unix socket: GET one API key (${total.toLocaleString('en')})`,
+        getKey(bySocket.base),
+      ),
+    );
+    await stop(bySocket.child);
     const others = [await start(), await start()];
     const all = [first, ...others];
     const together = async (name: string, shape: (base: string) => autocannon.Options): Promise<Figure> => {
@@ -350,6 +360,27 @@ async function postgresFigures(total: number): Promise<{ one: Figure[]; three: F
     ];
     for (const i of all) await stop(i.child);
     return { one, three };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** `BENCH_ONLY=profile`: where the time goes, on both backends at 1,000 records (bench/profile.ts). */
+async function profiles(): Promise<string> {
+  const { profileTable } = await import('./profile.js');
+  const { startPostgres } = await import('../test/pg_server.js');
+  const { PgStore } = await import('../src/store/postgres/store.js');
+  const { silentLogger } = await import('../src/deps.js');
+  const server = await startPostgres();
+  try {
+    const url = await server.database('profile');
+    const store = await PgStore.open(url, silentLogger, 'profile');
+    await store.run({ global: true }, (w) => w.replaceAll(stateWith(1_000)));
+    await store.close();
+    return await profileTable([
+      { name: 'embedded', args: ['--no-smpp', '--data', storeWith(1_000)] },
+      { name: 'PostgreSQL', args: ['--no-smpp', '--store', url] },
+    ]);
   } finally {
     await server.stop();
   }
@@ -376,7 +407,7 @@ async function postgresOnly(): Promise<void> {
   const small = await dipswitchFigures(1_000);
   const pg = await postgresFigures(1_000);
   for (const [i, f] of pg.one.entries())
-    console.log(`${f.name}: ${(f.rps / at(small.figures, i).rps).toFixed(2)} of the embedded store's`);
+    console.log(`${f.name}: ${(f.rps / at(small.figures, i % 3).rps).toFixed(2)} of the embedded store's`);
 }
 
 function smppRows(f: SmppFigures) {
@@ -392,6 +423,7 @@ function smppRows(f: SmppFigures) {
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'postgres') return postgresOnly();
   if (process.env.BENCH_ONLY === 'smpp') return void console.log(table(smppRows(await smppBench())));
+  if (process.env.BENCH_ONLY === 'profile') return void console.log(await profiles());
   if (process.env.BENCH_ONLY === 'sim') return void console.log(await simulationFigures());
   if (process.env.BENCH_ONLY === 'proxy') return void console.log(table(proxyRows(await proxyFigures(), () => '')));
   console.log('ceiling');
@@ -460,7 +492,7 @@ async function main(): Promise<void> {
     ...checkouts.map((f) => ({ ...f, ratio: ratio(f) })),
     ...pg.one.map((f, i) => ({
       ...f,
-      ratio: `${ratio(f)}; vs embedded ${(f.rps / at(small.figures, i).rps).toFixed(2)}`,
+      ratio: `${ratio(f)}; vs embedded ${(f.rps / at(small.figures, i % 3).rps).toFixed(2)}`,
     })),
     ...pg.three.map((f) => ({ ...f, ratio: ratio(f) })),
     {

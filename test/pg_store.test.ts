@@ -7,7 +7,8 @@ import { buildServer, listen, listenSmpp, type Runtime } from '../src/server.js'
 import { fixtureState } from '../src/store/fixtures.js';
 import { cutPage, keyOf, type PageWindow, type SortKey } from '../src/store/page.js';
 import { UniqueViolation } from '../src/store/table.js';
-import { PgStore } from '../src/store/postgres/store.js';
+import { PgStore, withoutPassword } from '../src/store/postgres/store.js';
+import { postgresUrl } from '../src/cli/values.js';
 import { MIGRATIONS } from '../src/store/postgres/sql.js';
 import pgClient from 'pg';
 import { COLLECTION_NAMES } from '../src/store/rows.js';
@@ -187,6 +188,24 @@ describe('dipswitch on PostgreSQL', () => {
       await second.close();
     }
   }, 120_000);
+
+  it('a Unix-socket URL (no host: postgres://user:pw@/db?host=DIR&port=N) serves, and is shown without its password', async () => {
+    const tcp = new URL(await pg().database());
+    const socket = `postgres://${tcp.username}:${tcp.password}@/${tcp.pathname.slice(1)}?host=/tmp&port=${tcp.port}`;
+    expect(postgresUrl(socket)).toBe(socket);
+    expect(withoutPassword(socket)).toBe(
+      `postgres://${tcp.username}:***@/${tcp.pathname.slice(1)}?host=/tmp&port=${tcp.port}`,
+    );
+    const over = await instance(socket);
+    try {
+      expect((await call(over.base, 'POST', '/api/v1/carts', envelope('cart', { name: 'by socket' }))).status).toBe(
+        201,
+      );
+      expect(over.runtime.store.location).toBe(withoutPassword(socket));
+    } finally {
+      await over.close();
+    }
+  });
 
   it('two instances over one database see each other’s writes; one cart name wins across both', async () => {
     const url = await pg().database();

@@ -9,6 +9,7 @@ import { LIMIT_FLAGS, type Limits } from '../limits.js';
 import type { Runtime } from '../runtime.js';
 import { buildServer, controlExposure, listen, listenSmpp } from '../server.js';
 import { fixtureState, loadFixtureFile } from '../store/fixtures.js';
+import { withoutPassword } from '../store/postgres/store.js';
 import { DomainError } from '../domain/errors.js';
 import { scenarioDirProblem } from '../testing/scenario_runner.js';
 import type { LogLevel } from './log.js';
@@ -125,9 +126,7 @@ export async function serve(f: ServeFlags): Promise<void> {
   }).catch((e: unknown) => {
     storeStop(e);
     if (f.store) {
-      const where = new URL(f.store);
-      where.password = where.password ? '***' : '';
-      throw new Stop(`cannot use the database ${where.toString()}: ${(e as Error).message}`, 1);
+      throw new Stop(`cannot use the database ${withoutPassword(f.store)}: ${(e as Error).message}`, 1);
     }
     throw e;
   });

@@ -47,6 +47,14 @@ export function unavailable(e: unknown): boolean {
   return typeof err?.syscall === 'string' || /Connection terminated|connection timeout/i.test(err?.message ?? '');
 }
 
+/**
+ * The URL as it may be shown: its password replaced. A Unix-socket URL has no host
+ * (`postgres://user:pw@/db?host=/run/postgresql`), which URL parsing refuses, so this is textual.
+ */
+export function withoutPassword(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@');
+}
+
 export class PgStore implements Store {
   readonly created: boolean;
   readonly location: string;
@@ -60,9 +68,7 @@ export class PgStore implements Store {
     peers: PgPeers,
   ) {
     this.created = created;
-    const u = new URL(url);
-    u.password = u.password ? '***' : '';
-    this.location = u.toString();
+    this.location = withoutPassword(url);
     this.peers = peers;
   }
 
