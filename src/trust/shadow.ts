@@ -118,7 +118,8 @@ export class Shadow {
     const url = new URL(call.path, 'http://shadow');
     const api = await backend('openapi');
     const operation = api.router.matchOperation({ method: call.method.toLowerCase(), path: url.pathname, headers: {} });
-    if (!operation?.operationId) {
+    // the shadow calls as Demo's admin: an answer about the client's own key (401, 403) has nothing to compare with
+    if (!operation?.operationId || call.real.status === 401 || call.real.status === 403) {
       this.parity.skip();
       return;
     }
