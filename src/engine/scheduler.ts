@@ -155,22 +155,14 @@ export class Scheduler {
    * so the one that failed is dropped by itself.
    */
   private async runTogether(accountId: string, steps: StepRow[]): Promise<{ step: StepRow; what: string | null }[]> {
-    const { store, clocks, logger, runners } = this.opts;
+    const { store, clocks } = this.opts;
     let done: { step: StepRow; what: string | null }[];
     try {
       done = await store.run({ account: accountId }, async (w) => {
         const out: { step: StepRow; what: string | null }[] = [];
         const clock = await clocks.advanceTo(w, accountId, Date.parse(steps[0]?.data.at ?? ''));
-        for (const step of steps) {
-          const stored = await w.steps.getAnyAccount(step.data.id);
-          if (!stored || this.heldElsewhere(stored)) {
-            out.push({ step, what: null });
-            continue;
-          }
-          await w.steps.remove(stored);
-          const run = runners[step.data.kind as Exclude<StepKind, 'delivery'>];
-          out.push({ step, what: (await this.within(w, accountId, clock, (work) => run(step, work))).out });
-        }
+        for (const step of steps)
+          out.push({ step, what: (await this.take(w, step)) ? await this.runLifecycle(w, clock, step) : null });
         return out;
       });
     } catch (e) {
@@ -179,10 +171,31 @@ export class Scheduler {
       for (const step of steps) done.push({ step, what: await this.runStep(step) });
       return done;
     }
-    for (const { step, what } of done)
-      if (what !== null)
-        logger.info(`step ${step.data.kind}: ${what}`, { kind: 'step', account: accountId, at: step.data.at });
+    for (const { step, what } of done) this.said(step, what);
     return done;
+  }
+
+  /** Removes a due step in `w` if it is this instance's to run: false when it is gone or another runs it. */
+  private async take(w: UnitOfWork, step: StepRow): Promise<boolean> {
+    const stored = await w.steps.getAnyAccount(step.data.id);
+    if (!stored || this.heldElsewhere(stored)) return false;
+    await w.steps.remove(stored);
+    return true;
+  }
+
+  /** Runs a lifecycle step's runner in `w` with the clock at its time; answers what it did. */
+  private async runLifecycle(w: UnitOfWork, clock: Clock, step: StepRow): Promise<string> {
+    const run = this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>];
+    return (await this.within(w, step.account_id, clock, (work) => run(step, work))).out;
+  }
+
+  private said(step: StepRow, what: string | null): void {
+    if (what !== null)
+      this.opts.logger.info(`step ${step.data.kind}: ${what}`, {
+        kind: 'step',
+        account: step.account_id,
+        at: step.data.at,
+      });
   }
 
   /** Whether another instance is running the step now (its claim has not lapsed). */
@@ -269,15 +282,10 @@ export class Scheduler {
     }
     try {
       const said = await store.run({ account: accountId }, async (w) => {
-        const stored = await w.steps.getAnyAccount(step.data.id);
-        if (!stored || this.heldElsewhere(stored)) return null;
-        await w.steps.remove(stored);
-        const clock = await clocks.advanceTo(w, accountId, Date.parse(step.data.at));
-        const run = this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>];
-        return (await this.within(w, accountId, clock, (work) => run(step, work))).out;
+        if (!(await this.take(w, step))) return null;
+        return this.runLifecycle(w, await clocks.advanceTo(w, accountId, Date.parse(step.data.at)), step);
       });
-      if (said !== null)
-        logger.info(`step ${step.data.kind}: ${said}`, { kind: 'step', account: accountId, at: step.data.at });
+      this.said(step, said);
       return said;
     } catch (e) {
       if (e instanceof StorageUnavailable) throw e;

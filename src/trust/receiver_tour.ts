@@ -7,8 +7,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { silentLogger } from '../deps.js';
-import { buildServer, listen } from '../server.js';
+import { buildServer, listen, scratchOptions } from '../server.js';
 
 export type DeliveryKind = 'event' | 'cdr' | 'sms' | 'mms' | 'route';
 export type AuthMethod = 'NONE' | 'BASIC' | 'BEARER' | 'HMAC_SHA256';
@@ -260,11 +259,7 @@ export const FRESH_NEEDED = 4;
 export async function takeTour(kind: DeliveryKind, auth: ReceiverAuth, format: string): Promise<Tour> {
   const capture = await startCapture();
   const { app, runtime } = await buildServer({
-    store: { memory: true },
-    seed: 1,
-    clockMode: 'frozen',
-    startTime: new Date('2026-03-01T12:00:00.000Z'),
-    logger: silentLogger,
+    ...scratchOptions(),
   });
   const server = await listen(app, 0, '127.0.0.1');
   try {

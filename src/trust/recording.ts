@@ -160,8 +160,10 @@ function recordsOf(answer: unknown): { type: string; data: Record<string, unknow
  * (so the replay's key works), and, in it, the first copy seen (the closest to the state the session began from) of each number, brand and campaign the real
  * service returned that no call of the session created. A record the contract refuses is left out and named.
  */
-export function recordedFixtures(calls: readonly RecordedCall[]): { file: FixtureFile; left: string[] } {
-  const defaults = readFixtureFile();
+export function recordedFixtures(
+  calls: readonly RecordedCall[],
+  defaults: FixtureFile = readFixtureFile(),
+): { file: FixtureFile; left: string[] } {
   const created = new Set([...boundValues(calls).values()].flat().map((b) => b.value));
   const first = new Map<string, { type: string; data: Record<string, unknown> }>();
   for (const c of calls)
@@ -201,6 +203,7 @@ export class Recorder {
   private timer: NodeJS.Timeout | undefined;
   private full = false;
   private readonly told = new Set<string>();
+  private defaults: FixtureFile | undefined;
 
   constructor(
     private readonly opts: {
@@ -240,7 +243,9 @@ export class Recorder {
     try {
       writeWhole(this.scenarioFile, scenarioSource(this.calls, this.opts));
       if (!this.opts.fixtures) return;
-      const { file, left } = recordedFixtures(this.calls);
+      // the default fixtures (Demo's account, users and keys) are read once, not at every write
+      this.defaults ??= readFixtureFile();
+      const { file, left } = recordedFixtures(this.calls, this.defaults);
       writeWhole(this.fixtureFile, `${JSON.stringify(file, null, 2)}\n`);
       for (const l of left.filter((l) => !this.told.has(l))) {
         this.told.add(l);
