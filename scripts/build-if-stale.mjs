@@ -5,7 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const STAMP = 'dist/.build-stamp';
-const SOURCES = ['src', 'scenarios', 'contract', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCES = ['src', 'scenarios', 'contract', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 
 /** The newest modification time under `path`, in ms. */
 function newest(path) {

@@ -2,7 +2,8 @@
  * The contract, loaded once: the parsed OpenAPI document and what the pipeline reads off each
  * operation (its scope, and whether invalid input answers 404 or 422).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,18 +54,24 @@ export const contractPath = join(projectRoot, 'contract', 'openapi.yaml');
 
 type Json = Record<string, unknown>;
 
+/** The digest of a contract's YAML text that `npm run build` writes beside its JSON copy. */
+export const contractDigest = (yaml: string): string => createHash('sha256').update(yaml).digest('hex');
+
 /**
- * A contract document: the JSON copy `npm run build` leaves in dist/contract when it is at least as
- * new as the YAML (start-up then skips the YAML parser), else the YAML itself.
+ * A contract document: the JSON copy `npm run build` leaves in dist/contract when it was made from
+ * this very YAML (the digest beside it says so; start-up then skips the YAML parser), else the YAML
+ * itself. A digest, not the files' times: an installed package's files all have the time npm gave
+ * them, in no particular order.
  */
-export function readContractDocument(name: 'openapi' | 'sim'): Record<string, unknown> {
-  const yamlPath = join(projectRoot, 'contract', `${name}.yaml`);
-  const jsonPath = join(projectRoot, 'dist', 'contract', `${name}.json`);
-  if (existsSync(jsonPath) && statSync(jsonPath).mtimeMs >= statSync(yamlPath).mtimeMs) {
-    return JSON.parse(readFileSync(jsonPath, 'utf8')) as Record<string, unknown>;
+export function readContractDocument(name: 'openapi' | 'sim', root = projectRoot): Record<string, unknown> {
+  const yaml = readFileSync(join(root, 'contract', `${name}.yaml`), 'utf8');
+  const built = join(root, 'dist', 'contract', name);
+  if (existsSync(`${built}.json`) && existsSync(`${built}.sha256`)) {
+    if (readFileSync(`${built}.sha256`, 'utf8').trim() === contractDigest(yaml))
+      return JSON.parse(readFileSync(`${built}.json`, 'utf8')) as Record<string, unknown>;
   }
   const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
-  return parse(readFileSync(yamlPath, 'utf8')) as Record<string, unknown>;
+  return parse(yaml) as Record<string, unknown>;
 }
 
 export interface Contract<Id extends string = OperationId> {

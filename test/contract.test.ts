@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadContract, projectRoot } from '../src/contract.js';
+import { contractDigest, loadContract, projectRoot, readContractDocument } from '../src/contract.js';
 import { handlers } from '../src/api/index.js';
 import { fixtureProblems, readFixtureFile } from '../src/store/fixtures.js';
 import { useServer } from './helpers.js';
@@ -89,5 +90,29 @@ describe('contract', () => {
     const yaml = await server().call('GET', '/api/v1/openapi?format=yaml', { key: null });
     expect(yaml.headers.get('content-type')).toContain('application/yaml');
     expect(parse(yaml.body as string)).toEqual(json.body);
+  });
+
+  it("the built JSON copy is read only when made from the YAML as it is (its digest), whatever the files' times", () => {
+    const root = mkdtempSync(join(tmpdir(), 'dipswitch-contract-'));
+    mkdirSync(join(root, 'contract'));
+    mkdirSync(join(root, 'dist', 'contract'), { recursive: true });
+    const yaml = 'openapi: 3.1.0\ninfo: { title: from the YAML }\n';
+    writeFileSync(join(root, 'contract', 'openapi.yaml'), yaml);
+    writeFileSync(join(root, 'dist', 'contract', 'openapi.json'), JSON.stringify({ info: { title: 'built' } }));
+    writeFileSync(join(root, 'dist', 'contract', 'openapi.sha256'), contractDigest(yaml));
+    // the copy is older than the YAML (as files unpacked in any order may be): still read
+    utimesSync(join(root, 'dist', 'contract', 'openapi.json'), 1, 1);
+    expect(readContractDocument('openapi', root)).toEqual({ info: { title: 'built' } });
+    // the YAML changed since the build: the YAML is read
+    writeFileSync(join(root, 'contract', 'openapi.yaml'), yaml.replace('from the YAML', 'edited'));
+    expect(readContractDocument('openapi', root)).toEqual({ openapi: '3.1.0', info: { title: 'edited' } });
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('the build leaves the digest of each contract beside its JSON copy', () => {
+    for (const name of ['openapi', 'sim'] as const)
+      expect(readFileSync(join(projectRoot, 'dist', 'contract', `${name}.sha256`), 'utf8')).toBe(
+        contractDigest(readFileSync(join(projectRoot, 'contract', `${name}.yaml`), 'utf8')),
+      );
   });
 });
