@@ -189,6 +189,39 @@ describe('dipswitch on PostgreSQL', () => {
     }
   }, 120_000);
 
+  it('a GET of one record is two statements: the caller with the record, and its journal entry', async () => {
+    const a = await instance(await pg().database());
+    const sent: string[] = [];
+    const query = pgClient.Client.prototype.query;
+    const counting = function (this: unknown, ...args: unknown[]) {
+      const q = args[0] as string | { text: string };
+      sent.push(typeof q === 'string' ? q : q.text);
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    try {
+      const made = await call(a.base, 'POST', '/api/v1/carts', envelope('cart', { name: 'ahead' }));
+      const id = made.body.data.id as string;
+      pgClient.Client.prototype.query = counting as typeof query;
+      const got = await call(a.base, 'GET', `/api/v1/carts/${id}`);
+      expect(got.status).toBe(200);
+      expect(got.body.data.name).toBe('ahead');
+      expect(sent.length, sent.join('\n')).toBe(2);
+      expect(sent[0]).toContain('AS ahead');
+      expect(sent[1]).toContain('INSERT INTO journal');
+      // a record that is not there, or not the caller's, is read ahead the same way, and is not found
+      sent.length = 0;
+      const other = `${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}`;
+      const missing = await call(a.base, 'GET', `/api/v1/carts/${other}`);
+      expect(missing.status).toBe(404);
+      expect(sent.length, sent.join('\n')).toBe(2);
+      const foreign = await callAt(a.base, 'GET', `/api/v1/carts/${id}`, { key: 'partner-admin-key' });
+      expect(foreign.status).toBe(404);
+    } finally {
+      pgClient.Client.prototype.query = query;
+      await a.close();
+    }
+  });
+
   it('a Unix-socket URL (no host: postgres://user:pw@/db?host=DIR&port=N) serves, and is shown without its password', async () => {
     const tcp = new URL(await pg().database());
     const socket = `postgres://${tcp.username}:${tcp.password}@/${tcp.pathname.slice(1)}?host=/tmp&port=${tcp.port}`;

@@ -71,6 +71,19 @@ describe('inbound faults', () => {
     expect(journal[0].latency_ms).toBeGreaterThanOrEqual(50);
   });
 
+  it('a delayed GET answers its record as it is after the delay (a change made meanwhile shows)', async () => {
+    const cart = (await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'before' }) })).body
+      .data;
+    await fault({ match: { operation_id: 'getCart' }, effect: { delay_ms: 300 }, times: 1 });
+    const delayed = server().call('GET', `/api/v1/carts/${cart.id}`);
+    await new Promise((r) => setTimeout(r, 50));
+    const renamed = await server().call('PATCH', `/api/v1/carts/${cart.id}`, {
+      body: envelope('cart', { name: 'after' }),
+    });
+    expect(renamed.status).toBe(200);
+    expect((await delayed).body.data.name).toBe('after');
+  });
+
   it('a probabilistic fault fires in the same pattern on two runs with the same seed', async () => {
     const pattern = async () => {
       const s = await startTestServer();

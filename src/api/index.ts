@@ -1,5 +1,5 @@
 /** Every operation dipswitch simulates, keyed by operationId; any without a handler answers 501 `not_implemented`. */
-import type { HandlerMap } from '../http/handler.js';
+import type { HandlerMap, ReadsAhead } from '../http/handler.js';
 import { apiKeyHandlers } from './api_keys.js';
 import { autoResponseHandlers } from './auto_responses.js';
 import { bulkDipTaskHandlers } from './bulk_dip_tasks.js';
@@ -36,4 +36,20 @@ export const handlers: HandlerMap = {
   ...callDataWebhookHandlers,
   ...eventSubscriptionHandlers,
   ...overwriteRequestHandlers,
+};
+
+/** What the GETs of one record read first (a store whose reads are round trips reads it with the caller's key). */
+export const readsAhead: ReadsAhead = {
+  getApiKey: { collection: 'api_keys', param: 'id' },
+  getSecretKey: { collection: 'secret_keys', param: 'id' },
+  getUser: { collection: 'users', param: 'id' },
+  getSwitch: { collection: 'switches', param: 'id' },
+  getAutoResponse: { collection: 'auto_responses', param: 'id' },
+  getCart: { collection: 'carts', param: 'id' },
+  getOrder: { collection: 'orders', param: 'id' },
+  getCartRequest: { collection: 'carts', param: 'cart_id' },
+  getRequest: { collection: 'requests', param: 'id' },
+  getBulkDipTask: { collection: 'bulk_dip_tasks', param: 'id' },
+  getCallDataWebhook: { collection: 'call_data_webhooks', param: 'id' },
+  getEventSubscription: { collection: 'event_subscriptions', param: 'id' },
 };

@@ -8,7 +8,7 @@
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { OpenAPIBackend } from 'openapi-backend';
-import { handlers as allHandlers } from '../api/index.js';
+import { handlers as allHandlers, readsAhead } from '../api/index.js';
 import { loadContract } from '../contract.js';
 import { DomainError, invalidField } from '../domain/errors.js';
 import type { Runtime } from '../runtime.js';
@@ -48,26 +48,41 @@ export interface AppOptions {
 
 export type App = express.Express & { contractViolations: string[] };
 
+/**
+ * Checks of an answer against the error envelope of the API it belongs to, each compiled at its first
+ * check (tests only): the first compile of an Ajv validates the meta-schema, ~100 ms.
+ */
+function errorSchemas(): Pipeline['errorSchemaFor'] {
+  const compiled = new Map<OpenAPIBackend, ReturnType<Pipeline['errorSchemaFor']>>();
+  return (api) => {
+    let schema = compiled.get(api);
+    if (!schema) {
+      const components = (api.definition.components?.schemas ?? {}) as Record<string, object>;
+      compiled.set(api, (schema = api.validator.getAjv(0 as never).compile(components.error_response ?? {})));
+    }
+    return schema;
+  };
+}
+
 /** Creates the whole server; `listen` is the caller's business (src/cli/main.ts). */
 export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promise<App> {
   const [v1, sim] = [await backend('openapi'), await backend('sim')];
   const handlers = opts.handlers ?? allHandlers;
-  /** Checks an answer against the error envelope of the API it belongs to. */
-  const errorSchemaOf = (api: OpenAPIBackend) =>
-    api.validator
-      .getAjv(0 as never)
-      .compile(((api.definition.components?.schemas ?? {}) as Record<string, object>).error_response ?? {});
-  // compiled at the first check (tests only): the first compile of an Ajv validates the meta-schema, ~100 ms
-  const errorSchemas = new Map<OpenAPIBackend, ReturnType<typeof errorSchemaOf>>();
-  const errorSchemaFor = (api: OpenAPIBackend) => {
-    let schema = errorSchemas.get(api);
-    if (!schema) errorSchemas.set(api, (schema = errorSchemaOf(api)));
-    return schema;
-  };
+  const errorSchemaFor = errorSchemas();
   const match = compileRoutes([loadContract(), v1], [loadContract('sim'), sim]);
   const app = express() as App;
   app.contractViolations = [];
-  const p: Pipeline = { runtime, opts, v1, sim, match, handlers, errorSchemaFor, violations: app.contractViolations };
+  const p: Pipeline = {
+    runtime,
+    opts,
+    v1,
+    sim,
+    match,
+    handlers,
+    readsAhead,
+    errorSchemaFor,
+    violations: app.contractViolations,
+  };
   app.disable('x-powered-by');
   // no ETag: hashing every answer's body cost more than any client saves on this API
   app.set('etag', false);

@@ -11,6 +11,7 @@ import type { Work } from '../engine/work.js';
 import type { Principal } from './auth.js';
 import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
 import type { Upload } from './multipart.js';
+import type { CollectionName } from '../store/rows.js';
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
 /** An answer's body: JSON as the contract types it, the text of any other content type, nothing without content. */
@@ -74,6 +75,12 @@ export interface Ctx<K extends OperationId> extends Work {
 export type Handler<K extends OperationId> = (ctx: Ctx<K>) => Reply<K> | Promise<Reply<K>>;
 
 export type HandlerMap = { [K in OperationId]?: Handler<K> };
+
+/**
+ * The record an operation reads first, by the id one of its path parameters gives: a GET of one
+ * record. The pipeline has it read with the caller's key (CallerLookup's `ahead`).
+ */
+export type ReadsAhead = { [K in OperationId]?: { collection: CollectionName; param: string } };
 
 /** What a handler of the control API receives: the running simulator, the account the call acts on, and the request. */
 export interface SimCtx<K extends SimOperationId> {

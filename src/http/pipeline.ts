@@ -7,7 +7,7 @@ import type { ValidateFunction } from 'ajv';
 import type { OpenAPIBackend } from 'openapi-backend';
 import type { Runtime } from '../runtime.js';
 import type { AppOptions } from './app.js';
-import type { HandlerMap } from './handler.js';
+import type { HandlerMap, ReadsAhead } from './handler.js';
 import type { Route } from './router.js';
 
 export interface Pipeline {
@@ -17,6 +17,7 @@ export interface Pipeline {
   sim: OpenAPIBackend;
   match: (method: string, path: string) => Route | { allow: string[] } | undefined;
   handlers: HandlerMap;
+  readsAhead: ReadsAhead;
   /** Checks an answer against the error envelope of the API it belongs to (compiled at first use). */
   errorSchemaFor: (api: OpenAPIBackend) => ValidateFunction;
   /** Answers found off contract, when the app checks them (the test suite). */

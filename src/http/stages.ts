@@ -47,13 +47,23 @@ export async function authenticateStage(p: Pipeline, call: Call, meta: Operation
   }
   if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
   try {
-    const found = await p.runtime.store.run({ read: true }, (w) => authenticate(w, call.req.headers.authorization));
+    const ahead = call.req.method === 'GET' ? recordAhead(p, meta, call.route) : undefined;
+    const found = await p.runtime.store.run({ read: true }, (w) =>
+      authenticate(w, call.req.headers.authorization, ahead),
+    );
     call.read = found.rows;
     if ('principal' in found) call.principal = found.principal;
     else call.unauthenticated = found.refusal;
   } catch (e) {
     call.unauthenticated = e;
   }
+}
+
+/** The record a GET of one reads first (Pipeline's `readsAhead`), read with the caller's key. */
+function recordAhead(p: Pipeline, meta: OperationMeta<string>, route: Route | undefined) {
+  const reads = p.readsAhead[meta.operationId as OperationId];
+  const id = reads && route?.params[reads.param];
+  return typeof id === 'string' && reads ? { collection: reads.collection, id } : undefined;
 }
 
 /** An injected fault answers (or delays) a call of the simulated API, before authorization: /__sim/faults. */
@@ -69,6 +79,8 @@ export async function faultStage(p: Pipeline, call: Call, meta: OperationMeta<st
   });
   if (effect) {
     p.runtime.logger.info(`fault fired on ${call.req.method} ${call.req.path}`, { kind: 'fault', ...effect });
+    // a delayed call reads its record after the delay, as the real service would
+    if (effect.delay_ms && call.read) call.read = { ...call.read, ahead: undefined };
     call.answered = await injectFault(p, effect, call);
   }
 }

@@ -4,7 +4,7 @@
  * (json_store.ts) is one backend; a database is another.
  */
 import { Tables, type TableSource } from './collections.js';
-import type { ApiKeyRow, ClockRow, DbData, UserRow } from './rows.js';
+import type { AnyRow, ApiKeyRow, ClockRow, CollectionName, DbData, UserRow } from './rows.js';
 
 /** The disk (or database) refused a write: the answer is 503 `storage_unavailable`, and nothing was kept. */
 export class StorageUnavailable extends Error {
@@ -17,7 +17,14 @@ export class StorageUnavailable extends Error {
  * What work may touch and whom it waits for: one account's records (serialized with the
  * account's other work), the whole state (alone), or reads only (waits for no one).
  */
-export type WorkScope = { account: string } | { global: true } | { read: true };
+export type WorkScope = { account: string } | { global: true } | { read: true; ahead?: RowAhead };
+
+/** A row read ahead of the work that wants it (with the caller's key: CallerLookup's `ahead`), found or not. */
+export interface RowAhead {
+  collection: CollectionName;
+  id: string;
+  row: AnyRow | undefined;
+}
 
 /** Counters: the order of steps due at one time, and the blocks of sandbox numbers. */
 export type SeqName = 'steps' | 'sandboxes';
@@ -35,6 +42,11 @@ export interface WorkFiles {
 export interface CallerLookup {
   index: 'key' | 'identity';
   value: string;
+  /**
+   * A row the call will read by its id (a GET of one record): a backend whose reads are round trips
+   * reads it in the same one (CallerRows' `ahead`); the embedded store, whose reads are free, need not.
+   */
+  ahead?: { collection: CollectionName; id: string };
 }
 
 /**
@@ -48,6 +60,8 @@ export interface CallerRows {
   /** undefined: the account never changed its clock. */
   clock: ClockRow | undefined;
   faultsVersion?: number;
+  /** The row of the lookup's `ahead`, when the backend read it. */
+  ahead?: RowAhead;
 }
 
 /** The backend's side of a unit of work, beside its tables. */

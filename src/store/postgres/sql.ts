@@ -62,12 +62,16 @@ export const EXPORT_STATE = `${COLLECTION_NAMES.map((name, c) => `SELECT ${c} AS
 
 /**
  * What every call reads first (CallerRows), in one round trip: the fault rules' version, and the API
- * key of a unique index's key ($1 the index, $2 the key as stored) with its user and its account's clock.
+ * key of a unique index's key ($1 the index, $2 the key as stored) with its user and its account's
+ * clock; and, given a collection, the row of that collection with the id $3 (a GET's record).
  */
-export const CALLER = `SELECT s.value AS faults, k.row AS key, u.row AS user_row, c.row AS clock
+export function callerSql(ahead?: CollectionName): string {
+  return `SELECT s.value AS faults, k.row AS key, u.row AS user_row, c.row AS clock${ahead ? ', r.row AS ahead' : ''}
   FROM seqs s
   LEFT JOIN row_index i ON i.collection = 'api_keys' AND i.index_name = $1 AND i.key = $2
   LEFT JOIN ${table('api_keys')} k ON k.id = i.id
   LEFT JOIN ${table('users')} u ON u.id = k.row::json ->> 'user_id' AND u.account_id = k.account_id
   LEFT JOIN ${table('clocks')} c ON c.id = k.account_id
+  ${ahead ? `LEFT JOIN ${table(ahead)} r ON r.id = $3` : ''}
   WHERE s.name = 'faults'`;
+}

@@ -134,6 +134,7 @@ export class PgStore implements Store {
       if ('global' in scope) await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${STATE_LOCK})`);
       // an account's work: its clock row too, which all such work reads first (read ahead: PgWork)
       const ahead = new Map<string, AnyRow | undefined>();
+      if ('read' in scope && scope.ahead) ahead.set(aheadKey(scope.ahead.collection, scope.ahead.id), scope.ahead.row);
       if ('account' in scope) {
         const results = (await client.query(
           `BEGIN; SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), pg_advisory_xact_lock(${ACCOUNT_LOCKS}, ${accountLock(scope.account)});

@@ -8,7 +8,7 @@ import { cutPage, type PageRows, type PageWindow, type SortKey } from '../page.j
 import { SCHEMA, type TableDef } from '../schema.js';
 import { UnitOfWork, type CallerLookup, type CallerRows, type SeqName } from '../store.js';
 import type { PgPeers } from './peers.js';
-import { CALLER, EXPORT_STATE, sortOf, stored, table } from './sql.js';
+import { callerSql, EXPORT_STATE, sortOf, stored, table } from './sql.js';
 
 /** What a unit of work sends its statements through. */
 export interface Queries {
@@ -173,14 +173,17 @@ export class PgWork {
 
   /** The caller's rows (CallerRows) in one statement. */
   private async caller(lookup: CallerLookup): Promise<CallerRows> {
-    type Found = { faults: string; key: string | null; user_row: string | null; clock: string | null };
-    const [r] = (await this.db.query<Found>(CALLER, [lookup.index, stored(lookup.value)])).rows;
+    type Found = { faults: string; key: string | null; user_row: string | null; clock: string | null; ahead?: string };
+    const { ahead } = lookup;
+    const params = [lookup.index, stored(lookup.value), ...(ahead ? [ahead.id] : [])];
+    const [r] = (await this.db.query<Found>(callerSql(ahead?.collection), params)).rows;
     const parsed = <R>(text: string | null | undefined) => (text ? deepFreeze(JSON.parse(text) as R) : undefined);
     return {
       key: parsed(r?.key),
       user: parsed(r?.user_row),
       clock: parsed(r?.clock),
       faultsVersion: Number(r?.faults),
+      ...(ahead && { ahead: { ...ahead, row: parsed(r?.ahead) } }),
     };
   }
 
