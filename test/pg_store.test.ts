@@ -8,6 +8,7 @@ import { fixtureState } from '../src/store/fixtures.js';
 import { cutPage, keyOf, type PageWindow, type SortKey } from '../src/store/page.js';
 import { UniqueViolation } from '../src/store/table.js';
 import { PgStore, withoutPassword } from '../src/store/postgres/store.js';
+import { PgJournalLog } from '../src/store/postgres/shared.js';
 import { postgresUrl } from '../src/cli/values.js';
 import { MIGRATIONS } from '../src/store/postgres/sql.js';
 import pgClient from 'pg';
@@ -101,6 +102,54 @@ describe('the PostgreSQL store', () => {
                 windows++;
               }
       expect(windows).toBe(11 * 11 * 5 * 2 * 2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('the journal keeps calls that come at once in few statements, each with its own id, bounded by its bytes', async () => {
+    const store = await PgStore.open(await pg().database(), silentLogger, 'test');
+    const journal = new PgJournalLog(store, 50_000);
+    const statements: string[] = [];
+    const query = store.query.bind(store);
+    store.query = ((sql: string, ...rest: unknown[]) => {
+      statements.push(sql);
+      return (query as (...a: unknown[]) => unknown)(sql, ...rest);
+    }) as typeof store.query;
+    try {
+      const call = (i: number) => ({
+        api: 'openapi' as const,
+        at: START.toISOString(),
+        wall_at: START.toISOString(),
+        method: 'GET',
+        path: `/api/v1/carts/${i}`,
+        operation_id: 'getCart',
+        account_id: i % 2 ? DEMO : null,
+        status: 200,
+        latency_ms: 1,
+        headers: {},
+        requestBody: undefined,
+        responseText: `{"n": ${i}}`,
+        bytes: 500,
+      });
+      const kept = await Promise.all(Array.from({ length: 250 }, (_, i) => journal.append(call(i))));
+      // each call has its own id, in the order the calls came
+      expect(kept.map((k) => k.path)).toEqual(Array.from({ length: 250 }, (_, i) => `/api/v1/carts/${i}`));
+      expect(kept.every((k, i) => i === 0 || k.id > kept[i - 1]!.id)).toBe(true);
+      const inserts = statements.filter((sql) => sql.includes('INSERT INTO journal'));
+      expect(inserts.length).toBeGreaterThan(2); // a statement keeps at most JOURNAL_BATCH calls
+      expect(inserts.length).toBeLessThan(250);
+      // trimmed to its bytes every JOURNAL_TRIM_EVERY calls: the newest 100 calls of 500 bytes always kept
+      const page = await journal.page({ api: 'all' }, 1_000, Infinity);
+      expect(page.count).toBeGreaterThanOrEqual(100);
+      expect(page.count).toBeLessThan(250);
+      expect(page.found[0]).toMatchObject({ id: kept[249]!.id, path: '/api/v1/carts/249', responseText: '{"n": 249}' });
+      expect(page.found.slice(0, 100).map((k) => k.id)).toEqual(
+        kept
+          .slice(150)
+          .map((k) => k.id)
+          .reverse(),
+      );
     } finally {
       await store.close();
     }

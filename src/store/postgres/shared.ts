@@ -90,47 +90,108 @@ export const JOURNAL_TRIM_EVERY = 200;
 /** PostgreSQL's text holds no NUL: the columns searched drop it (the entry itself is JSON, which escapes it). */
 const column = (s: string | null): string | null => s?.replace(/\u0000/g, '') ?? null;
 
+/** The calls one statement keeps at most (calls that come while one is written wait for the next). */
+export const JOURNAL_BATCH = 100;
+
+interface Waiting {
+  call: Omit<Kept, 'id'>;
+  resolve(kept: Kept): void;
+  reject(e: unknown): void;
+}
+
+/**
+ * The journal's statement: the calls of `$1`…`$9` (arrays, one element a call, in order) kept, each
+ * with its place in the bytes journaled so far (`upto`: the oldest past the bound are one range);
+ * the other instances are told of each in the same statement (their live readers show it).
+ */
+function keepSql(tell: string): string {
+  return `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[],
+         $8::integer[], $9::text[]) WITH ORDINALITY AS i(api, at, method, path, operation_id, account_id, status, bytes, entry, ord)),
+     added AS (SELECT sum(bytes) AS n FROM input),
+     total AS (
+       INSERT INTO journal_bytes SELECT true, added.n FROM added ON CONFLICT (one)
+       DO UPDATE SET total = journal_bytes.total + excluded.total RETURNING total),
+     kept AS (
+       INSERT INTO journal (api, at, method, path, operation_id, account_id, status, bytes, upto, entry)
+       SELECT i.api, i.at, i.method, i.path, i.operation_id, i.account_id, i.status, i.bytes,
+         total.total - added.n + sum(i.bytes) OVER (ORDER BY i.ord), i.entry
+       FROM input i, total, added ORDER BY i.ord RETURNING id, upto)
+     SELECT kept.id, kept.upto, ${tell} FROM kept ORDER BY kept.upto`;
+}
+
+/**
+ * The journal over PostgreSQL. A call is kept by one statement before it is answered; calls that
+ * come while a statement runs are kept together by the next one (one round trip for them all), so
+ * under load the journal costs a fraction of a round trip a call, and a call answered is still in
+ * the journal every instance reads.
+ */
 export class PgJournalLog implements JournalLog {
   private appended = 0;
+  private waiting: Waiting[] = [];
+  private writing = false;
 
   constructor(
     private readonly db: PgStore,
     private readonly limitBytes: number,
   ) {}
 
-  async append(call: Omit<Kept, 'id'>): Promise<Kept> {
-    const entry = JSON.stringify({
-      ...call,
-      requestBody: Buffer.isBuffer(call.requestBody) ? call.requestBody.toString('utf8') : call.requestBody,
-      responseText: call.responseText.toString(),
+  append(call: Omit<Kept, 'id'>): Promise<Kept> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ call, resolve, reject });
+      if (!this.writing) void this.write();
     });
-    // each call's place in the bytes journaled so far, so the oldest past the bound are one range;
-    // the other instances are told of it in the same statement (their live readers show it)
+  }
+
+  /** Keeps the calls waiting, a statement at a time, until none waits. */
+  private async write(): Promise<void> {
+    this.writing = true;
+    while (this.waiting.length) {
+      const batch = this.waiting.splice(0, JOURNAL_BATCH);
+      try {
+        const ids = await this.keep(batch.map((w) => w.call));
+        batch.forEach((w, i) => w.resolve({ ...w.call, id: ids[i] ?? 0 }));
+      } catch (e) {
+        for (const w of batch) w.reject(e);
+      }
+    }
+    this.writing = false;
+  }
+
+  /** Keeps `calls` in one statement; answers their ids, in order. */
+  private async keep(calls: Omit<Kept, 'id'>[]): Promise<number[]> {
+    // a column a parameter: an array with an element for each call
+    const of = <T>(value: (call: Omit<Kept, 'id'>) => T) => calls.map(value);
+    const columns = [
+      of((c) => c.api),
+      of((c) => c.at),
+      of((c) => c.method),
+      of((c) => column(c.path)),
+      of((c) => column(c.operation_id)),
+      of((c) => column(c.account_id)),
+      of((c) => c.status),
+      of((c) => c.bytes),
+      of((c) =>
+        JSON.stringify({
+          ...c,
+          requestBody: Buffer.isBuffer(c.requestBody) ? c.requestBody.toString('utf8') : c.requestBody,
+          responseText: c.responseText.toString(),
+        }),
+      ),
+    ];
     const tell = this.db.peers.telling('journal', 'kept.id::text', 9);
-    const [row] = await this.db.query<{ id: string; upto: string }>(
-      `WITH total AS (
-         INSERT INTO journal_bytes VALUES (true, $8) ON CONFLICT (one)
-         DO UPDATE SET total = journal_bytes.total + excluded.total RETURNING total),
-       kept AS (
-         INSERT INTO journal (api, at, method, path, operation_id, account_id, status, bytes, upto, entry)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, total.total, $9 FROM total RETURNING id, upto)
-       SELECT kept.id, kept.upto, ${tell.sql} FROM kept`,
-      [
-        call.api,
-        call.at,
-        call.method,
-        column(call.path),
-        column(call.operation_id),
-        column(call.account_id),
-        call.status,
-        call.bytes,
-        entry,
-        ...tell.params,
-      ],
+    // in the order of `upto`, which is the order of the calls (each adds its bytes, more than none)
+    const rows = await this.db.query<{ id: string; upto: string }>(
+      keepSql(tell.sql),
+      [...columns, ...tell.params],
+      true,
     );
-    if (++this.appended % JOURNAL_TRIM_EVERY === 0)
-      await this.db.query('DELETE FROM journal WHERE upto <= $1', [Number(row?.upto) - this.limitBytes]);
-    return { ...call, id: Number(row?.id) };
+    const before = this.appended;
+    this.appended += calls.length;
+    const last = rows[rows.length - 1];
+    if (last && Math.floor(before / JOURNAL_TRIM_EVERY) !== Math.floor(this.appended / JOURNAL_TRIM_EVERY))
+      await this.db.query('DELETE FROM journal WHERE upto <= $1', [Number(last.upto) - this.limitBytes]);
+    return rows.map((r) => Number(r.id));
   }
 
   async page(f: JournalFilter, limit: number, before: number) {

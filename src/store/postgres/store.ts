@@ -15,7 +15,7 @@ import type { Logger as FullLogger } from '../../deps.js';
 import { StorageUnavailable, UnitOfWork, type Store, type WorkScope } from '../store.js';
 import { PgPeers } from './peers.js';
 import { MIGRATIONS, table } from './sql.js';
-import { aheadKey, PgWork, prepared, reindex } from './work.js';
+import { aheadKey, PgWork, prepared, reindex, statementName } from './work.js';
 import type { AnyRow } from '../rows.js';
 
 /** The store only warns. */
@@ -160,10 +160,14 @@ export class PgStore implements Store {
     return result;
   }
 
-  /** One statement outside any unit of work (src/store/postgres/shared.ts); the database failing is StorageUnavailable. */
-  async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+  /**
+   * One statement outside any unit of work (src/store/postgres/shared.ts); the database failing is
+   * StorageUnavailable. A statement of every call (`prepare`) is prepared once per connection.
+   */
+  async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = [], prepare = false): Promise<R[]> {
     try {
-      return (await this.pool.query<R>(sql, params)).rows;
+      return (await this.pool.query<R>(prepare ? { name: statementName(sql), text: sql, values: params } : sql, params))
+        .rows;
     } catch (e) {
       throw unavailable(e) ? new StorageUnavailable(e) : e;
     }
