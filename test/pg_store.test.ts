@@ -170,6 +170,16 @@ describe('the PostgreSQL store', () => {
           await w.carts.insert(cart('01C') as never);
         }),
       ).rejects.toBeInstanceOf(UniqueViolation);
+      // the refusal names what was refused: a unique key another row holds, or a row's id
+      await expect(store.run({ account: DEMO }, (w) => w.carts.insert(cart('01D') as never))).rejects.toMatchObject({
+        collection: 'carts',
+        index: 'name',
+      });
+      await expect(
+        store.run({ account: DEMO }, (w) =>
+          w.carts.insert({ ...cart('01A'), data: { ...cart('01A').data, name: 'x' } } as never),
+        ),
+      ).rejects.toMatchObject({ collection: 'carts', index: 'id', key: '01A' });
       const names = await store.run({ read: true }, async (w) => (await w.carts.list(DEMO)).map((c) => c.data.id));
       expect(names).toEqual(['01A']);
       const updated = await store.run({ account: DEMO }, async (w) => {
@@ -238,7 +248,7 @@ describe('dipswitch on PostgreSQL', () => {
     }
   }, 120_000);
 
-  it('a GET of one record is two statements: the caller with the record, and its journal entry', async () => {
+  it('a GET of one record is two statements (the caller with the record, the journal entry); a create five', async () => {
     const a = await instance(await pg().database());
     const sent: string[] = [];
     const query = pgClient.Client.prototype.query;
@@ -248,9 +258,15 @@ describe('dipswitch on PostgreSQL', () => {
       return (query as (...a: unknown[]) => unknown).apply(this, args);
     };
     try {
+      // what a first call reads once (the fault rules, the steps due) is read before counting
+      await call(a.base, 'POST', '/api/v1/carts', envelope('cart', { name: 'first' }));
+      pgClient.Client.prototype.query = counting as typeof query;
+      // a create: the caller; BEGIN with the locks and the clock; the name's read; the row with COMMIT; the journal
       const made = await call(a.base, 'POST', '/api/v1/carts', envelope('cart', { name: 'ahead' }));
       const id = made.body.data.id as string;
-      pgClient.Client.prototype.query = counting as typeof query;
+      expect(sent.length, sent.join('\n')).toBe(5);
+      expect(sent[3]).toMatch(/^INSERT INTO c_carts[^]*COMMIT$/);
+      sent.length = 0;
       const got = await call(a.base, 'GET', `/api/v1/carts/${id}`);
       expect(got.status).toBe(200);
       expect(got.body.data.name).toBe('ahead');

@@ -145,10 +145,8 @@ export class PgStore implements Store {
       }
       const work = new PgWork(prepared(client), reads, 'global' in scope, afterCommit, this.peers, ahead);
       result = await fn(work.uow);
-      if (!reads) {
-        await work.beforeCommit();
-        await client.query('COMMIT');
-      }
+      // the writes not sent yet go with the COMMIT
+      if (!reads) await work.commit();
     } catch (e) {
       if (!reads) await client.query('ROLLBACK').catch(() => undefined);
       client.release();

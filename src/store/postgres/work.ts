@@ -13,6 +13,8 @@ import { callerSql, EXPORT_STATE, sortOf, stored, table } from './sql.js';
 /** What a unit of work sends its statements through. */
 export interface Queries {
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  /** Statements whose values are literals in their text, sent in one round trip. */
+  batch(text: string): Promise<unknown>;
 }
 
 /** The names of the statements prepared, one per text (a unit of work's texts are a fixed few per collection). */
@@ -33,6 +35,7 @@ export function prepared(client: pg.PoolClient): Queries {
   return {
     query: <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
       client.query<R>({ name: statementName(text), text, values }),
+    batch: (text) => client.query(text),
   };
 }
 
@@ -100,6 +103,24 @@ function pageSql(name: CollectionName, w: PageWindow): string {
 /** A row read ahead of a unit of work (PgWork's `ahead`), by collection and id. */
 export const aheadKey = (name: CollectionName, id: string): string => `${name}\u0001${id}`;
 
+/** Writes a unit of work holds before it sends them on anyway (a whole state replaced): statements, and bytes. */
+const PENDING_STATEMENTS = 500;
+const PENDING_BYTES = 1 << 20;
+
+/** A value as an SQL literal (the statements sent in one round trip carry their values in their text). */
+const literal = (value: string): string => pg.escapeLiteral(value);
+
+/** The UniqueViolation a refused write was: a row's id taken, or a unique key another row holds. */
+function violationOf(e: unknown): UniqueViolation | undefined {
+  if (!(e instanceof pg.DatabaseError) || e.code !== '23505') return undefined;
+  const key = /^Key \((.*)\)=\((.*)\) already exists/.exec(e.detail ?? '');
+  if (e.constraint === 'row_index_unique') {
+    const [collection = '', index = '', ...rest] = (key?.[2] ?? '').split(', ');
+    return new UniqueViolation(collection, index, rest.join(', '));
+  }
+  return new UniqueViolation((e.table ?? '').replace(/^c_/, ''), 'id', key?.[2] ?? '');
+}
+
 export class PgWork {
   readonly uow: UnitOfWork;
 
@@ -150,6 +171,7 @@ export class PgWork {
       replaceAll: async (data) => this.replaceAll(data),
       removeAccount: async (accountId) => {
         this.wholeState();
+        await this.flush();
         const named = await db.query<{ id: string; kind: 'document' | 'task' }>(
           `SELECT id, 'document' AS kind FROM ${table('documents')} WHERE account_id = $1
            UNION ALL SELECT id, 'task' AS kind FROM ${table('bulk_dip_tasks')} WHERE account_id = $1`,
@@ -167,6 +189,7 @@ export class PgWork {
         if (fileIds.length) await db.query('DELETE FROM files WHERE id = ANY($1)', [fileIds]);
       },
       exportState: async () => {
+        await this.flush();
         const state = emptyDb() as Record<CollectionName, AnyRow[]>;
         const all = await this.db.query<{ c: number; row: string }>(EXPORT_STATE);
         for (const { c, row } of all.rows)
@@ -194,9 +217,34 @@ export class PgWork {
 
   private readonly fileRemovals: string[] = [];
 
-  /** What the work leaves to its last moment before the commit. */
-  async beforeCommit(): Promise<void> {
-    if (this.fileRemovals.length) await this.db.query('DELETE FROM files WHERE id = ANY($1)', [this.fileRemovals]);
+  /** The work's writes not sent yet: sent together before its next read, or with its COMMIT. */
+  private pending: string[] = [];
+  private pendingBytes = 0;
+
+  /** Sends the writes not sent yet (before a read, which must see them), in one round trip. */
+  private async flush(): Promise<void> {
+    if (!this.pending.length) return;
+    const text = this.pending.join(';\n');
+    this.pending = [];
+    this.pendingBytes = 0;
+    await this.db.batch(text).catch((e: unknown) => {
+      throw violationOf(e) ?? e;
+    });
+  }
+
+  /** Queues a write; a long queue (a whole state replaced) is sent on, not held to the end. */
+  private async later(...statements: string[]): Promise<void> {
+    this.pending.push(...statements);
+    this.pendingBytes += statements.reduce((n, sql) => n + sql.length, 0);
+    if (this.pending.length >= PENDING_STATEMENTS || this.pendingBytes >= PENDING_BYTES) await this.flush();
+  }
+
+  /** Commits: the writes not sent yet, the files to remove and COMMIT, in one round trip. */
+  async commit(): Promise<void> {
+    if (this.fileRemovals.length)
+      this.pending.push(`DELETE FROM files WHERE id IN (${this.fileRemovals.map(literal).join(', ')})`);
+    this.pending.push('COMMIT');
+    await this.flush();
   }
 
   private writable(): void {
@@ -209,12 +257,14 @@ export class PgWork {
   }
 
   private async rows<R extends AnyRow>(sql: string, params: unknown[]): Promise<R[]> {
+    await this.flush();
     const r = await this.db.query<{ row: string }>(sql, params);
     return r.rows.map((x) => deepFreeze(JSON.parse(x.row) as R));
   }
 
   private async replaceAll(data: DbData): Promise<void> {
     this.wholeState();
+    await this.flush();
     await this.db.query(`TRUNCATE row_index, ${COLLECTION_NAMES.map(table).join(', ')}`);
     for (const name of COLLECTION_NAMES)
       for (const row of data[name] as readonly AnyRow[]) await this.write(name, row, true);
@@ -226,50 +276,29 @@ export class PgWork {
   }
 
   /**
-   * Writes a row and its index keys: a new row (`fresh`) is inserted with its keys in one statement,
-   * refused if its id is taken; a changed one replaces the stored row and its old keys (two). The keys
-   * go in one statement: a unique key another row holds is not inserted, which names the key refused.
+   * Writes a row and its index keys, with the work's next round trip (`later`): a new row is
+   * inserted, refused with its keys if its id is taken; a changed one replaces the stored row and
+   * its old keys. A unique key another row holds is refused by the index's constraint. A refusal
+   * ends the work, when the statements are sent, with UniqueViolation (`violationOf`).
    */
   private async write(name: CollectionName, row: AnyRow, fresh: boolean): Promise<void> {
-    this.ahead.delete(aheadKey(name, row.data.id));
-    const sort = sortOf(name, row);
-    const id = row.data.id;
-    const { keys, keyColumns } = indexKeys(name, row);
-    let added: { index_name: string; key: string }[];
-    if (fresh) {
-      // the row and its keys in one statement; the keys only if the row's id was free
-      const r = await this.db.query<{ index_name: string | null; key: string | null }>(
-        `WITH r AS (
-           INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (id) DO NOTHING RETURNING 1),
-         k AS (${insertKeys({ collection: 5, id: 1, sort: 3, keys: 6 }, 'WHERE EXISTS (SELECT 1 FROM r)')})
-         SELECT NULL AS index_name, NULL AS key FROM r UNION ALL SELECT index_name, key FROM k`,
-        [id, row.account_id, sort, JSON.stringify(row), name, ...keyColumns],
-      );
-      if (!r.rows.some((x) => x.index_name === null)) throw new UniqueViolation(name, 'id', id);
-      added = r.rows.filter((x): x is { index_name: string; key: string } => x.index_name !== null);
-    } else {
-      // the row and the removal of its old keys in one statement (the new keys next: one statement
-      // cannot delete a unique key and insert it again)
-      await this.db.query(
-        `WITH r AS (
-           INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, sort = excluded.sort, row = excluded.row)
-         DELETE FROM row_index WHERE collection = $5 AND id = $1`,
-        [id, row.account_id, sort, JSON.stringify(row), name],
-      );
-      if (!keys.length) return;
-      added = (
-        await this.db.query<{ index_name: string; key: string }>(
-          insertKeys({ collection: 1, id: 2, sort: 3, keys: 4 }),
-          [name, id, sort, ...keyColumns],
-        )
-      ).rows;
-    }
-    if (added.length === keys.length) return;
-    const kept = new Set(added.map((r) => `${r.index_name}\u0001${r.key}`));
-    const refused = keys.find((k) => !kept.has(`${k.index}\u0001${k.key}`));
-    throw new UniqueViolation(name, refused?.index ?? 'id', refused?.key ?? id);
+    this.ahead.set(aheadKey(name, row.data.id), row);
+    const [id, sort] = [literal(row.data.id), literal(sortOf(name, row))];
+    const values = `(${id}, ${literal(row.account_id)}, ${sort}, ${literal(JSON.stringify(row))})`;
+    const { keys } = indexKeys(name, row);
+    const keyRows = keys.map(
+      (k) => `(${literal(name)}, ${literal(k.index)}, ${literal(k.key)}, ${id}, ${sort}, ${k.unique})`,
+    );
+    const insertKeys = keyRows.length
+      ? [`INSERT INTO row_index (collection, index_name, key, id, sort, is_unique) VALUES ${keyRows.join(', ')}`]
+      : [];
+    const insert = `INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ${values}`;
+    if (fresh) return this.later(insert, ...insertKeys);
+    await this.later(
+      `${insert} ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, sort = excluded.sort, row = excluded.row`,
+      `DELETE FROM row_index WHERE collection = ${literal(name)} AND id = ${id}`,
+      ...insertKeys,
+    );
   }
 
   /**
@@ -282,6 +311,7 @@ export class PgWork {
     // PostgreSQL's text holds no NUL: such a cursor is read against the whole list
     if (after?.includes('\u0000') || before?.includes('\u0000'))
       return cutPage((await this.table(name).list(accountId)) as unknown as R[] & Keyed[], w) as PageRows<R>;
+    await this.flush();
     const r = (
       await this.db.query<{ n: string; lo: string; hi: string | null; rows: string }>(pageSql(name, w), [
         accountId,
@@ -340,9 +370,12 @@ export class PgWork {
       },
       remove: async (row) => {
         this.writable();
-        this.ahead.delete(aheadKey(name, row.data.id));
-        await this.db.query('DELETE FROM row_index WHERE collection = $1 AND id = $2', [name, row.data.id]);
-        await this.db.query(`DELETE FROM ${t} WHERE id = $1`, [row.data.id]);
+        this.ahead.set(aheadKey(name, row.data.id), undefined);
+        const id = literal(row.data.id);
+        await this.later(
+          `DELETE FROM row_index WHERE collection = ${literal(name)} AND id = ${id}`,
+          `DELETE FROM ${t} WHERE id = ${id}`,
+        );
       },
     };
   }
