@@ -46,7 +46,7 @@ export interface CallerLookup {
    * A row the call will read by its id (a GET of one record): a backend whose reads are round trips
    * reads it in the same one (CallerRows' `ahead`); the embedded store, whose reads are free, need not.
    */
-  ahead?: { collection: CollectionName; id: string };
+  ahead?: Omit<RowAhead, 'row'>;
 }
 
 /**

@@ -164,8 +164,8 @@ export class PgStore implements Store {
    */
   async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = [], prepare = false): Promise<R[]> {
     try {
-      return (await this.pool.query<R>(prepare ? { name: statementName(sql), text: sql, values: params } : sql, params))
-        .rows;
+      const name = prepare ? statementName(sql) : undefined;
+      return (await this.pool.query<R>({ name, text: sql, values: params })).rows;
     } catch (e) {
       throw unavailable(e) ? new StorageUnavailable(e) : e;
     }
