@@ -32,7 +32,7 @@ import { runners } from './simulation/simulation.js';
 import { fixtureState } from './store/fixtures.js';
 import { JsonStore, type JsonStoreOptions } from './store/embedded/json_store.js';
 import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/postgres/shared.js';
-import { PgStore } from './store/postgres/store.js';
+import type { PgStore } from './store/postgres/store.js';
 import type { Store } from './store/store.js';
 import type { ClockMode, DbData } from './store/rows.js';
 
@@ -125,7 +125,11 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
   const limits: Limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(given) };
   const instance = instanceName();
-  const pg = 'postgres' in opts.store ? await PgStore.open(opts.store.postgres, logger, instance) : undefined;
+  // the driver is loaded only for a database: the embedded store's start-up does without it
+  const pg =
+    'postgres' in opts.store
+      ? await (await import('./store/postgres/store.js')).PgStore.open(opts.store.postgres, logger, instance)
+      : undefined;
   const store: Store = pg ?? (await JsonStore.open(opts.store as JsonStoreOptions, logger));
   const fixtures = opts.fixtures ?? (() => fixtureState());
   if (store.created) await store.run({ global: true }, (w) => w.replaceAll(fixtures()));

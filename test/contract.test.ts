@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { contractDigest, loadContract, projectRoot, readContractDocument } from '../src/contract.js';
 import { handlers } from '../src/api/index.js';
+import { backend } from '../src/http/backend.js';
 import { fixtureProblems, readFixtureFile } from '../src/store/fixtures.js';
 import { useServer } from './helpers.js';
 
@@ -114,5 +115,16 @@ describe('contract', () => {
       expect(readFileSync(join(projectRoot, 'dist', 'contract', `${name}.sha256`), 'utf8')).toBe(
         contractDigest(readFileSync(join(projectRoot, 'contract', `${name}.yaml`), 'utf8')),
       );
+  });
+
+  it('a schema two operations share is compiled once: the same validator answers for both', async () => {
+    const { validator } = await backend('openapi');
+    const cart = validator.getStatusBasedResponseValidatorForOperation('getCart');
+    const order = validator.getStatusBasedResponseValidatorForOperation('getOrder');
+    expect(cart?.['404']).toBeTypeOf('function');
+    expect(cart?.['404']).toBe(order?.['404']);
+    expect(cart?.['200']).not.toBe(order?.['200']);
+    // still a validator of its own schema
+    expect(order?.['200']?.({ id: 1 })).toBe(false);
   });
 });

@@ -7,7 +7,8 @@ import { buildServer, listen, listenSmpp, type Runtime } from '../src/server.js'
 import { fixtureState } from '../src/store/fixtures.js';
 import { cutPage, keyOf, type PageWindow, type SortKey } from '../src/store/page.js';
 import { UniqueViolation } from '../src/store/table.js';
-import { PgStore, withoutPassword } from '../src/store/postgres/store.js';
+import { PgStore } from '../src/store/postgres/store.js';
+import { withoutPassword } from '../src/store/postgres/url.js';
 import { PgJournalLog } from '../src/store/postgres/shared.js';
 import { postgresUrl } from '../src/cli/values.js';
 import { MIGRATIONS } from '../src/store/postgres/sql.js';

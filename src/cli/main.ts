@@ -11,11 +11,11 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DENIABLE } from '../engine/transport/outbound.js';
 import { LIMIT_FLAGS, LIMIT_MIN } from '../limits.js';
-import { checkReceiver, repair, scenario, type CheckReceiverFlags } from './commands.js';
+import type { CheckReceiverFlags } from './commands.js';
 import { proxy, type ProxyFlags } from './proxy.js';
 import { applyConfig, nearest } from './config.js';
 import { listenOptions, logOptions, opt } from './options.js';
-import { serve, type ServeFlags } from './serve.js';
+import type { ServeFlags } from './serve.js';
 import { Stop, version } from './stop.js';
 import { denyList, hostList, instant, postgresUrl, url, wholeNumber } from './values.js';
 
@@ -76,7 +76,7 @@ function serveCommand(root: Command): void {
   for (const l of LIMIT_FLAGS) serveCmd.addOption(opt(l.flag, l.help, l.env).argParser(wholeNumber(LIMIT_MIN)));
   logOptions(serveCmd).action(async (_opts, cmd: Command) => {
     applyConfig(cmd);
-    await serve(cmd.opts<ServeFlags>());
+    await (await import('./serve.js')).serve(cmd.opts<ServeFlags>());
   });
 }
 
@@ -128,7 +128,7 @@ function program(): Command {
     .option('--secret <secret>', 'the BASIC password, BEARER token or HMAC_SHA256 signing secret')
     .option('--format <format>', "the switch's message format (sms, mms; the JSON one by default)")
     .option('--json', 'print the results as JSON')
-    .action((target: string, f: CheckReceiverFlags) => checkReceiver(target, f));
+    .action(async (target: string, f: CheckReceiverFlags) => (await import('./commands.js')).checkReceiver(target, f));
 
   root
     .command('scenario')
@@ -136,14 +136,16 @@ function program(): Command {
     .argument('[name]', 'the scenario')
     .addOption(opt('--scenarios <dir>', 'a folder of scenario files besides the built-in ones', 'SCENARIOS'))
     .addOption(opt('--fixtures <file>', "the state the server starts from (a recording's fixture file)", 'FIXTURES'))
-    .action((name: string | undefined, f: { scenarios?: string; fixtures?: string }) => scenario(name, f));
+    .action(async (name: string | undefined, f: { scenarios?: string; fixtures?: string }) =>
+      (await import('./commands.js')).scenario(name, f),
+    );
 
   const store = root.command('store').description('work on a store file');
   store
     .command('repair')
     .description('keep what is sound in a damaged store, dropping the damaged log lines and what follows')
     .addOption(opt('--data <file>', 'the store file', 'DATA_FILE').default('./data/db.json'))
-    .action((f: { data: string }) => repair(f));
+    .action(async (f: { data: string }) => (await import('./commands.js')).repair(f));
 
   return root;
 }

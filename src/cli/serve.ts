@@ -9,7 +9,7 @@ import { LIMIT_FLAGS, type Limits } from '../limits.js';
 import type { Runtime } from '../runtime.js';
 import { buildServer, controlExposure, listen, listenSmpp } from '../server.js';
 import { fixtureState, loadFixtureFile } from '../store/fixtures.js';
-import { withoutPassword } from '../store/postgres/store.js';
+import { withoutPassword } from '../store/postgres/url.js';
 import { DomainError } from '../domain/errors.js';
 import { scenarioDirProblem } from '../testing/scenario_runner.js';
 import type { LogLevel } from './log.js';

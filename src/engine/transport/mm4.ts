@@ -6,7 +6,6 @@
  * with `mms_identity` and `mms_secret` when both are set. As with SFTP's host keys, a relay's
  * certificate is not verified: the relays a simulator reaches are a client team's test servers.
  */
-import { createTransport } from 'nodemailer';
 import type { Mm4Message } from '../../store/rows.js';
 import { CRLF, multipart, relatedParts, type Medium } from './mime.js';
 import type { OutboundPolicy } from './outbound.js';
@@ -50,6 +49,8 @@ export function mm4Raw(m: Mm4Message, media: Medium[]): Buffer {
 export async function mm4Send(m: Mm4Message, raw: Buffer, timeoutMs: number, policy: OutboundPolicy): Promise<string> {
   const relay = mm4Relay(m.url);
   const address = await policy.resolve(relay.host);
+  // loaded at the first MM4 delivery, as ssh2 at the first SFTP one: most servers never send one
+  const { createTransport } = await import('nodemailer');
   const transport = createTransport({
     host: address,
     port: relay.port,

@@ -14,6 +14,7 @@ import pg from 'pg';
 import type { Logger as FullLogger } from '../../deps.js';
 import { StorageUnavailable, UnitOfWork, type Store, type WorkScope } from '../store.js';
 import { PgPeers } from './peers.js';
+import { withoutPassword } from './url.js';
 import { MIGRATIONS, table } from './sql.js';
 import { aheadKey, PgWork, prepared, reindex, statementName } from './work.js';
 import type { AnyRow } from '../rows.js';
@@ -45,14 +46,6 @@ export function unavailable(e: unknown): boolean {
   if (e instanceof pg.DatabaseError) return !(e.code ?? '').startsWith('23');
   const err = e as NodeJS.ErrnoException;
   return typeof err?.syscall === 'string' || /Connection terminated|connection timeout/i.test(err?.message ?? '');
-}
-
-/**
- * The URL as it may be shown: its password replaced. A Unix-socket URL has no host
- * (`postgres://user:pw@/db?host=/run/postgresql`), which URL parsing refuses, so this is textual.
- */
-export function withoutPassword(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@');
 }
 
 export class PgStore implements Store {
