@@ -99,11 +99,25 @@ async function testStore(ownFixtures: boolean): Promise<ServerOptions['store']> 
   const server = inject('postgres');
   const name = `t${process.pid}_${databases++}`;
   const template = ownFixtures ? PG_TEMPLATES.migrated : PG_TEMPLATES.seeded;
-  const admin = new pg.Client({ connectionString: `${server}/postgres` });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-  await admin.end();
+  // FILE_COPY: the template's files copied as they are (about 16 ms of the server's CPU against 110 ms
+  // for the default, which writes every page through the WAL); durability is not the copy's concern here
+  await (await adminClient(server)).query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
   return { postgres: `${server}/${name}` };
+}
+
+/** One connection a worker for making databases: a new PostgreSQL connection costs the server about 25 ms of CPU. */
+let admin: Promise<pg.Client> | undefined;
+function adminClient(server: string): Promise<pg.Client> {
+  admin ??= (async () => {
+    const client = new pg.Client({ connectionString: `${server}/postgres` });
+    // the run's server stops after the last test: a connection it drops is made again when next needed
+    client.on('error', () => (admin = undefined));
+    client.on('end', () => (admin = undefined));
+    await client.connect();
+    return client;
+  })();
+  admin.catch(() => (admin = undefined));
+  return admin;
 }
 
 export async function startTestServer(opts: Partial<ServerOptions> = {}): Promise<TestServer> {
