@@ -15,14 +15,19 @@ function newest(path) {
   return readdirSync(path).reduce((m, name) => Math.max(m, newest(join(path, name))), info.mtimeMs);
 }
 
+/** Whether dist in `root` is missing or older than a source. */
+export function isStale(root) {
+  const stamp = join(root, STAMP);
+  const built = existsSync(stamp) ? statSync(stamp).mtimeMs : -1;
+  return !SOURCES.every((s) => newest(join(root, s)) <= built);
+}
+
 /**
  * Builds in `root` when dist is missing or older than a source; `say` is told before a build starts.
  * Answers the build's exit status (0 when nothing needed building).
  */
 export function buildIfStale(root, say = () => {}) {
-  const stamp = join(root, STAMP);
-  const built = existsSync(stamp) ? statSync(stamp).mtimeMs : -1;
-  if (SOURCES.every((s) => newest(join(root, s)) <= built)) return 0;
+  if (!isStale(root)) return 0;
   say();
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   return build.status ?? 1;
