@@ -48,13 +48,14 @@ describe('contract fuzzing', () => {
     const operations = [...loadContract().operations.values()];
     const document = loadContract().document as { paths: Record<string, Record<string, { requestBody?: Schema }>> };
     const counts = { sent: 0, byStatus: {} as Record<number, number> };
+    const baselineText = JSON.stringify(baseline);
     // the store as the last write left it: a GET reads only, so it is also the store before the next write
-    let current = JSON.stringify(baseline);
+    let current = baselineText;
     try {
       for (let i = 0; i < REQUESTS; i++) {
         if (i % 40 === 0) {
           await server.write((w) => w.replaceAll(baseline));
-          current = JSON.stringify(baseline);
+          current = baselineText;
         }
         const op = pick(operations);
         const template = op.path;
