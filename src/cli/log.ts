@@ -1,6 +1,9 @@
 /**
  * The server log (`--log-level`, `--quiet`): pino, pretty on a terminal and JSON lines otherwise.
- * What goes in it passes the journal's redaction rule first (src/engine/redact.ts).
+ * What goes in it passes the journal's redaction rule first (src/engine/redact.ts). JSON lines are
+ * written asynchronously: lines that come while a write is under way go out together in the next one
+ * (a synchronous write per call cost a GET 7% of its time), and whatever is pending is written
+ * before the process exits.
  */
 import { createRequire } from 'node:module';
 import pino from 'pino';
@@ -26,7 +29,7 @@ export function pinoLogger(level: LogLevel, opts: { pretty?: boolean } = {}): Lo
           translateTime: 'SYS:HH:MM:ss.l',
         }),
       )
-    : pino({ level, base: undefined, timestamp: () => `,"time":${wallClock()}` }, pino.destination({ sync: true }));
+    : pino({ level, base: undefined, timestamp: () => `,"time":${wallClock()}` }, pino.destination({ sync: false }));
   return {
     info: (message, fields) => log.info(fields ? (redactBody(fields) as object) : {}, redactText(message)),
     warn: (message, fields) => log.warn(fields ? (redactBody(fields) as object) : {}, redactText(message)),
