@@ -54,6 +54,36 @@ describe('store', () => {
     expect((await reopened.run({ read: true }, (w) => w.exportState())).shared_resource_groups).toHaveLength(50);
   });
 
+  it('reads share one unit of work that refuses every write, and answer only once what they saw is durable', async () => {
+    const store = await JsonStore.open({ file: tempFile() }, silentLogger);
+    await store.run({ global: true }, (w) => w.replaceAll(fixtureState()));
+    const key = (await store.run({ read: true }, (w) => w.apiKeys.byKey('demo-admin-key')))!;
+    await expect(
+      store.run({ read: true }, (w) => w.apiKeys.update(key, (d) => (d.data.name = 'written in a read'))),
+    ).rejects.toThrow('this unit of work only reads');
+    await expect(store.run({ read: true }, async (w) => w.afterCommit(() => undefined))).rejects.toThrow(
+      'this unit of work only reads',
+    );
+    expect((await store.run({ read: true }, (w) => w.apiKeys.byKey('demo-admin-key')))!.data.name).toBe(key.data.name);
+    // a read that sees a change still being written answers after the write is on disk
+    const log = (store as unknown as { log: LogFile }).log;
+    const original = log.append.bind(log);
+    let onDisk = false;
+    log.append = async (changes) => {
+      await new Promise((r) => setTimeout(r, 20));
+      await original(changes);
+      onDisk = true;
+    };
+    const write = store.run({ account: key.account_id }, (w) =>
+      w.apiKeys.update(key, (d) => (d.data.name = 'renamed')),
+    );
+    await new Promise((r) => setTimeout(r, 5));
+    const seen = await store.run({ read: true }, (w) => w.apiKeys.byKey('demo-admin-key'));
+    expect(seen!.data.name).toBe('renamed');
+    expect(onDisk).toBe(true);
+    await write;
+  });
+
   it('a restarted server on the same file finds every acknowledged write', async () => {
     const file = tempFile();
     const opts = { store: { file }, seed: 1, clockMode: 'frozen' as const, logger: silentLogger };

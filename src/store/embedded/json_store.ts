@@ -10,6 +10,7 @@
  */
 import { dirname, join } from 'node:path';
 import { DiskFiles, MemoryFiles, namedFiles, type FileArea } from '../files.js';
+import { deferred } from './deferred.js';
 import { Locks, type Release } from './locks.js';
 import type { Logger as FullLogger } from '../../deps.js';
 import { inaccessible, LogFile, type Change } from './log_file.js';
@@ -31,23 +32,6 @@ interface Undo {
   table: CollectionName;
   before: AnyRow | undefined;
   after: AnyRow | undefined;
-}
-
-interface Deferred {
-  promise: Promise<void>;
-  resolve(): void;
-  reject(e: unknown): void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
 }
 
 function buildTables(data: DbData): TableSet {
@@ -90,6 +74,7 @@ class JsonWork {
         },
       },
       afterCommit: (fn) => {
+        this.writable();
         this.afterCommit.push(fn);
       },
       nextSeq: async (name) => store.nextSeq(name),
@@ -200,6 +185,11 @@ export class JsonStore implements Store {
   private writing: Promise<void> | null = null;
   private readonly locks = new Locks();
   private readonly seqs: Record<SeqName, number>;
+  /**
+   * The one unit of work every read runs in: a read keeps nothing of its own (no undo, no change,
+   * no lock), so reads share it and cost no more than the rows they read.
+   */
+  private readonly reader: JsonWork;
 
   private constructor(
     data: DbData,
@@ -213,6 +203,7 @@ export class JsonStore implements Store {
     this.location = log ? log.path : 'memory';
     this.seqs = { steps: 0, sandboxes: 0 };
     this.seqsPast(data);
+    this.reader = new JsonWork(this, true, false);
   }
 
   /** Opens the store; a file that is not a store, or damaged, is refused (StoreRefused). */
@@ -245,13 +236,14 @@ export class JsonStore implements Store {
   }
 
   async run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
-    const release: Release =
-      'account' in scope
-        ? await this.locks.account(scope.account)
-        : 'global' in scope
-          ? await this.locks.global()
-          : () => undefined;
-    const work = new JsonWork(this, 'read' in scope, 'global' in scope);
+    if ('read' in scope) {
+      const result = await fn(this.reader.uow);
+      // a read waits only for what it may have seen to be durable
+      if (this.writing) await this.writing;
+      return result;
+    }
+    const release: Release = 'account' in scope ? await this.locks.account(scope.account) : await this.locks.global();
+    const work = new JsonWork(this, false, 'global' in scope);
     let result: T;
     try {
       result = await fn(work.uow);
@@ -285,7 +277,7 @@ export class JsonStore implements Store {
   private commit(work: JsonWork): Promise<void> {
     if (work.poisoned) return Promise.reject(new StorageUnavailable(work.poisoned));
     if (!work.changes.length && !work.replaced) {
-      // reads (and work that changed nothing) wait only for what they may have seen to be durable
+      // work that changed nothing waits only for what it may have seen to be durable
       return this.writing ?? Promise.resolve();
     }
     this.queue.push(work);
