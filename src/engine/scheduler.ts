@@ -253,7 +253,7 @@ export class Scheduler {
   ): Promise<{ out: T; earliest: number | null }> {
     const work = makeWork(this.opts, w, accountId, clock);
     const out = await fn(work);
-    const earliest = work.sim.earliest;
+    const earliest = work.earliest;
     if (earliest !== null) {
       await w.tell('steps', accountId);
       if (earliest <= clock.ms()) await this.claimDue(w, accountId, clock.ms());

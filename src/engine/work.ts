@@ -31,7 +31,32 @@ export interface WorkSources {
   random: Random;
 }
 
-export function makeWork(sources: WorkSources, store: UnitOfWork, accountId: string, clock: Clock): Work {
-  const ids = idsAt(sources.ids, clock.ms);
-  return { accountId, store, clock, ids, random: sources.random, sim: outbox(store, accountId, clock, ids) };
+/** A unit of work's Work, and the earliest step it scheduled (null: none). */
+export interface MadeWork extends Work {
+  readonly earliest: number | null;
+}
+
+/**
+ * The Work of a unit of work. Its identifiers and outbox are made at their first use (most reads use
+ * neither); a handler's context takes it as its prototype, so it sees them without making them.
+ */
+export function makeWork(sources: WorkSources, store: UnitOfWork, accountId: string, clock: Clock): MadeWork {
+  let ids: Ids | undefined;
+  let sim: SimPort | undefined;
+  const idsNow = () => (ids ??= idsAt(sources.ids, clock.ms));
+  return {
+    accountId,
+    store,
+    clock,
+    random: sources.random,
+    get ids() {
+      return idsNow();
+    },
+    get sim() {
+      return (sim ??= outbox(store, accountId, clock, idsNow()));
+    },
+    get earliest() {
+      return sim ? sim.earliest : null;
+    },
+  };
 }

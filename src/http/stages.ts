@@ -173,15 +173,15 @@ export async function handleStage(p: Pipeline, call: Call, route: Route): Promis
     call.principal?.accountId ?? '',
     async (work) => {
       call.clock = work.clock;
-      const ctx = {
-        ...work,
+      // the work is the context's prototype: what it makes on first use (ids, outbox) stays unmade until used
+      const ctx = Object.assign(Object.create(work) as object, {
         principal: call.principal,
         params: route.params,
         query: call.query,
         body: call.body,
         upload: call.upload,
         meta: route.meta,
-      } as unknown as Ctx<OperationId>;
+      }) as unknown as Ctx<OperationId>;
       return (await handler(ctx)) as Reply;
     },
     // a read takes the clock read with the caller's key; a write reads it again under its account's lock
