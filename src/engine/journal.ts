@@ -51,17 +51,38 @@ export const JOURNAL_STREAMS = 50;
 /** Texts longer than this are kept as bytes outside the JavaScript heap. */
 const INLINE_TEXT = 1024;
 
+/** The off-heap bytes long texts are copied into, a slab at a time; a text over a quarter of one gets its own. */
+const SLAB_BYTES = 1 << 20;
+
 /**
- * A fresh copy of at most JOURNAL_BODY_LIMIT characters, so the original text (and the buffer
- * behind it) can go. A long one is kept as bytes outside the JavaScript heap: a full journal then
- * does not make the garbage collector grow its heap to twice the journal's size.
+ * Where a journal keeps its long texts: slabs of bytes outside the JavaScript heap, filled in order,
+ * each kept text a view of its slab. A full journal then does not make the garbage collector grow its
+ * heap to twice the journal's size; one slab a megabyte (not a buffer a call) keeps the allocator
+ * and the collector out of the hot path. The journal drops its oldest calls first, so a slab is freed
+ * once the calls it holds are all gone.
  */
-function cut(text: string): string | Buffer {
-  if (text.length <= INLINE_TEXT) return text;
-  const kept = text.length <= JOURNAL_BODY_LIMIT ? text : `${text.slice(0, JOURNAL_BODY_LIMIT)}… (cut at 16 KB)`;
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(kept));
-  bytes.write(kept);
-  return bytes;
+class Slabs {
+  private slab = Buffer.alloc(0);
+  private used = 0;
+
+  /** A fresh copy of at most JOURNAL_BODY_LIMIT characters, so the original text (and the buffer behind it) can go. */
+  cut(text: string): string | Buffer {
+    if (text.length <= INLINE_TEXT) return text;
+    const kept = text.length <= JOURNAL_BODY_LIMIT ? text : `${text.slice(0, JOURNAL_BODY_LIMIT)}… (cut at 16 KB)`;
+    const n = Buffer.byteLength(kept);
+    if (n > SLAB_BYTES / 4) {
+      const own = Buffer.allocUnsafeSlow(n);
+      own.write(kept);
+      return own;
+    }
+    if (this.used + n > this.slab.length) {
+      this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      this.used = 0;
+    }
+    this.slab.write(kept, this.used);
+    this.used += n;
+    return this.slab.subarray(this.used - n, this.used);
+  }
 }
 
 /** What is kept per call: the texts as they crossed the wire, redacted when read (cheap on the hot path). */
@@ -188,8 +209,16 @@ export class MemoryJournalLog implements JournalLog {
   }
 }
 
+/** The characters of the headers' names and values, and 6 a header for JSON's quotes and punctuation. */
+function textLength(headers: Record<string, string>): number {
+  let n = 2;
+  for (const k in headers) n += k.length + (headers[k]?.length ?? 0) + 6;
+  return n;
+}
+
 export class Journal {
   private readonly listeners = new Map<JournalListener, JournalFilter>();
+  private readonly slabs = new Slabs();
 
   constructor(
     private readonly log: JournalLog,
@@ -207,13 +236,13 @@ export class Journal {
 
   /** Keeps a call; resolves once it is kept (the caller gets the answer after). */
   async record(call: Recorded): Promise<void> {
-    const requestBody = typeof call.requestBody === 'string' ? cut(call.requestBody) : call.requestBody;
-    const responseText = cut(call.responseText);
+    const requestBody = typeof call.requestBody === 'string' ? this.slabs.cut(call.requestBody) : call.requestBody;
+    const responseText = this.slabs.cut(call.responseText);
     const headers = redactHeaders(call.headers);
     const bytes =
       400 +
       call.path.length +
-      JSON.stringify(headers).length +
+      textLength(headers) +
       (typeof requestBody === 'string' || Buffer.isBuffer(requestBody)
         ? requestBody.length
         : JSON.stringify(requestBody ?? null).length) +
