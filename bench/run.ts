@@ -3,6 +3,7 @@
  * server runs in its own process on loopback; autocannon drives it (50 connections, a warm-up,
  * then timed runs whose median is kept). Writes the table to BENCHMARKS.md.
  */
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { at } from '../src/domain/lists.js';
 import { DEMO_ACCOUNT as DEMO, fixtureState } from '../src/store/fixtures.js';
 import { STORE_FORMAT, STORE_VERSION } from '../src/store/embedded/log_file.js';
 import type { DbData } from '../src/store/rows.js';
+import { pairedRatios, type PairedRatio } from './paired.js';
 import { proxyFigures, proxyRows } from './proxy.js';
 import { smppBench, type SmppFigures } from './smpp.js';
 import {
@@ -371,6 +373,54 @@ async function postgresFigures(total: number): Promise<{ one: Figure[]; three: F
   }
 }
 
+/**
+ * The second performance pass's ratios (issue 27), each from runs side by side (bench/paired.ts):
+ * the embedded store against the express ceiling, and PostgreSQL against the embedded store, at 1,000 records.
+ */
+async function ratioFigures(): Promise<PairedRatio[]> {
+  const { server, url } = await seededPostgres('ratios', 1_000);
+  const started: ChildProcess[] = [];
+  const start = async (args: string[]) => {
+    const port = freshPort();
+    const base = `http://127.0.0.1:${port}`;
+    const { child } = await startProcess(
+      process.execPath,
+      args[0] === 'ceiling' ? ['bench/ceiling.mjs', 'express', String(port)] : [...args, '--port', String(port)],
+      `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
+      AUTH,
+    );
+    started.push(child);
+    return base;
+  };
+  try {
+    const ceiling = await start(['ceiling']);
+    const embedded = await start(['dist/src/cli/main.js', '--no-smpp', '--data', storeWith(1_000)]);
+    const pg = await start(['dist/src/cli/main.js', '--no-smpp', '--store', url]);
+    const get = (base: string) => ({
+      url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
+      headers: AUTH,
+    });
+    const list = (base: string) => ({ url: `${base}/api/v1/carts?first=25`, headers: AUTH });
+    return await pairedRatios([
+      { name: 'GET one record / express ceiling', a: get(ceiling), b: get(embedded) },
+      { name: 'durable create / express ceiling', a: get(ceiling), b: createCarts(embedded) },
+      { name: 'list page of 25 / express ceiling', a: get(ceiling), b: list(embedded) },
+      { name: 'PostgreSQL GET / embedded GET', a: get(embedded), b: get(pg) },
+      { name: 'PostgreSQL durable create / embedded create', a: createCarts(embedded), b: createCarts(pg) },
+      { name: 'PostgreSQL list page / embedded list page', a: list(embedded), b: list(pg) },
+    ]);
+  } finally {
+    for (const child of started) await stop(child);
+    await server.stop();
+  }
+}
+
+const ratioRows = (ratios: PairedRatio[]) =>
+  ratios.map((r) => ({
+    name: `side by side: ${r.name}`,
+    note: `${r.ratio.toFixed(2)} (rounds ${r.rounds.map((x) => x.toFixed(2)).join(', ')})`,
+  }));
+
 /** `BENCH_ONLY=profile`: where the time goes, on both backends at 1,000 records (bench/profile.ts). */
 async function profiles(): Promise<string> {
   const { profileTable } = await import('./profile.js');
@@ -409,12 +459,15 @@ async function postgresOnly(): Promise<void> {
     console.log(`${f.name}: ${(f.rps / at(small.figures, i % 3).rps).toFixed(2)} of the embedded store's`);
 }
 
+/** A change with its sign: +12, -3. */
+const signed = (x: number) => `${x < 0 ? '' : '+'}${x.toFixed(0)}`;
+
 function smppRows(f: SmppFigures) {
   return [
     { name: 'SMPP: deliver_sm per second to one bind (draining the backlog)', note: `${f.rate.toFixed(0)}/s` },
     {
       name: `SMPP: ${f.backlog.toLocaleString('en')} messages waiting for a bind`,
-      note: `heap +${f.heapMb.toFixed(0)} MB, RSS +${f.rssMb.toFixed(0)} MB; all received ${f.drainMs.toFixed(0)} ms after the bind`,
+      note: `heap ${signed(f.heapMb)} MB, RSS ${signed(f.rssMb)} MB; all received ${f.drainMs.toFixed(0)} ms after the bind`,
     },
   ];
 }
@@ -423,6 +476,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'postgres') return postgresOnly();
   if (process.env.BENCH_ONLY === 'smpp') return void console.log(table(smppRows(await smppBench())));
   if (process.env.BENCH_ONLY === 'profile') return void console.log(await profiles());
+  if (process.env.BENCH_ONLY === 'ratios') return void console.log(table(ratioRows(await ratioFigures())));
   if (process.env.BENCH_ONLY === 'sim') return void console.log(await simulationFigures());
   if (process.env.BENCH_ONLY === 'proxy') return void console.log(table(proxyRows(await proxyFigures(), () => '')));
   console.log('ceiling');
@@ -466,6 +520,9 @@ async function main(): Promise<void> {
   console.log('PostgreSQL, 1,000 records');
   const pg = await postgresFigures(1_000);
 
+  console.log('ratios side by side');
+  const ratios = await ratioFigures();
+
   console.log('simulation');
   const sim = await simulationFigures();
   console.log('SMPP');
@@ -494,6 +551,7 @@ async function main(): Promise<void> {
       ratio: `${ratio(f)}; vs embedded ${(f.rps / at(small.figures, i % 3).rps).toFixed(2)}`,
     })),
     ...pg.three.map((f) => ({ ...f, ratio: ratio(f) })),
+    ...ratioRows(ratios),
     {
       name: 'checkout p99: slow receiver vs no subscription',
       note: `${at(checkouts, 1).p99} ms vs ${at(checkouts, 0).p99} ms`,
