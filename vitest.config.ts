@@ -8,6 +8,7 @@ const EMBEDDED_ONLY = [
   'test/dashboard.test.ts',
   'test/tooling.test.ts',
   'test/deps.test.ts',
+  'test/journal.test.ts',
   // the README's commands against the built command, in memory
   'test/five_minutes.test.ts',
   'test/reliability/{memory,crash}.test.ts',
