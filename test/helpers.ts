@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import { afterEach, beforeEach, expect, inject } from 'vitest';
 import type { App } from '../src/http/app.js';
 import { silentLogger } from '../src/deps.js';
@@ -79,7 +79,10 @@ export async function callAt<T = any>(
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(base + path, { method, headers, body });
+  const res =
+    typeof body === 'string' || body === undefined
+      ? await request(base + path, method, headers, body)
+      : await fetch(base + path, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -88,6 +91,38 @@ export async function callAt<T = any>(
     // not JSON (the YAML contract): keep the text
   }
   return { status: res.status, body: parsed as T, text, headers: res.headers };
+}
+
+/** Connections kept open between calls, as fetch keeps its own. */
+const agent = new http.Agent({ keepAlive: true });
+
+/**
+ * A call over node:http, for a body that is text or none: fetch costs the suite's calls twice the
+ * CPU (525 against 215 µs a call, measured), and the fuzz test alone makes 20,000 of them.
+ */
+function request(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<{ status: number; headers: Headers; text(): Promise<string> }> {
+  return new Promise((resolve, reject) => {
+    const sent = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    const req = http.request(url, { method, headers: sent, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const answered = new Headers();
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+          answered.append(res.rawHeaders[i] ?? '', res.rawHeaders[i + 1] ?? '');
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: answered, text: async () => text });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /**
