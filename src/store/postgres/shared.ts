@@ -100,14 +100,18 @@ interface Waiting {
 }
 
 /**
- * The journal's statement: the calls of `$1`…`$9` (arrays, one element a call, in order) kept, each
- * with its place in the bytes journaled so far (`upto`: the oldest past the bound are one range);
- * the other instances are told of each in the same statement (their live readers show it).
+ * The journal's statement: the calls of `$1`…`$8` (arrays, one element a call, in order) and their
+ * entries (`$9`, one JSON array: an entry is long, and a text[] element is escaped character by
+ * character in JavaScript, where JSON.stringify escapes natively) kept, each with its place in the
+ * bytes journaled so far (`upto`: the oldest past the bound are one range); the other instances are
+ * told of each in the same statement (their live readers show it).
  */
 function keepSql(tell: string): string {
   return `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[],
-         $8::integer[], $9::text[]) WITH ORDINALITY AS i(api, at, method, path, operation_id, account_id, status, bytes, entry, ord)),
+       SELECT c.api, c.at, c.method, c.path, c.operation_id, c.account_id, c.status, c.bytes, e.entry::text AS entry, c.ord
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::integer[])
+         WITH ORDINALITY AS c(api, at, method, path, operation_id, account_id, status, bytes, ord)
+       JOIN json_array_elements($9::json) WITH ORDINALITY AS e(entry, ord) ON e.ord = c.ord),
      added AS (SELECT sum(bytes) AS n FROM input),
      total AS (
        INSERT INTO journal_bytes SELECT true, added.n FROM added ON CONFLICT (one)
@@ -171,12 +175,12 @@ export class PgJournalLog implements JournalLog {
       of((c) => column(c.account_id)),
       of((c) => c.status),
       of((c) => c.bytes),
-      of((c) =>
-        JSON.stringify({
+      JSON.stringify(
+        of((c) => ({
           ...c,
           requestBody: Buffer.isBuffer(c.requestBody) ? c.requestBody.toString('utf8') : c.requestBody,
           responseText: c.responseText.toString(),
-        }),
+        })),
       ),
     ];
     const tell = this.db.peers.telling('journal', 'kept.id::text', 9);
