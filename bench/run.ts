@@ -380,22 +380,26 @@ async function postgresFigures(total: number): Promise<{ one: Figure[]; three: F
 async function ratioFigures(): Promise<PairedRatio[]> {
   const { server, url } = await seededPostgres('ratios', 1_000);
   const started: ChildProcess[] = [];
-  const start = async (args: string[]) => {
+  /** A server on a port of its own, its arguments given the port. */
+  const start = async (args: (port: string) => string[]) => {
     const port = freshPort();
     const base = `http://127.0.0.1:${port}`;
     const { child } = await startProcess(
       process.execPath,
-      args[0] === 'ceiling' ? ['bench/ceiling.mjs', 'express', String(port)] : [...args, '--port', String(port)],
+      args(String(port)),
       `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
       AUTH,
     );
     started.push(child);
     return base;
   };
+  const dipswitch =
+    (...flags: string[]) =>
+    (port: string) => ['dist/src/cli/main.js', '--no-smpp', '--port', port, ...flags];
   try {
-    const ceiling = await start(['ceiling']);
-    const embedded = await start(['dist/src/cli/main.js', '--no-smpp', '--data', storeWith(1_000)]);
-    const pg = await start(['dist/src/cli/main.js', '--no-smpp', '--store', url]);
+    const ceiling = await start((port) => ['bench/ceiling.mjs', 'express', port]);
+    const embedded = await start(dipswitch('--data', storeWith(1_000)));
+    const pg = await start(dipswitch('--store', url));
     const get = (base: string) => ({
       url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
       headers: AUTH,

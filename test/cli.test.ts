@@ -295,35 +295,16 @@ describe('dipswitch: logs', () => {
   });
 
   it('every call’s log line is out when a stopped server exits (the log is written asynchronously)', async () => {
-    const port = await freePort();
-    const child = spawn(process.execPath, [...COMMAND, '--memory', '--no-smpp', '--port', String(port)], {
-      cwd: projectRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const exited = new Promise<number | null>((r) => child.once('exit', r));
-    const base = `http://127.0.0.1:${port}`;
-    for (let up = false; !up;) {
-      up = await fetch(`${base}/__sim/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (!up) await new Promise((r) => setTimeout(r, 25));
-    }
+    const server = await startCli(['--memory', '--no-smpp', '--port', '0']);
     const headers = { authorization: 'Bearer demo-admin-key' };
     const statuses = await Promise.all(
-      Array.from({ length: 300 }, () => fetch(`${base}/api/v1/api_keys`, { headers }).then((r) => r.status)),
+      Array.from({ length: 300 }, () => fetch(`${server.base}/api/v1/api_keys`, { headers }).then((r) => r.status)),
     );
     expect(statuses.every((s) => s === 200)).toBe(true);
     // stopped at once, the lines still pending are written on the way out
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    const calls = out
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { operation?: string });
-    expect(calls.filter((l) => l.operation === 'listApiKeys')).toHaveLength(300);
+    await server.stop();
+    expect(server.child.exitCode).toBe(0);
+    expect(server.lines().filter((l) => l.operation === 'listApiKeys')).toHaveLength(300);
   });
 });
 

@@ -79,18 +79,24 @@ export async function callAt<T = any>(
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res =
-    typeof body === 'string' || body === undefined
-      ? await request(base + path, method, headers, body)
-      : await fetch(base + path, { method, headers, body });
-  const text = await res.text();
+  const {
+    status,
+    headers: answered,
+    text,
+  } = typeof body === 'string' || body === undefined
+    ? await request(base + path, method, headers, body)
+    : await fetch(base + path, { method, headers, body }).then(async (r) => ({
+        status: r.status,
+        headers: r.headers,
+        text: await r.text(),
+      }));
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {
     // not JSON (the YAML contract): keep the text
   }
-  return { status: res.status, body: parsed as T, text, headers: res.headers };
+  return { status, body: parsed as T, text, headers: answered };
 }
 
 /** Connections kept open between calls, as fetch keeps its own. */
@@ -105,7 +111,7 @@ function request(
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
-): Promise<{ status: number; headers: Headers; text(): Promise<string> }> {
+): Promise<{ status: number; headers: Headers; text: string }> {
   return new Promise((resolve, reject) => {
     const sent = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
     const req = http.request(url, { method, headers: sent, agent }, (res) => {
@@ -116,8 +122,7 @@ function request(
         const answered = new Headers();
         for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
           answered.append(res.rawHeaders[i] ?? '', res.rawHeaders[i + 1] ?? '');
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: answered, text: async () => text });
+        resolve({ status: res.statusCode ?? 0, headers: answered, text: Buffer.concat(chunks).toString('utf8') });
       });
     });
     req.on('error', reject);
