@@ -249,7 +249,7 @@ describe('dipswitch on PostgreSQL', () => {
     }
   }, 120_000);
 
-  it('a GET of one record is two statements (the caller with the record, the journal entry); a create five', async () => {
+  it('a GET of one record or of a page is two statements (the caller with what it reads, the journal entry); a create five', async () => {
     const a = await instance(await pg().database());
     const sent: string[] = [];
     const query = pgClient.Client.prototype.query;
@@ -282,6 +282,30 @@ describe('dipswitch on PostgreSQL', () => {
       expect(sent.length, sent.join('\n')).toBe(2);
       const foreign = await callAt(a.base, 'GET', `/api/v1/carts/${id}`, { key: 'partner-admin-key' });
       expect(foreign.status).toBe(404);
+      // a list's page is read with the caller too: the first page, and the next one by its cursor
+      sent.length = 0;
+      const first = await call(a.base, 'GET', '/api/v1/carts?first=1');
+      expect(first.status).toBe(200);
+      expect(first.body.results.map((c: { data: { name: string } }) => c.data.name)).toEqual(['first']);
+      expect(first.body.page_info.has_next_page).toBe(true);
+      expect(sent.length, sent.join('\n')).toBe(2);
+      expect(sent[0]).toContain('pa.rows');
+      sent.length = 0;
+      const next = await call(a.base, 'GET', `/api/v1/carts?first=1&after=${first.body.page_info.last as string}`);
+      expect(next.body.results.map((c: { data: { name: string } }) => c.data.name)).toEqual(['ahead']);
+      expect(next.body.page_info).toMatchObject({ has_next_page: false, has_previous_page: true });
+      expect(sent.length, sent.join('\n')).toBe(2);
+      // another account's list is not this key's page, and its cursor is still refused
+      const partners = await callAt(a.base, 'GET', '/api/v1/carts', { key: 'partner-admin-key' });
+      const partnerCarts = (JSON.parse(partners.text) as { results: { data: { name: string } }[] }).results;
+      expect(partnerCarts.map((c) => c.data.name)).not.toContain('ahead');
+      const cursor = first.body.page_info.last as string;
+      const refused = await callAt(a.base, 'GET', `/api/v1/carts?after=${cursor}`, { key: 'partner-admin-key' });
+      expect(refused.status).toBe(422);
+      // a query that is not plainly a page is the handler's to read (and to refuse)
+      sent.length = 0;
+      expect((await call(a.base, 'GET', '/api/v1/carts?first=1000')).status).toBe(422);
+      expect(sent.some((sql) => sql.includes('pa.rows'))).toBe(false);
     } finally {
       pgClient.Client.prototype.query = query;
       await a.close();

@@ -38,7 +38,10 @@ export const handlers: HandlerMap = {
   ...overwriteRequestHandlers,
 };
 
-/** What the GETs of one record read first (a store whose reads are round trips reads it with the caller's key). */
+/**
+ * What GETs read first (a store whose reads are round trips reads it with the caller's key): a record,
+ * or the page of a list the store pages itself. A list shown newest first is left to its handler.
+ */
 export const readsAhead: ReadsAhead = {
   getApiKey: { collection: 'api_keys', param: 'id' },
   getSecretKey: { collection: 'secret_keys', param: 'id' },
@@ -52,4 +55,16 @@ export const readsAhead: ReadsAhead = {
   getBulkDipTask: { collection: 'bulk_dip_tasks', param: 'id' },
   getCallDataWebhook: { collection: 'call_data_webhooks', param: 'id' },
   getEventSubscription: { collection: 'event_subscriptions', param: 'id' },
+  listApiKeys: { collection: 'api_keys', page: true },
+  listSecretKeys: { collection: 'secret_keys', page: true },
+  listUsers: { collection: 'users', page: true },
+  listSwitches: { collection: 'switches', page: true },
+  listNumbers: { collection: 'numbers', page: true },
+  listAutoResponses: { collection: 'auto_responses', page: true },
+  listOptoutItems: { collection: 'optout_items', page: true },
+  listCarts: { collection: 'carts', page: true },
+  listOrders: { collection: 'orders', page: true },
+  listBulkDipTasks: { collection: 'bulk_dip_tasks', page: true },
+  listCallDataWebhooks: { collection: 'call_data_webhooks', page: true },
+  listEventSubscriptions: { collection: 'event_subscriptions', page: true },
 };

@@ -230,7 +230,7 @@ export class Scheduler {
   async work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts: WorkOptions = {}): Promise<T> {
     let earliest: number | null = null;
     const ahead = opts.read ? opts.readAhead : undefined;
-    const scope = opts.read ? { read: true as const, ahead: ahead?.ahead } : { account: accountId };
+    const scope = opts.read ? { read: true as const, ahead: ahead?.ahead, page: ahead?.page } : { account: accountId };
     const result = await this.opts.store.run(scope, async (w) => {
       const clock = ahead ? this.opts.clocks.from(accountId, ahead.clock) : await this.opts.clocks.of(w, accountId);
       const done = await this.within(w, accountId, clock, fn);

@@ -21,8 +21,8 @@ export interface Work {
 /** How a unit of work of an account runs: read-only (`read`), and what a read may take as read already. */
 export interface WorkOptions {
   read?: boolean;
-  /** The account's clock row, and a record, as read with the caller's key (a read then does not read them again). */
-  readAhead?: Pick<CallerRows, 'clock' | 'ahead'>;
+  /** The account's clock row, and a record or a page, as read with the caller's key (a read then does not read them again). */
+  readAhead?: Pick<CallerRows, 'clock' | 'ahead' | 'page'>;
 }
 
 /** The nondeterminism a unit of work draws on. */

@@ -53,7 +53,7 @@ function principalOf(rows: CallerRows, basicSecret: string | undefined): Princip
 export async function authenticate(
   store: UnitOfWork,
   header: string | undefined,
-  ahead?: CallerLookup['ahead'],
+  ahead?: Pick<CallerLookup, 'ahead' | 'page'>,
 ): Promise<{ principal: Principal; rows: CallerRows } | { refusal: unknown; rows?: CallerRows }> {
   let found: ReturnType<typeof lookupOf>;
   try {
@@ -61,7 +61,7 @@ export async function authenticate(
   } catch (refusal) {
     return { refusal };
   }
-  const rows = await store.caller(ahead ? { ...found.lookup, ahead } : found.lookup);
+  const rows = await store.caller(ahead ? { ...found.lookup, ...ahead } : found.lookup);
   try {
     return { principal: principalOf(rows, found.secret), rows };
   } catch (refusal) {

@@ -77,10 +77,13 @@ export type Handler<K extends OperationId> = (ctx: Ctx<K>) => Reply<K> | Promise
 export type HandlerMap = { [K in OperationId]?: Handler<K> };
 
 /**
- * The record an operation reads first, by the id one of its path parameters gives: a GET of one
- * record. The pipeline has it read with the caller's key (CallerLookup's `ahead`).
+ * What a GET reads first: a record, by the id one of its path parameters gives (a GET of one
+ * record), or a page of the caller's account's list of a collection (`page`, a list the store pages
+ * itself: storePageOf). The pipeline has it read with the caller's key (CallerLookup's `ahead` and `page`).
  */
-export type ReadsAhead = { [K in OperationId]?: { collection: CollectionName; param: string } };
+export type ReadsAhead = {
+  [K in OperationId]?: { collection: CollectionName; param: string } | { collection: CollectionName; page: true };
+};
 
 /** What a handler of the control API receives: the running simulator, the account the call acts on, and the request. */
 export interface SimCtx<K extends SimOperationId> {

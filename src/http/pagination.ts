@@ -29,22 +29,22 @@ function encodeCursor(list: string, key: SortKey): string {
   return Buffer.from(JSON.stringify([list, ...key])).toString('base64url');
 }
 
-function decodeCursor(list: string, cursor: string, parameter: string): SortKey {
+/** A cursor's list and key, if it is one (of any list). */
+function cursorParts(cursor: string): [string, string, string] | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    parsed = null;
+    return undefined;
   }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 3 ||
-    !parsed.every((p) => typeof p === 'string') ||
-    parsed[0] !== list
-  ) {
-    throw invalidParameter(parameter, `${parameter} is not a cursor of this list.`);
-  }
-  return [parsed[1] as string, parsed[2] as string];
+  const ok = Array.isArray(parsed) && parsed.length === 3 && parsed.every((p) => typeof p === 'string');
+  return ok ? (parsed as [string, string, string]) : undefined;
+}
+
+function decodeCursor(list: string, cursor: string, parameter: string): SortKey {
+  const parts = cursorParts(cursor);
+  if (parts?.[0] !== list) throw invalidParameter(parameter, `${parameter} is not a cursor of this list.`);
+  return [parts[1], parts[2]];
 }
 
 export interface ListOptions {
@@ -67,6 +67,31 @@ export function windowOf(query: PageQuery, opts: ListOptions): PageWindow {
     fromEnd: query.last !== undefined,
     newestFirst: !!opts.newestFirst,
   };
+}
+
+/**
+ * The window a list's query asks for, read from the query as it came, before it is validated: a
+ * page to read ahead with the caller's key (CallerLookup's `page`). Undefined where the query is not
+ * plainly one: the handler then reads its own page. A cursor's list is not checked here; the page is
+ * used only for the window the handler asks for, its query validated and its cursors checked.
+ */
+export function windowAhead(query: Record<string, unknown>): PageWindow | undefined {
+  const { first, last, after, before } = query;
+  const size = (n: unknown) => (typeof n === 'string' && /^[1-9][0-9]{0,2}$/.test(n) ? Number(n) : undefined);
+  const key = (c: unknown) => {
+    const parts = typeof c === 'string' ? cursorParts(c) : undefined;
+    // PostgreSQL's text holds no NUL (such a cursor is the handler's to read)
+    return parts && !parts.some((p) => p.includes('\u0000')) ? ([parts[1], parts[2]] as const) : undefined;
+  };
+  const w: PageWindow = {
+    after: key(after),
+    before: key(before),
+    size: last !== undefined ? (size(last) ?? 0) : first !== undefined ? (size(first) ?? 0) : DEFAULT_PAGE_SIZE,
+    fromEnd: last !== undefined,
+    newestFirst: false,
+  };
+  const plain = w.size > 0 && (first === undefined || last === undefined);
+  return plain && (after === undefined) === !w.after && (before === undefined) === !w.before ? w : undefined;
 }
 
 /** The page as the API answers it, its cursors bound to the list. */

@@ -7,10 +7,12 @@ import { simHandlers } from '../control/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { FaultEffect } from '../engine/faults.js';
 import { DEMO_ACCOUNT } from '../store/fixtures.js';
+import type { CallerLookup } from '../store/store.js';
 import { answerStage } from './answer.js';
 import { authenticate, authorize } from './auth.js';
 import { declaredQuery, ownOrigin, parseJsonBody, type Call, type Reply } from './call.js';
 import type { Ctx, SimCtx } from './handler.js';
+import { windowAhead } from './pagination.js';
 import { readMultipart } from './multipart.js';
 import type { Pipeline } from './pipeline.js';
 import type { Route } from './router.js';
@@ -47,7 +49,7 @@ export async function authenticateStage(p: Pipeline, call: Call, meta: Operation
   }
   if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
   try {
-    const ahead = call.req.method === 'GET' ? recordAhead(p, meta, call.route) : undefined;
+    const ahead = readAhead(p, call, meta);
     const found = await p.runtime.store.run({ read: true }, (w) =>
       authenticate(w, call.req.headers.authorization, ahead),
     );
@@ -59,11 +61,16 @@ export async function authenticateStage(p: Pipeline, call: Call, meta: Operation
   }
 }
 
-/** The record a GET of one reads first (Pipeline's `readsAhead`), read with the caller's key. */
-function recordAhead(p: Pipeline, meta: OperationMeta<string>, route: Route | undefined) {
-  const reads = p.readsAhead[meta.operationId as OperationId];
-  const id = reads && route?.params[reads.param];
-  return typeof id === 'string' && reads ? { collection: reads.collection, id } : undefined;
+/** What a GET reads first (Pipeline's `readsAhead`: a record, or a page of a list), read with the caller's key. */
+function readAhead(p: Pipeline, call: Call, meta: OperationMeta<string>): Pick<CallerLookup, 'ahead' | 'page'> {
+  const reads = call.req.method === 'GET' ? p.readsAhead[meta.operationId as OperationId] : undefined;
+  if (!reads) return {};
+  if ('page' in reads) {
+    const window = windowAhead(call.query as Record<string, unknown>);
+    return window ? { page: { collection: reads.collection, window } } : {};
+  }
+  const id = call.route?.params[reads.param];
+  return typeof id === 'string' ? { ahead: { collection: reads.collection, id } } : {};
 }
 
 /** An injected fault answers (or delays) a call of the simulated API, before authorization: /__sim/faults. */
@@ -80,7 +87,7 @@ export async function faultStage(p: Pipeline, call: Call, meta: OperationMeta<st
   if (effect) {
     p.runtime.logger.info(`fault fired on ${call.req.method} ${call.req.path}`, { kind: 'fault', ...effect });
     // a delayed call reads its record after the delay, as the real service would
-    if (effect.delay_ms && call.read) call.read = { ...call.read, ahead: undefined };
+    if (effect.delay_ms && call.read) call.read = { ...call.read, ahead: undefined, page: undefined };
     call.answered = await injectFault(p, effect, call);
   }
 }

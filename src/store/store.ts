@@ -4,6 +4,7 @@
  * (json_store.ts) is one backend; a database is another.
  */
 import { Tables, type TableSource } from './collections.js';
+import type { PageRows, PageWindow } from './page.js';
 import type { AnyRow, ApiKeyRow, ClockRow, CollectionName, DbData, UserRow } from './rows.js';
 
 /** The disk (or database) refused a write: the answer is 503 `storage_unavailable`, and nothing was kept. */
@@ -17,13 +18,25 @@ export class StorageUnavailable extends Error {
  * What work may touch and whom it waits for: one account's records (serialized with the
  * account's other work), the whole state (alone), or reads only (waits for no one).
  */
-export type WorkScope = { account: string } | { global: true } | { read: true; ahead?: RowAhead };
+export type WorkScope = { account: string } | { global: true } | { read: true; ahead?: RowAhead; page?: PageAhead };
 
 /** A row read ahead of the work that wants it (with the caller's key: CallerLookup's `ahead`), found or not. */
 export interface RowAhead {
   collection: CollectionName;
   id: string;
   row: AnyRow | undefined;
+}
+
+/** A page of the caller's account's list (CallerLookup's `page`) to read with the caller's key. */
+export interface PageLookup {
+  collection: CollectionName;
+  window: PageWindow;
+}
+
+/** A page read ahead of the work that wants it: the list of the key's account, through `window`. */
+export interface PageAhead extends PageLookup {
+  accountId: string;
+  rows: PageRows<AnyRow>;
 }
 
 /** Counters: the order of steps due at one time, and the blocks of sandbox numbers. */
@@ -47,6 +60,8 @@ export interface CallerLookup {
    * reads it in the same one (CallerRows' `ahead`); the embedded store, whose reads are free, need not.
    */
   ahead?: Omit<RowAhead, 'row'>;
+  /** A page the call will read of its account's list (a list's GET), read the same way (CallerRows' `page`). */
+  page?: PageLookup;
 }
 
 /**
@@ -62,6 +77,8 @@ export interface CallerRows {
   faultsVersion?: number;
   /** The row of the lookup's `ahead`, when the backend read it. */
   ahead?: RowAhead;
+  /** The page of the lookup's `page`, when the backend read it (and the key was found). */
+  page?: PageAhead;
 }
 
 /** The backend's side of a unit of work, beside its tables. */

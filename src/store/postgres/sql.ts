@@ -1,4 +1,5 @@
 /** The PostgreSQL schema of the store, its migrations, and the texts of the statements units of work share. */
+import type { PageWindow } from '../page.js';
 import { COLLECTION_NAMES, type AnyRow, type CollectionName, type Collections } from '../rows.js';
 
 export const table = (name: CollectionName) => `c_${name}`;
@@ -60,18 +61,57 @@ export const stored = (k: string): string => k.replace(/\\/g, '\\\\').replace(/\
 export const EXPORT_STATE = `${COLLECTION_NAMES.map((name, c) => `SELECT ${c} AS c, sort, row FROM ${table(name)}`).join(' UNION ALL ')}
   ORDER BY c, sort`;
 
+/** Where a page's statement finds the account and its window: SQL expressions (parameters, or a column). */
+interface PageAt {
+  account: string;
+  after: string;
+  before: string;
+  size: string;
+}
+
+/**
+ * The statement of a page (by default $1 the account, $2 and $3 the sort keys after and before which
+ * the page lies, or null, $4 its size): the list's count, the place of the window's ends in the list
+ * as shown (`lo` rows shown up to `after`, `hi` before `before`), and the page's rows in the order
+ * shown, as one JSON array (each row is JSON text: joined, they parse at once, where a text[] is
+ * parsed in JavaScript).
+ */
+export function pageSql(
+  name: CollectionName,
+  w: PageWindow,
+  at: PageAt = { account: '$1', after: '$2', before: '$3', size: '$4' },
+): string {
+  const t = table(name);
+  // in the order shown: after a key, before a key, up to a key
+  const [gt, lt, upTo] = w.newestFirst ? ['<', '>', '>='] : ['>', '<', '<='];
+  const inner = w.newestFirst !== w.fromEnd ? 'DESC' : 'ASC';
+  const shown = w.newestFirst ? 'DESC' : 'ASC';
+  const [after, before] = [`${at.after}::text`, `${at.before}::text`];
+  const mine = `FROM ${t} WHERE account_id = ${at.account}`;
+  return `SELECT (SELECT count(*) ${mine}) AS n,
+    CASE WHEN ${after} IS NULL THEN 0 ELSE (SELECT count(*) ${mine} AND sort ${upTo} ${after}) END AS lo,
+    CASE WHEN ${before} IS NULL THEN NULL ELSE (SELECT count(*) ${mine} AND sort ${lt} ${before}) END AS hi,
+    (SELECT '[' || coalesce(string_agg(p.row, ',' ORDER BY p.sort ${shown}), '') || ']' FROM (
+       SELECT sort, row ${mine} AND (${after} IS NULL OR sort ${gt} ${after}) AND (${before} IS NULL OR sort ${lt} ${before})
+       ORDER BY sort ${inner} LIMIT ${at.size}) p) AS rows`;
+}
+
 /**
  * What every call reads first (CallerRows), in one round trip: the fault rules' version, and the API
  * key of a unique index's key ($1 the index, $2 the key as stored) with its user and its account's
- * clock; and, given a collection, the row of that collection with the id $3 (a GET's record).
+ * clock. Given a collection's row to read ahead, also the row of that collection with the id $3 (a
+ * GET's record); given a page, also the page of the key's account's list ($3 after, $4 before, $5 its size).
  */
-export function callerSql(ahead?: CollectionName): string {
+export function callerSql(ahead?: CollectionName, page?: { collection: CollectionName; window: PageWindow }): string {
+  const pageAt = { account: 'k.account_id', after: '$3', before: '$4', size: '$5' };
   return `SELECT s.value AS faults, k.row AS key, u.row AS user_row, c.row AS clock${ahead ? ', r.row AS ahead' : ''}
+    ${page ? ', pa.n, pa.lo, pa.hi, pa.rows' : ''}
   FROM seqs s
   LEFT JOIN row_index i ON i.collection = 'api_keys' AND i.index_name = $1 AND i.key = $2
   LEFT JOIN ${table('api_keys')} k ON k.id = i.id
   LEFT JOIN ${table('users')} u ON u.id = k.row::json ->> 'user_id' AND u.account_id = k.account_id
   LEFT JOIN ${table('clocks')} c ON c.id = k.account_id
   ${ahead ? `LEFT JOIN ${table(ahead)} r ON r.id = $3` : ''}
+  ${page ? `LEFT JOIN LATERAL (${pageSql(page.collection, page.window, pageAt)}) pa ON true` : ''}
   WHERE s.name = 'faults'`;
 }

@@ -136,7 +136,8 @@ export class PgStore implements Store {
         const row = results[2]?.rows[0]?.row;
         ahead.set(aheadKey('clocks', scope.account), row === undefined ? undefined : (JSON.parse(row) as AnyRow));
       }
-      const work = new PgWork(prepared(client), reads, 'global' in scope, afterCommit, this.peers, ahead);
+      const page = 'read' in scope ? scope.page : undefined;
+      const work = new PgWork(prepared(client), reads, 'global' in scope, afterCommit, this.peers, ahead, page);
       result = await fn(work.uow);
       // the writes not sent yet go with the COMMIT
       if (!reads) await work.commit();

@@ -3,12 +3,20 @@ import pg from 'pg';
 import type { TableOps } from '../collections.js';
 import { changed, deepFreeze, keysOf, UniqueViolation } from '../table.js';
 import { namedFiles } from '../files.js';
-import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
-import { cutPage, type PageRows, type PageWindow, type SortKey } from '../page.js';
+import {
+  COLLECTION_NAMES,
+  emptyDb,
+  type AnyRow,
+  type ApiKeyRow,
+  type CollectionName,
+  type Collections,
+  type DbData,
+} from '../rows.js';
+import { cutPage, sameWindow, type PageRows, type PageWindow, type SortKey } from '../page.js';
 import { SCHEMA, type TableDef } from '../schema.js';
-import { UnitOfWork, type CallerLookup, type CallerRows, type SeqName } from '../store.js';
+import { UnitOfWork, type CallerLookup, type CallerRows, type PageAhead, type SeqName } from '../store.js';
 import type { PgPeers } from './peers.js';
-import { callerSql, EXPORT_STATE, sortOf, stored, table } from './sql.js';
+import { callerSql, EXPORT_STATE, pageSql, sortOf, stored, table } from './sql.js';
 
 /** What a unit of work sends its statements through. */
 export interface Queries {
@@ -79,25 +87,25 @@ export async function reindex(db: Pick<pg.ClientBase, 'query'>, name: Collection
 
 type Keyed = { data: { id: string; inserted_at: string } };
 
-/**
- * The statement of a page ($1 the account, $2 and $3 the sort keys after and before which the page
- * lies, or null, $4 its size): the list's count, the place of the window's ends in the list as shown
- * (`lo` rows shown up to `after`, `hi` before `before`), and the page's rows in the order shown, as
- * one JSON array (each row is JSON text: joined, they parse at once, where a text[] is parsed in JavaScript).
- */
-function pageSql(name: CollectionName, w: PageWindow): string {
-  const t = table(name);
-  // in the order shown: after a key, before a key, up to a key
-  const [gt, lt, upTo] = w.newestFirst ? ['<', '>', '>='] : ['>', '<', '<='];
-  const inner = w.newestFirst !== w.fromEnd ? 'DESC' : 'ASC';
-  const shown = w.newestFirst ? 'DESC' : 'ASC';
-  const mine = `FROM ${t} WHERE account_id = $1`;
-  return `SELECT (SELECT count(*) ${mine}) AS n,
-    CASE WHEN $2::text IS NULL THEN 0 ELSE (SELECT count(*) ${mine} AND sort ${upTo} $2) END AS lo,
-    CASE WHEN $3::text IS NULL THEN NULL ELSE (SELECT count(*) ${mine} AND sort ${lt} $3) END AS hi,
-    (SELECT '[' || coalesce(string_agg(p.row, ',' ORDER BY p.sort ${shown}), '') || ']' FROM (
-       SELECT sort, row ${mine} AND ($2::text IS NULL OR sort ${gt} $2) AND ($3::text IS NULL OR sort ${lt} $3)
-       ORDER BY sort ${inner} LIMIT $4) p) AS rows`;
+/** What a page's statement answers (pageSql): counts as text, and the rows as one JSON array. */
+interface PageFound {
+  n: string;
+  lo: string;
+  hi: string | null;
+  rows: string;
+}
+
+/** A window's sort key as the page's statement takes it. */
+const windowKey = (k: SortKey | undefined): string | null => (k ? `${k[0]}\u0001${k[1]}` : null);
+
+/** The page a page's statement found, placed in its list. */
+function pageOf<R extends AnyRow>(r: PageFound | undefined, w: PageWindow): PageRows<R> {
+  const n = Number(r?.n ?? 0);
+  const lo = Number(r?.lo ?? 0);
+  const hi = Math.max(lo, r?.hi === null || r?.hi === undefined ? n : Number(r.hi));
+  const [start, end] = w.fromEnd ? [Math.max(lo, hi - w.size), hi] : [lo, Math.min(hi, lo + w.size)];
+  const rows = (JSON.parse(r?.rows ?? '[]') as R[]).map((row) => deepFreeze(row));
+  return { count: n, rows, hasPrevious: start > 0, hasNext: end < n };
 }
 
 /** A row read ahead of a unit of work (PgWork's `ahead`), by collection and id. */
@@ -132,6 +140,8 @@ export class PgWork {
     peers: PgPeers,
     /** Rows read with the work's first statement (aheadKey): read from here until the work writes them. */
     private readonly ahead = new Map<string, AnyRow | undefined>(),
+    /** A page read with the caller's key: a read-only work's page of the same list and window. */
+    private readonly pageAhead?: PageAhead,
   ) {
     this.uow = new UnitOfWork({
       // NOTIFY in a transaction is delivered at its commit, and only then
@@ -201,17 +211,29 @@ export class PgWork {
 
   /** The caller's rows (CallerRows) in one statement. */
   private async caller(lookup: CallerLookup): Promise<CallerRows> {
-    type Found = { faults: string; key: string | null; user_row: string | null; clock: string | null; ahead?: string };
-    const { ahead } = lookup;
-    const params = [lookup.index, stored(lookup.value), ...(ahead ? [ahead.id] : [])];
-    const [r] = (await this.db.query<Found>(callerSql(ahead?.collection), params)).rows;
+    type Found = {
+      faults: string;
+      key: string | null;
+      user_row: string | null;
+      clock: string | null;
+      ahead?: string;
+    } & Partial<PageFound>;
+    const { ahead, page } = lookup;
+    const params: unknown[] = [lookup.index, stored(lookup.value)];
+    if (ahead) params.push(ahead.id);
+    if (page) params.push(windowKey(page.window.after), windowKey(page.window.before), page.window.size);
+    const [r] = (await this.db.query<Found>(callerSql(ahead?.collection, page), params)).rows;
     const parsed = <R>(text: string | null | undefined) => (text ? deepFreeze(JSON.parse(text) as R) : undefined);
+    const key = parsed<ApiKeyRow>(r?.key);
     return {
-      key: parsed(r?.key),
+      key,
       user: parsed(r?.user_row),
       clock: parsed(r?.clock),
       faultsVersion: Number(r?.faults),
       ...(ahead && { ahead: { ...ahead, row: parsed(r?.ahead) } }),
+      ...(page &&
+        key &&
+        r && { page: { ...page, accountId: key.account_id, rows: pageOf(r as PageFound, page.window) } }),
     };
   }
 
@@ -306,26 +328,16 @@ export class PgWork {
    * key, and the counts that place the page in the list, so the list is never read whole.
    */
   private async page<R extends AnyRow>(name: CollectionName, accountId: string, w: PageWindow): Promise<PageRows<R>> {
-    const key = (k: SortKey | undefined) => (k ? `${k[0]}\u0001${k[1]}` : null);
-    const [after, before] = [key(w.after), key(w.before)];
+    const [after, before] = [windowKey(w.after), windowKey(w.before)];
+    const ahead = this.pageAhead;
+    if (ahead?.collection === name && ahead.accountId === accountId && sameWindow(ahead.window, w))
+      return ahead.rows as PageRows<R>;
     // PostgreSQL's text holds no NUL: such a cursor is read against the whole list
     if (after?.includes('\u0000') || before?.includes('\u0000'))
       return cutPage((await this.table(name).list(accountId)) as unknown as R[] & Keyed[], w) as PageRows<R>;
     await this.flush();
-    const r = (
-      await this.db.query<{ n: string; lo: string; hi: string | null; rows: string }>(pageSql(name, w), [
-        accountId,
-        after,
-        before,
-        w.size,
-      ])
-    ).rows[0];
-    const n = Number(r?.n ?? 0);
-    const lo = Number(r?.lo ?? 0);
-    const hi = Math.max(lo, r?.hi === null || r?.hi === undefined ? n : Number(r.hi));
-    const [start, end] = w.fromEnd ? [Math.max(lo, hi - w.size), hi] : [lo, Math.min(hi, lo + w.size)];
-    const rows = (JSON.parse(r?.rows ?? '[]') as R[]).map((row) => deepFreeze(row));
-    return { count: n, rows, hasPrevious: start > 0, hasNext: end < n };
+    const found = await this.db.query<PageFound>(pageSql(name, w), [accountId, after, before, w.size]);
+    return pageOf<R>(found.rows[0], w);
   }
 
   private table<K extends CollectionName>(name: K): TableOps<Collections[K]> {
