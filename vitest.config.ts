@@ -15,6 +15,8 @@ const EMBEDDED_ONLY = [
   // its servers are in memory whatever the project (bounds on what a caller can make it hold)
   'test/reliability/hosting.test.ts',
   'test/pg_*.test.ts',
+  // its PostgreSQL half starts its own server
+  'test/held.test.ts',
   // the receiver checker's own dipswitch is in memory whatever the project
   'test/check_receiver.test.ts',
   // recording is the proxy's; its replays start from fixture files, whatever the backend

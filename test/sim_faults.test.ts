@@ -84,6 +84,26 @@ describe('inbound faults', () => {
     expect((await delayed).body.data.name).toBe('after');
   });
 
+  it('a delayed write holds nothing of its account meanwhile, and writes what it finds after the delay', async () => {
+    const cart = (await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'first' }) })).body
+      .data;
+    await fault({ match: { operation_id: 'updateCart' }, effect: { delay_ms: 1500 }, times: 1 });
+    const delayed = server().call('PATCH', `/api/v1/carts/${cart.id}`, { body: envelope('cart', { notes: 'late' }) });
+    await new Promise((r) => setTimeout(r, 50));
+    // the account's other writes go on during the delay (the delayed call's work is not held across it)
+    const started = Date.now();
+    const other = await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'meanwhile' }) });
+    expect(other.status).toBe(201);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const renamed = await server().call('PATCH', `/api/v1/carts/${cart.id}`, {
+      body: envelope('cart', { name: 'renamed' }),
+    });
+    expect(renamed.status).toBe(200);
+    const late = await delayed;
+    expect(late.status).toBe(200);
+    expect(late.body.data).toMatchObject({ name: 'renamed', notes: 'late' });
+  });
+
   it('a probabilistic fault fires in the same pattern on two runs with the same seed', async () => {
     const pattern = async () => {
       const s = await startTestServer();

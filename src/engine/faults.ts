@@ -70,6 +70,8 @@ export interface FaultRules {
    * count that decides). `version`: the rules' version as read already, if it was.
    */
   live(version?: number): Promise<readonly FaultRule[]>;
+  /** The rules `live` would answer without reading anything, if it would. */
+  cached(version?: number): readonly FaultRule[] | undefined;
   count(): Promise<number>;
   add(rule: FaultRule): Promise<void>;
   remove(id: string): Promise<FaultRule | undefined>;
@@ -87,6 +89,10 @@ export class MemoryFaultRules implements FaultRules {
   }
 
   async live(): Promise<readonly FaultRule[]> {
+    return this.rules;
+  }
+
+  cached(): readonly FaultRule[] {
     return this.rules;
   }
 
@@ -115,6 +121,17 @@ export class MemoryFaultRules implements FaultRules {
     return true;
   }
 }
+
+/** Whether an inbound rule's match takes the call. */
+const inboundMatch =
+  (call: InboundCall) =>
+  (m: FaultMatch): boolean =>
+    m.url === undefined &&
+    m.smpp === undefined &&
+    (!m.method || m.method.toUpperCase() === call.method) &&
+    (!m.path || m.path === call.template || m.path === call.path) &&
+    (!m.operation_id || m.operation_id === call.operationId) &&
+    (!m.account_id || m.account_id === call.accountId);
 
 export class Faults {
   constructor(
@@ -146,16 +163,18 @@ export class Faults {
 
   /** The effect of the first live inbound rule matching the call, if it fires this time. */
   inbound(call: InboundCall): Promise<FaultEffect | undefined> {
-    return this.fire(
-      (m) =>
-        m.url === undefined &&
-        m.smpp === undefined &&
-        (!m.method || m.method.toUpperCase() === call.method) &&
-        (!m.path || m.path === call.template || m.path === call.path) &&
-        (!m.operation_id || m.operation_id === call.operationId) &&
-        (!m.account_id || m.account_id === call.accountId),
-      call.faultsVersion,
-    );
+    return this.fire(inboundMatch(call), call.faultsVersion);
+  }
+
+  /**
+   * Whether no inbound rule can fire on the call, as the rules known here say without reading
+   * anything (none matches it, or those that do have fired their times): `inbound` would answer
+   * nothing, drawing nothing. False when the rules would have to be read first.
+   */
+  quiet(call: InboundCall): boolean {
+    const matches = inboundMatch(call);
+    const rules = this.rules.cached(call.faultsVersion);
+    return !!rules && !rules.some((r) => (r.times === null || r.fired < r.times) && matches(r.match));
   }
 
   /** The effect for a delivery to `url` from the account, if an outbound rule fires. */

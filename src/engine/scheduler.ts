@@ -231,12 +231,13 @@ export class Scheduler {
     let earliest: number | null = null;
     const ahead = opts.read ? opts.readAhead : undefined;
     const scope = opts.read ? { read: true as const, ahead: ahead?.ahead, page: ahead?.page } : { account: accountId };
-    const result = await this.opts.store.run(scope, async (w) => {
+    const body = async (w: UnitOfWork) => {
       const clock = ahead ? this.opts.clocks.from(accountId, ahead.clock) : await this.opts.clocks.of(w, accountId);
       const done = await this.within(w, accountId, clock, fn);
       earliest = done.earliest;
       return done.out;
-    });
+    };
+    const result = opts.held ? await opts.held.finish(body) : await this.opts.store.run(scope, body);
     if (earliest !== null) this.notify(accountId);
     return result;
   }

@@ -4,6 +4,7 @@
  * Nothing else: the wiring stays in src/server.ts.
  */
 import { idsAt, type Ids, type Random } from '../deps.js';
+import type { HeldWork } from '../store/held.js';
 import type { CallerRows, UnitOfWork } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { outbox, type SimPort } from './outbox.js';
@@ -23,6 +24,8 @@ export interface WorkOptions {
   read?: boolean;
   /** The account's clock row, and a record or a page, as read with the caller's key (a read then does not read them again). */
   readAhead?: Pick<CallerRows, 'clock' | 'ahead' | 'page'>;
+  /** A write's work begun already (with the caller's key), to run in and finish. */
+  held?: HeldWork;
 }
 
 /** The nondeterminism a unit of work draws on. */

@@ -14,7 +14,7 @@ import { DomainError, invalidField } from '../domain/errors.js';
 import type { Runtime } from '../runtime.js';
 import { answerStage, failStage } from './answer.js';
 import { backend } from './backend.js';
-import { newCall, type Call } from './call.js';
+import { newCall, release, type Call } from './call.js';
 import type { HandlerMap } from './handler.js';
 import type { Pipeline } from './pipeline.js';
 import { compileRoutes } from './router.js';
@@ -100,6 +100,8 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
       validateStage(p, call, route);
       await answerStage(p, call, await handleStage(p, call, route));
     } catch (err) {
+      // a work held for the handler ends first: the account's next call need not wait for this answer
+      await release(call);
       if (!call.answered)
         await failStage(p, call, err).catch((e) => runtime.logger.warn(`answering failed: ${String(e)}`));
     }

@@ -33,6 +33,15 @@ function lookupOf(header: string | undefined): { lookup: CallerLookup; secret?: 
   throw unauthenticated('missing_key', 'The Authorization scheme must be Bearer or Basic.');
 }
 
+/** The key the Authorization header names, if it names one (`authenticate` says why not). */
+export function lookupIn(header: string | undefined): CallerLookup | undefined {
+  try {
+    return lookupOf(header).lookup;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The caller behind the Authorization header, or why it may not call (403 `access_denied.unauthenticated`). */
 function principalOf(rows: CallerRows, basicSecret: string | undefined): Principal {
   const { key, user } = rows;

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { stopwatch } from '../deps.js';
 import { invalidField } from '../domain/errors.js';
 import type { Clock } from '../engine/clock.js';
+import type { HeldWork } from '../store/held.js';
 import type { CallerRows } from '../store/store.js';
 import type { Principal } from './auth.js';
 import type { StreamWriter } from './handler.js';
@@ -20,6 +21,8 @@ export interface Call {
   unauthenticated?: unknown;
   /** What was read with the caller's key: its account's clock row, the fault rules' version. */
   read?: CallerRows;
+  /** A write's unit of work, begun with the caller's key and held for its handler (src/store/held.ts). */
+  held?: HeldWork;
   query: Record<string, unknown>;
   body?: unknown;
   upload?: Upload;
@@ -27,6 +30,13 @@ export interface Call {
   answered: boolean;
   /** The caller's clock, as the handler saw it (the journal's time). */
   clock?: Clock;
+}
+
+/** Ends the call's held unit of work, if any, keeping nothing of it. */
+export async function release(call: Call): Promise<void> {
+  const held = call.held;
+  call.held = undefined;
+  await held?.abandon();
 }
 
 export type Reply = { status: number; body: unknown; contentType?: string; stream?: (out: StreamWriter) => void };

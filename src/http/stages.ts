@@ -7,10 +7,11 @@ import { simHandlers } from '../control/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { FaultEffect } from '../engine/faults.js';
 import { DEMO_ACCOUNT } from '../store/fixtures.js';
+import { hold } from '../store/held.js';
 import type { CallerLookup } from '../store/store.js';
 import { answerStage } from './answer.js';
-import { authenticate, authorize } from './auth.js';
-import { declaredQuery, ownOrigin, parseJsonBody, type Call, type Reply } from './call.js';
+import { authenticate, authorize, lookupIn } from './auth.js';
+import { declaredQuery, ownOrigin, parseJsonBody, release, type Call, type Reply } from './call.js';
 import type { Ctx, SimCtx } from './handler.js';
 import { windowAhead } from './pagination.js';
 import { readMultipart } from './multipart.js';
@@ -48,16 +49,26 @@ export async function authenticateStage(p: Pipeline, call: Call, meta: Operation
     ]);
   }
   if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
+  const header = call.req.headers.authorization;
   try {
+    // a write's unit of work begins with the caller's key: on PostgreSQL the key, its account's lock and
+    // clock in one round trip; it is held for the handler (an upload's is begun after its body is read)
+    const writes = meta.api === 'openapi' && call.req.method !== 'GET' && !meta.multipart;
+    const lookup = writes ? lookupIn(header) : undefined;
+    if (lookup) call.held = await hold(p.runtime.store, { callerOf: lookup });
     const ahead = readAhead(p, call, meta);
-    const found = await p.runtime.store.run({ read: true }, (w) =>
-      authenticate(w, call.req.headers.authorization, ahead),
-    );
+    const found = call.held
+      ? await authenticate(call.held.work, header)
+      : await p.runtime.store.run({ read: true }, (w) => authenticate(w, header, ahead));
     call.read = found.rows;
     if ('principal' in found) call.principal = found.principal;
-    else call.unauthenticated = found.refusal;
+    else {
+      call.unauthenticated = found.refusal;
+      await release(call);
+    }
   } catch (e) {
     call.unauthenticated = e;
+    await release(call);
   }
 }
 
@@ -76,14 +87,19 @@ function readAhead(p: Pipeline, call: Call, meta: OperationMeta<string>): Pick<C
 /** An injected fault answers (or delays) a call of the simulated API, before authorization: /__sim/faults. */
 export async function faultStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
   if (meta.api !== 'openapi') return;
-  const effect = await p.runtime.faults.inbound({
+  const inbound = {
     method: call.req.method,
     path: call.req.path,
     template: meta.path,
     operationId: meta.operationId,
     accountId: call.principal?.accountId,
     faultsVersion: call.read?.faultsVersion,
-  });
+  };
+  // a held work goes on when no rule can fire; otherwise it ends first: the rules may be read (on
+  // a connection of their own) and a delay must not hold the account, and the handler begins anew
+  if (call.held && p.runtime.faults.quiet(inbound)) return;
+  await release(call);
+  const effect = await p.runtime.faults.inbound(inbound);
   if (effect) {
     p.runtime.logger.info(`fault fired on ${call.req.method} ${call.req.path}`, { kind: 'fault', ...effect });
     // a delayed call reads its record after the delay, as the real service would
@@ -191,7 +207,8 @@ export async function handleStage(p: Pipeline, call: Call, route: Route): Promis
       }) as unknown as Ctx<OperationId>;
       return (await handler(ctx)) as Reply;
     },
-    // a read takes the clock read with the caller's key; a write reads it again under its account's lock
-    { read: call.req.method === 'GET' || !call.principal, readAhead: call.read },
+    // a read takes the clock read with the caller's key; a write reads it under its account's lock
+    // (with the key, in the work held since authentication, if there is one)
+    { read: call.req.method === 'GET' || !call.principal, readAhead: call.read, held: call.held },
   );
 }

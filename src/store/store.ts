@@ -16,9 +16,15 @@ export class StorageUnavailable extends Error {
 
 /**
  * What work may touch and whom it waits for: one account's records (serialized with the
- * account's other work), the whole state (alone), or reads only (waits for no one).
+ * account's other work), the whole state (alone), or reads only (waits for no one). `callerOf`: the
+ * account of the caller's API key, its work begun with the caller's rows (its first `caller` answers
+ * them without reading again); it reads only when no key matches (src/store/held.ts).
  */
-export type WorkScope = { account: string } | { global: true } | { read: true; ahead?: RowAhead; page?: PageAhead };
+export type WorkScope =
+  | { account: string }
+  | { callerOf: CallerLookup }
+  | { global: true }
+  | { read: true; ahead?: RowAhead; page?: PageAhead };
 
 /** A row read ahead of the work that wants it (with the caller's key: CallerLookup's `ahead`), found or not. */
 export interface RowAhead {

@@ -236,6 +236,11 @@ export class JsonStore implements Store {
   }
 
   async run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
+    if ('callerOf' in scope) {
+      // reads are free here: the key names the account whose work this is, and its rows are read under its lock
+      const { key } = await this.reader.uow.caller(scope.callerOf);
+      return this.run(key ? { account: key.account_id } : { read: true }, fn);
+    }
     if ('read' in scope) {
       const result = await fn(this.reader.uow);
       // a read waits only for what it may have seen to be durable

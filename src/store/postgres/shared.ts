@@ -29,6 +29,10 @@ export class PgFaultRules implements FaultRules {
     return rows.map((r) => ({ ...(JSON.parse(r.rule) as FaultRule), fired: r.fired }));
   }
 
+  cached(version?: number): readonly FaultRule[] | undefined {
+    return version !== undefined && this.copy?.version === version ? this.copy.rules : undefined;
+  }
+
   async live(version?: number): Promise<readonly FaultRule[]> {
     const now =
       version ??

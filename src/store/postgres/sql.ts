@@ -102,16 +102,43 @@ export function pageSql(
  * clock. Given a collection's row to read ahead, also the row of that collection with the id $3 (a
  * GET's record); given a page, also the page of the key's account's list ($3 after, $4 before, $5 its size).
  */
-export function callerSql(ahead?: CollectionName, page?: { collection: CollectionName; window: PageWindow }): string {
+export function callerSql(
+  ahead?: CollectionName,
+  page?: { collection: CollectionName; window: PageWindow },
+  who = { index: '$1', key: '$2' },
+): string {
   const pageAt = { account: 'k.account_id', after: '$3', before: '$4', size: '$5' };
   return `SELECT s.value AS faults, k.row AS key, u.row AS user_row, c.row AS clock${ahead ? ', r.row AS ahead' : ''}
     ${page ? ', pa.n, pa.lo, pa.hi, pa.rows' : ''}
   FROM seqs s
-  LEFT JOIN row_index i ON i.collection = 'api_keys' AND i.index_name = $1 AND i.key = $2
+  LEFT JOIN row_index i ON i.collection = 'api_keys' AND i.index_name = ${who.index} AND i.key = ${who.key}
   LEFT JOIN ${table('api_keys')} k ON k.id = i.id
   LEFT JOIN ${table('users')} u ON u.id = k.row::json ->> 'user_id' AND u.account_id = k.account_id
   LEFT JOIN ${table('clocks')} c ON c.id = k.account_id
   ${ahead ? `LEFT JOIN ${table(ahead)} r ON r.id = $3` : ''}
   ${page ? `LEFT JOIN LATERAL (${pageSql(page.collection, page.window, pageAt)}) pa ON true` : ''}
   WHERE s.name = 'faults'`;
+}
+
+/** Advisory lock keys: the whole state (shared by account work, exclusive for whole-state work), and migrations. */
+export const STATE_LOCK = 7_406_001;
+export const MIGRATION_LOCK = 7_406_002;
+
+/** An account's lock (two keys: this one, and the hash of its id), given its id as an SQL expression. */
+const accountLock = (account: string) => `pg_advisory_xact_lock(7406, hashtext(${account}))`;
+
+/** BEGIN, and the locks of an account's work: the whole state's shared, then the account's (its id a literal). */
+export const beginAccount = (account: string): string =>
+  `BEGIN; SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), ${accountLock(account)}`;
+
+/**
+ * BEGIN, the locks of the work of the account of the API key of a unique index's key (literals: the
+ * index, the key as stored), none when no key matches, and then, under them, the caller's rows
+ * (callerSql): one round trip.
+ */
+export function beginCaller(index: string, key: string): string {
+  return `BEGIN; SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), ${accountLock('k.account_id')}
+    FROM row_index i JOIN ${table('api_keys')} k ON k.id = i.id
+    WHERE i.collection = 'api_keys' AND i.index_name = ${index} AND i.key = ${key};
+    ${callerSql(undefined, undefined, { index, key })}`;
 }

@@ -12,10 +12,18 @@
  */
 import pg from 'pg';
 import type { Logger as FullLogger } from '../../deps.js';
-import { StorageUnavailable, UnitOfWork, type Store, type WorkScope } from '../store.js';
+import {
+  StorageUnavailable,
+  UnitOfWork,
+  type CallerLookup,
+  type CallerRows,
+  type Store,
+  type WorkScope,
+} from '../store.js';
 import { PgPeers } from './peers.js';
 import { withoutPassword } from './url.js';
-import { MIGRATIONS, table } from './sql.js';
+import { beginAccount, beginCaller, MIGRATION_LOCK, MIGRATIONS, STATE_LOCK, stored, table } from './sql.js';
+import { callerRows, type CallerFound } from './answers.js';
 import { aheadKey, PgWork, prepared, reindex, statementName } from './work.js';
 import type { AnyRow } from '../rows.js';
 
@@ -24,19 +32,6 @@ type Logger = Pick<FullLogger, 'warn'>;
 
 /** Connections one instance holds at most (each unit of work takes one for its transaction). */
 export const PG_POOL_SIZE = 10;
-
-/** Advisory lock keys: the whole state (shared by account work, exclusive for whole-state work), and migrations. */
-const STATE_LOCK = 7_406_001;
-const MIGRATION_LOCK = 7_406_002;
-/** The first key of the two-key advisory locks of accounts (the second is the hash of the account's id). */
-const ACCOUNT_LOCKS = 7406;
-
-/** The second key of an account's advisory lock: a 32-bit FNV-1a hash of its id (a number, so no text goes into SQL). */
-function accountLock(accountId: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < accountId.length; i++) h = Math.imul(h ^ accountId.charCodeAt(i), 0x01000193);
-  return h | 0;
-}
 
 /**
  * Whether `e` says the database failed (it is down, refused the write, or the connection broke),
@@ -123,21 +118,10 @@ export class PgStore implements Store {
     // reads take no transaction: at READ COMMITTED each statement sees its own snapshot either way
     const reads = 'read' in scope;
     try {
-      // the transaction and its lock in one round trip
-      if ('global' in scope) await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${STATE_LOCK})`);
-      // an account's work: its clock row too, which all such work reads first (read ahead: PgWork)
-      const ahead = new Map<string, AnyRow | undefined>();
-      if ('read' in scope && scope.ahead) ahead.set(aheadKey(scope.ahead.collection, scope.ahead.id), scope.ahead.row);
-      if ('account' in scope) {
-        const results = (await client.query(
-          `BEGIN; SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), pg_advisory_xact_lock(${ACCOUNT_LOCKS}, ${accountLock(scope.account)});
-           SELECT row FROM ${table('clocks')} WHERE id = ${client.escapeLiteral(scope.account)}`,
-        )) as unknown as pg.QueryResult<{ row: string }>[];
-        const row = results[2]?.rows[0]?.row;
-        ahead.set(aheadKey('clocks', scope.account), row === undefined ? undefined : (JSON.parse(row) as AnyRow));
-      }
+      const { ahead, begun } = await this.begin(client, scope);
       const page = 'read' in scope ? scope.page : undefined;
       const work = new PgWork(prepared(client), reads, 'global' in scope, afterCommit, this.peers, ahead, page);
+      if (begun) work.begunWith(begun.lookup, begun.rows);
       result = await fn(work.uow);
       // the writes not sent yet go with the COMMIT
       if (!reads) await work.commit();
@@ -150,6 +134,34 @@ export class PgStore implements Store {
     client.release();
     for (const hook of afterCommit) await hook();
     return result;
+  }
+
+  /**
+   * Begins a unit of work, in one round trip: whole-state work's transaction and lock; an account's,
+   * with its clock row, which all such work reads first (read ahead: PgWork); the caller's account's,
+   * with the caller's rows read under its locks. A read begins nothing: what it reads ahead is given.
+   */
+  private async begin(client: pg.PoolClient, scope: WorkScope) {
+    const ahead = new Map<string, AnyRow | undefined>();
+    let begun: { lookup: CallerLookup; rows: CallerRows } | undefined;
+    if ('global' in scope) await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${STATE_LOCK})`);
+    if ('read' in scope && scope.ahead) ahead.set(aheadKey(scope.ahead.collection, scope.ahead.id), scope.ahead.row);
+    if ('account' in scope) {
+      const account = client.escapeLiteral(scope.account);
+      const results = (await client.query(
+        `${beginAccount(account)}; SELECT row FROM ${table('clocks')} WHERE id = ${account}`,
+      )) as unknown as pg.QueryResult<{ row: string }>[];
+      const row = results[2]?.rows[0]?.row;
+      ahead.set(aheadKey('clocks', scope.account), row === undefined ? undefined : (JSON.parse(row) as AnyRow));
+    }
+    if ('callerOf' in scope) {
+      const { index, value } = scope.callerOf;
+      const sql = beginCaller(client.escapeLiteral(index), client.escapeLiteral(stored(value)));
+      const results = (await client.query(sql)) as unknown as pg.QueryResult<CallerFound>[];
+      begun = { lookup: scope.callerOf, rows: callerRows(results[2]?.rows[0]) };
+      if (begun.rows.key) ahead.set(aheadKey('clocks', begun.rows.key.account_id), begun.rows.clock);
+    }
+    return { ahead, begun };
   }
 
   /**

@@ -3,19 +3,12 @@ import pg from 'pg';
 import type { TableOps } from '../collections.js';
 import { changed, deepFreeze, keysOf, UniqueViolation } from '../table.js';
 import { namedFiles } from '../files.js';
-import {
-  COLLECTION_NAMES,
-  emptyDb,
-  type AnyRow,
-  type ApiKeyRow,
-  type CollectionName,
-  type Collections,
-  type DbData,
-} from '../rows.js';
-import { cutPage, sameWindow, type PageRows, type PageWindow, type SortKey } from '../page.js';
+import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
+import { cutPage, sameWindow, type PageRows, type PageWindow } from '../page.js';
 import { SCHEMA, type TableDef } from '../schema.js';
 import { UnitOfWork, type CallerLookup, type CallerRows, type PageAhead, type SeqName } from '../store.js';
 import type { PgPeers } from './peers.js';
+import { callerRows, pageOf, parsed, windowKey, type CallerFound, type PageFound } from './answers.js';
 import { callerSql, EXPORT_STATE, pageSql, sortOf, stored, table } from './sql.js';
 
 /** What a unit of work sends its statements through. */
@@ -86,27 +79,6 @@ export async function reindex(db: Pick<pg.ClientBase, 'query'>, name: Collection
 }
 
 type Keyed = { data: { id: string; inserted_at: string } };
-
-/** What a page's statement answers (pageSql): counts as text, and the rows as one JSON array. */
-interface PageFound {
-  n: string;
-  lo: string;
-  hi: string | null;
-  rows: string;
-}
-
-/** A window's sort key as the page's statement takes it. */
-const windowKey = (k: SortKey | undefined): string | null => (k ? `${k[0]}\u0001${k[1]}` : null);
-
-/** The page a page's statement found, placed in its list. */
-function pageOf<R extends AnyRow>(r: PageFound | undefined, w: PageWindow): PageRows<R> {
-  const n = Number(r?.n ?? 0);
-  const lo = Number(r?.lo ?? 0);
-  const hi = Math.max(lo, r?.hi === null || r?.hi === undefined ? n : Number(r.hi));
-  const [start, end] = w.fromEnd ? [Math.max(lo, hi - w.size), hi] : [lo, Math.min(hi, lo + w.size)];
-  const rows = (JSON.parse(r?.rows ?? '[]') as R[]).map((row) => deepFreeze(row));
-  return { count: n, rows, hasPrevious: start > 0, hasNext: end < n };
-}
 
 /** A row read ahead of a unit of work (PgWork's `ahead`), by collection and id. */
 export const aheadKey = (name: CollectionName, id: string): string => `${name}\u0001${id}`;
@@ -209,27 +181,34 @@ export class PgWork {
     });
   }
 
+  /** The caller's rows read as the work began (WorkScope `callerOf`): the answer to the same lookup, once. */
+  private begun?: { lookup: CallerLookup; rows: CallerRows };
+
+  begunWith(lookup: CallerLookup, rows: CallerRows): void {
+    this.begun = { lookup, rows };
+  }
+
   /** The caller's rows (CallerRows) in one statement. */
   private async caller(lookup: CallerLookup): Promise<CallerRows> {
-    type Found = {
-      faults: string;
-      key: string | null;
-      user_row: string | null;
-      clock: string | null;
-      ahead?: string;
-    } & Partial<PageFound>;
+    const begun = this.begun;
+    this.begun = undefined;
+    if (
+      begun &&
+      begun.lookup.index === lookup.index &&
+      begun.lookup.value === lookup.value &&
+      !lookup.ahead &&
+      !lookup.page
+    )
+      return begun.rows;
     const { ahead, page } = lookup;
     const params: unknown[] = [lookup.index, stored(lookup.value)];
     if (ahead) params.push(ahead.id);
     if (page) params.push(windowKey(page.window.after), windowKey(page.window.before), page.window.size);
-    const [r] = (await this.db.query<Found>(callerSql(ahead?.collection, page), params)).rows;
-    const parsed = <R>(text: string | null | undefined) => (text ? deepFreeze(JSON.parse(text) as R) : undefined);
-    const key = parsed<ApiKeyRow>(r?.key);
+    const [r] = (await this.db.query<CallerFound>(callerSql(ahead?.collection, page), params)).rows;
+    const rows = callerRows(r);
+    const key = rows.key;
     return {
-      key,
-      user: parsed(r?.user_row),
-      clock: parsed(r?.clock),
-      faultsVersion: Number(r?.faults),
+      ...rows,
       ...(ahead && { ahead: { ...ahead, row: parsed(r?.ahead) } }),
       ...(page &&
         key &&

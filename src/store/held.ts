@@ -1,0 +1,52 @@
+/**
+ * A unit of work begun now and finished later (Store.run's callback, held open): a write's work is
+ * begun with the caller's key (WorkScope `callerOf`), so that on PostgreSQL the key, the account's
+ * lock and its clock are one round trip, and the pipeline's stages run before its handler finishes it.
+ */
+import type { Store, UnitOfWork, WorkScope } from './store.js';
+
+export interface HeldWork {
+  readonly work: UnitOfWork;
+  /** Runs `fn` in the work and commits it, as Store.run does; once. */
+  finish<T>(fn: (work: UnitOfWork) => Promise<T>): Promise<T>;
+  /** Ends the work without keeping anything of it (nothing when it was finished). */
+  abandon(): Promise<void>;
+}
+
+/** The reason an abandoned work ends with (caught here, never seen by a caller). */
+const ABANDONED = new Error('the held work was abandoned');
+
+/** Begins a unit of work of `scope` and holds it until finished or abandoned. */
+export function hold(store: Store, scope: WorkScope): Promise<HeldWork> {
+  return new Promise<HeldWork>((resolveHeld, rejectHeld) => {
+    let go!: (fn: (work: UnitOfWork) => Promise<unknown>) => void;
+    let stop!: (e: unknown) => void;
+    const job = new Promise<(work: UnitOfWork) => Promise<unknown>>((resolve, reject) => {
+      go = resolve;
+      stop = reject;
+    });
+    let taken = false;
+    const done = store.run(scope, async (work) => {
+      resolveHeld({
+        work,
+        finish: <T>(fn: (w: UnitOfWork) => Promise<T>) => {
+          if (taken) throw new Error('a held work is finished once');
+          taken = true;
+          go(fn);
+          return done as Promise<T>;
+        },
+        abandon: async () => {
+          if (taken) return;
+          taken = true;
+          stop(ABANDONED);
+          await done.catch(() => undefined);
+        },
+      });
+      return (await job)(work);
+    });
+    // a work that never began (the store is unavailable) is the hold's failure
+    done.catch((e: unknown) => {
+      if (e !== ABANDONED) rejectHeld(e);
+    });
+  });
+}

@@ -1,0 +1,47 @@
+/** What the caller's and a page's statements answer (src/store/postgres/sql.ts), as rows. */
+import type { PageRows, PageWindow, SortKey } from '../page.js';
+import type { AnyRow, ApiKeyRow } from '../rows.js';
+import type { CallerRows } from '../store.js';
+import { deepFreeze } from '../table.js';
+
+/** What a page's statement answers (pageSql): counts as text, and the rows as one JSON array. */
+export interface PageFound {
+  n: string;
+  lo: string;
+  hi: string | null;
+  rows: string;
+}
+
+/** A window's sort key as the page's statement takes it. */
+export const windowKey = (k: SortKey | undefined): string | null => (k ? `${k[0]}\u0001${k[1]}` : null);
+
+/** The page a page's statement found, placed in its list. */
+export function pageOf<R extends AnyRow>(r: PageFound | undefined, w: PageWindow): PageRows<R> {
+  const n = Number(r?.n ?? 0);
+  const lo = Number(r?.lo ?? 0);
+  const hi = Math.max(lo, r?.hi === null || r?.hi === undefined ? n : Number(r.hi));
+  const [start, end] = w.fromEnd ? [Math.max(lo, hi - w.size), hi] : [lo, Math.min(hi, lo + w.size)];
+  const rows = (JSON.parse(r?.rows ?? '[]') as R[]).map((row) => deepFreeze(row));
+  return { count: n, rows, hasPrevious: start > 0, hasNext: end < n };
+}
+
+/** What the caller's statement answers (callerSql): rows as JSON text, with what it read ahead. */
+export type CallerFound = {
+  faults: string;
+  key: string | null;
+  user_row: string | null;
+  clock: string | null;
+  ahead?: string;
+} & Partial<PageFound>;
+
+export const parsed = <R>(text: string | null | undefined) => (text ? deepFreeze(JSON.parse(text) as R) : undefined);
+
+/** The caller's rows of what the caller's statement found (no row: the fault rules' version unknown). */
+export function callerRows(r: CallerFound | undefined): CallerRows {
+  return {
+    key: parsed<ApiKeyRow>(r?.key),
+    user: parsed(r?.user_row),
+    clock: parsed(r?.clock),
+    faultsVersion: Number(r?.faults),
+  };
+}
