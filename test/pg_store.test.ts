@@ -267,7 +267,7 @@ describe('dipswitch on PostgreSQL', () => {
       const made = await call(a.base, 'POST', '/api/v1/carts', envelope('cart', { name: 'ahead' }));
       const id = made.body.data.id as string;
       expect(sent.length, sent.join('\n')).toBe(4);
-      expect(sent[0]).toMatch(/^BEGIN; SELECT pg_advisory_xact_lock_shared[^]*AS clock/);
+      expect(sent[0]).toMatch(/^BEGIN; SELECT \* FROM dipswitch_caller\('key', 'demo-admin-key'\)$/);
       expect(sent[2]).toMatch(/^INSERT INTO c_carts[^]*COMMIT$/);
       sent.length = 0;
       const got = await call(a.base, 'GET', `/api/v1/carts/${id}`);

@@ -132,13 +132,22 @@ export const beginAccount = (account: string): string =>
   `BEGIN; SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), ${accountLock(account)}`;
 
 /**
- * BEGIN, the locks of the work of the account of the API key of a unique index's key (literals: the
- * index, the key as stored), none when no key matches, and then, under them, the caller's rows
- * (callerSql): one round trip.
+ * The function a write's work begins with (`beginCaller`), created again at every start, so it is
+ * always this code's: under the whole state's shared lock and the lock of the account of the API key
+ * of a unique index's key (none when no key matches), the caller's rows (callerSql). In PL/pgSQL each
+ * statement sees what committed before it began (the rows are read once the locks are held) and its
+ * plans are kept by the connection, where the same statements sent as text are planned every time.
  */
-export function beginCaller(index: string, key: string): string {
-  return `BEGIN; SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), ${accountLock('k.account_id')}
-    FROM row_index i JOIN ${table('api_keys')} k ON k.id = i.id
-    WHERE i.collection = 'api_keys' AND i.index_name = ${index} AND i.key = ${key};
-    ${callerSql(undefined, undefined, { index, key })}`;
-}
+export const CALLER_FUNCTION = `CREATE OR REPLACE FUNCTION dipswitch_caller(p_index text, p_key text)
+  RETURNS TABLE (faults bigint, key text, user_row text, clock text) LANGUAGE plpgsql VOLATILE AS $fn$
+  #variable_conflict use_column
+  BEGIN
+    PERFORM pg_advisory_xact_lock_shared(${STATE_LOCK}), ${accountLock('k.account_id')}
+      FROM row_index i JOIN ${table('api_keys')} k ON k.id = i.id
+      WHERE i.collection = 'api_keys' AND i.index_name = p_index AND i.key = p_key;
+    RETURN QUERY ${callerSql(undefined, undefined, { index: 'p_index', key: 'p_key' })};
+  END $fn$`;
+
+/** BEGIN, and the caller's rows under its account's locks (CALLER_FUNCTION; its literals: the index, the key as stored). */
+export const beginCaller = (index: string, key: string): string =>
+  `BEGIN; SELECT * FROM dipswitch_caller(${index}, ${key})`;

@@ -22,7 +22,16 @@ import {
 } from '../store.js';
 import { PgPeers } from './peers.js';
 import { withoutPassword } from './url.js';
-import { beginAccount, beginCaller, MIGRATION_LOCK, MIGRATIONS, STATE_LOCK, stored, table } from './sql.js';
+import {
+  beginAccount,
+  beginCaller,
+  CALLER_FUNCTION,
+  MIGRATION_LOCK,
+  MIGRATIONS,
+  STATE_LOCK,
+  stored,
+  table,
+} from './sql.js';
 import { callerRows, type CallerFound } from './answers.js';
 import { aheadKey, PgWork, prepared, reindex, statementName } from './work.js';
 import type { AnyRow } from '../rows.js';
@@ -87,6 +96,7 @@ export class PgStore implements Store {
         );
         await client.query('COMMIT');
       }
+      await client.query(CALLER_FUNCTION);
       created = (await client.query(`SELECT 1 FROM ${table('accounts')} LIMIT 1`)).rowCount === 0;
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -158,7 +168,7 @@ export class PgStore implements Store {
       const { index, value } = scope.callerOf;
       const sql = beginCaller(client.escapeLiteral(index), client.escapeLiteral(stored(value)));
       const results = (await client.query(sql)) as unknown as pg.QueryResult<CallerFound>[];
-      begun = { lookup: scope.callerOf, rows: callerRows(results[2]?.rows[0]) };
+      begun = { lookup: scope.callerOf, rows: callerRows(results[1]?.rows[0]) };
       if (begun.rows.key) ahead.set(aheadKey('clocks', begun.rows.key.account_id), begun.rows.clock);
     }
     return { ahead, begun };
