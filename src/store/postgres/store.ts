@@ -4,7 +4,8 @@
  * (not `jsonb`, which cannot hold the NUL a caller's string may carry) with its account and its
  * list order; the indexes of src/store/schema.ts are rows of one index table whose unique keys are
  * a real unique constraint. One unit of work that writes is one transaction: account work holds a
- * transaction-scoped advisory lock of its account (and a shared one of the whole state),
+ * transaction-scoped advisory lock of its account (and a shared one of the whole state; a call's
+ * write begun with the caller's key takes them in SQL, from the key's account: `dipswitch_caller`),
  * whole-state work the exclusive one. Reads take no lock and no transaction (at READ COMMITTED a
  * transaction would give each statement its own snapshot all the same). Statements are prepared
  * once per connection. The schema is versioned (`schema_version`) and migrated at start under a
