@@ -26,6 +26,8 @@ export interface WorkOptions {
   readAhead?: Pick<CallerRows, 'clock' | 'ahead' | 'page'>;
   /** A write's work begun already (with the caller's key), to run in and finish. */
   held?: HeldWork;
+  /** What the Work carries besides, as its own fields (a handler's request: its caller, parameters and body). */
+  carry?: object;
 }
 
 /** The nondeterminism a unit of work draws on. */
@@ -40,14 +42,21 @@ export interface MadeWork extends Work {
 }
 
 /**
- * The Work of a unit of work. Its identifiers and outbox are made at their first use (most reads use
- * neither); a handler's context takes it as its prototype, so it sees them without making them.
+ * The Work of a unit of work, with the fields it carries (`carry`: a handler's context is its Work).
+ * Its identifiers and outbox are made at their first use (most reads use neither).
  */
-export function makeWork(sources: WorkSources, store: UnitOfWork, accountId: string, clock: Clock): MadeWork {
+export function makeWork(
+  sources: WorkSources,
+  store: UnitOfWork,
+  accountId: string,
+  clock: Clock,
+  carry?: object,
+): MadeWork {
   let ids: Ids | undefined;
   let sim: SimPort | undefined;
   const idsNow = () => (ids ??= idsAt(sources.ids, clock.ms));
   return {
+    ...carry,
     accountId,
     store,
     clock,

@@ -192,23 +192,23 @@ export async function handleStage(p: Pipeline, call: Call, route: Route): Promis
   }
   const handler = p.handlers[id as OperationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
   if (!handler) throw new DomainError('not_implemented', [{ detail: `${id} is not simulated yet.` }]);
+  // the handler's context is the Work itself, carrying the request (one object, made once)
+  const request = {
+    principal: call.principal,
+    params: route.params,
+    query: call.query,
+    body: call.body,
+    upload: call.upload,
+    meta: route.meta,
+  };
   return p.runtime.work(
     call.principal?.accountId ?? '',
     async (work) => {
       call.clock = work.clock;
-      // the work is the context's prototype: what it makes on first use (ids, outbox) stays unmade until used
-      const ctx = Object.assign(Object.create(work) as object, {
-        principal: call.principal,
-        params: route.params,
-        query: call.query,
-        body: call.body,
-        upload: call.upload,
-        meta: route.meta,
-      }) as unknown as Ctx<OperationId>;
-      return (await handler(ctx)) as Reply;
+      return (await handler(work as unknown as Ctx<OperationId>)) as Reply;
     },
     // a read takes the clock read with the caller's key; a write reads it under its account's lock
     // (with the key, in the work held since authentication, if there is one)
-    { read: call.req.method === 'GET' || !call.principal, readAhead: call.read, held: call.held },
+    { read: call.req.method === 'GET' || !call.principal, readAhead: call.read, held: call.held, carry: request },
   );
 }
