@@ -43,32 +43,41 @@ export interface MadeWork extends Work {
 
 /**
  * The Work of a unit of work, with the fields it carries (`carry`: a handler's context is its Work).
- * Its identifiers and outbox are made at their first use (most reads use neither).
+ * Its identifiers and outbox are made at their first use (most reads use neither); a class, so that
+ * every Work has one shape and its getters are made once.
  */
-export function makeWork(
+class LazyWork implements MadeWork {
+  readonly random: Random;
+  private made: { ids?: Ids; sim?: SimPort } = {};
+
+  constructor(
+    private readonly sources: WorkSources,
+    readonly store: UnitOfWork,
+    readonly accountId: string,
+    readonly clock: Clock,
+    carry?: object,
+  ) {
+    this.random = sources.random;
+    if (carry) Object.assign(this, carry);
+  }
+
+  get ids(): Ids {
+    return (this.made.ids ??= idsAt(this.sources.ids, this.clock.ms));
+  }
+
+  get sim(): SimPort {
+    return (this.made.sim ??= outbox(this.store, this.accountId, this.clock, this.ids));
+  }
+
+  get earliest(): number | null {
+    return this.made.sim ? this.made.sim.earliest : null;
+  }
+}
+
+export const makeWork = (
   sources: WorkSources,
   store: UnitOfWork,
   accountId: string,
   clock: Clock,
   carry?: object,
-): MadeWork {
-  let ids: Ids | undefined;
-  let sim: SimPort | undefined;
-  const idsNow = () => (ids ??= idsAt(sources.ids, clock.ms));
-  return {
-    ...carry,
-    accountId,
-    store,
-    clock,
-    random: sources.random,
-    get ids() {
-      return idsNow();
-    },
-    get sim() {
-      return (sim ??= outbox(store, accountId, clock, idsNow()));
-    },
-    get earliest() {
-      return sim ? sim.earliest : null;
-    },
-  };
-}
+): MadeWork => new LazyWork(sources, store, accountId, clock, carry);
