@@ -31,33 +31,54 @@ interface Compiled {
 
 export type Matcher = (method: string, path: string) => Route | WrongMethod | undefined;
 
-/** One matcher for the operations of every contract given, each with its backend. */
+/** How many segments a path has (a trailing slash, which every route allows, not counted). */
+function segments(path: string): number {
+  let n = 0;
+  for (let i = 0; i < path.length - 1; i++) if (path.charCodeAt(i) === 47) n++;
+  return n;
+}
+
+/**
+ * One matcher for the operations of every contract given, each with its backend. Routes are kept by
+ * method and by their number of segments, so a request tries only the few that could match it.
+ */
 export function compileRoutes(...sources: [Contract<string>, OpenAPIBackend][]): Matcher {
   const routes: Compiled[] = [];
   for (const [contract, api] of sources) routes.push(...compile(contract, api));
   // more literal text first, so a fixed segment wins over a parameter in the same place
   routes.sort((a, b) => b.meta.path.replace(/\{\w+\}/g, '').length - a.meta.path.replace(/\{\w+\}/g, '').length);
+  const byShape = new Map<string, Compiled[]>();
+  for (const r of routes) {
+    const shape = `${r.method} ${segments(r.meta.path)}`;
+    byShape.set(shape, [...(byShape.get(shape) ?? []), r]);
+  }
+  const methods = [...new Set(routes.map((r) => r.method))];
   return (method, path) => {
-    let allow: string[] | undefined;
-    for (const r of routes) {
+    const n = segments(path);
+    for (const r of byShape.get(`${method} ${n}`) ?? []) {
       const m = r.pattern.exec(path);
-      if (!m) continue;
-      if (r.method !== method) {
-        (allow ??= []).push(r.method);
-        continue;
-      }
-      const params: Record<string, string> = {};
-      r.names.forEach((name, i) => {
-        try {
-          params[name] = decodeURIComponent(m[i + 1] ?? '');
-        } catch {
-          throw invalidParameter(name, `${name} is not a valid path segment.`);
-        }
-      });
-      return { meta: r.meta, operation: r.operation, api: r.api, params };
+      if (m) return { meta: r.meta, operation: r.operation, api: r.api, params: paramsOf(r, m) };
     }
-    return allow ? { allow: [...new Set(allow)].sort() } : undefined;
+    // the path under another method: 405 with the methods it has
+    const allow = methods.filter(
+      (other) => other !== method && byShape.get(`${other} ${n}`)?.some((r) => r.pattern.test(path)),
+    );
+    return allow.length ? { allow: allow.sort() } : undefined;
   };
+}
+
+/** The path parameters of a match, decoded. */
+function paramsOf(r: Compiled, m: RegExpExecArray): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < r.names.length; i++) {
+    const name = r.names[i] as string;
+    try {
+      params[name] = decodeURIComponent(m[i + 1] ?? '');
+    } catch {
+      throw invalidParameter(name, `${name} is not a valid path segment.`);
+    }
+  }
+  return params;
 }
 
 function compile(contract: Contract<string>, api: OpenAPIBackend): Compiled[] {

@@ -97,8 +97,10 @@ export async function faultStage(p: Pipeline, call: Call, meta: OperationMeta<st
   };
   // a held work goes on when no rule can fire; otherwise it ends first: the rules may be read (on
   // a connection of their own) and a delay must not hold the account, and the handler begins anew
-  if (call.held && p.runtime.faults.quiet(inbound)) return;
-  await release(call);
+  if (call.held) {
+    if (p.runtime.faults.quiet(inbound)) return;
+    await release(call);
+  }
   const effect = await p.runtime.faults.inbound(inbound);
   if (effect) {
     p.runtime.logger.info(`fault fired on ${call.req.method} ${call.req.path}`, { kind: 'fault', ...effect });
