@@ -74,7 +74,8 @@ interface PageAt {
  * the page lies, or null, $4 its size): the list's count, the place of the window's ends in the list
  * as shown (`lo` rows shown up to `after`, `hi` before `before`), and the page's rows in the order
  * shown, as one JSON array (each row is JSON text: joined, they parse at once, where a text[] is
- * parsed in JavaScript).
+ * parsed in JavaScript). A window with a key or without is a text of its own: the statement's one
+ * plan (plan_cache_mode, store.ts) reads the page by its keys from the list's index.
  */
 export function pageSql(
   name: CollectionName,
@@ -92,7 +93,7 @@ export function pageSql(
     CASE WHEN ${after} IS NULL THEN 0 ELSE (SELECT count(*) ${mine} AND sort ${upTo} ${after}) END AS lo,
     CASE WHEN ${before} IS NULL THEN NULL ELSE (SELECT count(*) ${mine} AND sort ${lt} ${before}) END AS hi,
     (SELECT '[' || coalesce(string_agg(p.row, ',' ORDER BY p.sort ${shown}), '') || ']' FROM (
-       SELECT sort, row ${mine} AND (${after} IS NULL OR sort ${gt} ${after}) AND (${before} IS NULL OR sort ${lt} ${before})
+       SELECT sort, row ${mine}${w.after ? ` AND sort ${gt} ${after}` : ''}${w.before ? ` AND sort ${lt} ${before}` : ''}
        ORDER BY sort ${inner} LIMIT ${at.size}) p) AS rows`;
 }
 

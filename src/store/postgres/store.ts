@@ -40,6 +40,9 @@ import type { AnyRow } from '../rows.js';
 /** The store only warns. */
 type Logger = Pick<FullLogger, 'warn'>;
 
+/** Each connection's plans: a prepared statement is planned once, not at each run with its values. */
+const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
+
 /** Connections one instance holds at most (each unit of work takes one for its transaction). */
 export const PG_POOL_SIZE = 10;
 
@@ -75,7 +78,9 @@ export class PgStore implements Store {
    * whether the database was empty. `instance` names this one among them.
    */
   static async open(url: string, logger: Logger, instance: string): Promise<PgStore> {
-    const pool = new pg.Pool({ connectionString: url, max: PG_POOL_SIZE });
+    // one plan a prepared statement, made at its first runs: planning the caller's joins at every call
+    // took PostgreSQL longer than running them (a URL's own `options` win)
+    const pool = new pg.Pool({ connectionString: url, max: PG_POOL_SIZE, options: GENERIC_PLANS });
     pool.on('error', (e) => logger.warn(`store: an idle PostgreSQL connection failed (${e.message})`));
     const client = await pool.connect();
     let created = false;
