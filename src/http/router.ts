@@ -50,7 +50,9 @@ export function compileRoutes(...sources: [Contract<string>, OpenAPIBackend][]):
   const byShape = new Map<string, Compiled[]>();
   for (const r of routes) {
     const shape = `${r.method} ${segments(r.meta.path)}`;
-    byShape.set(shape, [...(byShape.get(shape) ?? []), r]);
+    const same = byShape.get(shape);
+    if (same) same.push(r);
+    else byShape.set(shape, [r]);
   }
   const methods = [...new Set(routes.map((r) => r.method))];
   return (method, path) => {

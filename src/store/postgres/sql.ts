@@ -122,11 +122,14 @@ export function callerSql(
 }
 
 /** Advisory lock keys: the whole state (shared by account work, exclusive for whole-state work), and migrations. */
-export const STATE_LOCK = 7_406_001;
+const STATE_LOCK = 7_406_001;
 export const MIGRATION_LOCK = 7_406_002;
 
 /** An account's lock (two keys: this one, and the hash of its id), given its id as an SQL expression. */
 const accountLock = (account: string) => `pg_advisory_xact_lock(7406, hashtext(${account}))`;
+
+/** BEGIN, and the lock of whole-state work: the whole state's, exclusive. */
+export const BEGIN_WHOLE_STATE = `BEGIN; SELECT pg_advisory_xact_lock(${STATE_LOCK})`;
 
 /** BEGIN, and the locks of an account's work: the whole state's shared, then the account's (its id a literal). */
 export const beginAccount = (account: string): string =>

@@ -26,10 +26,10 @@ import { withoutPassword } from './url.js';
 import {
   beginAccount,
   beginCaller,
+  BEGIN_WHOLE_STATE,
   CALLER_FUNCTION,
   MIGRATION_LOCK,
   MIGRATIONS,
-  STATE_LOCK,
   stored,
   table,
 } from './sql.js';
@@ -160,7 +160,7 @@ export class PgStore implements Store {
   private async begin(client: pg.PoolClient, scope: WorkScope) {
     const ahead = new Map<string, AnyRow | undefined>();
     let begun: { lookup: CallerLookup; rows: CallerRows } | undefined;
-    if ('global' in scope) await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${STATE_LOCK})`);
+    if ('global' in scope) await client.query(BEGIN_WHOLE_STATE);
     if ('read' in scope && scope.ahead) ahead.set(aheadKey(scope.ahead.collection, scope.ahead.id), scope.ahead.row);
     if ('account' in scope) {
       const account = client.escapeLiteral(scope.account);
