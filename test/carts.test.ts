@@ -28,6 +28,23 @@ describe('carts and checkout', () => {
     expectInvalid(await createCart({ name: 'dup' }), '/data/name', 422);
     expect((await createCart({ name: 'dup' }, 'partner-admin-key')).status).toBe(201);
     expectInvalid(await createCart({ name: 'x', status: 'NEW' }), '/data/status', 422);
+    // a rename to another cart's name is refused and changes nothing; to its own name, it goes through
+    const other = (await createCart({ name: 'other' })).body.data.id as string;
+    const rename = await server().call('PATCH', `/api/v1/carts/${other}`, {
+      body: envelope('cart', { name: 'dup', notes: 'renamed' }),
+    });
+    expectInvalid(rename, '/data/name', 422);
+    expect(rename.body.errors[0].detail).toBe('A cart named dup exists in the account.');
+    expect((await server().call('GET', `/api/v1/carts/${other}`)).body.data).toMatchObject({
+      name: 'other',
+      notes: null,
+    });
+    const same = await server().call('PATCH', `/api/v1/carts/${other}`, { body: envelope('cart', { name: 'other' }) });
+    expect(same.status).toBe(200);
+    const names = (await server().call('GET', '/api/v1/carts')).body.results.map(
+      (c: { data: { name: string } }) => c.data.name,
+    );
+    expect(names.sort()).toEqual(['dup', 'other']);
   });
 
   it('get, list, update; only name and notes are accepted', async () => {

@@ -29,10 +29,10 @@ export async function writableCart(store: UnitOfWork, principal: Principal, id: 
 export const findCart = async (store: UnitOfWork, principal: Principal, id: string): Promise<CartRow> =>
   assertFound(await store.carts.get(principal.accountId, id), 'cart', id);
 
-async function assertNameFree(store: UnitOfWork, principal: Principal, name: string, self?: string): Promise<void> {
-  const other = await store.carts.byName(principal.accountId, name);
-  if (other && other.data.id !== self) throw invalidField('/data/name', `A cart named ${name} exists in the account.`);
-}
+/** A cart's name is unique in its account: the index refuses a taken one as the cart is written (`Taken`). */
+const nameFree = (name: string) => ({
+  name: () => invalidField('/data/name', `A cart named ${name} exists in the account.`),
+});
 
 /** Removes a request's documents; their files go once the removal is committed. */
 export async function removeDocuments(store: UnitOfWork, requestId: string): Promise<void> {
@@ -44,12 +44,20 @@ export async function removeDocuments(store: UnitOfWork, requestId: string): Pro
 
 export const cartHandlers = {
   createCart: async ({ store, clock, ids, principal, body }) => {
-    await assertNameFree(store, principal, body.data.name);
     const now = clock.iso();
-    const row = await store.carts.insert({
-      account_id: principal.accountId,
-      data: { id: ids.ulid(), name: body.data.name, notes: body.data.notes ?? null, inserted_at: now, updated_at: now },
-    });
+    const row = await store.carts.insert(
+      {
+        account_id: principal.accountId,
+        data: {
+          id: ids.ulid(),
+          name: body.data.name,
+          notes: body.data.notes ?? null,
+          inserted_at: now,
+          updated_at: now,
+        },
+      },
+      nameFree(body.data.name),
+    );
     return { status: 201, body: present(row) };
   },
 
@@ -62,8 +70,11 @@ export const cartHandlers = {
 
   updateCart: async ({ store, clock, principal, params, body }) => {
     const row = await writableCart(store, principal, params.id);
-    if (body.data.name !== undefined) await assertNameFree(store, principal, body.data.name, row.data.id);
-    const updated = await store.carts.update(row, (d) => Object.assign(d.data, body.data, { updated_at: clock.iso() }));
+    const updated = await store.carts.update(
+      row,
+      (d) => Object.assign(d.data, body.data, { updated_at: clock.iso() }),
+      body.data.name === undefined ? undefined : nameFree(body.data.name),
+    );
     return { status: 200, body: present(updated) };
   },
 

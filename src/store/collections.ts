@@ -1,5 +1,5 @@
 /**
- * Typed collections with names that say what a handler wants (`carts.byName(account, name)`,
+ * Typed collections with names that say what a handler wants (`users.byEmail(account, email)`,
  * `switches.usingSecretKey(id)`), over the primitive table operations a backend provides. Every
  * read and write is asynchronous, as a database's would be; every write is recorded by the unit
  * of work it belongs to.
@@ -11,7 +11,6 @@ import type {
   ApiKeyRow,
   BulkDipTaskRow,
   CampaignRow,
-  CartRow,
   CollectionName,
   Collections,
   DeliveryRow,
@@ -29,6 +28,7 @@ import type {
 import { campaignVisibleTo } from '../domain/campaigns.js';
 import { cutPage, type PageRows, type PageWindow } from './page.js';
 import { key } from './schema.js';
+import type { Taken } from './table.js';
 
 /** What a backend does for one collection inside one unit of work. */
 export interface TableOps<R extends AnyRow> {
@@ -43,9 +43,10 @@ export interface TableOps<R extends AnyRow> {
   all(): Promise<readonly R[]>;
   /** One page of the account's list (src/store/page.ts); without it, the page is cut from `list`. */
   page?(accountId: string, window: PageWindow): Promise<PageRows<R>>;
-  insert(row: R): Promise<R>;
-  /** Applies `change` to a copy of the row as stored now, and stores the copy. */
-  update(row: R, change: (draft: Draft<R>) => void): Promise<R>;
+  /** Adds the row; a unique key another row holds refuses it with `taken`'s error, now or when the writes are sent. */
+  insert(row: R, taken?: Taken): Promise<R>;
+  /** Applies `change` to a copy of the row as stored now, and stores the copy (refused as `insert` is). */
+  update(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R>;
   remove(row: R): Promise<void>;
 }
 
@@ -82,12 +83,12 @@ export class Collection<R extends AnyRow> {
     );
   }
 
-  insert(row: R): Promise<R> {
-    return this.t.insert(row);
+  insert(row: R, taken?: Taken): Promise<R> {
+    return this.t.insert(row, taken);
   }
 
-  update(row: R, change: (draft: Draft<R>) => void): Promise<R> {
-    return this.t.update(row, change);
+  update(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R> {
+    return this.t.update(row, change, taken);
   }
 
   remove(row: R): Promise<void> {
@@ -173,12 +174,6 @@ class Destinations extends Collection<DestinationRow> {
   }
 }
 
-class Carts extends Collection<CartRow> {
-  byName(accountId: string, name: string) {
-    return this.t.one('name', key(accountId, name));
-  }
-}
-
 class Requests extends Collection<RequestRow> {
   /** The requests of a cart not yet checked out. */
   ofCart(cartId: string) {
@@ -255,7 +250,6 @@ const SPECIAL = {
   numbers: Numbers,
   optout_items: OptoutItems,
   destinations: Destinations,
-  carts: Carts,
   requests: Requests,
   documents: Documents,
   campaigns: Campaigns,

@@ -12,6 +12,17 @@ export class UniqueViolation extends Error {
   }
 }
 
+/**
+ * The errors a write answers for a unique key another row holds, by the index's name: the index is
+ * the check (a backend finds the holder as it writes, or as the work's writes are sent), so a
+ * handler need not read for the key first.
+ */
+export type Taken = Readonly<Partial<Record<string, () => Error>>>;
+
+/** The error `taken` gives for a refused unique key, else `e` itself. */
+export const refusal = (e: unknown, taken: Taken | undefined): unknown =>
+  (e instanceof UniqueViolation && taken?.[e.index]?.()) || e;
+
 /** Freezes a row and everything in it, so a change can only go through the store. */
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

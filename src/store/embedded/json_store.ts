@@ -15,7 +15,7 @@ import { Locks, type Release } from './locks.js';
 import type { Logger as FullLogger } from '../../deps.js';
 import { inaccessible, LogFile, type Change } from './log_file.js';
 import { MemoryTable } from './memory_table.js';
-import { changed, deepFreeze, UniqueViolation } from '../table.js';
+import { changed, deepFreeze, refusal, UniqueViolation, type Taken } from '../table.js';
 import type { TableOps } from '../collections.js';
 import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
 import { SCHEMA } from '../schema.js';
@@ -115,11 +115,15 @@ class JsonWork {
   }
 
   /** Makes a change to a table and remembers how to undo it. */
-  record(name: CollectionName, before: AnyRow | undefined, after: AnyRow | undefined): void {
+  record(name: CollectionName, before: AnyRow | undefined, after: AnyRow | undefined, taken?: Taken): void {
     this.writable();
     const table = this.store.tables[name];
     if (after) {
-      table.put(after);
+      try {
+        table.put(after);
+      } catch (e) {
+        throw refusal(e, taken);
+      }
       this.changes.push(['put', name, after]);
     } else if (before) {
       table.delete(before);
@@ -138,16 +142,16 @@ class JsonWork {
       one: async (index, key) => t().one(index, key),
       many: async (index, key) => [...t().many(index, key)],
       all: async () => t().all(),
-      insert: async (row) => {
+      insert: async (row, taken) => {
         if (t().get(row.data.id)) throw new UniqueViolation(name, 'id', row.data.id);
         const frozen = deepFreeze(row);
-        this.record(name, undefined, frozen);
+        this.record(name, undefined, frozen, taken);
         return frozen;
       },
-      update: async (row, change) => {
+      update: async (row, change, taken) => {
         const current = t().get(row.data.id);
         const next = changed(name, row.data.id, current, change);
-        this.record(name, current, next);
+        this.record(name, current, next, taken);
         return next;
       },
       remove: async (row) => {

@@ -1,7 +1,7 @@
 /** A unit of work on PostgreSQL: its statements, prepared once per connection, and the collections over them. */
 import pg from 'pg';
 import type { TableOps } from '../collections.js';
-import { changed, deepFreeze, keysOf, UniqueViolation } from '../table.js';
+import { changed, deepFreeze, keysOf, refusal, UniqueViolation, type Taken } from '../table.js';
 import { namedFiles } from '../files.js';
 import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
 import { cutPage, sameWindow, type PageRows, type PageWindow } from '../page.js';
@@ -218,6 +218,13 @@ export class PgWork {
 
   private readonly fileRemovals: string[] = [];
 
+  /** The errors its writes asked for, by collection, should an index refuse one (`Taken`). */
+  private readonly taken = new Map<CollectionName, Taken>();
+
+  private refusing(name: CollectionName, taken: Taken | undefined): void {
+    if (taken) this.taken.set(name, { ...this.taken.get(name), ...taken });
+  }
+
   /** The work's writes not sent yet: sent together before its next read, or with its COMMIT. */
   private pending: string[] = [];
   private pendingBytes = 0;
@@ -229,7 +236,8 @@ export class PgWork {
     this.pending = [];
     this.pendingBytes = 0;
     await this.db.batch(text).catch((e: unknown) => {
-      throw violationOf(e) ?? e;
+      const violation = violationOf(e);
+      throw violation ? refusal(violation, this.taken.get(violation.collection as CollectionName)) : e;
     });
   }
 
@@ -346,14 +354,16 @@ export class PgWork {
         ),
       all: () => this.rows<R>(`SELECT row FROM ${t} ORDER BY sort`, []),
       page: (accountId, window) => this.page<R>(name, accountId, window),
-      insert: async (row) => {
+      insert: async (row, taken) => {
         this.writable();
+        this.refusing(name, taken);
         const frozen = deepFreeze(row);
         await this.write(name, frozen, true);
         return frozen;
       },
-      update: async (row, change) => {
+      update: async (row, change, taken) => {
         this.writable();
+        this.refusing(name, taken);
         const current = (await this.rows<R>(`SELECT row FROM ${t} WHERE id = $1 FOR UPDATE`, [row.data.id]))[0];
         const next = changed(name, row.data.id, current, change);
         await this.write(name, next, false);
