@@ -6,7 +6,7 @@
  * answering), answer (checked against the contract in the test suite), journal.
  */
 import cors from 'cors';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import type { OpenAPIBackend } from 'openapi-backend';
 import { handlers as allHandlers, readsAhead } from '../api/index.js';
 import { loadContract } from '../contract.js';
@@ -64,6 +64,26 @@ function errorSchemas(): Pipeline['errorSchemaFor'] {
   };
 }
 
+/** A body express could not read (over the limit, or broken): answered and journaled like any failure. */
+function unreadable(p: Pipeline, err: { type?: string }, req: Request, res: Response): void {
+  const call = newCall(req, res);
+  try {
+    call.route = (() => {
+      const r = p.match(req.method, req.path);
+      return r && !('allow' in r) ? r : undefined;
+    })();
+  } catch {
+    // an unreadable path parameter: the body's failure is the one to say
+  }
+  void failStage(
+    p,
+    call,
+    err.type === 'entity.too.large'
+      ? new DomainError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }])
+      : invalidField('/', 'The body could not be read.'),
+  );
+}
+
 /** Creates the whole server; `listen` is the caller's business (src/cli/main.ts). */
 export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promise<App> {
   const [v1, sim] = [await backend('openapi'), await backend('sim')];
@@ -107,35 +127,22 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     }
   }
 
-  if (opts.cors !== false) app.use(cors({ origin: true, credentials: true, maxAge: CORS_MAX_AGE_S }));
-  app.use(
-    express.raw({
-      type: (req) => !String(req.headers['content-type'] ?? '').startsWith('multipart/'),
-      limit: JSON_LIMIT,
-    }),
-  );
-  // the server's root points a browser at the dashboard, which links both contracts
-  app.get('/', (_req: Request, res: Response) => res.redirect(302, '/__sim/ui'));
-  app.use((req: Request, res: Response) => pipeline(newCall(req, res)));
-
-  // a body express could not read (over the limit, or broken): answered and journaled like any failure
-  app.use((err: { type?: string }, req: Request, res: Response, _next: NextFunction) => {
-    const call = newCall(req, res);
-    try {
-      call.route = (() => {
-        const r = match(req.method, req.path);
-        return r && !('allow' in r) ? r : undefined;
-      })();
-    } catch {
-      // an unreadable path parameter: the body's failure is the one to say
-    }
-    void failStage(
-      p,
-      call,
-      err.type === 'entity.too.large'
-        ? new DomainError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }])
-        : invalidField('/', 'The body could not be read.'),
-    );
+  const corsLayer = opts.cors === false ? undefined : cors({ origin: true, credentials: true, maxAge: CORS_MAX_AGE_S });
+  const bodyLayer = express.raw({
+    type: (req) => !String(req.headers['content-type'] ?? '').startsWith('multipart/'),
+    limit: JSON_LIMIT,
+  });
+  // one layer in express's router, not one a step: CORS (a preflight is answered here), the body, then the
+  // server's root (pointing a browser at the dashboard, which links both contracts) or the pipeline
+  app.use((req: Request, res: Response) => {
+    const afterCors = () =>
+      bodyLayer(req, res, (err?: unknown) => {
+        if (err) unreadable(p, err as { type?: string }, req, res);
+        else if (req.path === '/' && (req.method === 'GET' || req.method === 'HEAD')) res.redirect(302, '/__sim/ui');
+        else void pipeline(newCall(req, res));
+      });
+    if (corsLayer) corsLayer(req, res, afterCors);
+    else afterCors();
   });
 
   return app;
