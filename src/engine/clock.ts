@@ -34,12 +34,15 @@ export class Clocks {
    */
   private readonly answered = new Map<string, { offset: number; floor: number; t: number }>();
   private readonly wallAtStart: number;
+  /** Where every clock starts, as ISO 8601 (written once: most calls are of accounts that never moved theirs). */
+  private readonly startIso: string;
 
   constructor(
     private readonly wall: () => number,
     private readonly defaults: ClockDefaults,
   ) {
     this.wallAtStart = wall();
+    this.startIso = new Date(defaults.startMs).toISOString();
   }
 
   /** The clock of an account that never changed its own. */
@@ -47,7 +50,7 @@ export class Clocks {
     const { mode, startMs } = this.defaults;
     return {
       id: accountId,
-      inserted_at: new Date(startMs).toISOString(),
+      inserted_at: this.startIso,
       mode,
       offset_ms: startMs - this.wallAtStart,
       frozen_at_ms: startMs,

@@ -247,8 +247,22 @@ export class Journal {
         ? requestBody.length
         : JSON.stringify(requestBody ?? null).length) +
       responseText.length;
-    const { headers: _raw, requestBody: _body, responseText: _text, ...rest } = call;
-    const kept = await this.log.append({ ...rest, headers, requestBody, responseText, bytes });
+    const { api, at, wall_at, method, path, operation_id, account_id, status, latency_ms } = call;
+    const kept = await this.log.append({
+      api,
+      at,
+      wall_at,
+      method,
+      path,
+      operation_id,
+      account_id,
+      status,
+      latency_ms,
+      headers,
+      requestBody,
+      responseText,
+      bytes,
+    });
     this.tell(kept);
   }
 
