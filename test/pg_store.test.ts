@@ -14,7 +14,7 @@ import { postgresUrl } from '../src/cli/values.js';
 import { MIGRATIONS } from '../src/store/postgres/sql.js';
 import pgClient from 'pg';
 import { COLLECTION_NAMES } from '../src/store/rows.js';
-import { DEMO, envelope, START, callAt } from './helpers.js';
+import { DEMO, PARTNER, envelope, START, callAt } from './helpers.js';
 import { usePostgres } from './pg.js';
 import { client, messageOf } from './smpp_client.js';
 
@@ -63,6 +63,74 @@ describe('the PostgreSQL store', () => {
       expect(found.map((k) => k.data.id)).toEqual([key.data.id]);
     } finally {
       await again.close();
+    }
+  });
+
+  it("a list's count is kept as its rows come and go, and counted again by its migration", async () => {
+    const url = await pg().database();
+    const store = await PgStore.open(url, silentLogger, 'test');
+    const fixtures = fixtureState();
+    const counts = (s: PgStore) =>
+      s.run({ read: true }, async (w) => {
+        const out: Record<string, [number, number]> = {};
+        for (const account of [DEMO, PARTNER]) {
+          const page = await w.carts.page(account, { size: 1, fromEnd: false, newestFirst: false });
+          out[account] = [page.count, (await w.carts.list(account)).length];
+        }
+        return out;
+      });
+    const cart = (i: number, account = DEMO) =>
+      ({
+        account_id: account,
+        data: {
+          id: `01KCOUNT00000000000000000${i}`,
+          name: `count ${i}`,
+          notes: null,
+          inserted_at: START.toISOString(),
+          updated_at: START.toISOString(),
+        },
+      }) as never;
+    try {
+      await store.run({ global: true }, (w) => w.replaceAll(fixtures));
+      await store.run({ account: DEMO }, async (w) => {
+        for (const i of [1, 2, 3]) await w.carts.insert(cart(i));
+      });
+      await store.run({ account: PARTNER }, (w) => w.carts.insert(cart(4, PARTNER)));
+      // a removal counts out only a row that was there; an update, and work that throws, change nothing
+      await store.run({ account: DEMO }, async (w) => {
+        const two = (await w.carts.get(DEMO, '01KCOUNT000000000000000002'))!;
+        await w.carts.remove(two);
+        await w.carts.remove(two);
+        const three = (await w.carts.get(DEMO, '01KCOUNT000000000000000003'))!;
+        await w.carts.update(three, (d) => void (d.data.notes = 'n'));
+      });
+      await expect(
+        store.run({ account: DEMO }, async (w) => {
+          await w.carts.insert(cart(5));
+          throw new Error('no');
+        }),
+      ).rejects.toThrow('no');
+      const kept = await counts(store);
+      expect(kept[DEMO]).toEqual([kept[DEMO]![1], kept[DEMO]![1]]);
+      expect(kept[DEMO]![0]).toBe(fixtures.carts.filter((c) => c.account_id === DEMO).length + 2);
+      expect(kept[PARTNER]).toEqual([kept[PARTNER]![1], kept[PARTNER]![1]]);
+      await store.run({ global: true }, (w) => w.removeAccount(PARTNER));
+      expect((await counts(store))[PARTNER]).toEqual([0, 0]);
+      await store.close();
+      // a database from before the counts: its lists are counted as it is opened
+      const db = new pgClient.Client({ connectionString: url });
+      await db.connect();
+      await db.query('UPDATE list_counts SET n = 1000');
+      await db.query('UPDATE schema_version SET version = $1', [MIGRATIONS.length - 1]);
+      await db.end();
+      const again = await PgStore.open(url, silentLogger, 'test');
+      try {
+        expect((await counts(again))[DEMO]).toEqual(kept[DEMO]);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await store.close().catch(() => undefined);
     }
   });
 

@@ -1,8 +1,9 @@
-/** What the caller's and a page's statements answer (src/store/postgres/sql.ts), as rows. */
+/** What the caller's and a page's statements answer (src/store/postgres/sql.ts), as rows; and what a refused write was. */
+import pg from 'pg';
 import type { PageRows, PageWindow, SortKey } from '../page.js';
 import type { AnyRow, ApiKeyRow } from '../rows.js';
 import type { CallerRows } from '../store.js';
-import { deepFreeze } from '../table.js';
+import { deepFreeze, UniqueViolation } from '../table.js';
 
 /** What a page's statement answers (pageSql): counts as text, and the rows as one JSON array. */
 export interface PageFound {
@@ -44,4 +45,15 @@ export function callerRows(r: CallerFound | undefined): CallerRows {
     clock: parsed(r?.clock),
     faultsVersion: Number(r?.faults),
   };
+}
+
+/** The UniqueViolation a refused write was: a row's id taken, or a unique key another row holds. */
+export function violationOf(e: unknown): UniqueViolation | undefined {
+  if (!(e instanceof pg.DatabaseError) || e.code !== '23505') return undefined;
+  const key = /^Key \((.*)\)=\((.*)\) already exists/.exec(e.detail ?? '');
+  if (e.constraint === 'row_index_unique') {
+    const [collection = '', index = '', ...rest] = (key?.[2] ?? '').split(', ');
+    return new UniqueViolation(collection, index, rest.join(', '));
+  }
+  return new UniqueViolation((e.table ?? '').replace(/^c_/, ''), 'id', key?.[2] ?? '');
 }

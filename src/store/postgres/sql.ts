@@ -40,7 +40,29 @@ export const MIGRATIONS: (string | { reindex: CollectionName })[] = [
   { reindex: 'deliveries' },
   // the fault rules' version: each instance keeps a copy of the rules until it moves (shared.ts)
   "INSERT INTO seqs VALUES ('faults', 0) ON CONFLICT (name) DO NOTHING",
+  // each list's length, kept as its rows come and go: a page's count is read, not counted
+  `CREATE TABLE IF NOT EXISTS list_counts (collection text NOT NULL, account_id text NOT NULL, n bigint NOT NULL,
+     PRIMARY KEY (collection, account_id));
+   DELETE FROM list_counts;
+   ${countLists()}`,
 ];
+
+/** Counts every list (of every collection and account) into list_counts, emptied first. */
+export function countLists(): string {
+  return `INSERT INTO list_counts ${COLLECTION_NAMES.map(
+    (name) => `SELECT '${name}', account_id, count(*) FROM ${table(name)} GROUP BY account_id`,
+  ).join(' UNION ALL ')}`;
+}
+
+/** One more row in an account's list (the collection's name and the account as SQL literals). */
+export const countedIn = (name: string, account: string): string =>
+  `INSERT INTO list_counts VALUES (${name}, ${account}, 1)
+   ON CONFLICT (collection, account_id) DO UPDATE SET n = list_counts.n + 1`;
+
+/** Removes a row (its id an SQL literal), and counts it out of its account's list if it was there. */
+export const removeCounted = (name: CollectionName, id: string): string =>
+  `WITH gone AS (DELETE FROM ${table(name)} WHERE id = ${id} RETURNING account_id)
+   UPDATE list_counts l SET n = l.n - 1 FROM gone WHERE l.collection = '${name}' AND l.account_id = gone.account_id`;
 
 /** A row's place in its list: `inserted_at` then id, or for steps the due time then the order scheduled. */
 export function sortOf(name: CollectionName, row: AnyRow): string {
@@ -71,7 +93,7 @@ interface PageAt {
 
 /**
  * The statement of a page (by default $1 the account, $2 and $3 the sort keys after and before which
- * the page lies, or null, $4 its size): the list's count, the place of the window's ends in the list
+ * the page lies, or null, $4 its size): the list's count (as list_counts keeps it), the place of the window's ends in the list
  * as shown (`lo` rows shown up to `after`, `hi` before `before`), and the page's rows in the order
  * shown, as one JSON array (each row is JSON text: joined, they parse at once, where a text[] is
  * parsed in JavaScript). A window with a key or without is a text of its own: the statement's one
@@ -89,7 +111,8 @@ export function pageSql(
   const shown = w.newestFirst ? 'DESC' : 'ASC';
   const [after, before] = [`${at.after}::text`, `${at.before}::text`];
   const mine = `FROM ${t} WHERE account_id = ${at.account}`;
-  return `SELECT (SELECT count(*) ${mine}) AS n,
+  const n = `(SELECT n FROM list_counts WHERE collection = '${name}' AND account_id = ${at.account})`;
+  return `SELECT coalesce(${n}, 0) AS n,
     CASE WHEN ${after} IS NULL THEN 0 ELSE (SELECT count(*) ${mine} AND sort ${upTo} ${after}) END AS lo,
     CASE WHEN ${before} IS NULL THEN NULL ELSE (SELECT count(*) ${mine} AND sort ${lt} ${before}) END AS hi,
     (SELECT '[' || coalesce(string_agg(p.row, ',' ORDER BY p.sort ${shown}), '') || ']' FROM (

@@ -1,15 +1,25 @@
 /** A unit of work on PostgreSQL: its statements, prepared once per connection, and the collections over them. */
 import pg from 'pg';
 import type { TableOps } from '../collections.js';
-import { changed, deepFreeze, keysOf, refusal, UniqueViolation, type Taken } from '../table.js';
+import { changed, deepFreeze, keysOf, refusal, type Taken } from '../table.js';
 import { namedFiles } from '../files.js';
 import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
 import { cutPage, sameWindow, type PageRows, type PageWindow } from '../page.js';
 import { SCHEMA, type TableDef } from '../schema.js';
 import { UnitOfWork, type CallerLookup, type CallerRows, type PageAhead, type SeqName } from '../store.js';
 import type { PgPeers } from './peers.js';
-import { callerRows, pageOf, parsed, windowKey, type CallerFound, type PageFound } from './answers.js';
-import { callerSql, EXPORT_STATE, pageSql, sortOf, stored, table } from './sql.js';
+import { callerRows, pageOf, parsed, violationOf, windowKey, type CallerFound, type PageFound } from './answers.js';
+import {
+  callerSql,
+  countedIn,
+  countLists,
+  EXPORT_STATE,
+  pageSql,
+  removeCounted,
+  sortOf,
+  stored,
+  table,
+} from './sql.js';
 
 /** What a unit of work sends its statements through. */
 export interface Queries {
@@ -83,23 +93,15 @@ type Keyed = { data: { id: string; inserted_at: string } };
 /** A row read ahead of a unit of work (PgWork's `ahead`), by collection and id. */
 export const aheadKey = (name: CollectionName, id: string): string => `${name}\u0001${id}`;
 
+/** A collection given at least this many rows by a whole state is analyzed with it (replaceAll). */
+const ANALYZED_ROWS = 500;
+
 /** Writes a unit of work holds before it sends them on anyway (a whole state replaced): statements, and bytes. */
 const PENDING_STATEMENTS = 500;
 const PENDING_BYTES = 1 << 20;
 
 /** A value as an SQL literal (the statements sent in one round trip carry their values in their text). */
 const literal = (value: string): string => pg.escapeLiteral(value);
-
-/** The UniqueViolation a refused write was: a row's id taken, or a unique key another row holds. */
-function violationOf(e: unknown): UniqueViolation | undefined {
-  if (!(e instanceof pg.DatabaseError) || e.code !== '23505') return undefined;
-  const key = /^Key \((.*)\)=\((.*)\) already exists/.exec(e.detail ?? '');
-  if (e.constraint === 'row_index_unique') {
-    const [collection = '', index = '', ...rest] = (key?.[2] ?? '').split(', ');
-    return new UniqueViolation(collection, index, rest.join(', '));
-  }
-  return new UniqueViolation((e.table ?? '').replace(/^c_/, ''), 'id', key?.[2] ?? '');
-}
 
 export class PgWork {
   readonly uow: UnitOfWork;
@@ -168,6 +170,7 @@ export class PgWork {
           );
           await db.query(`DELETE FROM ${table(name)} WHERE account_id = $1`, [accountId]);
         }
+        await db.query('DELETE FROM list_counts WHERE account_id = $1', [accountId]);
         if (fileIds.length) await db.query('DELETE FROM files WHERE id = ANY($1)', [fileIds]);
       },
       exportState: async () => {
@@ -274,9 +277,12 @@ export class PgWork {
   private async replaceAll(data: DbData): Promise<void> {
     this.wholeState();
     await this.flush();
-    await this.db.query(`TRUNCATE row_index, ${COLLECTION_NAMES.map(table).join(', ')}`);
+    await this.db.query(`TRUNCATE row_index, list_counts, ${COLLECTION_NAMES.map(table).join(', ')}`);
     for (const name of COLLECTION_NAMES)
-      for (const row of data[name] as readonly AnyRow[]) await this.write(name, row, true);
+      for (const row of data[name] as readonly AnyRow[]) await this.write(name, row, true, false);
+    // the lists counted at once; a table given many rows is analyzed, so that the plans made next see its size
+    const large = COLLECTION_NAMES.filter((name) => data[name].length >= ANALYZED_ROWS).map(table);
+    await this.later(countLists(), ...(large.length ? [`ANALYZE row_index, ${large.join(', ')}`] : []));
     // the counters move past every value the state holds
     const steps = (data.steps as readonly { seq: number }[]).reduce((m, s) => Math.max(m, s.seq + 1), 0);
     const blocks = data.accounts.reduce((m, a) => Math.max(m, (a.sandbox_block ?? -1) + 1), 0);
@@ -290,7 +296,7 @@ export class PgWork {
    * its old keys. A unique key another row holds is refused by the index's constraint. A refusal
    * ends the work, when the statements are sent, with UniqueViolation (`violationOf`).
    */
-  private async write(name: CollectionName, row: AnyRow, fresh: boolean): Promise<void> {
+  private async write(name: CollectionName, row: AnyRow, fresh: boolean, counted = fresh): Promise<void> {
     this.ahead.set(aheadKey(name, row.data.id), row);
     const [id, sort] = [literal(row.data.id), literal(sortOf(name, row))];
     const values = `(${id}, ${literal(row.account_id)}, ${sort}, ${literal(JSON.stringify(row))})`;
@@ -302,7 +308,8 @@ export class PgWork {
       ? [`INSERT INTO row_index (collection, index_name, key, id, sort, is_unique) VALUES ${keyRows.join(', ')}`]
       : [];
     const insert = `INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ${values}`;
-    if (fresh) return this.later(insert, ...insertKeys);
+    if (fresh)
+      return this.later(insert, ...insertKeys, ...(counted ? [countedIn(literal(name), literal(row.account_id))] : []));
     await this.later(
       `${insert} ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, sort = excluded.sort, row = excluded.row`,
       `DELETE FROM row_index WHERE collection = ${literal(name)} AND id = ${id}`,
@@ -375,7 +382,7 @@ export class PgWork {
         const id = literal(row.data.id);
         await this.later(
           `DELETE FROM row_index WHERE collection = ${literal(name)} AND id = ${id}`,
-          `DELETE FROM ${t} WHERE id = ${id}`,
+          removeCounted(name, id),
         );
       },
     };
