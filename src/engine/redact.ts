@@ -41,7 +41,8 @@ export function redactUrl(url: string): string {
  * the password of any URL, and the value of a custom header whose name says it carries a secret.
  */
 export function redactBody(value: unknown, parentType?: string, field?: string): unknown {
-  if (typeof value === 'string') return redactUrl(value);
+  // a URL's password sits before an `@`: a string without one has none (most have none)
+  if (typeof value === 'string') return value.includes('@') ? redactUrl(value) : value;
   if (Array.isArray(value)) return value.map((v) => redactBody(v, parentType, field));
   if (value === null || typeof value !== 'object') return value;
   const obj = value as Record<string, unknown>;
@@ -80,5 +81,7 @@ function passwordsOut(text: string): string {
 
 export function redactText(text: string): string {
   secretFieldPattern ??= new RegExp(`"(${[...secretFields()].join('|')})"\\s*:\\s*"(?:[^"\\\\]|\\\\.)*"?`, 'g');
-  return passwordsOut(text).replace(secretFieldPattern, (_m, name: string) => `"${name}":"${REDACTED}"`);
+  const out = passwordsOut(text);
+  // a secret field is a quoted name: a text without a quote has none (a log line's message)
+  return out.includes('"') ? out.replace(secretFieldPattern, (_m, name: string) => `"${name}":"${REDACTED}"`) : out;
 }
