@@ -47,6 +47,17 @@ describe('request pipeline', () => {
     expect(onlyError(res).code).toBe('not_found');
   });
 
+  it('a JSON answer says its type with its charset and its length in bytes', async () => {
+    const made = await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'Café № 5' }) });
+    const res = await fetch(`${server().base}/api/v1/carts/${made.body.data.id}`, {
+      headers: { authorization: 'Bearer demo-admin-key' },
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+    expect(JSON.parse(bytes.toString('utf8')).data.name).toBe('Café № 5');
+  });
+
   it('the root points a browser at the dashboard', async () => {
     const root = await fetch(`${server().base}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);

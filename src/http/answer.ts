@@ -58,9 +58,18 @@ export function send(
   text: string | undefined,
   contentType = 'application/json',
 ) {
-  call.res.status(status).type(contentType);
-  if (status === 204) call.res.end();
-  else call.res.send(text ?? body);
+  const res = call.res;
+  if (text !== undefined && contentType === 'application/json') {
+    // JSON text, with the headers express's send gives it, without its look-ups of the type and its charset
+    res.statusCode = status;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(call.req.method === 'HEAD' ? undefined : text);
+    return;
+  }
+  res.status(status).type(contentType);
+  if (status === 204) res.end();
+  else res.send(text ?? body);
 }
 
 /** The caller's account clock for a call the handler did not reach: as read with its key, else read now. */
