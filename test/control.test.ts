@@ -54,6 +54,23 @@ describe('control API', () => {
     expect((await server().call('GET', '/__sim/scenarios', { key: null })).body.scenarios).toContain('cart-to-order');
   });
 
+  it('snapshots saved and restored while many writes wait for the whole state: every call is answered', async () => {
+    expect((await server().call('POST', '/__sim/snapshots', { key: null, body: { name: 'before' } })).status).toBe(201);
+    const whole = [
+      server().call('POST', '/__sim/snapshots/before/restore', { key: null }),
+      server().call('POST', '/__sim/snapshots', { key: null, body: { name: 'during' } }),
+    ];
+    // more writes than a PostgreSQL instance has connections, each waiting for the whole-state work
+    const writes = Array.from({ length: 30 }, (_, i) =>
+      server().call('POST', '/api/v1/carts', {
+        key: i % 2 ? 'demo-admin-key' : 'partner-admin-key',
+        body: envelope('cart', { name: `during ${i}` }),
+      }),
+    );
+    const answers = await Promise.all([...whole, ...writes]);
+    expect(answers.map((a) => a.status)).toEqual([200, 201, ...writes.map(() => 201)]);
+  });
+
   it('a method a path does not have answers 405 with Allow, on both APIs', async () => {
     const v1 = await server().call('PUT', '/api/v1/carts');
     expect(v1.status).toBe(405);

@@ -6,14 +6,13 @@ export const snapshotHandlers = {
   simListSnapshots: async ({ runtime }) => ({ status: 200, body: { snapshots: await runtime.snapshots.list() } }),
 
   simSaveSnapshot: async ({ runtime, body }) => {
-    await runtime.store.run({ global: true }, (w) => runtime.snapshots.save(w, body.name));
+    await runtime.snapshots.save((fn) => runtime.store.run({ global: true }, fn), body.name);
     return { status: 201, body: { name: body.name, snapshots: await runtime.snapshots.list() } };
   },
 
   simRestoreSnapshot: async ({ runtime, params }) => {
-    await runtime.store.run({ global: true }, async (w) => {
-      if (!(await runtime.snapshots.restore(w, params.name))) throw notFound('snapshot', params.name);
-    });
+    if (!(await runtime.snapshots.restore((fn) => runtime.store.run({ global: true }, fn), params.name)))
+      throw notFound('snapshot', params.name);
     runtime.clocks.forget();
     await runtime.scheduler.rearm();
     return { status: 200, body: { name: params.name, restored: true } };

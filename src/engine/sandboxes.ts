@@ -171,6 +171,9 @@ export class MemorySnapshotShelf implements SnapshotShelf {
   }
 }
 
+/** Runs `fn` in whole-state work (the store's `{ global: true }`). */
+export type WholeStateRun = (fn: (store: UnitOfWork) => Promise<Snapshot>) => Promise<Snapshot>;
+
 /**
  * Named copies of the whole state: records (clocks and schedule among them) and document files,
  * kept up to a count and a size of files.
@@ -181,44 +184,55 @@ export class Snapshots {
     private readonly shelf: SnapshotShelf = new MemorySnapshotShelf(),
   ) {}
 
-  /** Saves inside whole-state work, so the copy is one moment of the state. Past a limit: 422 `limit_reached`. */
-  async save(store: UnitOfWork, name: string): Promise<void> {
-    const state = await store.exportState();
-    // a step's claim belongs to the instance running it now, not to the copy
-    const data = { ...state, steps: state.steps.map(({ claim: _claim, ...step }) => step) };
-    const files = new Map<string, Buffer>();
-    let bytes = 0;
-    const ids = namedFiles(data.documents, data.bulk_dip_tasks);
+  /**
+   * Saves a copy read in whole-state work (`run`), so the copy is one moment of the state; the shelf is
+   * read before it and written after it, outside its lock (on PostgreSQL the shelf's statements take
+   * connections of their own, which the account work waiting for that lock may hold). Past a limit:
+   * 422 `limit_reached`.
+   */
+  async save(run: WholeStateRun, name: string): Promise<void> {
     const others = (await this.shelf.list()).filter((s) => s.name !== name);
-    const budget = this.limits.bytes - others.reduce((sum, s) => sum + s.bytes, 0);
     if (others.length >= this.limits.count) {
       throw new DomainError('limit_reached', [
         { detail: `At most ${this.limits.count} snapshots are kept; restore or reset, or save over an existing name.` },
       ]);
     }
-    for (const id of ids) {
-      const file = await store.files.get(id);
-      if (!file) continue;
-      bytes += file.length;
-      if (bytes > budget) {
-        throw new DomainError('limit_reached', [
-          { detail: `The snapshots' files may take ${this.limits.bytes} bytes together; this one would pass that.` },
-        ]);
+    const budget = this.limits.bytes - others.reduce((sum, s) => sum + s.bytes, 0);
+    const snapshot = await run(async (store) => {
+      const state = await store.exportState();
+      // a step's claim belongs to the instance running it now, not to the copy
+      const data = { ...state, steps: state.steps.map(({ claim: _claim, ...step }) => step) };
+      const files = new Map<string, Buffer>();
+      let bytes = 0;
+      for (const id of namedFiles(data.documents, data.bulk_dip_tasks)) {
+        const file = await store.files.get(id);
+        if (!file) continue;
+        bytes += file.length;
+        if (bytes > budget) {
+          throw new DomainError('limit_reached', [
+            { detail: `The snapshots' files may take ${this.limits.bytes} bytes together; this one would pass that.` },
+          ]);
+        }
+        files.set(id, file);
       }
-      files.set(id, file);
-    }
-    await this.shelf.put(name, { data, files, bytes });
+      return { data, files, bytes };
+    });
+    await this.shelf.put(name, snapshot);
   }
 
   list(): Promise<{ name: string; bytes: number }[]> {
     return this.shelf.list();
   }
 
-  async restore(store: UnitOfWork, name: string): Promise<boolean> {
+  /** Restores a copy in whole-state work (`run`), read from the shelf before it (as `save` says why). */
+  async restore(run: WholeStateRun, name: string): Promise<boolean> {
     const snap = await this.shelf.get(name);
     if (!snap) return false;
-    for (const [id, bytes] of snap.files) await store.files.put(id, bytes);
-    await store.replaceAll(snap.data);
+    await run(async (store) => {
+      for (const [id, bytes] of snap.files) await store.files.put(id, bytes);
+      await store.replaceAll(snap.data);
+      return snap;
+    });
     return true;
   }
 }
