@@ -11,6 +11,7 @@
  * once per connection. The schema is versioned (`schema_version`) and migrated at start under a
  * session advisory lock, so instances starting together do not race.
  */
+import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import type { Logger as FullLogger } from '../../deps.js';
 import {
@@ -43,8 +44,12 @@ type Logger = Pick<FullLogger, 'warn'>;
 /** Each connection's plans: a prepared statement is planned once, not at each run with its values. */
 const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
 
-/** Connections one instance holds at most (each unit of work takes one for its transaction). */
-export const PG_POOL_SIZE = 10;
+/**
+ * Connections one instance holds at most (each unit of work takes one for its transaction): twice the
+ * machine's cores, at least 4. More only wait: for the CPU, or for an account's lock (creates of one
+ * account with a pool of 10 instead of 4 on two cores: 1,019 against 1,271 a second, alternating).
+ */
+export const PG_POOL_SIZE = Math.max(4, 2 * availableParallelism());
 
 /**
  * Whether `e` says the database failed (it is down, refused the write, or the connection broke),
