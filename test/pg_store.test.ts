@@ -7,6 +7,7 @@ import { buildServer, listen, listenSmpp, type Runtime } from '../src/server.js'
 import { fixtureState } from '../src/store/fixtures.js';
 import { cutPage, keyOf, type PageWindow, type SortKey } from '../src/store/page.js';
 import { UniqueViolation } from '../src/store/table.js';
+import { hold } from '../src/store/held.js';
 import { PgStore } from '../src/store/postgres/store.js';
 import { withoutPassword } from '../src/store/postgres/url.js';
 import { PgJournalLog } from '../src/store/postgres/shared.js';
@@ -131,6 +132,45 @@ describe('the PostgreSQL store', () => {
       }
     } finally {
       await store.close().catch(() => undefined);
+    }
+  });
+
+  it("a write begun with the caller's key waits for whole-state work without deadlocking its TRUNCATE", async () => {
+    const store = await PgStore.open(await pg().database(), silentLogger, 'test');
+    try {
+      await store.run({ global: true }, (w) => w.replaceAll(fixtureState()));
+      let go!: () => void;
+      const holding = new Promise<void>((resolve) => (go = resolve));
+      let started!: () => void;
+      const begun = new Promise<void>((resolve) => (started = resolve));
+      const whole = store.run({ global: true }, async (w) => {
+        started();
+        await holding;
+        await w.replaceAll(fixtureState());
+      });
+      await begun;
+      // the write waits for the whole state's lock; then the whole-state work truncates the tables
+      const write = hold(store, { callerOf: { index: 'key', value: 'demo-admin-key' } });
+      await new Promise((r) => setTimeout(r, 300));
+      go();
+      await whole;
+      const held = await write;
+      const carts = await held.finish(async (w) => {
+        await w.carts.insert({
+          account_id: DEMO,
+          data: {
+            id: '01KWHOLE00000000000000000A',
+            name: 'after',
+            notes: null,
+            inserted_at: START.toISOString(),
+            updated_at: START.toISOString(),
+          },
+        } as never);
+        return w.carts.list(DEMO);
+      });
+      expect(carts.map((c) => c.data.name)).toContain('after');
+    } finally {
+      await store.close();
     }
   });
 

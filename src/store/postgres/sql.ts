@@ -161,7 +161,9 @@ export const beginAccount = (account: string): string =>
 /**
  * The function a write's work begins with (`beginCaller`), created again at every start, so it is
  * always this code's: under the whole state's shared lock and the lock of the account of the API key
- * of a unique index's key (none when no key matches), the caller's rows (callerSql). In PL/pgSQL each
+ * of a unique index's key (none when no key matches), the caller's rows (callerSql). The whole
+ * state's lock is taken before the key is read: a work waiting for it while holding a table's lock
+ * would deadlock with whole-state work's TRUNCATE of that table. In PL/pgSQL each
  * statement sees what committed before it began (the rows are read once the locks are held) and its
  * plans are kept by the connection, where the same statements sent as text are planned every time.
  */
@@ -169,7 +171,9 @@ export const CALLER_FUNCTION = `CREATE OR REPLACE FUNCTION dipswitch_caller(p_in
   RETURNS TABLE (faults bigint, key text, user_row text, clock text) LANGUAGE plpgsql VOLATILE AS $fn$
   #variable_conflict use_column
   BEGIN
-    PERFORM pg_advisory_xact_lock_shared(${STATE_LOCK}), ${accountLock('k.account_id')}
+    -- the whole state's lock before any table is read: whole-state work truncates the tables while it holds it
+    PERFORM pg_advisory_xact_lock_shared(${STATE_LOCK});
+    PERFORM ${accountLock('k.account_id')}
       FROM row_index i JOIN ${table('api_keys')} k ON k.id = i.id
       WHERE i.collection = 'api_keys' AND i.index_name = p_index AND i.key = p_key;
     RETURN QUERY ${callerSql(undefined, undefined, { index: 'p_index', key: 'p_key' })};
