@@ -172,7 +172,7 @@ export class MemorySnapshotShelf implements SnapshotShelf {
 }
 
 /** Runs `fn` in whole-state work (the store's `{ global: true }`). */
-export type WholeStateRun = (fn: (store: UnitOfWork) => Promise<Snapshot>) => Promise<Snapshot>;
+export type WholeStateRun = <T>(fn: (store: UnitOfWork) => Promise<T>) => Promise<T>;
 
 /**
  * Named copies of the whole state: records (clocks and schedule among them) and document files,
@@ -231,7 +231,6 @@ export class Snapshots {
     await run(async (store) => {
       for (const [id, bytes] of snap.files) await store.files.put(id, bytes);
       await store.replaceAll(snap.data);
-      return snap;
     });
     return true;
   }

@@ -54,9 +54,9 @@ export function countLists(): string {
   ).join(' UNION ALL ')}`;
 }
 
-/** One more row in an account's list (the collection's name and the account as SQL literals). */
-export const countedIn = (name: string, account: string): string =>
-  `INSERT INTO list_counts VALUES (${name}, ${account}, 1)
+/** One more row in an account's list (the account as an SQL literal). */
+export const countedIn = (name: CollectionName, account: string): string =>
+  `INSERT INTO list_counts VALUES ('${name}', ${account}, 1)
    ON CONFLICT (collection, account_id) DO UPDATE SET n = list_counts.n + 1`;
 
 /** Removes a row (its id an SQL literal), and counts it out of its account's list if it was there. */
@@ -93,10 +93,10 @@ interface PageAt {
 
 /**
  * The statement of a page (by default $1 the account, $2 and $3 the sort keys after and before which
- * the page lies, or null, $4 its size): the list's count (as list_counts keeps it), the place of the window's ends in the list
- * as shown (`lo` rows shown up to `after`, `hi` before `before`), and the page's rows in the order
- * shown, as one JSON array (each row is JSON text: joined, they parse at once, where a text[] is
- * parsed in JavaScript). A window with a key or without is a text of its own: the statement's one
+ * the page lies, or null, $4 its size): the list's count (as list_counts keeps it), the place of the
+ * window's ends in the list as shown (`lo` rows shown up to `after`, `hi` before `before`), and the
+ * page's rows in the order shown, as one JSON array (each row is JSON text: joined, they parse at
+ * once, where a text[] is parsed in JavaScript). A window with a key or without is a text of its own: the statement's one
  * plan (plan_cache_mode, store.ts) reads the page by its keys from the list's index.
  */
 export function pageSql(

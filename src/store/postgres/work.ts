@@ -308,8 +308,7 @@ export class PgWork {
       ? [`INSERT INTO row_index (collection, index_name, key, id, sort, is_unique) VALUES ${keyRows.join(', ')}`]
       : [];
     const insert = `INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ${values}`;
-    if (fresh)
-      return this.later(insert, ...insertKeys, ...(counted ? [countedIn(literal(name), literal(row.account_id))] : []));
+    if (fresh) return this.later(insert, ...insertKeys, ...(counted ? [countedIn(name, literal(row.account_id))] : []));
     await this.later(
       `${insert} ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, sort = excluded.sort, row = excluded.row`,
       `DELETE FROM row_index WHERE collection = ${literal(name)} AND id = ${id}`,
