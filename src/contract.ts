@@ -23,6 +23,9 @@ export interface Scope {
   resource: string;
 }
 
+/** Whom a control call acts on (contract/sim.yaml `x-acts-on`). */
+export type ActsOn = 'account' | 'account-or-all' | 'server';
+
 export interface OperationMeta<Id extends string = OperationId> {
   api: ApiName;
   operationId: Id;
@@ -30,8 +33,11 @@ export interface OperationMeta<Id extends string = OperationId> {
   path: string;
   /** null for the operations that need no API key (the contract itself, the control API). */
   scope: Scope | null;
-  /** Control API: the call needs the admin token, when one is set (`x-admin`). */
-  admin: boolean;
+  /**
+   * Control API: whom the call acts on (`x-acts-on`): one account (the key's, Demo's without one), the
+   * key's account or every account without a key, or the whole server; null for the open calls.
+   */
+  actsOn: ActsOn | null;
   /** The status of `invalid_parameter`: 422 where the operation's 422 response lists that code, else 404. */
   invalidStatus: 404 | 422;
   jsonBody: boolean;
@@ -117,7 +123,7 @@ export function loadContract(name: ApiName = 'openapi'): Contract<string> {
         method: method.toUpperCase(),
         path,
         scope: (o['x-scope'] as Scope | undefined) ?? null,
-        admin: o['x-admin'] === true,
+        actsOn: (o['x-acts-on'] as ActsOn | undefined) ?? null,
         invalidStatus: codes.includes('invalid_parameter') ? 422 : 404,
         jsonBody: 'application/json' in content,
         multipart: 'multipart/form-data' in content,

@@ -41,6 +41,11 @@ export interface ClockControl {
 
 export interface SandboxHandle extends Sandbox {
   clock: ClockControl;
+  /**
+   * This sandbox alone back to how it was made (the same keys and numbers), its clock, schedule,
+   * deliveries, fault rules and journal entries cleared; every other account goes on untouched.
+   */
+  reset(): Promise<void>;
 }
 
 export interface Dipswitch {
@@ -54,8 +59,12 @@ export interface Dipswitch {
   clock: ClockControl;
   /** A fresh isolated account with its own keys, numbers and clock. */
   sandbox(name?: string): Promise<SandboxHandle>;
-  /** Back to the fixtures. */
-  reset(): Promise<void>;
+  /**
+   * The accounts of the fixtures back to how they began, with every fault rule and journal entry
+   * that is not a sandbox's; the sandboxes other callers hold go on untouched (`removeSandboxes`:
+   * removed too, the whole server back to the fixtures).
+   */
+  reset(opts?: { removeSandboxes?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -90,9 +99,15 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
     clock: clockOf(DEMO_ACCOUNT),
     async sandbox(name) {
       const box = await newSandbox(runtime, name);
-      return { ...box, clock: clockOf(box.id) };
+      return {
+        ...box,
+        clock: clockOf(box.id),
+        reset: async () => {
+          await runtime.resetAccount(box.id);
+        },
+      };
     },
-    reset: () => runtime.reset(),
+    reset: (resetOpts) => runtime.reset({ keepSandboxes: !resetOpts?.removeSandboxes }),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -41,7 +41,17 @@ export interface Runtime {
    * outbox; once committed, the scheduler wakes for any step the work scheduled.
    */
   work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts?: WorkOptions): Promise<T>;
-  /** Back to the fixtures: state, clocks, schedule, delivery log, faults and journal. */
-  reset(): Promise<void>;
+  /**
+   * The whole server back to the fixtures: state, clocks, schedule, delivery log, faults and
+   * journal; every sandbox removed, or with `keepSandboxes` kept as it is with everything of its own.
+   */
+  reset(opts?: { keepSandboxes?: boolean }): Promise<void>;
+  /**
+   * One account back to how it began (a sandbox as made, with its keys and numbers; a fixture
+   * account as the fixtures give it), its fault rules and journal entries dropped; false when there is no such account.
+   */
+  resetAccount(accountId: string): Promise<boolean>;
+  /** Removes an account, everything it owns, its fault rules and journal entries; false when there is no such account. */
+  removeAccount(accountId: string): Promise<boolean>;
   close(): Promise<void>;
 }

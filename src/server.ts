@@ -14,6 +14,7 @@ import {
   silentLogger,
   systemRandom,
   wallClock,
+  type Ids,
   type Logger,
   type Random,
 } from './deps.js';
@@ -34,7 +35,8 @@ import { JsonStore, type JsonStoreOptions } from './store/embedded/json_store.js
 import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/postgres/shared.js';
 import type { PgStore } from './store/postgres/store.js';
 import type { Store } from './store/store.js';
-import type { ClockMode, DbData } from './store/rows.js';
+import { COLLECTION_NAMES, type AnyRow, type ClockMode, type DbData } from './store/rows.js';
+import { fillSandbox } from './engine/sandboxes.js';
 
 export type { Runtime } from './runtime.js';
 import type { Runtime } from './runtime.js';
@@ -120,6 +122,79 @@ function wireSmpp(parts: {
   });
 }
 
+/** The resets of the control API: the whole server, one account, an account removed (Runtime's). */
+function resets(parts: {
+  store: Store;
+  fixtures: () => DbData;
+  faults: Faults;
+  journal: Journal;
+  clocks: Clocks;
+  scheduler: Scheduler;
+  ids: Ids;
+  random: Random;
+}): Pick<Runtime, 'reset' | 'resetAccount' | 'removeAccount'> {
+  const { store, fixtures, faults, journal, clocks, scheduler, ids, random } = parts;
+  return {
+    async reset(opts = {}) {
+      if (!opts.keepSandboxes) {
+        await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
+        await faults.clear();
+        await journal.clear();
+      } else {
+        const kept = await store.run({ global: true }, async (w) => {
+          const boxes = (await w.accounts.sandboxes()).map((a) => a.account_id);
+          const state = fixtures();
+          for (const id of boxes) {
+            const own = await w.accountState(id);
+            for (const name of COLLECTION_NAMES) (state[name] as AnyRow[]).push(...((own[name] ?? []) as AnyRow[]));
+          }
+          await w.replaceAll(state);
+          return boxes;
+        });
+        for (const rule of await faults.list())
+          if (!kept.includes(rule.match.account_id ?? '')) await faults.remove(rule.id);
+        await journal.clear({ except: kept });
+      }
+      clocks.forget();
+      await scheduler.rearm();
+    },
+    async resetAccount(accountId) {
+      const found = await store.run({ global: true }, async (w) => {
+        const account = await w.accounts.getAnyAccount(accountId);
+        if (!account) return false;
+        if (account.sandbox_block === null) {
+          await w.replaceAccount(accountId, fixtures());
+          return true;
+        }
+        const keys = account.sandbox_keys ?? undefined;
+        await w.removeAccount(accountId);
+        clocks.forget();
+        const made = { id: accountId, name: account.data.name, block: account.sandbox_block, keys };
+        await fillSandbox(w, { ids, random }, await clocks.of(w, accountId), made);
+        return true;
+      });
+      if (!found) return false;
+      await faults.clear(accountId);
+      await journal.clear({ only: accountId });
+      clocks.forget();
+      await scheduler.rearm();
+      return true;
+    },
+    async removeAccount(accountId) {
+      const found = await store.run({ global: true }, async (w) => {
+        if (!(await w.accounts.getAnyAccount(accountId))) return false;
+        await w.removeAccount(accountId);
+        return true;
+      });
+      if (found) {
+        await faults.clear(accountId);
+        await journal.clear({ only: accountId });
+      }
+      return found;
+    },
+  };
+}
+
 export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const logger = opts.logger ?? consoleLogger;
   const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
@@ -139,7 +214,13 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const ids = makeIds(random, () => clocks.server().ms());
   const { faults, journal, snapshots } = shared(pg, store, random, limits);
   // the binds journal their deliver_sm through the hooks, made below (they wake the worker)
-  const binds = new SmppBinds((exchange) => hooks.journal(exchange));
+  const binds = new SmppBinds(
+    (exchange) => hooks.journal(exchange),
+    (bind) =>
+      logger.warn(
+        `SMPP bind of system id ${bind.systemId} closed: it left ${bind.outstanding} deliver_sm unanswered past their time limit (it neither reads nor answers); its messages wait for another bind`,
+      ),
+  );
   const deliveries = new DeliveryWorker({
     smpp: binds,
     store,
@@ -183,13 +264,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     scenarios: new ScenarioShelf(opts.scenarioDirs),
     streams: new Set(),
     work: (accountId, fn, workOpts) => scheduler.work(accountId, fn, workOpts),
-    async reset() {
-      await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
-      clocks.forget();
-      await faults.clear();
-      await journal.clear();
-      await scheduler.rearm();
-    },
+    ...resets({ store, fixtures, faults, journal, clocks, scheduler, ids, random }),
     async close() {
       for (const end of [...runtime.streams]) end();
       await runtime.smpp.server?.close();

@@ -201,7 +201,9 @@ describe('dipswitch: logs', () => {
       await eventually(() => server.out().includes('Partner'));
       const banner = server.lines().map((l) => l.msg as string);
       expect(banner[0]).toMatch(/^dipswitch \d+\.\d+\.\d+ serving http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
-      expect(banner).toContain(`  control API ${server.base}/__sim: needs the header X-Sim-Admin-Token`);
+      expect(banner).toContain(
+        `  control API ${server.base}/__sim: an account's own key acts on that account; the rest needs the header X-Sim-Admin-Token`,
+      );
       expect(banner).toContain(
         `  dashboard ${server.base}/__sim/ui; OpenAPI ${server.base}/api/v1/openapi and ${server.base}/__sim/openapi`,
       );

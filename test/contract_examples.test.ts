@@ -93,8 +93,10 @@ const PLAN: (string | { call: string; path: string })[] = [
   'simInboundCall',
   'simRaiseOverwrite',
   'simCreateGroup',
-  // last: it answers the next GET of the numbers with a 503
+  // it answers the next GET of the numbers with a 503
   'simAddFault',
+  // last: back to the fixtures (with Demo's key: Demo alone)
+  'simReset',
 ];
 
 /** The record each path parameter names, by the operation that created it. */

@@ -50,7 +50,14 @@ function serveCommand(root: Command): void {
     .addOption(
       opt('--scenarios <dir>', 'a folder of scenario files (.js, .mjs, .ts) besides the built-in ones', 'SCENARIOS'),
     )
-    .addOption(opt('--admin-token <token>', 'guard /__sim: every call needs X-Sim-Admin-Token', 'SIM_ADMIN_TOKEN'))
+    .addOption(
+      opt(
+        '--admin-token <token>',
+        "guard /__sim: what spans accounts needs X-Sim-Admin-Token; an account's own key acts on that account",
+        'SIM_ADMIN_TOKEN',
+      ),
+    )
+    .addOption(opt('--open-sandboxes', 'with --admin-token, anyone may still make a sandbox', 'OPEN_SANDBOXES'))
     .addOption(opt('--unsafe-open-control', 'allow an unguarded /__sim on a non-loopback --host'))
     .addOption(
       opt(
@@ -76,7 +83,9 @@ function serveCommand(root: Command): void {
   for (const l of LIMIT_FLAGS) serveCmd.addOption(opt(l.flag, l.help, l.env).argParser(wholeNumber(LIMIT_MIN)));
   logOptions(serveCmd).action(async (_opts, cmd: Command) => {
     applyConfig(cmd);
-    await (await import('./serve.js')).serve(cmd.opts<ServeFlags>());
+    // the default SMPP port, taken by another instance, gives way to a free one; a port asked for does not
+    const smppPortAsked = cmd.getOptionValueSource('smppPort') !== 'default';
+    await (await import('./serve.js')).serve({ ...cmd.opts<ServeFlags>(), smppPortAsked });
   });
 }
 

@@ -30,6 +30,7 @@ export interface ServeFlags extends Record<string, unknown> {
   startTime?: Date;
   seed?: number;
   adminToken?: string;
+  openSandboxes?: boolean;
   unsafeOpenControl?: boolean;
   outboundAllow: string[];
   outboundDeny: Deniable[];
@@ -40,6 +41,8 @@ export interface ServeFlags extends Record<string, unknown> {
   quiet?: boolean;
   smpp: boolean;
   smppPort: number;
+  /** The SMPP port was given (flag, environment, config file): it is not given up for another. */
+  smppPortAsked?: boolean;
 }
 
 /** The bounds given as flags (each named by its row of LIMIT_FLAGS); the others keep their defaults. */
@@ -62,7 +65,7 @@ export async function banner(
 ): Promise<void> {
   const base = `http://${f.host}:${(server.address() as AddressInfo).port}`;
   const control = f.adminToken
-    ? 'needs the header X-Sim-Admin-Token'
+    ? `an account's own key acts on that account; the rest needs the header X-Sim-Admin-Token${f.openSandboxes ? ' (sandboxes open to all)' : ''}`
     : f.unsafeOpenControl
       ? 'OPEN to anyone who reaches it'
       : 'open (loopback only)';
@@ -70,7 +73,12 @@ export async function banner(
   logger.info(`dipswitch ${version} serving ${base}/api/v1`);
   logger.info(`  control API ${base}/__sim: ${control}`);
   logger.info(`  dashboard ${base}/__sim/ui; OpenAPI ${base}/api/v1/openapi and ${base}/__sim/openapi`);
-  logger.info(`  SMPP: ${smppPort === null ? 'off (--no-smpp)' : `smpp://${f.host}:${smppPort}`}`);
+  const gaveWay = smppPort !== null && smppPort !== f.smppPort && f.smppPort !== 0;
+  const smpp =
+    smppPort === null
+      ? 'off (--no-smpp)'
+      : `smpp://${f.host}:${smppPort}${gaveWay ? ` (port ${f.smppPort} is in use: a free one instead)` : ''}`;
+  logger.info(`  SMPP: ${smpp}`);
   logger.info(`  store: ${runtime.store.location === 'memory' ? 'memory' : resolve(runtime.store.location)}`);
   logger.info(`  clock: ${clock}; CORS: ${f.cors ? 'on' : 'off'}; outbound: ${outboundPolicy(f)}`);
   if (f.scenarios) {
@@ -82,6 +90,20 @@ export async function banner(
   for (const account of fixtures.accounts) {
     const keys = fixtures.api_keys.filter((k) => k.account_id === account.data.id).map((k) => k.data.key);
     logger.info(`  ${account.data.name} (${account.data.id}): ${keys.join(', ')}`);
+  }
+}
+
+/**
+ * The SMPP server on its port; the default port (2775) taken by another process gives way to a free
+ * one (the banner names it), so instances with stores of their own start side by side. A port asked
+ * for is kept or refused.
+ */
+async function smppListening(runtime: Runtime, f: ServeFlags): Promise<{ port: number }> {
+  try {
+    return await listenSmpp(runtime, f.smppPort, f.host);
+  } catch (e) {
+    if (f.smppPortAsked || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    return listenSmpp(runtime, 0, f.host);
   }
 }
 
@@ -117,6 +139,7 @@ export async function serve(f: ServeFlags): Promise<void> {
     seed: f.seed,
     logger,
     simAdminToken: f.adminToken,
+    openSandboxes: f.openSandboxes,
     outboundAllow: f.outboundAllow,
     outboundDeny: f.outboundDeny,
     cors: f.cors,
@@ -138,14 +161,13 @@ export async function serve(f: ServeFlags): Promise<void> {
     },
   );
   const smpp = f.smpp
-    ? await listening(() => listenSmpp(runtime, f.smppPort, f.host), f.host, f.smppPort, '--smpp-port').catch(
-        async (e: unknown) => {
-          server.close();
-          await runtime.close();
-          throw e;
-        },
-      )
+    ? await listening(() => smppListening(runtime, f), f.host, f.smppPort, '--smpp-port').catch(async (e: unknown) => {
+        server.close();
+        await runtime.close();
+        throw e;
+      })
     : null;
+  runtime.store.serving?.(`http://${f.host}:${(server.address() as AddressInfo).port}`);
   // a clean stop (SIGTERM, SIGINT) lets pending writes finish first
   const shutdown = () => {
     server.close();

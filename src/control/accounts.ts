@@ -28,9 +28,17 @@ async function setSuspended(runtime: Runtime, accountId: string, id: string, sus
 }
 
 export const accountHandlers = {
-  simReset: async ({ runtime }) => {
-    await runtime.reset();
-    return { status: 200, body: { status: 'reset', accounts: (await read(runtime, (w) => w.accounts.all())).length } };
+  simReset: async ({ runtime, own, body }) => {
+    if (own !== undefined) await runtime.resetAccount(own);
+    else await runtime.reset({ keepSandboxes: body?.keep_sandboxes === true });
+    const accounts = (await read(runtime, (w) => w.accounts.all())).length;
+    return {
+      status: 200,
+      body:
+        own === undefined
+          ? { status: 'reset', scope: 'all', accounts }
+          : { status: 'reset', scope: 'account', account_id: own, accounts },
+    };
   },
 
   simAccounts: async ({ runtime }) => ({
@@ -60,10 +68,11 @@ export const accountHandlers = {
 
   simCreateSandbox: async ({ runtime, body }) => ({ status: 201, body: await newSandbox(runtime, body?.name) }),
 
-  simDeleteAccount: async ({ runtime, params }) => {
-    const account = await read(runtime, (w) => w.accounts.getAnyAccount(params.id));
-    if (!account) throw notFound('account', params.id);
-    await runtime.store.run({ global: true }, (w) => w.removeAccount(params.id));
+  simDeleteAccount: async ({ runtime, params, own }) => {
+    // with an account's key, only that account itself (a sandbox's test removing its sandbox)
+    const account =
+      own === undefined || own === params.id ? await read(runtime, (w) => w.accounts.getAnyAccount(params.id)) : null;
+    if (!account || !(await runtime.removeAccount(params.id))) throw notFound('account', params.id);
     return { status: 200, body: { id: params.id, name: account.data.name, deleted: true } };
   },
 

@@ -1,23 +1,58 @@
-/** Control API (contract/sim.yaml): faults: rules that change answers and deliveries on purpose (interface.md section 7). */
-import { notFound } from '../domain/errors.js';
+/**
+ * Control API (contract/sim.yaml): faults: rules that change answers and deliveries on purpose
+ * (interface.md section 7). A rule made with an account's key is that account's alone; one made
+ * with the control API's authority matches every account. A rule that could never fire is refused.
+ */
+import { loadContract } from '../contract.js';
+import { assertNoViolations, invalidField, notFound } from '../domain/errors.js';
+import { ruleProblems, type RoutedOperation } from '../domain/fault_rules.js';
 import type { SimHandlerMap } from '../http/handler.js';
+import { read } from './read.js';
+
+let routed: RoutedOperation[] | undefined;
+
+/** The operations of the simulated API a rule can name (the control API's own calls meet no fault). */
+const apiOperations = (): RoutedOperation[] =>
+  (routed ??= [...loadContract().operations.values()].map(({ operationId, method, path }) => ({
+    operationId,
+    method,
+    path,
+  })));
 
 export const faultHandlers = {
-  simAddFault: async ({ runtime, body }) => ({
-    status: 201,
-    body: await runtime.faults.add({
-      id: runtime.ids.uuid(),
-      match: body.match,
-      effect: body.effect,
-      times: body.times ?? null,
-      probability: body.probability ?? null,
-    }),
-  }),
+  simAddFault: async ({ runtime, body, own }) => {
+    const match = { ...body.match };
+    if (own !== undefined) {
+      // a key's rule is its account's: it can neither reach another account nor every one
+      if (match.account_id !== undefined && match.account_id !== own)
+        throw invalidField(
+          '/match/account_id',
+          "A rule made with an account's key matches that account only; name no other (or use the admin authority).",
+        );
+      match.account_id = own;
+    } else if (match.account_id !== undefined) {
+      const id = match.account_id;
+      if (!(await read(runtime, (w) => w.accounts.getAnyAccount(id))))
+        throw invalidField('/match/account_id', `No account has the id ${id}.`);
+    }
+    assertNoViolations(ruleProblems(match, body.effect, apiOperations()));
+    return {
+      status: 201,
+      body: await runtime.faults.add({
+        id: runtime.ids.uuid(),
+        match,
+        effect: body.effect,
+        times: body.times ?? null,
+        probability: body.probability ?? null,
+        scope: own === undefined ? 'all' : 'account',
+      }),
+    };
+  },
 
-  simListFaults: async ({ runtime }) => ({ status: 200, body: { faults: await runtime.faults.list() } }),
+  simListFaults: async ({ runtime, own }) => ({ status: 200, body: { faults: await runtime.faults.list(own) } }),
 
-  simDeleteFault: async ({ runtime, params }) => {
-    const rule = await runtime.faults.remove(params.id);
+  simDeleteFault: async ({ runtime, params, own }) => {
+    const rule = await runtime.faults.remove(params.id, own);
     if (!rule) throw notFound('fault', params.id);
     return { status: 200, body: rule };
   },

@@ -1,22 +1,26 @@
 /** Control API (contract/sim.yaml): what dipswitch saw and sent: the request journal, paged and live, and the delivery log. */
 import { DomainError, invalidParameter, notFound } from '../domain/errors.js';
-import { JOURNAL_STREAMS } from '../engine/journal.js';
+import { JOURNAL_STREAMS, type JournalFilter } from '../engine/journal.js';
 import type { SimHandlerMap, StreamWriter } from '../http/handler.js';
 import { read } from './read.js';
 
+/** A journal filter narrowed to the calls of the caller's account, when a key was given. */
+const ownCalls = <F extends { account_id?: string }>(filter: F, own: string | undefined): F =>
+  own === undefined ? filter : { ...filter, account_id: own };
+
 export const journalHandlers = {
-  simRequests: async ({ runtime, query }) => {
+  simRequests: async ({ runtime, query, own }) => {
     if (query.cursor !== undefined && !/^\d{1,15}$/.test(query.cursor))
       throw invalidParameter('cursor', 'cursor is not a next_cursor of this journal.');
     const { limit = 100, cursor, ...filter } = query;
-    return { status: 200, body: await runtime.journal.page(filter, limit, cursor) };
+    return { status: 200, body: await runtime.journal.page(ownCalls(filter, own), limit, cursor) };
   },
 
-  simRequestStream: ({ runtime, query }) => {
+  simRequestStream: ({ runtime, query, own }) => {
     // calls journaled before the writer is handed over wait here
     let out: StreamWriter | undefined;
     const early: string[] = [];
-    const stop = runtime.journal.listen({ api: query.api ?? 'v1' }, (entry) => {
+    const stop = runtime.journal.listen(ownCalls<JournalFilter>({ api: query.api ?? 'v1' }, own), (entry) => {
       const event = `event: call\nid: ${entry.id}\ndata: ${JSON.stringify(entry)}\n\n`;
       if (out) out.write(event);
       else early.push(event);
@@ -38,14 +42,16 @@ export const journalHandlers = {
     };
   },
 
-  simDeliveries: async ({ runtime, accountId, query }) => {
-    const rows = await read(runtime, (w) => w.deliveries.list(accountId));
+  simDeliveries: async ({ runtime, own, query }) => {
+    const rows = await read(runtime, (w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
     const deliveries = rows.filter((d) => !query.kind || d.data.kind === query.kind).map((d) => d.data);
     return { status: 200, body: { count: deliveries.length, deliveries } };
   },
 
-  simRedeliver: async ({ runtime, accountId, params }) => {
-    const delivery = await runtime.deliveries.redeliver(accountId, params.id);
+  simRedeliver: async ({ runtime, own, params }) => {
+    // without a key, any account's delivery (its id names it)
+    const accountId = own ?? (await read(runtime, (w) => w.deliveries.getAnyAccount(params.id)))?.account_id;
+    const delivery = accountId ? await runtime.deliveries.redeliver(accountId, params.id) : null;
     if (!delivery) throw notFound('delivery', params.id);
     return { status: 200, body: delivery.data };
   },

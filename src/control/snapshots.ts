@@ -1,17 +1,23 @@
-/** Control API (contract/sim.yaml): snapshots of the whole state, saved and restored by name. */
+/**
+ * Control API (contract/sim.yaml): snapshots saved and restored by name: of the whole state, or,
+ * with an account's key, of that account's records alone (its names are its own).
+ */
 import { notFound } from '../domain/errors.js';
 import type { SimHandlerMap } from '../http/handler.js';
 
 export const snapshotHandlers = {
-  simListSnapshots: async ({ runtime }) => ({ status: 200, body: { snapshots: await runtime.snapshots.list() } }),
+  simListSnapshots: async ({ runtime, own }) => ({
+    status: 200,
+    body: { snapshots: await runtime.snapshots.list(own) },
+  }),
 
-  simSaveSnapshot: async ({ runtime, body }) => {
-    await runtime.snapshots.save((fn) => runtime.store.run({ global: true }, fn), body.name);
-    return { status: 201, body: { name: body.name, snapshots: await runtime.snapshots.list() } };
+  simSaveSnapshot: async ({ runtime, body, own }) => {
+    await runtime.snapshots.save((fn) => runtime.store.run({ global: true }, fn), body.name, own);
+    return { status: 201, body: { name: body.name, snapshots: await runtime.snapshots.list(own) } };
   },
 
-  simRestoreSnapshot: async ({ runtime, params }) => {
-    if (!(await runtime.snapshots.restore((fn) => runtime.store.run({ global: true }, fn), params.name)))
+  simRestoreSnapshot: async ({ runtime, params, own }) => {
+    if (!(await runtime.snapshots.restore((fn) => runtime.store.run({ global: true }, fn), params.name, own)))
       throw notFound('snapshot', params.name);
     runtime.clocks.forget();
     await runtime.scheduler.rearm();

@@ -39,6 +39,13 @@ export interface FaultEffect {
   smpp_status?: number;
 }
 
+/**
+ * Whose a rule is: `account`, made with an account's key, matches that account's calls and
+ * deliveries alone (`match.account_id`) and only that account lists or removes it; `all`, made with
+ * the control API's authority, matches every account (narrowed by `match.account_id`).
+ */
+export type FaultScope = 'account' | 'all';
+
 export interface FaultRule {
   id: string;
   match: FaultMatch;
@@ -46,7 +53,19 @@ export interface FaultRule {
   times: number | null;
   probability: number | null;
   fired: number;
+  scope: FaultScope;
 }
+
+/** A rule as the control API shows it: whether it has fired its times. */
+export type ShownFaultRule = FaultRule & { spent: boolean };
+
+const spentOf = (r: FaultRule): boolean => r.times !== null && r.fired >= r.times;
+
+const shown = (r: FaultRule): ShownFaultRule => ({ ...r, scope: r.scope ?? 'all', spent: spentOf(r) });
+
+/** Whether the rule is the account's own (made with its key); every rule when `own` is undefined. */
+const visibleTo = (own: string | undefined) => (r: FaultRule) =>
+  own === undefined || (r.scope === 'account' && r.match.account_id === own);
 
 export interface InboundCall {
   method: string;
@@ -139,26 +158,32 @@ export class Faults {
     private readonly rules: FaultRules = new MemoryFaultRules(),
   ) {}
 
-  async add(rule: Omit<FaultRule, 'fired'>): Promise<FaultRule> {
+  async add(rule: Omit<FaultRule, 'fired'>): Promise<ShownFaultRule> {
     if ((await this.rules.count()) >= MAX_FAULTS)
       throw new DomainError('limit_reached', [
         { detail: `At most ${MAX_FAULTS} fault rules are kept; delete some, or reset.` },
       ]);
     const full = { ...rule, fired: 0 };
     await this.rules.add(full);
-    return full;
+    return shown(full);
   }
 
-  list(): Promise<FaultRule[]> {
-    return this.rules.all();
+  /** The rules an account made with its key (`own`), or every rule. */
+  async list(own?: string): Promise<ShownFaultRule[]> {
+    return (await this.rules.all()).filter(visibleTo(own)).map(shown);
   }
 
-  remove(id: string): Promise<FaultRule | undefined> {
-    return this.rules.remove(id);
+  /** Removes a rule, if it is the account's own (`own`) or `own` is undefined. */
+  async remove(id: string, own?: string): Promise<ShownFaultRule | undefined> {
+    if (own !== undefined && !(await this.list(own)).some((r) => r.id === id)) return undefined;
+    const rule = await this.rules.remove(id);
+    return rule && shown(rule);
   }
 
-  clear(): Promise<void> {
-    return this.rules.clear();
+  /** Removes the account's own rules (`own`), or every rule. */
+  async clear(own?: string): Promise<void> {
+    if (own === undefined) return this.rules.clear();
+    for (const rule of await this.list(own)) await this.rules.remove(rule.id);
   }
 
   /** The effect of the first live inbound rule matching the call, if it fires this time. */

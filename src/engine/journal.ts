@@ -155,8 +155,16 @@ export interface JournalLog {
   page(f: JournalFilter, limit: number, before: number): Promise<{ count: number; found: Kept[]; more: boolean }>;
   /** A call another instance kept (told by its id), for live readers. */
   get(id: number): Promise<Kept | undefined>;
-  clear(): Promise<void>;
+  /** Drops every call, or the calls of the accounts `scope` names (`only`), or all but theirs (`except`). */
+  clear(scope?: JournalScope): Promise<void>;
 }
+
+/** Which calls a clear drops: one account's, or every call but those of some accounts. */
+export type JournalScope = { only: string } | { except: readonly string[] };
+
+/** Whether a clear of `scope` drops a call of `accountId`. */
+export const dropped = (scope: JournalScope | undefined, accountId: string | null): boolean =>
+  !scope || ('only' in scope ? accountId === scope.only : accountId === null || !scope.except.includes(accountId));
 
 /** The journal of one process. */
 export class MemoryJournalLog implements JournalLog {
@@ -202,10 +210,11 @@ export class MemoryJournalLog implements JournalLog {
     return undefined;
   }
 
-  async clear(): Promise<void> {
-    this.entries = [];
+  async clear(scope?: JournalScope): Promise<void> {
+    const kept = scope ? this.entries.slice(this.head).filter((e) => !dropped(scope, e.account_id)) : [];
+    this.entries = kept;
     this.head = 0;
-    this.bytes = 0;
+    this.bytes = kept.reduce((sum, e) => sum + e.bytes, 0);
   }
 }
 
@@ -295,7 +304,7 @@ export class Journal {
     return () => this.listeners.delete(listener);
   }
 
-  clear(): Promise<void> {
-    return this.log.clear();
+  clear(scope?: JournalScope): Promise<void> {
+    return this.log.clear(scope);
   }
 }

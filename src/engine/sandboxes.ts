@@ -52,7 +52,7 @@ async function freeNumbers(store: UnitOfWork): Promise<{ block: number; numbers:
   }
 }
 
-/** Makes sandbox `id` (an unused account id) inside the work of that account. */
+/** Makes sandbox `id` (an unused account id) in whole-state work. */
 export async function createSandbox(
   store: UnitOfWork,
   sources: { ids: Ids; random: Random },
@@ -61,17 +61,36 @@ export async function createSandbox(
   name: string | undefined,
   limit: number,
 ): Promise<Sandbox> {
-  const { ids, random } = sources;
   const live = (await store.accounts.sandboxes()).length;
   if (live >= limit) {
     throw new DomainError('limit_reached', [
       { detail: `At most ${limit} sandboxes may exist at once (--max-sandboxes); delete one first.` },
     ]);
   }
+  const { block } = await freeNumbers(store);
+  return fillSandbox(store, sources, clock, { id, name: name ?? `Sandbox ${id.slice(0, 8)}`, block });
+}
+
+/**
+ * A sandbox as it is made: its account, users, keys (the ones given, so a reset keeps them), its
+ * block's ten numbers and a shared resource group. The account's rows must not exist yet.
+ */
+export async function fillSandbox(
+  store: UnitOfWork,
+  sources: { ids: Ids; random: Random },
+  clock: Clock,
+  made: { id: string; name: string; block: number; keys?: Sandbox['keys'] },
+): Promise<Sandbox> {
+  const { ids, random } = sources;
+  const { id, name: label, block } = made;
+  const numbers = sandboxNumbers(block);
   const now = clock.iso();
-  const label = name ?? `Sandbox ${id.slice(0, 8)}`;
-  const { block, numbers } = await freeNumbers(store);
-  await store.accounts.insert({ account_id: id, sandbox_block: block, data: { id, name: label, inserted_at: now } });
+  const account = await store.accounts.insert({
+    account_id: id,
+    sandbox_block: block,
+    sandbox_keys: null,
+    data: { id, name: label, inserted_at: now },
+  });
   const user = (role: Role, first: string) =>
     store.users.insert({
       account_id: id,
@@ -89,7 +108,7 @@ export async function createSandbox(
         updated_at: now,
       },
     });
-  const key = (userId: string | null, keyName: string): Promise<ApiKeyRow> =>
+  const key = (userId: string | null, keyName: string, given: string | undefined): Promise<ApiKeyRow> =>
     store.apiKeys.insert({
       account_id: id,
       user_id: userId,
@@ -101,15 +120,19 @@ export async function createSandbox(
         identity: `sbx_${token(random, 9)}`,
         inserted_at: now,
         updated_at: now,
-        key: `sbx_${token(random, 24)}`,
+        key: given ?? `sbx_${token(random, 24)}`,
         name: keyName,
         notes: null,
         smpp_system_id: `s${random.bytes(6).toString('hex').slice(0, 11)}`,
       },
     });
-  const admin = await key((await user('admin', 'Ada')).data.id, 'Sandbox admin');
-  const readonly = await key((await user('read_only', 'Rita')).data.id, 'Sandbox read-only');
-  const standard = await key(null, 'Sandbox standard');
+  const admin = await key((await user('admin', 'Ada')).data.id, 'Sandbox admin', made.keys?.admin);
+  const readonly = await key((await user('read_only', 'Rita')).data.id, 'Sandbox read-only', made.keys?.readonly);
+  const standard = await key(null, 'Sandbox standard', made.keys?.standard);
+  const keys = { admin: admin.data.key, readonly: readonly.data.key, standard: standard.data.key };
+  await store.accounts.update(account, (d) => {
+    d.sandbox_keys = keys;
+  });
   for (const number of numbers) {
     await store.numbers.insert({
       account_id: id,
@@ -124,12 +147,7 @@ export async function createSandbox(
     account_id: id,
     data: { id: ids.uuid(), name: `${label} group`, inserted_at: now },
   });
-  return {
-    id,
-    name: label,
-    keys: { admin: admin.data.key, readonly: readonly.data.key, standard: standard.data.key },
-    numbers,
-  };
+  return { id, name: label, keys, numbers };
 }
 
 export interface Snapshot {
@@ -174,9 +192,20 @@ export class MemorySnapshotShelf implements SnapshotShelf {
 /** Runs `fn` in whole-state work (the store's `{ global: true }`). */
 export type WholeStateRun = <T>(fn: (store: UnitOfWork) => Promise<T>) => Promise<T>;
 
+/** The shelf's name of an account's snapshot: never a name of the whole state's (their pattern has no slash). */
+const shelfName = (name: string, owner: string | undefined): string => (owner ? `account/${owner}/${name}` : name);
+
+/** The shelf's snapshots of one account (`owner`), or of the whole state, by the names they were saved under. */
+const ownedBy = (owner: string | undefined) => (s: { name: string; bytes: number }) => {
+  if (!owner) return s.name.includes('/') ? [] : [s];
+  const prefix = shelfName('', owner);
+  return s.name.startsWith(prefix) ? [{ ...s, name: s.name.slice(prefix.length) }] : [];
+};
+
 /**
- * Named copies of the whole state: records (clocks and schedule among them) and document files,
- * kept up to a count and a size of files.
+ * Named copies of the whole state, or of one account's records (`owner`: a snapshot saved with
+ * the account's key): records (clocks and schedule among them) and document files, kept up to a
+ * count for each owner and a size of files for all of them together.
  */
 export class Snapshots {
   constructor(
@@ -190,21 +219,23 @@ export class Snapshots {
    * connections of their own, which the account work waiting for that lock may hold). Past a limit:
    * 422 `limit_reached`.
    */
-  async save(run: WholeStateRun, name: string): Promise<void> {
-    const others = (await this.shelf.list()).filter((s) => s.name !== name);
-    if (others.length >= this.limits.count) {
+  async save(run: WholeStateRun, name: string, owner?: string): Promise<void> {
+    const all = await this.shelf.list();
+    const key = shelfName(name, owner);
+    const others = all.filter((s) => s.name !== key);
+    if (others.flatMap(ownedBy(owner)).length >= this.limits.count) {
       throw new DomainError('limit_reached', [
         { detail: `At most ${this.limits.count} snapshots are kept; restore or reset, or save over an existing name.` },
       ]);
     }
     const budget = this.limits.bytes - others.reduce((sum, s) => sum + s.bytes, 0);
     const snapshot = await run(async (store) => {
-      const state = await store.exportState();
+      const state = owner ? await store.accountState(owner) : await store.exportState();
       // a step's claim belongs to the instance running it now, not to the copy
-      const data = { ...state, steps: state.steps.map(({ claim: _claim, ...step }) => step) };
+      const data = { ...state, steps: (state.steps ?? []).map(({ claim: _claim, ...step }) => step) } as DbData;
       const files = new Map<string, Buffer>();
       let bytes = 0;
-      for (const id of namedFiles(data.documents, data.bulk_dip_tasks)) {
+      for (const id of namedFiles(data.documents ?? [], data.bulk_dip_tasks ?? [])) {
         const file = await store.files.get(id);
         if (!file) continue;
         bytes += file.length;
@@ -217,20 +248,25 @@ export class Snapshots {
       }
       return { data, files, bytes };
     });
-    await this.shelf.put(name, snapshot);
+    await this.shelf.put(key, snapshot);
   }
 
-  list(): Promise<{ name: string; bytes: number }[]> {
-    return this.shelf.list();
+  /** The snapshots of one account (`owner`), or of the whole state. */
+  async list(owner?: string): Promise<{ name: string; bytes: number }[]> {
+    return (await this.shelf.list()).flatMap(ownedBy(owner));
   }
 
-  /** Restores a copy in whole-state work (`run`), read from the shelf before it (as `save` says why). */
-  async restore(run: WholeStateRun, name: string): Promise<boolean> {
-    const snap = await this.shelf.get(name);
+  /**
+   * Restores a copy in whole-state work (`run`), read from the shelf before it (as `save` says why):
+   * the whole state, or the records of the account it was saved for, every other account untouched.
+   */
+  async restore(run: WholeStateRun, name: string, owner?: string): Promise<boolean> {
+    const snap = await this.shelf.get(shelfName(name, owner));
     if (!snap) return false;
     await run(async (store) => {
       for (const [id, bytes] of snap.files) await store.files.put(id, bytes);
-      await store.replaceAll(snap.data);
+      if (owner) await store.replaceAccount(owner, snap.data);
+      else await store.replaceAll(snap.data);
     });
     return true;
   }

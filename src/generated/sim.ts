@@ -55,7 +55,12 @@ export interface paths {
         readonly put?: never;
         /**
          * Reset
-         * @description Back to the fixtures (a `--fixtures` file read again, so an edit is taken); clocks, schedule, delivery log, faults and journal cleared.
+         * @description With an account's key: that account alone, back to how it began (a sandbox as it was made, with the same keys and
+         *     numbers; an account of the fixtures as the fixtures give it), its clock, schedule, delivery log, fault rules and
+         *     journal entries cleared; every other account goes on untouched.
+         *     Without a key (the control API's authority): the whole server back to the fixtures (a `--fixtures` file read again,
+         *     so an edit is taken), every sandbox removed, every clock, schedule, delivery log, fault rule and journal entry cleared;
+         *     with `keep_sandboxes` the sandboxes and everything of theirs are kept as they are.
          */
         readonly post: operations["simReset"];
         readonly delete?: never;
@@ -665,9 +670,24 @@ export interface components {
                 readonly [key: string]: unknown;
             };
         };
+        readonly reset_request: {
+            /**
+             * @description A reset of the whole server keeps every sandbox (its records, clock, schedule, deliveries, rules and journal) as it is.
+             * @default false
+             */
+            readonly keep_sandboxes?: boolean;
+        };
         readonly reset_result: {
             /** @constant */
             readonly status: "reset";
+            /**
+             * @description `account`: the account of the key given; `all`: the whole server.
+             * @enum {string}
+             */
+            readonly scope: "account" | "all";
+            /** @description The account reset, for a reset with its key. */
+            readonly account_id?: string;
+            /** @description How many accounts exist after the reset. */
             readonly accounts: number;
         };
         readonly account_key: {
@@ -872,6 +892,13 @@ export interface components {
             readonly times: number | null;
             readonly probability: number | null;
             readonly fired: number;
+            /** @description The rule has fired its `times` and fires no more; it stays listed until removed or reset. */
+            readonly spent: boolean;
+            /**
+             * @description `account`: made with an account's key, it matches only that account's calls and deliveries (`match.account_id`) and only that account lists or removes it; `all`: made with the control API's authority, it matches every account (narrowed by `match.account_id`).
+             * @enum {string}
+             */
+            readonly scope: "account" | "all";
         };
         readonly fault_list: {
             readonly faults: readonly components["schemas"]["fault"][];
@@ -1057,7 +1084,16 @@ export interface operations {
             readonly path?: never;
             readonly cookie?: never;
         };
-        readonly requestBody?: never;
+        readonly requestBody?: {
+            readonly content: {
+                /**
+                 * @example {
+                 *       "keep_sandboxes": true
+                 *     }
+                 */
+                readonly "application/json": components["schemas"]["reset_request"];
+            };
+        };
         readonly responses: {
             /** @description Reset. */
             readonly 200: {

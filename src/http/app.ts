@@ -35,8 +35,13 @@ const CORS_MAX_AGE_S = 600;
 export interface AppOptions {
   /** Check every answer against the contract and fail loudly on a mismatch (the test suite sets it). */
   validateResponses?: boolean;
-  /** When set, every /__sim call but health needs the header X-Sim-Admin-Token with this value. */
+  /**
+   * When set, the control API's own authority: a /__sim call that acts without an account's key, or
+   * on the whole server, needs the header X-Sim-Admin-Token with this value (contract/sim.yaml).
+   */
   simAdminToken?: string;
+  /** With an admin token set, sandboxes may still be made without it (`--open-sandboxes`). */
+  openSandboxes?: boolean;
   /** Replaces the handler map (tests of the pipeline itself). */
   handlers?: HandlerMap;
   /**

@@ -28,6 +28,8 @@ export interface Call {
   upload?: Upload;
   /** The call was answered (an injected fault, or the handler's reply). */
   answered: boolean;
+  /** A control call: it has the control API's own authority (the admin token, or none is set). */
+  authority?: boolean;
   /** The caller's clock, as the handler saw it (the journal's time). */
   clock?: Clock;
 }

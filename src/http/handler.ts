@@ -90,6 +90,11 @@ export interface SimCtx<K extends SimOperationId> {
   runtime: Runtime;
   /** The account of the key in Authorization; the Demo account when none is given. */
   accountId: string;
+  /**
+   * The account of the key in Authorization, undefined when none is given: a call that acts on
+   * the key's account or on every account (`x-acts-on: account-or-all`) acts on every account then.
+   */
+  own: string | undefined;
   params: NonNullable<simOperations[K]['parameters']['path']>;
   query: NonNullable<simOperations[K]['parameters']['query']>;
   body: BodyOfOp<simOperations[K]>;

@@ -40,14 +40,11 @@ export function routeStage(p: Pipeline, call: Call): Route {
 
 /**
  * Who calls: the key of the Authorization header (held until faults had their say). A control
- * call needs the admin token first, when one is set; its key, if any, names the account it acts on.
+ * call's key, if any, names the account it acts on; acting without one, or on the whole server,
+ * needs the control API's authority (controlAuthority).
  */
 export async function authenticateStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
-  if (meta.admin && p.opts.simAdminToken && call.req.header('x-sim-admin-token') !== p.opts.simAdminToken) {
-    throw new DomainError('access_denied.unauthenticated', [
-      { detail: 'The control API needs the header X-Sim-Admin-Token.', sub_code: 'missing_key' },
-    ]);
-  }
+  if (meta.api === 'sim') call.authority = controlAuthority(p, call, meta);
   if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
   const header = call.req.headers.authorization;
   try {
@@ -70,6 +67,33 @@ export async function authenticateStage(p: Pipeline, call: Call, meta: Operation
     call.unauthenticated = e;
     await release(call);
   }
+}
+
+/**
+ * The control API's authority over a call (contract/sim.yaml `x-acts-on`): the admin token where
+ * one is set, the caller's own account key for what acts on that account alone. Refuses a call
+ * that has neither; answers whether the call has the authority (it may act without a key).
+ */
+function controlAuthority(p: Pipeline, call: Call, meta: OperationMeta<string>): boolean {
+  const token = p.opts.simAdminToken;
+  const authority = !token || call.req.header('x-sim-admin-token') === token;
+  if (authority || !meta.actsOn) return authority;
+  const sandboxesOpen = meta.operationId === 'simCreateSandbox' && p.opts.openSandboxes === true;
+  if (meta.actsOn === 'server' && !sandboxesOpen)
+    throw new DomainError('access_denied.unauthenticated', [
+      {
+        detail: `${meta.method} ${meta.path} acts on the whole server: it needs the header X-Sim-Admin-Token.`,
+        sub_code: 'missing_key',
+      },
+    ]);
+  if (meta.actsOn !== 'server' && !call.req.headers.authorization)
+    throw new DomainError('access_denied.unauthenticated', [
+      {
+        detail: `${meta.method} ${meta.path} needs an account's key (Authorization: Bearer <key>, to act on that account) or the header X-Sim-Admin-Token.`,
+        sub_code: 'missing_key',
+      },
+    ]);
+  return false;
 }
 
 /** What a GET reads first (Pipeline's `readsAhead`: a record, or a page of a list), read with the caller's key. */
@@ -184,6 +208,7 @@ export async function handleStage(p: Pipeline, call: Call, route: Route): Promis
     const ctx = {
       runtime: p.runtime,
       accountId: call.principal?.accountId ?? DEMO_ACCOUNT,
+      own: call.principal?.accountId,
       params: route.params,
       query: call.query,
       body: call.body,

@@ -287,5 +287,9 @@ for (const name of COLLECTION_NAMES) {
   });
 }
 
+/** A collection of `tables` by its schema name (`api_keys`), for work over every collection alike. */
+export const collectionNamed = <K extends CollectionName>(tables: CollectionSet, name: K): Collection<Collections[K]> =>
+  (tables as unknown as Record<string, Collection<Collections[K]>>)[camel(name)] as Collection<Collections[K]>;
+
 /** The collections of a unit of work, derived from the schema's names: a new collection needs no getter. */
 export const Tables = TablesOf as unknown as new (table: TableSource) => CollectionSet;

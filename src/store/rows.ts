@@ -35,10 +35,14 @@ export interface Row<
   readonly data: T;
 }
 
-/** An account is its own row (account_id = id); a sandbox remembers its block of numbers. */
+/**
+ * An account is its own row (account_id = id); a sandbox remembers its block of numbers and the
+ * keys it was made with (a reset of the sandbox makes it again with them).
+ */
 export type AccountRow = Frozen<{
   account_id: string;
   sandbox_block: number | null;
+  sandbox_keys?: { admin: string; readonly: string; standard: string } | null;
   data: { id: string; name: string; inserted_at: string };
 }>;
 

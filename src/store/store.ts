@@ -3,7 +3,8 @@
  * that is committed once, durably, or leaves nothing behind. The embedded JSON store
  * (json_store.ts) is one backend; a database is another.
  */
-import { Tables, type TableSource } from './collections.js';
+import { collectionNamed, Tables, type TableSource } from './collections.js';
+import { COLLECTION_NAMES } from './rows.js';
 import type { PageRows, PageWindow } from './page.js';
 import type { AnyRow, ApiKeyRow, ClockRow, CollectionName, DbData, UserRow } from './rows.js';
 
@@ -140,6 +141,29 @@ export class UnitOfWork extends Tables {
     return this.backend.removeAccount(accountId);
   }
 
+  /** Every row the account owns, by collection (a snapshot of one account). */
+  async accountState(accountId: string): Promise<Partial<DbData>> {
+    const state: Partial<Record<CollectionName, readonly AnyRow[]>> = {};
+    for (const name of COLLECTION_NAMES) {
+      const rows = await collectionNamed(this, name).list(accountId);
+      if (rows.length) state[name] = [...rows];
+    }
+    return state as Partial<DbData>;
+  }
+
+  /**
+   * Replaces every row of one account with `rows` (those of another account among them are left
+   * out): a reset or restore of one account, every other account untouched. Whole-state work only.
+   */
+  async replaceAccount(accountId: string, rows: Partial<DbData>): Promise<void> {
+    await this.removeAccount(accountId);
+    for (const name of COLLECTION_NAMES) {
+      const collection = collectionNamed(this, name);
+      for (const row of (rows[name] ?? []) as readonly AnyRow[])
+        if (row.account_id === accountId) await collection.insert(row as never);
+    }
+  }
+
   /** Tells the other instances `payload` on `topic` if, and once, the work commits. */
   tell(topic: PeerTopic, payload: string): Promise<void> {
     return this.backend.tell?.(topic, payload) ?? Promise.resolve();
@@ -177,5 +201,7 @@ export interface Store {
   run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T>;
   /** Whether the store was created empty by this start (the caller seeds it). */
   readonly created: boolean;
+  /** Where this process serves, told to a process the store's owner refuses (the embedded store's). */
+  serving?(url: string): void;
   close(): Promise<void>;
 }

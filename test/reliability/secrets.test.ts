@@ -23,6 +23,7 @@ async function server(opts: { simAdminToken?: string; outboundAllow?: string[] }
   return {
     app,
     runtime,
+    base,
     call,
     lines,
     close: async () => {
@@ -163,10 +164,16 @@ describe('hosted-sandbox guards', () => {
 
   it('an admin token protects /__sim; health stays open and says nothing else', async () => {
     const s = await server({ simAdminToken: 'let-me-in' });
+    const keyless = (method: string, path: string, headers: Record<string, string> = {}) =>
+      callAt(s.base, method, path, { key: null, headers });
     expect(await s.call('GET', '/__sim/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
-    expect((await s.call('POST', '/__sim/reset')).status).toBe(403);
+    expect((await keyless('POST', '/__sim/reset')).status).toBe(403);
     expect((await s.call('GET', '/__sim/accounts')).status).toBe(403);
-    expect((await s.call('POST', '/__sim/reset', undefined, { 'x-sim-admin-token': 'let-me-in' })).status).toBe(200);
+    // an account's own key resets that account alone; the whole server needs the token
+    expect((await s.call('POST', '/__sim/reset')).body).toMatchObject({ scope: 'account' });
+    expect((await keyless('POST', '/__sim/reset', { 'x-sim-admin-token': 'let-me-in' })).body).toMatchObject({
+      scope: 'all',
+    });
     expect((await s.call('GET', '/api/v1/api_keys')).status).toBe(200);
     await s.close();
   });

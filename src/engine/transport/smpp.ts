@@ -34,7 +34,19 @@ export interface Bound {
   systemId: string;
   kind: BindKind;
   session: Session;
+  /**
+   * deliver_sm sent to it and not answered yet, those past their time limit included (a late
+   * deliver_sm_resp still frees its place): at most SMPP_WINDOW.
+   */
+  outstanding?: number;
 }
+
+/**
+ * SMPP's window: the deliver_sm a bind may leave unanswered at once. A bind whose window is full of
+ * deliver_sm it let pass their time limit neither reads nor answers: it is closed, and its key's
+ * messages wait for another bind, as for none.
+ */
+export const SMPP_WINDOW = 10;
 
 /** One PDU exchange, for the request journal. */
 export interface Exchange {
@@ -81,7 +93,11 @@ export class SmppBinds {
   private readonly byKey = new Map<string, Bound[]>();
   private turn = 0;
 
-  constructor(private readonly journal: (exchange: Exchange) => void = () => {}) {}
+  constructor(
+    private readonly journal: (exchange: Exchange) => void = () => {},
+    /** Told of a bind closed because its window filled with deliver_sm it never answered. */
+    private readonly onStalled: (bind: Bound) => void = () => {},
+  ) {}
 
   add(bind: Bound): void {
     this.byKey.set(bind.keyId, [...(this.byKey.get(bind.keyId) ?? []), bind]);
@@ -113,7 +129,11 @@ export class SmppBinds {
     pdus: Record<string, unknown>[],
     timeoutMs: number,
   ): Promise<{ status: number } | { error: string } | null> {
-    const bind = this.receiving(keyId);
+    let bind = this.receiving(keyId);
+    while (bind && (bind.outstanding ?? 0) >= SMPP_WINDOW) {
+      this.stalled(bind);
+      bind = this.receiving(keyId);
+    }
     if (!bind) return null;
     for (const fields of pdus) {
       const answer = await this.exchange(bind, new smpp.PDU('deliver_sm', fields), timeoutMs);
@@ -123,10 +143,21 @@ export class SmppBinds {
     return { status: 0 };
   }
 
+  /** A bind with a window full of deliver_sm past their time limit: closed, as one that neither reads nor answers. */
+  private stalled(bind: Bound): void {
+    this.remove(bind);
+    this.onStalled(bind);
+    bind.session.destroy();
+  }
+
   private exchange(bind: Bound, pdu: PDU, timeoutMs: number): Promise<number | string> {
     const started = performance.now();
+    bind.outstanding = (bind.outstanding ?? 0) + 1;
     return new Promise((resolve) => {
+      let settled = false;
       const done = (result: number | string, response: PDU | null) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         bind.session.off('close', closed);
         const latencyMs = performance.now() - started;
@@ -134,9 +165,16 @@ export class SmppBinds {
         resolve(result);
       };
       const closed = () => done('the bind closed before answering', null);
-      const timer = setTimeout(() => done(`no deliver_sm_resp within ${timeoutMs} ms`, null), timeoutMs);
+      // past its time limit the deliver_sm keeps its place in the window until an answer comes
+      const timer = setTimeout(
+        () => done(`no deliver_sm_resp within ${timeoutMs} ms (${bind.outstanding} unanswered)`, null),
+        timeoutMs,
+      );
       bind.session.once('close', closed);
-      const sent = bind.session.send(pdu, (resp) => done(resp.command_status, resp));
+      const sent = bind.session.send(pdu, (resp) => {
+        bind.outstanding = Math.max(0, (bind.outstanding ?? 1) - 1);
+        done(resp.command_status, resp);
+      });
       if (!sent) closed();
     });
   }

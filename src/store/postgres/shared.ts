@@ -6,7 +6,7 @@
  * kept through a crash, of PostgreSQL here), and the snapshots with their files.
  */
 import type { FaultRule, FaultRules } from '../../engine/faults.js';
-import type { JournalFilter, JournalLog, Kept } from '../../engine/journal.js';
+import type { JournalFilter, JournalLog, JournalScope, Kept } from '../../engine/journal.js';
 import type { Snapshot, SnapshotShelf } from '../../engine/sandboxes.js';
 import type { PgStore } from './store.js';
 import type { DbData } from '../rows.js';
@@ -235,8 +235,13 @@ export class PgJournalLog implements JournalLog {
     return row && { ...(JSON.parse(row.entry) as Kept), id };
   }
 
-  async clear(): Promise<void> {
-    await this.db.query('DELETE FROM journal');
+  async clear(scope?: JournalScope): Promise<void> {
+    if (!scope) await this.db.query('DELETE FROM journal');
+    else if ('only' in scope) await this.db.query('DELETE FROM journal WHERE account_id = $1', [scope.only]);
+    else
+      await this.db.query('DELETE FROM journal WHERE account_id IS NULL OR NOT (account_id = ANY($1))', [
+        [...scope.except],
+      ]);
   }
 }
 
