@@ -11,6 +11,8 @@ const EMBEDDED_ONLY = [
   'test/journal.test.ts',
   // the README's commands against the built command, in memory
   'test/five_minutes.test.ts',
+  // processes on one store folder, and npm start: the embedded store's owner
+  'test/store/ownership.test.ts',
   'test/reliability/{memory,crash}.test.ts',
   // its servers are in memory whatever the project (bounds on what a caller can make it hold)
   'test/reliability/hosting.test.ts',

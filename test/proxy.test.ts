@@ -32,6 +32,22 @@ describe('validating proxy', () => {
     expect(proxy.violations, JSON.stringify(proxy.violations)).toEqual([]);
   });
 
+  it('query and path values are checked as the server reads them (coerced): no violation for a valid call', async () => {
+    for (const path of [
+      '/api/v1/numbers?first=1',
+      '/api/v1/numbers?last=2',
+      '/api/v1/bulk_dip_tasks?first=1',
+      '/api/v1/numbers/+13125550100',
+    ]) {
+      const res = await fetch(`${base}${path}`, { headers: { authorization: 'Bearer demo-admin-key' } });
+      expect(res.status, path).toBe(200);
+    }
+    expect(proxy.violations, JSON.stringify(proxy.violations)).toEqual([]);
+    // a value that is not one of the type still is one
+    await fetch(`${base}/api/v1/numbers?first=abc`, { headers: { authorization: 'Bearer demo-admin-key' } });
+    expect(proxy.violations.map((v) => v.pointer)).toContain('/query/first');
+  });
+
   it('reports a response field the contract does not allow, with its JSON pointer', async () => {
     const record = (await upstream.call('GET', '/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301')).body;
     await upstream.call('POST', '/__sim/faults', {

@@ -21,6 +21,7 @@ describe('store', () => {
       const key = (await w.apiKeys.byKey('demo-admin-key'))!;
       await w.apiKeys.update(key, (d) => (d.data.name = 'renamed on disk'));
     });
+    await store.close();
     const reopened = await JsonStore.open({ file }, silentLogger);
     expect((await reopened.run({ read: true }, (w) => w.apiKeys.byKey('demo-admin-key')))!.data.name).toBe(
       'renamed on disk',
@@ -50,6 +51,7 @@ describe('store', () => {
       ),
     );
     expect(appends).toBe(2);
+    await store.close();
     const reopened = await JsonStore.open({ file: log.path }, silentLogger);
     expect((await reopened.run({ read: true }, (w) => w.exportState())).shared_resource_groups).toHaveLength(50);
   });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { projectRoot } from '../contract.js';
 import { StoreInaccessible, StoreRefused } from '../store/embedded/log_file.js';
+import { StoreHeld } from '../store/embedded/owner.js';
 
 export const CONFIG_FILE = 'dipswitch.config.json';
 
@@ -43,7 +44,7 @@ export function listenFailure(e: unknown, host: string, port: number, flag = '--
 /** A store the command was pointed at that is no store (exit 2), or one it cannot use (exit 1), as one line. */
 export function storeStop(e: unknown): void {
   if (e instanceof StoreRefused) throw new Stop(e.message, 2);
-  if (e instanceof StoreInaccessible) throw new Stop(e.message, 1);
+  if (e instanceof StoreInaccessible || e instanceof StoreHeld) throw new Stop(e.message, 1);
 }
 
 export async function listening<T>(start: () => Promise<T>, host: string, port: number, flag?: string): Promise<T> {

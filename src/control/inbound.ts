@@ -5,12 +5,33 @@ import type { SimHandlerMap } from '../http/handler.js';
 import { finishSmsTrace, receiveSms, routeCall } from '../simulation/inbound/index.js';
 import { raiseOverwriteRequest } from '../simulation/lifecycles.js';
 import { read } from './read.js';
+import { DELIVERY_TIMEOUT_MS } from '../engine/deliveries.js';
+import type { Runtime } from '../runtime.js';
+
+/**
+ * How long simulated traffic waits for the deliveries it set off (their first attempts) before it
+ * answers: twice a delivery's own time limit. What is still under way then is answered as pending
+ * and goes on in the background, so no receiver, relay or SMPP bind holds a control call longer.
+ */
+export const TRAFFIC_WAIT_MS = 2 * DELIVERY_TIMEOUT_MS;
+
+/** Runs the account's due steps (the deliveries the traffic set off), waiting for them at most TRAFFIC_WAIT_MS. */
+async function dueWithin(runtime: Runtime, accountId: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, TRAFFIC_WAIT_MS)));
+  const due = runtime.scheduler.runDue(accountId).then(
+    () => undefined,
+    (e: unknown) => runtime.logger.warn(`inbound traffic: its deliveries failed to run: ${(e as Error).message}`),
+  );
+  await Promise.race([due, bound]);
+  clearTimeout(timer);
+}
 
 export const inboundHandlers = {
   simInboundSms: async ({ runtime, accountId, body }) => {
     const outcome = await runtime.work(accountId, (w) => receiveSms(w, body));
-    // a simulated message waits for the first attempt of its delivery, as `advance` does
-    await runtime.scheduler.runDue(accountId);
+    // a simulated message waits for the first attempt of its delivery, as `advance` does, within a bound
+    await dueWithin(runtime, accountId);
     const sent = outcome.switchDelivery;
     const delivery = sent && (await read(runtime, (w) => w.deliveries.getAnyAccount(sent.id)));
     return { status: 200, body: finishSmsTrace(outcome, delivery) };
@@ -41,8 +62,8 @@ export const inboundHandlers = {
       if (!number) throw invalidField('/number', `${toE164(body.number)} is not a number of this account.`);
       return raiseOverwriteRequest(w, number, body.service_provider ?? 'Northwind Messaging (NNID 741852)');
     });
-    // a simulated event waits for the deliveries it sets off, as `advance` does
-    await runtime.scheduler.runDue(accountId);
+    // a simulated event waits for the deliveries it sets off, as `advance` does, within a bound
+    await dueWithin(runtime, accountId);
     return { status: 201, body: { data: row.data, type: 'osr_overwrite_request' } };
   },
 } satisfies Partial<SimHandlerMap>;

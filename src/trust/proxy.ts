@@ -86,7 +86,13 @@ function prismInput(req: Request): { input: PrismInput; path: string; raw: Buffe
     Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
   );
   const url = new URL(req.originalUrl, 'http://proxy');
-  const query = Object.fromEntries([...url.searchParams.keys()].map((k) => [k, url.searchParams.getAll(k)]));
+  // a parameter given once is one value, as the server reads it: prism then coerces it to the schema's type
+  const query = Object.fromEntries(
+    [...new Set(url.searchParams.keys())].map((k) => {
+      const all = url.searchParams.getAll(k);
+      return [k, all.length === 1 ? (all[0] as string) : all];
+    }),
+  );
   return {
     input: { method: req.method.toLowerCase() as never, url: { path: url.pathname, query }, headers, body },
     path: url.pathname,

@@ -169,6 +169,7 @@ describe('a damaged store', () => {
     const carts = await store.run({ read: true }, (w) => w.carts.list(DEMO));
     expect(carts.map((c) => c.data.name)).toEqual(Array.from({ length: 9 }, (_, i) => `cart ${i}`));
     expect(warnings.join('\n')).toMatch(/copied to .*db\.json\.log\.damaged-/);
+    await store.close();
     // the repaired store opens as it is, and takes writes again
     const s = await open(file);
     expect((await s.call('POST', '/api/v1/carts', envelope('cart', { name: 'after repair' }))).status).toBe(201);

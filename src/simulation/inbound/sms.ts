@@ -285,6 +285,7 @@ export function finishSmsTrace(
   const attempt = delivery?.data.attempts[0];
   const ok = delivery?.data.outcome === 'delivered';
   const waiting = delivery?.data.outcome === 'waiting';
+  const pending = delivery?.data.outcome === 'pending';
   const answered = { HTTP: 'answered', SMPP: 'deliver_sm answered', MM4: 'the relay answered', SFTP: 'uploaded' }[
     switchDelivery.protocol
   ];
@@ -294,7 +295,9 @@ export function finishSmsTrace(
       ? `delivered, ${answered} ${attempt?.status}`
       : waiting
         ? 'no bind of the key: waiting for one'
-        : 'delivery failed; retrying on the clock',
+        : pending
+          ? `pending: its first attempt is still under way and goes on in the background (GET /__sim/deliveries, id ${delivery?.data.id})`
+          : 'delivery failed; retrying on the clock',
     status: ok ? (attempt?.status ?? null) : null,
   });
   if (ok && switchDelivery.dlr) {

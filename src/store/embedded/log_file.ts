@@ -14,6 +14,7 @@ import { copyFile, open, readFile, rename, rm, stat, truncate } from 'node:fs/pr
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { exists, makeDirs, onlyFiles } from './dirs.js';
+import { fromV1, replayV1 } from './log_v1.js';
 import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../rows.js';
 
 export const STORE_FORMAT = 'dipswitch-store';
@@ -174,11 +175,29 @@ export class LogFile {
       await this.moveAside(text, 0, warnings);
       text = '';
     }
+    this.logBytes = await this.replay(tables, text, opts.repair ?? false, warnings);
+    return { state: toDb(tables), warnings, migrated: false };
+  }
+
+  /**
+   * Applies the log's lines to the tables; answers the bytes kept. A bad last line was never
+   * acknowledged (a crash mid-append) and is cut off; a bad line with good ones after it is damage:
+   * refused, or with `repair` the log is copied aside and cut back to the writes before it.
+   */
+  private async replay(tables: Tables, text: string, repair: boolean, warnings: string[]): Promise<number> {
     let offset = text ? Buffer.byteLength(LOG_HEADER) : 0;
     const lines = text ? text.slice(LOG_HEADER.length).split('\n') : [];
     // the piece after the last newline is a line only if the file does not end with one
     if (lines[lines.length - 1] === '') lines.pop();
     for (const [i, line] of lines.entries()) {
+      // a second header is a second writer's first append: it holds no write of its own
+      if (line === LOG_HEADER.trim() && repair) {
+        warnings.push(
+          `${this.logPath}: skipped a second log header at line ${i + 2}: two processes appended to this log.`,
+        );
+        offset += Buffer.byteLength(line) + 1;
+        continue;
+      }
       const changes = parseLine(line);
       if (!changes) {
         const following = lines.slice(i + 1).filter((l) => parseLine(l) !== null).length;
@@ -189,9 +208,10 @@ export class LogFile {
           await truncate(this.logPath, offset);
           break;
         }
-        if (!opts.repair) {
+        if (!repair) {
+          const twice = line === LOG_HEADER.trim() ? ' (a second header: two processes appended to this log)' : '';
           throw new StoreRefused(
-            `${this.logPath} is damaged at line ${i + 2} (byte ${offset}): ${following} acknowledged write(s) follow it. ` +
+            `${this.logPath} is damaged at line ${i + 2} (byte ${offset})${twice}: ${following} acknowledged write(s) follow it. ` +
               'Start with --repair (or run `dipswitch store repair`) to move the file aside and keep the writes before the damage.',
             'damaged',
           );
@@ -205,8 +225,7 @@ export class LogFile {
       applyChanges(tables, changes);
       offset += Buffer.byteLength(line) + 1;
     }
-    this.logBytes = offset;
-    return { state: toDb(tables), warnings, migrated: false };
+    return offset;
   }
 
   /** Keeps a damaged log beside the store, and leaves its first `keep` bytes as the log. */
@@ -215,6 +234,19 @@ export class LogFile {
     await copyFile(this.logPath, aside);
     await truncate(this.logPath, keep);
     warnings.push(`${this.logPath}: the damaged log was copied to ${aside}.`);
+  }
+
+  /** Writes rows a repair set aside to a file beside the store; answers its path. */
+  async keepAside(rows: unknown[]): Promise<string> {
+    const aside = `${this.path}.conflicts-${process.pid}-${rows.length}.json`;
+    const fh = await open(aside, 'w');
+    try {
+      await fh.writeFile(JSON.stringify(rows, null, 1));
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    return aside;
   }
 
   private async readSnapshot(): Promise<{ tables: Tables; version: number } | null> {
@@ -248,7 +280,7 @@ export class LogFile {
       return { tables: fromDb(collections, this.path), version: STORE_VERSION };
     }
     if (doc && doc.version === 1 && Array.isArray(doc.accounts) && Array.isArray(doc.schedule)) {
-      return { tables: fromV1(doc), version: 1 };
+      return { tables: fromDb(fromV1(doc), 'format 1 snapshot'), version: 1 };
     }
     throw new StoreRefused(
       `${this.path} is not a dipswitch store (no "format": "${STORE_FORMAT}" marker); refusing to overwrite it. Point --data at a new file.`,
@@ -329,61 +361,5 @@ function applyChanges(tables: Tables, changes: Change[]): void {
     if (!rows) continue;
     if (op === 'put') rows.set(value.data.id, value);
     else rows.delete(value);
-  }
-}
-
-interface V1Step {
-  id: string;
-  account_id: string;
-  at: string;
-  kind: string;
-  ref: string;
-}
-
-/** Format 1 (before checksummed lines): accounts and the schedule were top-level values. */
-function fromV1(doc: Record<string, unknown>): Tables {
-  const collections: Record<string, unknown> = { ...doc };
-  collections.accounts = (doc.accounts as { id: string; name: string; inserted_at: string }[]).map((a) => ({
-    account_id: a.id,
-    data: a,
-  }));
-  collections.steps = v1Steps(doc.schedule as V1Step[]);
-  return fromDb(collections, 'format 1 snapshot');
-}
-
-function v1Steps(schedule: V1Step[]): AnyRow[] {
-  return schedule.map((s, i) => ({
-    account_id: s.account_id,
-    seq: i,
-    data: { id: s.id, inserted_at: s.at, at: s.at, kind: s.kind, ref: s.ref },
-  })) as unknown as AnyRow[];
-}
-
-function replayV1(tables: Tables, text: string): void {
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    let changes: unknown[][];
-    try {
-      changes = JSON.parse(line) as unknown[][];
-    } catch {
-      break;
-    }
-    for (const [op, name, value] of changes) {
-      if (op === 'set' && name === 'accounts') {
-        tables.set(
-          'accounts',
-          new Map(
-            (value as { id: string; name: string; inserted_at: string }[]).map((a) => [
-              a.id,
-              { account_id: a.id, data: a },
-            ]),
-          ),
-        );
-      } else if (op === 'set' && name === 'schedule') {
-        tables.set('steps', new Map(v1Steps(value as V1Step[]).map((s) => [s.data.id, s])));
-      } else if (op === 'put' || op === 'del') {
-        applyChanges(tables, [[op, name, value] as Change]);
-      }
-    }
   }
 }
