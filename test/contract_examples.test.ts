@@ -90,6 +90,7 @@ const PLAN: (string | { call: string; path: string })[] = [
   'simScheduleBulkDip',
   'simAdvance',
   'simInboundSms',
+  'simInboundMms',
   'simInboundCall',
   'simRaiseOverwrite',
   'simCreateGroup',

@@ -160,6 +160,20 @@ describe('the package', () => {
       await server.stop();
     }
 
+    // a CommonJS project requires it (Node 20.19+, 22.12+ and 24 load an ES module through require)
+    writeFileSync(
+      join(client, 'require.cjs'),
+      "const { startDipswitch } = require('dipswitch');\n" +
+        'startDipswitch().then(async (sim) => {\n' +
+        '  const r = await fetch(`${sim.url}/api/v1/carts`, { headers: { authorization: `Bearer ${sim.keys.admin}` } });\n' +
+        '  console.log(`carts ${r.status}`);\n' +
+        '  await sim.close();\n' +
+        '});\n',
+    );
+    const required = spawnSync(process.execPath, ['require.cjs'], { cwd: client, encoding: 'utf8', timeout: 60_000 });
+    expect(required.status, required.stderr).toBe(0);
+    expect(required.stdout).toContain('carts 200');
+
     // the README's library example, run by vitest in the new project, against the installed package
     for (const tool of ['vitest', 'tsx'])
       symlinkSync(join(projectRoot, 'node_modules', tool), join(client, 'node_modules', tool), 'dir');

@@ -103,7 +103,7 @@ function program(): Command {
   const proxyCmd = root
     .command('proxy')
     .description('forward to the real service, checking every request and response against the contract');
-  listenOptions(proxyCmd, 4011)
+  listenOptions(proxyCmd, 4020)
     .addOption(opt('--upstream <url>', 'the real service, e.g. https://api.example.com', 'UPSTREAM').argParser(url))
     .addOption(opt('--record <dir>', 'write every /api/v1 call to DIR as a scenario that replays it', 'RECORD'))
     .addOption(

@@ -2,7 +2,7 @@
 import { toE164 } from '../domain/addresses.js';
 import { invalidField } from '../domain/errors.js';
 import type { SimHandlerMap } from '../http/handler.js';
-import { finishSmsTrace, receiveSms, routeCall } from '../simulation/inbound/index.js';
+import { finishSmsTrace, receiveSms, routeCall, type SmsInput } from '../simulation/inbound/index.js';
 import { raiseOverwriteRequest } from '../simulation/lifecycles.js';
 import { read } from './read.js';
 import { DELIVERY_TIMEOUT_MS } from '../engine/deliveries.js';
@@ -27,15 +27,26 @@ async function dueWithin(runtime: Runtime, accountId: string): Promise<void> {
   clearTimeout(timer);
 }
 
+/** A message arrives; the answer is its trace once its delivery's first attempt ran (or within the bound). */
+async function arrive(runtime: Runtime, accountId: string, input: SmsInput) {
+  const outcome = await runtime.work(accountId, (w) => receiveSms(w, input));
+  // a simulated message waits for the first attempt of its delivery, as `advance` does, within a bound
+  await dueWithin(runtime, accountId);
+  const sent = outcome.switchDelivery;
+  const delivery = sent && (await read(runtime, (w) => w.deliveries.getAnyAccount(sent.id)));
+  return finishSmsTrace(outcome, delivery);
+}
+
 export const inboundHandlers = {
-  simInboundSms: async ({ runtime, accountId, body }) => {
-    const outcome = await runtime.work(accountId, (w) => receiveSms(w, body));
-    // a simulated message waits for the first attempt of its delivery, as `advance` does, within a bound
-    await dueWithin(runtime, accountId);
-    const sent = outcome.switchDelivery;
-    const delivery = sent && (await read(runtime, (w) => w.deliveries.getAnyAccount(sent.id)));
-    return { status: 200, body: finishSmsTrace(outcome, delivery) };
-  },
+  simInboundSms: async ({ runtime, accountId, body }) => ({
+    status: 200,
+    body: await arrive(runtime, accountId, body),
+  }),
+
+  simInboundMms: async ({ runtime, accountId, body }) => ({
+    status: 200,
+    body: await arrive(runtime, accountId, { ...body, text: body.text ?? '' }),
+  }),
 
   simInboundCall: async ({ runtime, accountId, body }) => {
     const result = await runtime.work(

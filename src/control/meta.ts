@@ -5,7 +5,12 @@ import type { SimHandlerMap } from '../http/handler.js';
 import { dashboardAsset } from './ui.js';
 
 export const metaHandlers = {
-  simOpenapi: () => ({ status: 200, body: loadContract('sim').document }),
+  simOpenapi: ({ query }) => {
+    const contract = loadContract('sim');
+    return query.format === 'yaml'
+      ? { status: 200, body: contract.yamlText() as never, contentType: 'application/yaml' }
+      : { status: 200, body: contract.document };
+  },
 
   simHealth: () => ({ status: 200, body: { status: 'ok' } }),
 

@@ -5,13 +5,20 @@
  */
 import { Temporal } from 'temporal-polyfill';
 
+/** ISO 8601's duration syntax (with Temporal's sign and decimal fraction), whatever the size of its numbers. */
+const ISO_DURATION =
+  /^[+-]?P(?=\d|T\d)(?:\d+(?:[.,]\d+)?Y)?(?:\d+(?:[.,]\d+)?M)?(?:\d+(?:[.,]\d+)?W)?(?:\d+(?:[.,]\d+)?D)?(?:T(?=\d)(?:\d+(?:[.,]\d+)?H)?(?:\d+(?:[.,]\d+)?M)?(?:\d+(?:[.,]\d+)?S)?)?$/i;
+
 /** `from` (ms) plus the duration, or a message saying why it cannot be added. */
 export function addDuration(from: number, text: string): number | string {
   let duration: Temporal.Duration;
   try {
     duration = Temporal.Duration.from(text);
   } catch {
-    return `${text} is not an ISO 8601 duration such as PT10M, P1DT2H or P1M.`;
+    // written as a duration, refused for its size: a number of units past what any calendar can add
+    return ISO_DURATION.test(text)
+      ? `${text} is an ISO 8601 duration too large to add to a clock (it reaches past the year 9999).`
+      : `${text} is not an ISO 8601 duration such as PT10M, P1DT2H or P1M.`;
   }
   if (duration.sign < 0) return `${text} is negative: time never goes backwards.`;
   try {

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * This document
-         * @description The control API's OpenAPI document as JSON.
+         * @description The control API's OpenAPI document as JSON, or as YAML with `format=yaml`.
          */
         readonly get: operations["simOpenapi"];
         readonly put?: never;
@@ -332,10 +332,35 @@ export interface paths {
         readonly get?: never;
         readonly put?: never;
         /**
-         * An SMS arrives
-         * @description A message arrives at one of the account's numbers and is handled as the spec describes; answers the trace once the switch's delivery made its first attempt.
+         * An SMS (or MMS) arrives
+         * @description A message arrives at one of the account's numbers and is handled as the spec describes (CDR, opt-out
+         *     keywords, the number's auto response, its switch by protocol); answers the trace once the switch's
+         *     delivery made its first attempt, or, past 10 s, with that delivery still pending (it goes on in the background).
+         *     With `media_urls` it is an MMS, as `POST /__sim/inbound/mms` sends one.
          */
         readonly post: operations["simInboundSms"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/inbound/mms": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * An MMS arrives
+         * @description An MMS arrives at one of the account's numbers: its media are the URLs given (dipswitch fetches each when
+         *     it delivers the message in a format that carries media: MM4, multipart, SFTP), its text optional. Handled
+         *     and answered as an inbound SMS is, through the switch's MMS settings (`mms_enabled`, `mms_protocol`, `mms_data`).
+         */
+        readonly post: operations["simInboundMms"];
         readonly delete?: never;
         readonly options?: never;
         readonly head?: never;
@@ -779,7 +804,17 @@ export interface components {
             /** @description E.164, or a short code of 5 or 6 digits. */
             readonly from: string;
             readonly text: string;
+            /** @description The media of an MMS, each fetched from its URL when the message is delivered in a format that carries media; with one or more, the message is an MMS (the same as POST /__sim/inbound/mms). */
             readonly media_urls?: readonly string[];
+        };
+        readonly inbound_mms: {
+            readonly to: string;
+            /** @description E.164, or a short code of 5 or 6 digits. */
+            readonly from: string;
+            /** @default  */
+            readonly text?: string;
+            /** @description The media, each fetched from its URL when the message is delivered in a format that carries media. */
+            readonly media_urls: readonly string[];
         };
         readonly trace_step: {
             readonly step: string;
@@ -1033,7 +1068,10 @@ export type $defs = Record<string, never>;
 export interface operations {
     readonly simOpenapi: {
         readonly parameters: {
-            readonly query?: never;
+            readonly query?: {
+                /** @description json (default) or yaml. */
+                readonly format?: "json" | "yaml";
+            };
             readonly header?: never;
             readonly path?: never;
             readonly cookie?: never;
@@ -1049,6 +1087,7 @@ export interface operations {
                     readonly "application/json": {
                         readonly [key: string]: unknown;
                     };
+                    readonly "application/yaml": string;
                 };
             };
             readonly 403: components["responses"]["forbidden"];
@@ -1545,6 +1584,43 @@ export interface operations {
                  *     }
                  */
                 readonly "application/json": components["schemas"]["inbound_sms"];
+            };
+        };
+        readonly responses: {
+            /** @description The trace. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["sms_result"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 422: components["responses"]["unprocessable"];
+            readonly 503: components["responses"]["storage_unavailable"];
+        };
+    };
+    readonly simInboundMms: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                /**
+                 * @example {
+                 *       "to": "+13125550100",
+                 *       "from": "+14155550123",
+                 *       "text": "A photo",
+                 *       "media_urls": [
+                 *         "http://127.0.0.1:4011/cat.jpg"
+                 *       ]
+                 *     }
+                 */
+                readonly "application/json": components["schemas"]["inbound_mms"];
             };
         };
         readonly responses: {

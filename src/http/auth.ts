@@ -22,7 +22,12 @@ const unauthenticated = (sub_code: 'missing_key' | 'unknown_key' | 'inactive_key
 /** Where the Authorization header points: a key by one of its unique indexes, and the secret Basic gives. */
 function lookupOf(header: string | undefined): { lookup: CallerLookup; secret?: string } {
   const [scheme = '', value = ''] = (header ?? '').trim().split(/\s+/, 2);
-  if (!value) throw unauthenticated('missing_key', 'An API key is required: Authorization: Bearer <key>.');
+  if (!scheme) throw unauthenticated('missing_key', 'An API key is required: Authorization: Bearer <key>.');
+  if (!value)
+    throw unauthenticated(
+      'missing_key',
+      'The Authorization header has no scheme before the key: send Authorization: Bearer <key>.',
+    );
   if (scheme.toLowerCase() === 'bearer') return { lookup: { index: 'key', value } };
   if (scheme.toLowerCase() === 'basic') {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
