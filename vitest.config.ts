@@ -9,8 +9,8 @@ const EMBEDDED_ONLY = [
   'test/tooling.test.ts',
   'test/deps.test.ts',
   'test/journal.test.ts',
-  // the README's commands against the built command, in memory
-  'test/five_minutes.test.ts',
+  // the runnable commands of the README and docs/ against the built command, in memory
+  'test/docs.test.ts',
   // processes on one store folder, and npm start: the embedded store's owner
   'test/store/ownership.test.ts',
   'test/reliability/{memory,crash}.test.ts',

@@ -586,11 +586,13 @@ async function main(): Promise<void> {
       return '';
     }
   })();
+  // the page around the table (the method before it, the targets and what binds after it) is kept as it is
   const marker = '<!-- bench:latest -->';
+  const preface = previous.includes(marker) ? previous.slice(0, previous.indexOf(marker)) : '# Benchmarks\n\n';
   const notes = previous.includes('<!-- bench:end -->')
     ? previous.slice(previous.indexOf('<!-- bench:end -->'))
     : '<!-- bench:end -->\n';
-  writeFileSync(file, `# Benchmarks\n\n${marker}\n${header}\n\n${out}\n\n${notes}`);
+  writeFileSync(file, `${preface}${marker}\n${header}\n\n${out}\n\n${notes}`);
 }
 
 await main();

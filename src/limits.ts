@@ -1,5 +1,5 @@
 /**
- * The bounds of what callers can make a dipswitch hold (README, "Bounds"), as one table: each row is
+ * The bounds of what callers can make a dipswitch hold (docs/running.md, "Reference: bounds"), as one table: each row is
  * a bound's name, its flag, environment variable and config key, its default and its least value.
  * The server's defaults and the command's flags are read from it, so a new bound is one row. The
  * defaults suit a shared demo sandbox on a small machine.

@@ -342,11 +342,16 @@ export function listen(
 
 /** The SMPP server of the runtime, listening on `port` (0: any free one) of `host`; closed with the runtime. */
 export async function listenSmpp(runtime: Runtime, port: number, host: string): Promise<{ port: number }> {
-  const server = new SmppServer(runtime.smpp.binds, runtime.smpp.hooks, {
-    unbound: runtime.limits.smppUnbound,
-    bindTimeoutMs: runtime.limits.smppBindTimeoutMs,
-    bindsPerKey: runtime.limits.smppBindsPerKey,
-  });
+  const server = new SmppServer(
+    runtime.smpp.binds,
+    runtime.smpp.hooks,
+    {
+      unbound: runtime.limits.smppUnbound,
+      bindTimeoutMs: runtime.limits.smppBindTimeoutMs,
+      bindsPerKey: runtime.limits.smppBindsPerKey,
+    },
+    (message) => runtime.logger.warn(message),
+  );
   const address = await server.listen(port, host);
   runtime.smpp.server = server;
   return { port: address.port };

@@ -174,10 +174,10 @@ describe('the package', () => {
     expect(required.status, required.stderr).toBe(0);
     expect(required.stdout).toContain('carts 200');
 
-    // the README's library example, run by vitest in the new project, against the installed package
+    // the library example (docs/library.md), run by vitest in the new project, against the installed package
     for (const tool of ['vitest', 'tsx'])
       symlinkSync(join(projectRoot, 'node_modules', tool), join(client, 'node_modules', tool), 'dir');
-    cpSync(join(projectRoot, 'test', 'readme_example.test.ts'), join(client, 'example.test.ts'));
+    cpSync(join(projectRoot, 'test', 'library_example.test.ts'), join(client, 'example.test.ts'));
     const example = spawnSync(process.execPath, [join(projectRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
       cwd: client,
       encoding: 'utf8',

@@ -306,7 +306,7 @@ describe('the PostgreSQL store', () => {
   });
 });
 
-/** A dipswitch on the database; instances running at once need seeds of their own (README), or their ids collide. */
+/** A dipswitch on the database; instances running at once need seeds of their own (docs/postgres.md), or their ids collide. */
 async function instance(url: string, seed = 7): Promise<{ base: string; runtime: Runtime; close(): Promise<void> }> {
   const { app, runtime } = await buildServer({
     store: { postgres: url },

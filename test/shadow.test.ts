@@ -126,7 +126,7 @@ describe('dipswitch proxy --shadow', () => {
         real: 20,
         dipswitch: 30,
         times: 1,
-        decision: 'README "Decisions": DID destinations',
+        decision: 'docs/decisions.md: DID destinations',
       },
       {
         operation: 'getSwitch',
@@ -134,7 +134,7 @@ describe('dipswitch proxy --shadow', () => {
         real: 422,
         dipswitch: 404,
         times: 1,
-        decision: 'README "Decisions": Status of `invalid_parameter`',
+        decision: 'docs/decisions.md: Status of `invalid_parameter`',
       },
     ]);
     expect(answers['bad key']?.status).toBe(403);
@@ -149,7 +149,7 @@ describe('dipswitch proxy --shadow', () => {
     expect(report.operations.find((o) => o.operation_id === 'listNumbers')).toMatchObject({ calls: 2, agreeing: 2 });
     const markdown = parityMarkdown(report);
     expect(markdown).toContain(
-      '| createDestination | /data/wait_time | `20` | `30` | 1 | README "Decisions": DID destinations |',
+      '| createDestination | /data/wait_time | `20` | `30` | 1 | docs/decisions.md: DID destinations |',
     );
     expect(markdown).toContain('| getSwitch | 1 | 0 | 1 |');
   });

@@ -1,7 +1,7 @@
 /**
  * Lifecycles as data: each status and the statuses it may move to. The spec shows only NEW for
  * orders and NEW, MANUAL, REVIEW, AUTHOR_REVIEW, ERROR for requests; the rest are dipswitch's
- * (README), ready for the scheduler to drive.
+ * (docs/simulation.md), ready for the scheduler to drive.
  */
 import type { components } from '../generated/api.js';
 
@@ -71,7 +71,7 @@ export const ORDER_PROCESSING: Timed<OrderStatus> = order.PROCESSING;
 /** How long an OSR overwrite request waits for review before it goes STALE. */
 export const OSR_REVIEW_WINDOW_MS = 7 * 24 * 3600_000;
 
-/** Magic values that make a record fail, so a client can test its error paths (README). */
+/** Magic values that make a record fail, so a client can test its error paths (docs/simulation.md, "Magic values"). */
 export const MAGIC = {
   /** A bulk dip whose reference_id starts so ends ERROR with BAD_SOURCE_FILE. */
   badSourceFile: 'fail-bad-source',

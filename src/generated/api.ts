@@ -1268,7 +1268,7 @@ export interface webhooks {
         readonly put?: never;
         /**
          * An inbound SMS or MMS, to a switch's HTTP endpoint
-         * @description By the switch's message format (README "Message formats"): SMSFMT_JSON_1_0 and MMSFMT_JSON_1_0 as JSON; SMSFMT_POST_1_0 form-encoded fields, SMSFMT_POST_2_0 form-encoded `type` and `data[field]`; MMSFMT_JSONAPI_1_0 a JSON:API document; MMSFMT_XML_1_0 a `message` element; MMSFMT_MULTIPART_1_0 form-data fields and a `media` file per medium, MMSFMT_MULTIPART_2_0 a `message` JSON part and `media[]` files; MMSFMT_RFC822_1_0 an e-mail message with the text and media as multipart/related parts. HMAC_SHA256 auth sends `Authorization: SERVICE0-HMAC-SHA256 <hex>`, the HMAC of the exact body.
+         * @description By the switch's message format (docs/webhooks.md): SMSFMT_JSON_1_0 and MMSFMT_JSON_1_0 as JSON; SMSFMT_POST_1_0 form-encoded fields, SMSFMT_POST_2_0 form-encoded `type` and `data[field]`; MMSFMT_JSONAPI_1_0 a JSON:API document; MMSFMT_XML_1_0 a `message` element; MMSFMT_MULTIPART_1_0 form-data fields and a `media` file per medium, MMSFMT_MULTIPART_2_0 a `message` JSON part and `media[]` files; MMSFMT_RFC822_1_0 an e-mail message with the text and media as multipart/related parts. HMAC_SHA256 auth sends `Authorization: SERVICE0-HMAC-SHA256 <hex>`, the HMAC of the exact body.
          */
         readonly post: operations["deliverInboundMessage"];
         readonly delete?: never;
@@ -1538,25 +1538,33 @@ export interface components {
             readonly sms_enabled?: boolean;
             readonly sms_protocol?: components["schemas"]["sms_protocol"];
             readonly sms_data?: string | null;
+            /** @description How an inbound message to the switch is authenticated: NONE; BASIC (`sms_identity`, `sms_secret`); BEARER (`sms_secret`); HMAC_SHA256: `Authorization: SERVICE0-HMAC-SHA256 <hex>`, the lowercase hex HMAC-SHA256 of the exact body bytes keyed with `sms_secret` as given. */
             readonly sms_auth_method?: components["schemas"]["auth_method_messaging"];
             readonly sms_identity?: string | null;
             readonly sms_secret?: string | null;
             readonly sms_name?: string | null;
             readonly sms_message_format?: components["schemas"]["sms_message_format"];
+            /** @description Stored and shown as given; it changes nothing dipswitch sends (the spec shows no values). A message is signed only by `sms_auth_method: HMAC_SHA256`, keyed with `sms_secret` (docs/webhooks.md). */
             readonly sms_signing_scheme?: components["schemas"]["method_enum"];
+            /** @description Stored and shown as given; it changes nothing dipswitch sends (the spec shows no values). A message is signed only by `sms_auth_method: HMAC_SHA256`, keyed with `sms_secret` (docs/webhooks.md). */
             readonly sms_signing_hash?: components["schemas"]["method_enum"];
+            /** @description Stored and shown as given; it changes nothing dipswitch sends (the spec shows no values). A message is signed only by `sms_auth_method: HMAC_SHA256`, keyed with `sms_secret` (docs/webhooks.md). */
             readonly sms_encryption_method?: components["schemas"]["method_enum"];
             readonly sms_options?: components["schemas"]["switch_options"];
             readonly mms_enabled?: boolean;
             readonly mms_protocol?: components["schemas"]["mms_protocol"];
             readonly mms_data?: string | null;
+            /** @description As `sms_auth_method`, for MMS, keyed with `mms_secret`; MM4 takes only BASIC (SMTP AUTH). */
             readonly mms_auth_method?: components["schemas"]["auth_method_messaging"];
             readonly mms_identity?: string | null;
             readonly mms_secret?: string | null;
             readonly mms_name?: string | null;
             readonly mms_message_format?: components["schemas"]["mms_message_format"];
+            /** @description Stored and shown as given; it changes nothing dipswitch sends (the spec shows no values). A message is signed only by `mms_auth_method: HMAC_SHA256`, keyed with `mms_secret` (docs/webhooks.md). */
             readonly mms_signing_scheme?: components["schemas"]["method_enum"];
+            /** @description Stored and shown as given; it changes nothing dipswitch sends (the spec shows no values). A message is signed only by `mms_auth_method: HMAC_SHA256`, keyed with `mms_secret` (docs/webhooks.md). */
             readonly mms_signing_hash?: components["schemas"]["method_enum"];
+            /** @description Stored and shown as given; it changes nothing dipswitch sends (the spec shows no values). A message is signed only by `mms_auth_method: HMAC_SHA256`, keyed with `mms_secret` (docs/webhooks.md). */
             readonly mms_encryption_method?: components["schemas"]["method_enum"];
             readonly mms_options?: components["schemas"]["switch_options"];
             readonly voice_enabled?: boolean;
@@ -3040,6 +3048,7 @@ export interface operations {
                     /** @constant */
                     readonly type: "switch";
                     readonly data: {
+                        /** @description Stored and shown as given; it changes nothing dipswitch sends (the spec shows no values). A message is signed only by `mms_auth_method: HMAC_SHA256`, keyed with `mms_secret` (docs/webhooks.md). */
                         readonly mms_encryption_method?: components["schemas"]["method_enum"];
                     };
                 };

@@ -995,7 +995,7 @@ export interface components {
             readonly body: string;
             readonly attempts: readonly components["schemas"]["attempt"][];
             /**
-             * @description waiting: an SMPP message for a key with no receiving bind, sent when one binds (README "SMPP").
+             * @description waiting: an SMPP message for a key with no receiving bind, sent when one binds (docs/protocols.md, "SMPP").
              * @enum {string}
              */
             readonly outcome: "pending" | "delivered" | "retrying" | "failed" | "refused" | "held" | "waiting";

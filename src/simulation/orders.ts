@@ -38,7 +38,7 @@ export async function startOrder(work: Work, order: OrderRow): Promise<void> {
 
 type NewNumbersData = components['schemas']['new_numbers_data'];
 
-/** The most numbers one new-numbers request can be given (README: simulated inventory). */
+/** The most numbers one new-numbers request can be given (docs/simulation.md: the simulated inventory). */
 export const NEW_NUMBERS_INVENTORY = 1_000;
 
 /** The account's numbers a request names; one that vanished since fails the request. */

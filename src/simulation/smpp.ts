@@ -1,5 +1,5 @@
 /**
- * What the SMPP server does with the account behind a bind (README "SMPP"): a bind authenticated
+ * What the SMPP server does with the account behind a bind (docs/protocols.md, "SMPP"): a bind authenticated
  * by an API key's SMPP system id and secret, a `submit_sm` answered with a message id (sending SMS
  * is outside the spec: only from the account's own numbers, no billing, no routing) and, when
  * `registered_delivery` asks, a delivery receipt on the account's clock; every PDU journaled.

@@ -3,7 +3,7 @@
  * (receiver_tour.ts makes it, with the receiver's auth), then the hard cases: the same delivery
  * twice, two out of order, a bad signature, a missing or wrong Authorization, a body over 1 MB, a
  * retry after an attempt abandoned at its time limit. Each case is judged only by what is seen from
- * outside: the status, and whether an answer came in time (README "Trusting the simulator").
+ * outside: the status, and whether an answer came in time (docs/trust.md).
  */
 import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';

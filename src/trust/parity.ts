@@ -12,7 +12,7 @@ export interface Difference {
   dipswitch: unknown;
   /** How many calls differed there. */
   times: number;
-  /** The README decision behind dipswitch's answer, where there is one. */
+  /** The decision (docs/decisions.md) behind dipswitch's answer, where there is one. */
   decision: string | null;
 }
 
@@ -34,8 +34,8 @@ export interface ParityReport {
 export const DIFFERENCES_PER_OPERATION = 50;
 
 /**
- * The README decisions ("Decisions where the spec and interface.md are silent") a difference may rest
- * on: an operation (or any, `*`) and the field, and the decision's name in the README.
+ * The decisions of docs/decisions.md a difference may rest
+ * on: an operation (or any, `*`) and the field, and the decision's heading there.
  */
 const DECISIONS: {
   operations: RegExp;
@@ -69,7 +69,7 @@ export function decisionOf(operationId: string, field: string, real: unknown, di
   const found = DECISIONS.filter(
     (d) => d.operations.test(operationId) && d.field.test(field) && (d.values?.(real, dipswitch) ?? true),
   ).sort((a, b) => Number(a.operations.source === '.*') - Number(b.operations.source === '.*'))[0];
-  return found ? `README "Decisions": ${found.decision}` : null;
+  return found ? `docs/decisions.md: ${found.decision}` : null;
 }
 
 /** Always differ between two services: ids, timestamps, keys and secrets, and page cursors. */

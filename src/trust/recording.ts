@@ -24,7 +24,7 @@ export interface RecordedCall {
   answer?: unknown;
 }
 
-/** The most calls one recording keeps (README "Bounds"); later ones pass through unrecorded. */
+/** The most calls one recording keeps (docs/running.md, "Reference: bounds"); later ones pass through unrecorded. */
 export const RECORDED_CALLS = 10_000;
 /** How long a recording waits after a call before writing its files (the call's answer never waits). */
 const WRITE_DELAY_MS = 200;

@@ -14,7 +14,7 @@ import type { DbData } from '../store/rows.js';
 import type { Runtime } from '../runtime.js';
 import { Parity } from './parity.js';
 
-/** Calls waiting for the shadow at most; past this, calls are counted as not compared (README "Bounds"). */
+/** Calls waiting for the shadow at most; past this, calls are counted as not compared (docs/running.md, "Reference: bounds"). */
 export const SHADOW_BACKLOG = 1_000;
 /** Ids of the real service mapped to dipswitch's, at most; later ones are not mapped. */
 export const SHADOW_IDS = 100_000;

@@ -1,6 +1,6 @@
 // @ts-check
 // Parity: behind `dipswitch proxy --shadow`, each operation the client called, how often the real service
-// and dipswitch agreed, and each difference with the README decision behind dipswitch's answer.
+// and dipswitch agreed, and each difference with the decision (docs/decisions.md) behind dipswitch's answer.
 import { $, h } from './dom.js';
 import { every } from './shell.js';
 

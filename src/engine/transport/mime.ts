@@ -1,5 +1,5 @@
 /**
- * MIME bodies for messages that carry their media (README "Message formats"): multipart/form-data
+ * MIME bodies for messages that carry their media (docs/webhooks.md, "Message formats"): multipart/form-data
  * (MMSFMT_MULTIPART_1_0 and _2_0), an RFC 822 message (MMSFMT_RFC822_1_0) and MM4's
  * multipart/related. Parts are base64 in lines of 76; lines end CRLF.
  */

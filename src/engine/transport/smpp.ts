@@ -1,5 +1,5 @@
 /**
- * The SMPP 3.4 server (README "SMPP"): binds of the three kinds authenticated by an API key's SMPP
+ * The SMPP 3.4 server (docs/protocols.md, "SMPP"): binds of the three kinds authenticated by an API key's SMPP
  * system id and secret, `enquire_link`, `unbind`, `submit_sm` from a bound client, `deliver_sm` to
  * one of a key's receiving binds (several binds of one key share its traffic, in turn). Bad input
  * gets SMPP's own answers: a PDU that cannot be read a `generic_nack` (ESME_RINVCMDLEN) and the
@@ -195,6 +195,8 @@ export class SmppServer {
     private readonly binds: SmppBinds,
     private readonly hooks: SmppHooks,
     private readonly limits: SmppLimits,
+    /** Told of a failure of dipswitch's own while it answered a PDU. */
+    private readonly failed: (message: string) => void = () => {},
   ) {
     this.server = smpp.createServer({}, (session) => this.open(session));
   }
@@ -247,7 +249,11 @@ export class SmppServer {
     let response: PDU | null = null;
     try {
       response = await this.answer(conn, pdu);
-    } catch {
+    } catch (e) {
+      // a dipswitch failure, not the client's: said, and answered as SMPP says a system error is
+      this.failed(
+        `SMPP ${pdu.command} of system id ${systemId || '(none)'} answered ESME_RSYSERR: ${(e as Error).stack ?? String(e)}`,
+      );
       response = answerOf(pdu, SMPP_STATUS.ESME_RSYSERR);
     }
     const latencyMs = performance.now() - started;

@@ -1,5 +1,5 @@
 /**
- * The deliver_sm PDUs of a message for an SMPP bind (README "SMPP"): GSM 7-bit (data_coding 0) or
+ * The deliver_sm PDUs of a message for an SMPP bind (docs/protocols.md, "SMPP"): GSM 7-bit (data_coding 0) or
  * UCS-2 (8) chosen by the text, a long text in concatenated parts under a user data header, and a
  * delivery receipt with the receipt esm_class and the usual `id:… stat:…` text.
  */

@@ -1,6 +1,6 @@
 /**
  * What a switch's endpoint receives for an inbound message, in the switch's message format
- * (interface.md section 8; the README's "Message formats"). The formats without content are
+ * (interface.md section 8; docs/webhooks.md, "Message formats"). The formats without content are
  * rendered here; those that carry the media (multipart, RFC 822) are composed at each attempt,
  * once the media are fetched (src/engine/transport/mime.ts). HMAC_SHA256 signs the exact bytes sent.
  */
