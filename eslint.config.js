@@ -1,6 +1,7 @@
-// ESLint: typescript-eslint's recommended rules, no `any` or non-null assertions, no import circles,
-// and the import rule of the layout (README "Layout").
+// ESLint: typescript-eslint's recommended rules, no `any` or non-null assertions, no import circles
+// (type-only imports counted), and the import rule of the layout (docs/architecture.md).
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import { noImportCycle } from './scripts/eslint-import-cycles.mjs';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
@@ -20,40 +21,39 @@ const zones = [
   {
     target: './src/domain',
     from: './src',
-    except: ['./domain', './generated', './store/rows.ts', './contract.ts'],
-    message: 'domain imports nothing of ours but the contract types and the record shapes (README "Layout").',
+    except: ['./domain', './generated', './contract.ts'],
+    message: 'domain imports nothing of ours but the contract and its types (docs/architecture.md).',
   },
   {
-    target: src('store/*.ts', 'store/embedded/**'),
+    target: './src/store',
     from: [...src('engine', 'simulation', 'testing', 'runtime.ts'), ...HANDLERS, ...ROOTS],
-    message: 'the store knows nothing above it (README "Layout").',
+    message: 'the store, backends included, knows nothing above it (docs/architecture.md).',
   },
   {
-    target: './src/store/postgres',
-    from: [...src('simulation', 'testing', 'runtime.ts'), ...HANDLERS, ...ROOTS],
-    message:
-      'the PostgreSQL backend implements the store and the engine’s shared parts, nothing above (README "Layout").',
+    target: './src/runtime.ts',
+    from: [...src('testing'), ...HANDLERS, ...ROOTS, ...BACKENDS],
+    message: 'the runtime is what handlers see: no test tooling, no backend (docs/architecture.md).',
   },
   {
     target: './src/engine',
     from: [...src('simulation', 'testing'), ...HANDLERS, ...ROOTS, ...BACKENDS],
-    message: 'the engine knows no simulation, handler, HTTP or backend (README "Layout").',
+    message: 'the engine knows no simulation, handler, HTTP or backend (docs/architecture.md).',
   },
   {
     target: './src/simulation',
     from: [...src('testing', 'runtime.ts'), ...HANDLERS, ...ROOTS, ...BACKENDS],
-    message: 'the simulation uses domain, engine and the store interface only (README "Layout").',
+    message: 'the simulation uses domain, engine and the store interface only (docs/architecture.md).',
   },
   {
-    target: src('api', 'control', 'testing', 'runtime.ts'),
+    target: src('api', 'control', 'testing'),
     from: [...ROOTS, ...BACKENDS, './src/http/app.ts', './src/http/errors.ts'],
     message:
-      'handlers call the simulation and throw domain errors; only the composition roots pick a backend (README "Layout").',
+      'handlers call the simulation and throw domain errors; only the composition roots pick a backend (docs/architecture.md).',
   },
   {
     target: './src/http',
     from: [...ROOTS, ...BACKENDS],
-    message: 'only the composition roots pick a store backend (README "Layout").',
+    message: 'only the composition roots pick a store backend (docs/architecture.md).',
   },
 ];
 
@@ -62,7 +62,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, dipswitch: { rules: { 'no-import-cycle': noImportCycle } } },
     settings: {
       // the sources import each other by their compiled names (`./app.js` is `./app.ts`)
       'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
@@ -77,6 +77,7 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'dipswitch/no-import-cycle': 'error',
     },
   },
   {
@@ -89,7 +90,7 @@ export default tseslint.config(
         {
           paths: ['express', 'cors'].map((name) => ({
             name,
-            message: 'only src/http knows express (README "Layout").',
+            message: 'only src/http knows express (docs/architecture.md).',
           })),
         },
       ],
@@ -100,7 +101,7 @@ export default tseslint.config(
     rules: { 'import-x/no-restricted-paths': ['error', { zones, basePath: import.meta.dirname }] },
   },
   {
-    // a file a newcomer reads at one sitting, a function on one screen (README "Layout")
+    // a file a newcomer reads at one sitting, a function on one screen (docs/architecture.md)
     files: ['src/**/*.{ts,js}'],
     rules: {
       'max-lines': ['error', { max: 400 }],

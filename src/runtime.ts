@@ -9,12 +9,22 @@ import type { DeliveryWorker } from './engine/deliveries.js';
 import type { Faults } from './engine/faults.js';
 import type { Journal } from './engine/journal.js';
 import type { Snapshots } from './engine/sandboxes.js';
-import type { ScenarioShelf } from './testing/scenario_runner.js';
+import type { components } from './generated/sim.js';
 import type { Scheduler } from './engine/scheduler.js';
 import type { Work, WorkOptions } from './engine/work.js';
 import type { SmppBinds, SmppHooks, SmppServer } from './engine/transport/smpp.js';
-import type { DbData } from './store/rows.js';
+import type { DbData } from './domain/rows.js';
 import type { Store } from './store/store.js';
+
+/**
+ * The scenarios a server lists and runs (`GET /__sim/scenarios`, `POST /__sim/scenarios/{name}`):
+ * src/testing/scenario_runner.ts's ScenarioShelf, made by the composition root.
+ */
+export interface ScenarioCatalog {
+  catalog(): Promise<{ scenarios: ReadonlyMap<string, { scenario: { title: string } }>; problems: string[] }>;
+  /** Runs one against the server at `base` (its own address), with the admin token it requires. */
+  run(base: string, name: string, adminToken?: string): Promise<components['schemas']['scenario_result']>;
+}
 
 /** Everything a running dipswitch is made of. */
 export interface Runtime {
@@ -35,7 +45,7 @@ export interface Runtime {
   /** The live answers open now (journal streams), each as the function that ends it: `close` ends them all. */
   streams: Set<() => void>;
   /** The scenarios `POST /__sim/scenarios/{name}` runs: the built-in ones and the user's folders. */
-  scenarios: ScenarioShelf;
+  scenarios: ScenarioCatalog;
   /**
    * Runs `fn` in one unit of work of the account (read-only with `read`), with its clock and
    * outbox; once committed, the scheduler wakes for any step the work scheduled.

@@ -27,19 +27,21 @@ import { MemorySnapshotShelf, Snapshots } from './engine/sandboxes.js';
 import { ScenarioShelf } from './testing/scenario_runner.js';
 import type { Fired } from './engine/schedule.js';
 import { Scheduler } from './engine/scheduler.js';
-import { SmppBinds, SmppServer, type SmppHooks } from './engine/transport/smpp.js';
+import { SmppBinds, SmppServer, type Bound, type SmppHooks } from './engine/transport/smpp.js';
 import { smppHooks } from './simulation/smpp.js';
 import { runners } from './simulation/simulation.js';
+import { settleDelivery } from './simulation/lifecycles.js';
 import { fixtureState } from './store/fixtures.js';
 import { JsonStore, type JsonStoreOptions } from './store/embedded/json_store.js';
 import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/postgres/shared.js';
 import type { PgStore } from './store/postgres/store.js';
 import type { Store } from './store/store.js';
-import { COLLECTION_NAMES, type AnyRow, type ClockMode, type DbData } from './store/rows.js';
+import { COLLECTION_NAMES, type AnyRow, type ClockMode, type DbData } from './domain/rows.js';
 import { fillSandbox } from './engine/sandboxes.js';
 
 export type { Runtime } from './runtime.js';
 import type { Runtime } from './runtime.js';
+import { lostWith } from './domain/side_paths.js';
 
 export interface ServerOptions extends AppOptions {
   /** The embedded store (a file, or memory), or PostgreSQL (`{ postgres: url }`). */
@@ -86,12 +88,13 @@ function journalStep(journal: Journal, logger: Logger) {
 }
 
 /** Faults, the journal and snapshots: shared by the instances over PostgreSQL; otherwise they live in this process. */
-function shared(pg: PgStore | undefined, store: Store, random: Random, limits: Limits) {
+function shared(pg: PgStore | undefined, store: Store, random: Random, limits: Limits, logger: Logger) {
   return {
     faults: new Faults(random, pg ? new PgFaultRules(pg) : new MemoryFaultRules()),
     journal: new Journal(
       pg ? new PgJournalLog(pg, limits.journalBytes) : new MemoryJournalLog(limits.journalBytes),
       store.peers,
+      (m) => logger.warn(m),
     ),
     snapshots: new Snapshots(
       { count: limits.snapshots, bytes: limits.snapshotBytes },
@@ -109,10 +112,19 @@ function wireSmpp(parts: {
   scheduler: Scheduler;
   deliveries: DeliveryWorker;
   binds: SmppBinds;
+  logger: Logger;
 }): SmppHooks {
   const { store, deliveries, binds, scheduler } = parts;
   store.peers?.hear('smpp', (keyId) => {
-    if (binds.count(keyId)) void deliveries.wake(keyId).catch(() => undefined);
+    if (binds.count(keyId))
+      void deliveries
+        .wake(keyId)
+        .catch(
+          lostWith(
+            (m) => parts.logger.warn(m),
+            `sending the messages waiting for SMPP key ${keyId} (they go at its next bind)`,
+          ),
+        );
   });
   return smppHooks({
     ...parts,
@@ -121,6 +133,12 @@ function wireSmpp(parts: {
     wake: (keyId) => deliveries.wake(keyId),
   });
 }
+
+/** What a bind closed for a full window of deliver_sm it never answered says in the log. */
+const stalledBind = (logger: Logger) => (bind: Bound) =>
+  logger.warn(
+    `SMPP bind of system id ${bind.systemId} closed: it left ${bind.outstanding} deliver_sm unanswered past their time limit (it neither reads nor answers); its messages wait for another bind`,
+  );
 
 /** The resets of the control API: the whole server, one account, an account removed (Runtime's). */
 function resets(parts: {
@@ -212,17 +230,12 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const startMs = opts.startTime?.getTime() ?? wallClock();
   const clocks = new Clocks(wallClock, { mode: opts.clockMode ?? 'real', startMs });
   const ids = makeIds(random, () => clocks.server().ms());
-  const { faults, journal, snapshots } = shared(pg, store, random, limits);
+  const { faults, journal, snapshots } = shared(pg, store, random, limits, logger);
   // the binds journal their deliver_sm through the hooks, made below (they wake the worker)
-  const binds = new SmppBinds(
-    (exchange) => hooks.journal(exchange),
-    (bind) =>
-      logger.warn(
-        `SMPP bind of system id ${bind.systemId} closed: it left ${bind.outstanding} deliver_sm unanswered past their time limit (it neither reads nor answers); its messages wait for another bind`,
-      ),
-  );
+  const binds = new SmppBinds((exchange) => hooks.journal(exchange), stalledBind(logger));
   const deliveries = new DeliveryWorker({
     smpp: binds,
+    settled: settleDelivery,
     store,
     clocks,
     faults,
@@ -246,7 +259,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
       return { cancel: () => clearTimeout(t) };
     },
   });
-  const hooks = wireSmpp({ store, clocks, faults, journal, scheduler, deliveries, binds });
+  const hooks = wireSmpp({ store, clocks, faults, journal, scheduler, deliveries, binds, logger });
   const runtime: Runtime = {
     smpp: { binds, hooks },
     store,

@@ -14,7 +14,7 @@ import { PgJournalLog } from '../src/store/postgres/shared.js';
 import { postgresUrl } from '../src/cli/values.js';
 import { MIGRATIONS } from '../src/store/postgres/sql.js';
 import pgClient from 'pg';
-import { COLLECTION_NAMES } from '../src/store/rows.js';
+import { COLLECTION_NAMES } from '../src/domain/rows.js';
 import { DEMO, PARTNER, envelope, START, callAt } from './helpers.js';
 import { usePostgres } from './pg.js';
 import { client, messageOf } from './smpp_client.js';
@@ -338,7 +338,7 @@ describe('dipswitch on PostgreSQL', () => {
     const url = await pg().database();
     const first = await instance(url);
     try {
-      for (const name of await first.runtime.scenarios.names()) {
+      for (const name of (await first.runtime.scenarios.catalog()).scenarios.keys()) {
         const result = await first.runtime.scenarios.run(first.base, name);
         expect(result.passed, `${name}: ${result.error ?? ''}`).toBe(true);
       }

@@ -7,7 +7,7 @@ import { buildServer, listen } from '../src/server.js';
 import { fixtureState } from '../src/store/fixtures.js';
 import { JsonStore } from '../src/store/embedded/json_store.js';
 import { LogFile } from '../src/store/embedded/log_file.js';
-import { emptyDb } from '../src/store/rows.js';
+import { emptyDb } from '../src/domain/rows.js';
 import { envelope } from './helpers.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'dipswitch-')), 'db.json');

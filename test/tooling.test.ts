@@ -32,6 +32,23 @@ describe('the checks npm test runs first', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+  it('eslint refuses an import circle made of type-only imports, naming its files', async () => {
+    const dir = join(projectRoot, 'src', `lint-probe-types-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(join(dir, 'a.ts'), "import type { B } from './b.js';\n\nexport interface A {\n  b: B;\n}\n");
+      writeFileSync(join(dir, 'b.ts'), "import type { A } from './a.js';\n\nexport interface B {\n  a: A;\n}\n");
+      const results = await new ESLint({ cwd: projectRoot }).lintFiles([join(dir, 'a.ts'), join(dir, 'b.ts')]);
+      const circles = results.flatMap((r) => r.messages).filter((m) => m.ruleId === 'dipswitch/no-import-cycle');
+      expect(circles).toHaveLength(2);
+      expect(circles[0]?.message).toContain(`lint-probe-types-${process.pid}/a.ts`);
+      // import-x's own rule lets type-only circles through: this is the one that catches them
+      expect(results.flatMap((r) => r.messages).map((m) => m.ruleId)).not.toContain('import-x/no-cycle');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('eslint refuses an import that breaks the layout’s rule, naming the rule', async () => {
     const probes = {
       // the domain reaching for a store backend, and for express
@@ -40,6 +57,9 @@ describe('the checks npm test runs first', () => {
       // the engine reaching up for the control API's handlers
       'engine/lint-probe-{pid}.ts':
         "import { simHandlers } from '../control/index.js';\n\nexport const y = simHandlers;\n",
+      // a backend reaching up for the engine's types
+      'store/postgres/lint-probe-{pid}.ts':
+        "import type { Faults } from '../../engine/faults.js';\n\nexport type Z = Faults;\n",
     };
     const paths = Object.keys(probes).map((p) => join(projectRoot, 'src', p.replace('{pid}', String(process.pid))));
     try {
@@ -49,6 +69,7 @@ describe('the checks npm test runs first', () => {
       expect(messages.filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message)).toEqual([
         expect.stringContaining('domain imports nothing of ours'),
         expect.stringContaining('the engine knows no simulation'),
+        expect.stringContaining('the store, backends included, knows nothing above it'),
       ]);
       expect(messages.map((m) => m.ruleId)).toContain('no-restricted-imports');
     } finally {

@@ -9,7 +9,7 @@ import { assertFound, assertNoViolations } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { storePageOf } from '../http/pagination.js';
 import { startBulkDip } from '../simulation/lifecycles.js';
-import type { BulkDipTaskRow } from '../store/rows.js';
+import type { BulkDipTaskRow } from '../domain/rows.js';
 
 const present = (row: BulkDipTaskRow) => ({ data: row.data, type: 'bulk_dip_task' as const });
 

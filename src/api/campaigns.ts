@@ -7,7 +7,7 @@ import type { Principal } from '../http/auth.js';
 import { DomainError, assertFound, inUse, invalidParameter, notFound } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
-import type { CampaignRow } from '../store/rows.js';
+import type { CampaignRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
 /** The campaign as the account sees it. */

@@ -8,7 +8,7 @@ import { DomainError, assertFound, inUse, invalidField, notFound } from '../doma
 import type { HandlerMap } from '../http/handler.js';
 import { storePageOf } from '../http/pagination.js';
 import { startOrder } from '../simulation/orders.js';
-import type { CartRow, OrderRow } from '../store/rows.js';
+import type { CartRow, OrderRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
 const present = (row: CartRow) => ({ data: row.data, type: 'cart' as const });

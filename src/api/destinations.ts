@@ -4,7 +4,7 @@ import type { Principal } from '../http/auth.js';
 import { assertFound, assertNoViolations, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
-import type { DestinationRow, Draft } from '../store/rows.js';
+import type { DestinationRow, Draft } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 import { findNumber } from './numbers.js';
 

@@ -10,7 +10,7 @@ import type { HandlerMap } from '../http/handler.js';
 import type { Upload } from '../http/multipart.js';
 import { pageOf } from '../http/pagination.js';
 import type { Work } from '../engine/work.js';
-import type { DocumentRow, RequestRow } from '../store/rows.js';
+import type { DocumentRow, RequestRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 import { findCart, writableCart } from './carts.js';
 import { cartRequest, submittedRequest } from './requests.js';

@@ -7,7 +7,7 @@ import type { Violation } from '../domain/switches.js';
 import { assertFound, assertNoViolations } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { storePageOf } from '../http/pagination.js';
-import type { Draft, EventSubscriptionRow } from '../store/rows.js';
+import type { Draft, EventSubscriptionRow } from '../domain/rows.js';
 
 type Subscription = EventSubscriptionRow['data'];
 

@@ -7,7 +7,7 @@ import type { Principal } from '../http/auth.js';
 import { assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { storePageOf } from '../http/pagination.js';
-import type { NumberRow } from '../store/rows.js';
+import type { NumberRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

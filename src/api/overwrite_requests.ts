@@ -5,7 +5,7 @@
 import { assertFound } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { storePageOf } from '../http/pagination.js';
-import type { OverwriteRequestRow } from '../store/rows.js';
+import type { OverwriteRequestRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
 type Review = 'APPROVED' | 'REJECTED' | 'FORCE_DELETED';

@@ -10,7 +10,7 @@ import { assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { pageOf } from '../http/pagination.js';
 import { validationError } from '../http/validation.js';
-import type { RequestRow } from '../store/rows.js';
+import type { RequestRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 import { findCart, removeDocuments, writableCart } from './carts.js';
 

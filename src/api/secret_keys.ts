@@ -6,7 +6,7 @@ import { hashSecret } from '../domain/secrets.js';
 import { assertFound, inUse, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { storePageOf } from '../http/pagination.js';
-import type { SecretKeyRow } from '../store/rows.js';
+import type { SecretKeyRow } from '../domain/rows.js';
 
 const present = (row: SecretKeyRow) => ({ data: row.data, type: 'secret_key' as const });
 

@@ -7,7 +7,7 @@ import type { Principal } from '../http/auth.js';
 import { assertFound, assertNoViolations, inUse, invalidField, invalidParameter, notFound } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { storePageOf } from '../http/pagination.js';
-import type { Draft, SwitchRow, SwitchSecrets } from '../store/rows.js';
+import type { Draft, SwitchRow, SwitchSecrets } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
 const ref = (id: string | null) => (id ? { id } : null);

@@ -6,7 +6,7 @@ import { hashPassword } from '../domain/secrets.js';
 import { DomainError, assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../http/handler.js';
 import { storePageOf } from '../http/pagination.js';
-import type { UserRow } from '../store/rows.js';
+import type { UserRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
 const present = (row: UserRow) => ({ data: row.data, type: 'user' as const });

@@ -10,10 +10,11 @@ import type { Runtime } from '../runtime.js';
 
 /**
  * How long simulated traffic waits for the deliveries it set off (their first attempts) before it
- * answers: twice a delivery's own time limit. What is still under way then is answered as pending
- * and goes on in the background, so no receiver, relay or SMPP bind holds a control call longer.
+ * answers: a delivery's own time limit and a second, so a first attempt that runs at once is always
+ * seen through. What is still under way then is answered as pending and goes on in the background,
+ * so no receiver, relay or SMPP bind holds a control call longer.
  */
-export const TRAFFIC_WAIT_MS = 2 * DELIVERY_TIMEOUT_MS;
+export const TRAFFIC_WAIT_MS = DELIVERY_TIMEOUT_MS + 1_000;
 
 /** Runs the account's due steps (the deliveries the traffic set off), waiting for them at most TRAFFIC_WAIT_MS. */
 async function dueWithin(runtime: Runtime, accountId: string): Promise<void> {

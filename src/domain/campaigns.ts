@@ -2,7 +2,7 @@
  * Who sees a campaign (spec: Resources > CSP campaign): the account that owns it, and the
  * accounts it is shared with, which see it as `shared: PARTNER`.
  */
-import type { CampaignRow } from '../store/rows.js';
+import type { CampaignRow } from './rows.js';
 
 export const campaignVisibleTo = (campaign: CampaignRow, accountId: string): boolean =>
   campaign.account_id === accountId || campaign.shared_with.includes(accountId);

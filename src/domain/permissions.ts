@@ -2,7 +2,7 @@
  * Who may do what (interface.md section 2). Bulk dip tasks are informational lookups, which every
  * key may use; everything else depends on the key's kind and its user's role.
  */
-import type { Role } from '../store/rows.js';
+import type { Role } from './rows.js';
 import type { Scope } from '../contract.js';
 
 export interface Caller {

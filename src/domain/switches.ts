@@ -5,7 +5,7 @@
  * its identity or secret, or SMPP without an API key, is found when a message is delivered.
  */
 import type { components } from '../generated/api.js';
-import type { Draft, SwitchSecrets } from '../store/rows.js';
+import type { Draft, SwitchSecrets } from './rows.js';
 import {
   httpUrlProblem,
   mm4UrlProblem,

@@ -3,7 +3,7 @@
  * never moves one back. `real` follows wall time plus an offset; `frozen` stands still until moved.
  * Time never goes backwards: moving to an earlier time is refused by the control API and ignored here.
  */
-import type { ClockMode, ClockRow } from '../store/rows.js';
+import type { ClockMode, ClockRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
 /** An account's time, as handlers and runners read it. */

@@ -5,7 +5,7 @@
  * 30 min, 2 h and 6 h; the sixth failure is final.
  */
 import { elapsedMs, stopwatch, type Logger } from '../deps.js';
-import type { Attempt, DeliveryRow, Mm4Message, SmppMessage, StepRow } from '../store/rows.js';
+import type { Attempt, DeliveryRow, StepRow } from '../domain/rows.js';
 import type { Store, UnitOfWork } from '../store/store.js';
 import { tarGz } from './transport/archive.js';
 import type { Clocks } from './clock.js';
@@ -25,8 +25,16 @@ export const DELIVERY_TIMEOUT_MS = 5_000;
 /** A message for an SMPP bind waits this long on the account's clock for one, then fails as expired. */
 export const SMPP_WAIT_MS = 24 * 3600_000;
 
+/**
+ * What a settled delivery does besides its log entry, in the unit of work that settles it: the
+ * simulation's rule for what the delivery was for (a bulk dip's on-done action learns its outcome).
+ */
+export type Settled = (w: UnitOfWork, row: DeliveryRow, delivered: boolean) => Promise<void>;
+
 export interface DeliveryWorkerOptions {
   store: Store;
+  /** Registered by the simulation (src/simulation/dips.ts settleDelivery); nothing by default. */
+  settled?: Settled;
   clocks: Clocks;
   faults: Faults;
   policy: OutboundPolicy;
@@ -35,13 +43,32 @@ export interface DeliveryWorkerOptions {
   smpp: SmppBinds;
 }
 
-/** What an attempt came to. */
+/**
+ * What an attempt came to: `answered` (a response that takes it), `failed` (retried while retries
+ * last), `refused` (by the outbound policy: never retried), or `waiting` (an SMPP message whose key
+ * has no receiving bind here: not an attempt).
+ */
+type OutcomeKind = 'answered' | 'failed' | 'refused' | 'waiting';
+
 interface Outcome {
+  kind: OutcomeKind;
   attempt: Attempt;
   response: OutboundResponse | null;
-  /** An SMPP message whose key has no receiving bind here: not an attempt. */
-  waiting?: boolean;
 }
+
+/** An outcome from its attempt and response: answered when there is a response, else failed. */
+const outcomeOf = (attempt: Attempt, response: OutboundResponse | null): Outcome => ({
+  kind: response ? 'answered' : 'failed',
+  attempt,
+  response,
+});
+
+/** An attempt the outbound policy refused. */
+const refusedOutcome = (attempt: Attempt, why: string): Outcome => ({
+  kind: 'refused',
+  attempt: { ...attempt, error: `refused: ${why}` },
+  response: null,
+});
 
 export class DeliveryWorker {
   /** The keys whose waiting messages are being sent, and whether to look again after. */
@@ -104,12 +131,12 @@ export class DeliveryWorker {
       return `delivery ${row.data.kind} to ${row.data.target}: held back until the next one to it`;
     }
     const first = await this.attempt(row, fault);
-    if (first.waiting) return this.wait(step, row, first.attempt);
+    if (first.kind === 'waiting') return this.wait(step, row, first.attempt);
     const attempts = [first.attempt];
     if (first.response && fault?.duplicate) attempts.push((await this.attempt(row, undefined)).attempt);
     const n = row.data.attempts.length + 1;
     const response = first.response;
-    const refused = first.attempt.error?.startsWith('refused') ?? false;
+    const refused = first.kind === 'refused';
     const final = response !== null || refused || !row.retry || n > RETRY_BACKOFF_MS.length;
     await this.record(
       step,
@@ -183,67 +210,75 @@ export class DeliveryWorker {
     }
   }
 
-  /** One attempt: refused by policy, failed by an injected fault, or really sent. */
+  /**
+   * The transports by the method a delivery's request names: SMPP and MM4 have their own; every
+   * other (HTTP methods, SFTP) goes through the HTTP and SFTP client. Each answers its attempt's outcome.
+   */
+  private readonly transports: Partial<Record<string, (row: DeliveryRow, attempt: Attempt) => Promise<Outcome>>> = {
+    SMPP: (row, attempt) => this.smppAttempt(row, attempt),
+    MM4: (row, attempt) => this.mm4Attempt(row, attempt),
+  };
+
+  /** One attempt: refused by policy, failed by an injected fault, or really sent by its transport. */
   private async attempt(row: DeliveryRow, fault: FaultEffect | undefined): Promise<Outcome> {
     const clock = await this.opts.store.run({ read: true }, (w) => this.opts.clocks.of(w, row.account_id));
     const attempt: Attempt = { at: clock.iso(), status: null, error: null, duration_ms: 0 };
     const refusal = this.opts.policy.refusal(row.request.url);
-    if (refusal) return { attempt: { ...attempt, error: `refused: ${refusal}` }, response: null };
-    if (fault?.fail) return { attempt: { ...attempt, error: 'injected fault' }, response: null };
+    if (refusal) return refusedOutcome(attempt, refusal);
+    if (fault?.fail) return outcomeOf({ ...attempt, error: 'injected fault' }, null);
     const started = stopwatch();
-    // SMPP and MM4 have transports of their own; the attempt they answer is timed like an HTTP one
-    const { smpp, mm4 } = row.request;
-    const own = smpp ? this.smppAttempt(row, smpp, attempt) : mm4 ? this.mm4Attempt(mm4, attempt) : null;
-    if (own) {
-      const outcome = await own;
-      outcome.attempt.duration_ms = elapsedMs(started);
-      return outcome;
-    }
+    const transport = this.transports[row.request.method] ?? ((r, a) => this.httpAttempt(r, a, clock.ms()));
+    const outcome = await transport(row, attempt);
+    outcome.attempt.duration_ms = elapsedMs(started);
+    return outcome;
+  }
+
+  /** One attempt over HTTP (or an SFTP upload): answered by a 2xx, failed otherwise. */
+  private async httpAttempt(row: DeliveryRow, attempt: Attempt, nowMs: number): Promise<Outcome> {
     try {
-      const request = await this.requestOf(row, clock.ms());
+      const request = await this.requestOf(row, nowMs);
       const response = await send(request, DELIVERY_TIMEOUT_MS, this.opts.policy);
-      attempt.status = response.status;
-      if (response.status < 200 || response.status > 299) attempt.error = `answered ${response.status}`;
-      return { attempt, response: attempt.error ? null : response };
+      const done = { ...attempt, status: response.status };
+      if (response.status < 200 || response.status > 299)
+        return outcomeOf({ ...done, error: `answered ${response.status}` }, null);
+      return outcomeOf(done, response);
     } catch (e) {
-      attempt.error = e instanceof OutboundRefused ? `refused: ${e.message}` : (e as Error).message;
-      return { attempt, response: null };
-    } finally {
-      attempt.duration_ms = elapsedMs(started);
+      if (e instanceof OutboundRefused) return refusedOutcome(attempt, e.message);
+      return outcomeOf({ ...attempt, error: (e as Error).message }, null);
     }
   }
 
   /** One attempt of a message for an SMPP bind: its deliver_sm PDUs to a receiving bind of the key. */
-  private async smppAttempt(row: DeliveryRow, message: SmppMessage, attempt: Attempt): Promise<Outcome> {
+  private async smppAttempt(row: DeliveryRow, attempt: Attempt): Promise<Outcome> {
+    const message = row.request.smpp;
+    if (!message) return outcomeOf({ ...attempt, error: 'the delivery holds no SMPP message' }, null);
     const fault = await this.opts.faults.smpp('deliver_sm', message.system_id, row.account_id);
     if (fault?.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms));
     if (fault?.smpp_status)
-      return {
-        attempt: { ...attempt, status: fault.smpp_status, error: statusError(fault.smpp_status) },
-        response: null,
-      };
-    if (fault?.drop) return { attempt: { ...attempt, error: 'injected fault: the bind dropped' }, response: null };
+      return outcomeOf({ ...attempt, status: fault.smpp_status, error: statusError(fault.smpp_status) }, null);
+    if (fault?.drop) return outcomeOf({ ...attempt, error: 'injected fault: the bind dropped' }, null);
     // the parts of one message share a reference: a number from its id
     const reference = [...row.data.id].reduce((n, c) => (n * 31 + c.charCodeAt(0)) & 0xff, 0);
     const result = await this.opts.smpp.deliver(message.key_id, deliverPdus(message, reference), DELIVERY_TIMEOUT_MS);
-    if (result === null) return { attempt, response: null, waiting: true };
-    if ('error' in result) return { attempt: { ...attempt, error: result.error }, response: null };
-    if (result.status)
-      return { attempt: { ...attempt, status: result.status, error: statusError(result.status) }, response: null };
-    return { attempt: { ...attempt, status: 0 }, response: { status: 0, headers: {}, body: '' } };
+    if (result === null) return { kind: 'waiting', attempt, response: null };
+    if ('error' in result) return outcomeOf({ ...attempt, error: result.error }, null);
+    if (result.status) return outcomeOf({ ...attempt, status: result.status, error: statusError(result.status) }, null);
+    return outcomeOf({ ...attempt, status: 0 }, { status: 0, headers: {}, body: '' });
   }
 
   /** One attempt of an MM4 forward: the media fetched, the message composed and sent; an SMTP refusal fails it. */
-  private async mm4Attempt(message: Mm4Message, attempt: Attempt): Promise<Outcome> {
+  private async mm4Attempt(row: DeliveryRow, attempt: Attempt): Promise<Outcome> {
+    const message = row.request.mm4;
+    if (!message) return outcomeOf({ ...attempt, error: 'the delivery holds no MM4 message' }, null);
     try {
       const media = await fetchMedia(message.media_urls, DELIVERY_TIMEOUT_MS, this.opts.policy);
       const reply = await mm4Send(message, mm4Raw(message, media), DELIVERY_TIMEOUT_MS, this.opts.policy);
       const code = Number(/^\d{3}/.exec(reply)?.[0] ?? 250);
-      return { attempt: { ...attempt, status: code }, response: { status: code, headers: {}, body: reply } };
+      return outcomeOf({ ...attempt, status: code }, { status: code, headers: {}, body: reply });
     } catch (e) {
       const err = e as Error & { responseCode?: number };
-      const error = e instanceof OutboundRefused ? `refused: ${err.message}` : err.message;
-      return { attempt: { ...attempt, status: err.responseCode ?? null, error }, response: null };
+      if (e instanceof OutboundRefused) return refusedOutcome(attempt, err.message);
+      return outcomeOf({ ...attempt, status: err.responseCode ?? null, error: err.message }, null);
     }
   }
 
@@ -306,7 +341,7 @@ export class DeliveryWorker {
         await w.tell('steps', accountId);
       }
       if (outcome === 'delivered' || outcome === 'failed' || outcome === 'refused')
-        await settle(w, current, outcome === 'delivered');
+        await this.opts.settled?.(w, current, outcome === 'delivered');
     });
   }
 }
@@ -314,19 +349,3 @@ export class DeliveryWorker {
 /** A deliver_sm answered with an error status, as the delivery log says it. */
 const statusError = (status: number): string =>
   `deliver_sm answered command_status 0x${status.toString(16).padStart(8, '0')}`;
-
-/** What a settled delivery does besides its log entry: a bulk dip's on-done action learns its outcome. */
-async function settle(w: UnitOfWork, row: DeliveryRow, ok: boolean): Promise<void> {
-  if (row.settle?.kind !== 'bulk_dip_action') return;
-  const task = await w.bulkDipTasks.getAnyAccount(row.settle.task_id);
-  const index = row.settle.index;
-  if (!task?.data.on_done_actions[index]) return;
-  await w.bulkDipTasks.update(task, (d) => {
-    const action = d.data.on_done_actions[index];
-    if (action)
-      Object.assign(
-        action,
-        ok ? { status: 'COMPLETED', error_code: 'OK' } : { status: 'ERROR', error_code: 'DELIVERY_FAILED' },
-      );
-  });
-}

@@ -6,55 +6,9 @@
  */
 import type { Random } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
+import type { FaultEffect, FaultMatch, FaultRule, FaultRules, SmppFaultPoint } from '../store/shared.js';
 
-export interface FaultMatch {
-  method?: string;
-  /** A path template (`/api/v1/carts/{id}`) or a literal path. */
-  path?: string;
-  operation_id?: string;
-  account_id?: string;
-  /** Outbound rules: deliveries whose target starts with this URL. */
-  url?: string;
-  /** SMPP rules: PDUs of this kind (a bind of any of the three kinds is `bind`). */
-  smpp?: SmppFaultPoint;
-  /** SMPP rules: only binds with this system id. */
-  system_id?: string;
-}
-
-export type SmppFaultPoint = 'bind' | 'submit_sm' | 'deliver_sm' | 'enquire_link';
-
-export interface FaultEffect {
-  status?: number;
-  body?: unknown;
-  delay_ms?: number;
-  drop?: boolean;
-  malformed?: boolean;
-  /** Outbound: the delivery attempt fails without reaching the endpoint. */
-  fail?: boolean;
-  /** Outbound: the delivery arrives twice. */
-  duplicate?: boolean;
-  /** Outbound: the delivery is held back and sent after the next one to the same URL. */
-  reorder?: boolean;
-  /** SMPP: the command_status answered instead (or, for a deliver_sm, the one its attempt fails with). */
-  smpp_status?: number;
-}
-
-/**
- * Whose a rule is: `account`, made with an account's key, matches that account's calls and
- * deliveries alone (`match.account_id`) and only that account lists or removes it; `all`, made with
- * the control API's authority, matches every account (narrowed by `match.account_id`).
- */
-export type FaultScope = 'account' | 'all';
-
-export interface FaultRule {
-  id: string;
-  match: FaultMatch;
-  effect: FaultEffect;
-  times: number | null;
-  probability: number | null;
-  fired: number;
-  scope: FaultScope;
-}
+export type { FaultEffect, FaultMatch, FaultRule, FaultRules, FaultScope, SmppFaultPoint } from '../store/shared.js';
 
 /** A rule as the control API shows it: whether it has fired its times. */
 export type ShownFaultRule = FaultRule & { spent: boolean };
@@ -79,25 +33,6 @@ export interface InboundCall {
 
 /** At most this many rules at once; one more is refused (422 `limit_reached`). */
 export const MAX_FAULTS = 1_000;
-
-/** Where the rules are kept: in this process, or in the shared store (src/store/postgres/shared.ts). */
-export interface FaultRules {
-  /** Every rule, in the order added. */
-  all(): Promise<FaultRule[]>;
-  /**
-   * The rules to match a call against, in the order added: their `fired` may lag (`take` is the
-   * count that decides). `version`: the rules' version as read already, if it was.
-   */
-  live(version?: number): Promise<readonly FaultRule[]>;
-  /** The rules `live` would answer without reading anything, if it would. */
-  cached(version?: number): readonly FaultRule[] | undefined;
-  count(): Promise<number>;
-  add(rule: FaultRule): Promise<void>;
-  remove(id: string): Promise<FaultRule | undefined>;
-  clear(): Promise<void>;
-  /** Counts one firing of the rule if it has any left (across every instance); answers whether it fired. */
-  take(rule: FaultRule): Promise<boolean>;
-}
 
 /** The rules of one process. */
 export class MemoryFaultRules implements FaultRules {

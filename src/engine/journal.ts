@@ -4,43 +4,23 @@
  * calls go first; a body over 16 KB is kept as its own cut copy (never a view of the request's
  * buffer), and a call without a valid key keeps no body at all.
  */
-import type { ApiName } from '../contract.js';
 import { at } from '../domain/lists.js';
 import type { Peers } from '../store/store.js';
 import { redactBody, redactHeaders, redactText } from './redact.js';
+import { lostWith, type Warn } from '../domain/side_paths.js';
+import {
+  dropped,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalLog,
+  type JournalScope,
+  type Kept,
+  type JournalApi,
+} from '../store/shared.js';
+
+export type { JournalEntry, JournalFilter, JournalLog, JournalScope, Kept, JournalApi } from '../store/shared.js';
 
 export { REDACTED } from './redact.js';
-
-export interface JournalEntry {
-  id: number;
-  at: string;
-  wall_at: string;
-  method: string;
-  path: string;
-  operation_id: string | null;
-  account_id: string | null;
-  status: number;
-  latency_ms: number;
-  request: { headers: Record<string, string>; body: unknown };
-  response: { body: unknown };
-}
-
-/**
- * Which traffic a call was: /api/v1 (`openapi`), /__sim, an SMPP PDU and its answer, or a lifecycle step
- * the clock ran (`step`: method its kind, path its record, the answer what it did).
- */
-export type JournalApi = ApiName | 'smpp' | 'step';
-
-export interface JournalFilter {
-  api?: 'v1' | 'sim' | 'smpp' | 'step' | 'all';
-  path?: string;
-  method?: string;
-  status?: number;
-  operation_id?: string;
-  account_id?: string;
-  since?: string;
-  until?: string;
-}
 
 /** Bodies longer than this are kept cut. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
@@ -83,15 +63,6 @@ class Slabs {
     this.used += n;
     return this.slab.subarray(this.used - n, this.used);
   }
-}
-
-/** What is kept per call: the texts as they crossed the wire, redacted when read (cheap on the hot path). */
-export interface Kept extends Omit<JournalEntry, 'request' | 'response'> {
-  api: JournalApi;
-  headers: Record<string, string>;
-  requestBody: string | Buffer | Record<string, unknown> | undefined;
-  responseText: string | Buffer;
-  bytes: number;
 }
 
 /** A body as it came: JSON text parsed when it parses, else kept as text; then redacted. */
@@ -146,25 +117,6 @@ export function matches(e: Kept, f: JournalFilter): boolean {
     (!f.until || e.at <= f.until)
   );
 }
-
-/** Where the calls are kept, bounded by bytes (oldest out first): this process, or the shared store. */
-export interface JournalLog {
-  /** Keeps the call and answers it with its id; a log the instances share tells the others of it. */
-  append(call: Omit<Kept, 'id'>): Promise<Kept>;
-  /** The calls that match, newest first, with ids below `before`; and how many match in all. */
-  page(f: JournalFilter, limit: number, before: number): Promise<{ count: number; found: Kept[]; more: boolean }>;
-  /** A call another instance kept (told by its id), for live readers. */
-  get(id: number): Promise<Kept | undefined>;
-  /** Drops every call, or the calls of the accounts `scope` names (`only`), or all but theirs (`except`). */
-  clear(scope?: JournalScope): Promise<void>;
-}
-
-/** Which calls a clear drops: one account's, or every call but those of some accounts. */
-export type JournalScope = { only: string } | { except: readonly string[] };
-
-/** Whether a clear of `scope` drops a call of `accountId`. */
-export const dropped = (scope: JournalScope | undefined, accountId: string | null): boolean =>
-  !scope || ('only' in scope ? accountId === scope.only : accountId === null || !scope.except.includes(accountId));
 
 /** The journal of one process. */
 export class MemoryJournalLog implements JournalLog {
@@ -232,6 +184,7 @@ export class Journal {
   constructor(
     private readonly log: JournalLog,
     peers?: Peers,
+    warn: Warn = () => {},
   ) {
     // a call another instance kept reaches this one's live readers
     peers?.hear('journal', (id) => {
@@ -239,7 +192,7 @@ export class Journal {
       void this.log
         .get(Number(id))
         .then((kept) => kept && this.tell(kept))
-        .catch(() => undefined);
+        .catch(lostWith(warn, `call ${id} another instance journaled, for the live readers here,`));
     });
   }
 

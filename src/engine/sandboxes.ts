@@ -10,10 +10,13 @@ import type { Ids, Random } from '../deps.js';
 import { newDid } from '../domain/numbers.js';
 import { hashSecret, token } from '../domain/secrets.js';
 import { DomainError } from '../domain/errors.js';
-import type { ApiKeyRow, DbData, Role } from '../store/rows.js';
+import type { ApiKeyRow, DbData, Role } from '../domain/rows.js';
 import { namedFiles } from '../store/files.js';
 import type { UnitOfWork } from '../store/store.js';
 import type { Clock } from './clock.js';
+import type { Snapshot, SnapshotShelf } from '../store/shared.js';
+
+export type { Snapshot, SnapshotShelf } from '../store/shared.js';
 
 export interface Sandbox {
   id: string;
@@ -150,26 +153,11 @@ export async function fillSandbox(
   return { id, name: label, keys, numbers };
 }
 
-export interface Snapshot {
-  data: DbData;
-  files: Map<string, Buffer>;
-  bytes: number;
-}
-
 export interface SnapshotLimits {
   /** How many snapshots may be kept (`--max-snapshots`). */
   count: number;
   /** What their files may take together, in bytes (`--snapshot-bytes`). */
   bytes: number;
-}
-
-/** Where snapshots are kept: this process's memory, or the shared store (src/store/postgres/shared.ts). */
-export interface SnapshotShelf {
-  /** Each snapshot's name and the bytes of its files, in the order saved. */
-  list(): Promise<{ name: string; bytes: number }[]>;
-  get(name: string): Promise<Snapshot | undefined>;
-  /** Keeps the snapshot under its name, over one of the same name. */
-  put(name: string, snapshot: Snapshot): Promise<void>;
 }
 
 /** Snapshots in memory. Rows are frozen, so a copy shares them with the live state and costs the lists. */

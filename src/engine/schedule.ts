@@ -1,6 +1,6 @@
 /** The scheduler's vocabulary: what a step did, what runs one, what the scheduler is built from. */
 import type { Ids, Logger, Random } from '../deps.js';
-import type { StepKind, StepRow } from '../store/rows.js';
+import type { StepKind, StepRow } from '../domain/rows.js';
 import type { Store } from '../store/store.js';
 import type { Clocks } from './clock.js';
 import type { DeliveryWorker } from './deliveries.js';

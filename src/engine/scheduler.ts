@@ -13,11 +13,12 @@
  * order, and take it over only once the claim has lapsed (that instance died). Instances tell each
  * other of new steps (LISTEN/NOTIFY) so that a `real` clock's timer is set on each of them.
  */
-import type { StepKind, StepRow } from '../store/rows.js';
+import type { StepKind, StepRow } from '../domain/rows.js';
 import { StorageUnavailable, type UnitOfWork } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { NextTooFar, type Fired, type SchedulerOptions } from './schedule.js';
 import { makeWork, type Work, type WorkOptions } from './work.js';
+import { cleanupFailed } from '../domain/side_paths.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the store refused a write, the timer tries again this much later. */
@@ -98,7 +99,8 @@ export class Scheduler {
 
   /** Resolves once the account's queued scheduler work (due steps, deliveries) is done. */
   async idle(accountId: string): Promise<void> {
-    await this.queues.get(accountId)?.catch(() => undefined);
+    // its failures are said where they happen (failed()); this only waits for it to settle
+    await this.queues.get(accountId)?.catch(cleanupFailed);
   }
 
   /** Runs the account's due steps now and waits for them (a simulated call that sets off deliveries). */
@@ -387,7 +389,8 @@ export class Scheduler {
   private exclusive<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(accountId) ?? Promise.resolve();
     const next = previous.then(fn, fn);
-    const settled = next.catch(() => undefined);
+    // the chain goes on after a failure, which the caller of `next` hears
+    const settled = next.catch(cleanupFailed);
     this.queues.set(accountId, settled);
     void settled.then(() => {
       if (this.queues.get(accountId) === settled) this.queues.delete(accountId);

@@ -1,5 +1,5 @@
 /** The one place a step row is made: what the scheduler runs, when, and for which record. */
-import type { StepKind } from '../store/rows.js';
+import type { StepKind } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 
 export interface NewStep {

@@ -15,8 +15,7 @@ import type { Runtime } from '../runtime.js';
 import { answerStage, failStage } from './answer.js';
 import { backend } from './backend.js';
 import { newCall, release, type Call } from './call.js';
-import type { HandlerMap } from './handler.js';
-import type { Pipeline } from './pipeline.js';
+import type { AppOptions, Pipeline } from './pipeline.js';
 import { compileRoutes } from './router.js';
 import {
   authenticateStage,
@@ -32,24 +31,7 @@ export const JSON_LIMIT = '1mb';
 /** How long a browser may keep a preflight's answer. */
 const CORS_MAX_AGE_S = 600;
 
-export interface AppOptions {
-  /** Check every answer against the contract and fail loudly on a mismatch (the test suite sets it). */
-  validateResponses?: boolean;
-  /**
-   * When set, the control API's own authority: a /__sim call that acts without an account's key, or
-   * on the whole server, needs the header X-Sim-Admin-Token with this value (contract/sim.yaml).
-   */
-  simAdminToken?: string;
-  /** With an admin token set, sandboxes may still be made without it (`--open-sandboxes`). */
-  openSandboxes?: boolean;
-  /** Replaces the handler map (tests of the pipeline itself). */
-  handlers?: HandlerMap;
-  /**
-   * CORS for browser front ends (on unless `false`): preflights are answered before the pipeline,
-   * and every answer echoes the caller's `Origin`, as Prism's mock does.
-   */
-  cors?: boolean;
-}
+export type { AppOptions } from './pipeline.js';
 
 export type App = express.Express & { contractViolations: string[] };
 

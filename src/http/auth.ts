@@ -4,7 +4,7 @@
  */
 import { mayAct } from '../domain/permissions.js';
 import { secretMatches } from '../domain/secrets.js';
-import type { ApiKeyRow, UserRow } from '../store/rows.js';
+import type { ApiKeyRow, UserRow } from '../domain/rows.js';
 import type { CallerLookup, CallerRows, UnitOfWork } from '../store/store.js';
 import type { Scope } from '../contract.js';
 import { DomainError } from '../domain/errors.js';

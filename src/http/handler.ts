@@ -11,7 +11,7 @@ import type { Work } from '../engine/work.js';
 import type { Principal } from './auth.js';
 import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
 import type { Upload } from './multipart.js';
-import type { CollectionName } from '../store/rows.js';
+import type { CollectionName } from '../domain/rows.js';
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
 /** An answer's body: JSON as the contract types it, the text of any other content type, nothing without content. */

@@ -6,7 +6,6 @@
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIBackend } from 'openapi-backend';
 import type { Runtime } from '../runtime.js';
-import type { AppOptions } from './app.js';
 import type { HandlerMap, ReadsAhead } from './handler.js';
 import type { Route } from './router.js';
 
@@ -22,4 +21,24 @@ export interface Pipeline {
   errorSchemaFor: (api: OpenAPIBackend) => ValidateFunction;
   /** Answers found off contract, when the app checks them (the test suite). */
   violations: string[];
+}
+
+/** What an app is made with, besides its runtime (createApp in src/http/app.ts). */
+export interface AppOptions {
+  /** Check every answer against the contract and fail loudly on a mismatch (the test suite sets it). */
+  validateResponses?: boolean;
+  /**
+   * When set, the control API's own authority: a /__sim call that acts without an account's key, or
+   * on the whole server, needs the header X-Sim-Admin-Token with this value (contract/sim.yaml).
+   */
+  simAdminToken?: string;
+  /** With an admin token set, sandboxes may still be made without it (`--open-sandboxes`). */
+  openSandboxes?: boolean;
+  /** Replaces the handler map (tests of the pipeline itself). */
+  handlers?: HandlerMap;
+  /**
+   * CORS for browser front ends (on unless `false`): preflights are answered before the pipeline,
+   * and every answer echoes the caller's `Origin`, as Prism's mock does.
+   */
+  cors?: boolean;
 }

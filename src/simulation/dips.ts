@@ -9,7 +9,7 @@ import { seededRandom } from '../deps.js';
 import { isTollFreeNpa } from '../domain/addresses.js';
 import { areaCode, nanpNpa } from '../domain/nanp.js';
 import { at } from '../domain/lists.js';
-import type { BulkDipTaskRow } from '../store/rows.js';
+import type { BulkDipTaskRow } from '../domain/rows.js';
 
 type Task = BulkDipTaskRow['data'];
 export type DipResult = Record<string, string | boolean | null>;

@@ -5,11 +5,19 @@
 import { invalidField, invalidParameter } from '../domain/errors.js';
 import { dropSteps } from './orders.js';
 import { BULK_DIP_FIRST, bulkDipSteps, MAGIC, OSR_REVIEW_WINDOW_MS } from '../domain/lifecycles.js';
-import type { BulkDipTaskRow, NumberRow, OutboundSpec, OverwriteRequestRow, StepRow } from '../store/rows.js';
+import type {
+  BulkDipTaskRow,
+  DeliveryRow,
+  NumberRow,
+  OutboundSpec,
+  OverwriteRequestRow,
+  StepRow,
+} from '../domain/rows.js';
 import { resultFile, runDips } from './dips.js';
 import { authGap, authHeader, sftpLogin } from '../engine/outbox.js';
 import type { Work } from '../engine/work.js';
 import { resultFileId } from '../store/files.js';
+import type { UnitOfWork } from '../store/store.js';
 
 /** Schedules a new task's first step. */
 export async function startBulkDip(work: Work, row: BulkDipTaskRow): Promise<void> {
@@ -164,4 +172,23 @@ export async function runOsrExpiry(step: StepRow, work: Work): Promise<string> {
   );
   await work.sim.publish('OSR', 'osr.stale', { type: 'osr_overwrite_request', data: stale.data });
   return 'overwrite request NEW → STALE';
+}
+
+/**
+ * What a settled delivery means to the simulation (the delivery worker's `settled` hook): a bulk
+ * dip's on-done action ends COMPLETED when its file was taken, ERROR with DELIVERY_FAILED when not.
+ */
+export async function settleDelivery(w: UnitOfWork, row: DeliveryRow, delivered: boolean): Promise<void> {
+  if (row.settle?.kind !== 'bulk_dip_action') return;
+  const task = await w.bulkDipTasks.getAnyAccount(row.settle.task_id);
+  const index = row.settle.index;
+  if (!task?.data.on_done_actions[index]) return;
+  await w.bulkDipTasks.update(task, (d) => {
+    const action = d.data.on_done_actions[index];
+    if (action)
+      Object.assign(
+        action,
+        delivered ? { status: 'COMPLETED', error_code: 'OK' } : { status: 'ERROR', error_code: 'DELIVERY_FAILED' },
+      );
+  });
 }

@@ -18,7 +18,7 @@ import {
 } from '../domain/lifecycles.js';
 import type { components } from '../generated/api.js';
 import { invalidField } from '../domain/errors.js';
-import type { Draft, NumberRow, OrderRow, RequestRow, StepRow } from '../store/rows.js';
+import type { Draft, NumberRow, OrderRow, RequestRow, StepRow } from '../domain/rows.js';
 import { applyRegistry } from './registry.js';
 import { RequestFailure } from './request_failure.js';
 import type { EventKind } from '../engine/outbox.js';

@@ -6,7 +6,7 @@
  * characters). CSP_BRAND and CSP_CAMPAIGN events carry the records.
  */
 import type { components } from '../generated/api.js';
-import type { BrandRow, CampaignRow, RequestRow, StepRow } from '../store/rows.js';
+import type { BrandRow, CampaignRow, RequestRow, StepRow } from '../domain/rows.js';
 import { RequestFailure } from './request_failure.js';
 import type { EventKind } from '../engine/outbox.js';
 import type { Work } from '../engine/work.js';

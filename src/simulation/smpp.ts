@@ -14,6 +14,8 @@ import { SMPP_STATUS, type Bound, type Exchange, type SmppHooks } from '../engin
 import { receiptText } from '../engine/transport/smpp_messages.js';
 import type { Store } from '../store/store.js';
 import type { PDU } from 'smpp';
+import { lostWith } from '../domain/side_paths.js';
+import type { Logger } from '../deps.js';
 
 /** A receipt follows an accepted submit_sm this much later on the account's clock. */
 export const RECEIPT_DELAY_MS = 2_000;
@@ -28,6 +30,7 @@ export interface SmppDeps {
   work<T>(accountId: string, fn: (w: Work) => Promise<T>): Promise<T>;
   /** Messages waiting for the key go out (DeliveryWorker.wake). */
   wake(keyId: string): Promise<void>;
+  logger: Pick<Logger, 'warn'>;
 }
 
 /** An SMPP address as dipswitch writes numbers: international ones (TON 1) in E.164. */
@@ -56,10 +59,24 @@ export function smppHooks(deps: SmppDeps): SmppHooks {
     },
     submit: (bind, pdu) => submit(deps, bind, pdu),
     bound: (bind) => {
-      if (bind.kind !== 'transmitter') void deps.wake(bind.keyId).catch(() => undefined);
+      if (bind.kind !== 'transmitter')
+        void deps
+          .wake(bind.keyId)
+          .catch(
+            lostWith(
+              (m) => deps.logger.warn(m),
+              `sending the messages waiting for system id ${bind.systemId} at its bind`,
+            ),
+          );
     },
     fault: (point, systemId, accountId) => deps.faults.smpp(point, systemId, accountId),
-    journal: (exchange) => void journal(deps, exchange).catch(() => undefined),
+    journal: (exchange) =>
+      void journal(deps, exchange).catch(
+        lostWith(
+          (m) => deps.logger.warn(m),
+          `the journal entry of an SMPP ${exchange.request.command} of ${exchange.systemId}`,
+        ),
+      ),
   };
 }
 

@@ -4,7 +4,7 @@
  * read and write is asynchronous, as a database's would be; every write is recorded by the unit
  * of work it belongs to.
  */
-import { COLLECTION_NAMES } from './rows.js';
+import { COLLECTION_NAMES } from '../domain/rows.js';
 import type {
   AccountRow,
   AnyRow,
@@ -24,7 +24,7 @@ import type {
   StepRow,
   SwitchRow,
   UserRow,
-} from './rows.js';
+} from '../domain/rows.js';
 import { campaignVisibleTo } from '../domain/campaigns.js';
 import { cutPage, type PageRows, type PageWindow } from './page.js';
 import { key } from './schema.js';

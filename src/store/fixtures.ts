@@ -15,7 +15,7 @@ import {
   type CollectionName,
   type DbData,
   type UserRow,
-} from './rows.js';
+} from '../domain/rows.js';
 
 /** The Demo account of the default fixtures (interface.md section 3): the account of a control call without a key. */
 export const DEMO_ACCOUNT = '0a0a0a0a-0000-4000-8000-000000000001';

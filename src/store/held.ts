@@ -4,6 +4,7 @@
  * lock and its clock are one round trip, and the pipeline's stages run before its handler finishes it.
  */
 import type { Store, UnitOfWork, WorkScope } from './store.js';
+import { cleanupFailed } from '../domain/side_paths.js';
 
 export interface HeldWork {
   readonly work: UnitOfWork;
@@ -39,7 +40,8 @@ export function hold(store: Store, scope: WorkScope): Promise<HeldWork> {
           if (taken) return;
           taken = true;
           stop(ABANDONED);
-          await done.catch(() => undefined);
+          // an abandoned hold's work was refused on purpose (ABANDONED); a store failure is the held call's
+          await done.catch(cleanupFailed);
         },
       });
       return (await job)(work);

@@ -4,7 +4,7 @@
  * one of these, never through a scan. A unique index is also a constraint: a second row with the
  * same key is refused by the store, whatever the handler checked before.
  */
-import type { AnyRow, CollectionName, Collections, StepRow } from './rows.js';
+import type { AnyRow, CollectionName, Collections, StepRow } from '../domain/rows.js';
 
 /** An index: each row's key (or keys, or none), and whether a key may belong to one row only. */
 export interface IndexDef<R> {

@@ -4,9 +4,9 @@
  * (json_store.ts) is one backend; a database is another.
  */
 import { collectionNamed, Tables, type TableSource } from './collections.js';
-import { COLLECTION_NAMES } from './rows.js';
+import { COLLECTION_NAMES } from '../domain/rows.js';
 import type { PageRows, PageWindow } from './page.js';
-import type { AnyRow, ApiKeyRow, ClockRow, CollectionName, DbData, UserRow } from './rows.js';
+import type { AnyRow, ApiKeyRow, ClockRow, CollectionName, DbData, UserRow } from '../domain/rows.js';
 
 /** The disk (or database) refused a write: the answer is 503 `storage_unavailable`, and nothing was kept. */
 export class StorageUnavailable extends Error {

@@ -1,5 +1,5 @@
 /** What every backend's table does with a row: freeze it, list its index keys, make its next version, refuse a taken unique key. */
-import type { AnyRow, Draft } from './rows.js';
+import type { AnyRow, Draft } from '../domain/rows.js';
 
 /** A second row for a key of a unique index: the store refuses it (a constraint, as in PostgreSQL). */
 export class UniqueViolation extends Error {

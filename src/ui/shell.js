@@ -58,6 +58,7 @@ export async function show(view) {
 /** Re-renders the view every `ms` while it is shown. */
 export function every(ms, fn) {
   state.timer = setInterval(() => {
+    // a failed call was shown to the user already (say() in api.js); the next tick tries again
     fn().catch(() => undefined);
   }, ms);
 }

@@ -14,7 +14,7 @@ import { JsonStore } from '../../src/store/embedded/json_store.js';
 import { LogFile, StoreRefused } from '../../src/store/embedded/log_file.js';
 import { StoreHeld } from '../../src/store/embedded/owner.js';
 import { fixtureState } from '../../src/store/fixtures.js';
-import type { CartRow } from '../../src/store/rows.js';
+import type { CartRow } from '../../src/domain/rows.js';
 import { runCli, startCli } from '../cli_process.js';
 import { DEMO } from '../helpers.js';
 import { projectRoot } from '../../src/contract.js';

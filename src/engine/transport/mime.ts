@@ -3,7 +3,7 @@
  * (MMSFMT_MULTIPART_1_0 and _2_0), an RFC 822 message (MMSFMT_RFC822_1_0) and MM4's
  * multipart/related. Parts are base64 in lines of 76; lines end CRLF.
  */
-import type { ComposedMessage } from '../../store/rows.js';
+import type { ComposedMessage } from '../../domain/rows.js';
 import { fetchBytes } from './http_client.js';
 import type { OutboundPolicy } from './outbound.js';
 

@@ -6,7 +6,7 @@
  * with `mms_identity` and `mms_secret` when both are set. As with SFTP's host keys, a relay's
  * certificate is not verified: the relays a simulator reaches are a client team's test servers.
  */
-import type { Mm4Message } from '../../store/rows.js';
+import type { Mm4Message } from '../../domain/rows.js';
 import { CRLF, multipart, relatedParts, type Medium } from './mime.js';
 import type { OutboundPolicy } from './outbound.js';
 

@@ -4,7 +4,7 @@
  * delivery receipt with the receipt esm_class and the usual `id:… stat:…` text.
  */
 import { concatenationHeader, DATA_CODING, segments } from '../../domain/sms_text.js';
-import type { SmppMessage } from '../../store/rows.js';
+import type { SmppMessage } from '../../domain/rows.js';
 
 /** esm_class: a delivery receipt (SMPP 3.4 5.2.12). */
 const ESM_RECEIPT = 0x04;

@@ -3,7 +3,7 @@
  * priority, HTTP route callbacks included, and the switch's voice settings as the fallback.
  */
 import { toE164 } from '../../domain/addresses.js';
-import type { DestinationRow, OutboundSpec, SwitchRow } from '../../store/rows.js';
+import type { DestinationRow, OutboundSpec, SwitchRow } from '../../domain/rows.js';
 import type { OutboundResponse } from '../../engine/transport/http_client.js';
 import { authGap, authHeader } from '../../engine/outbox.js';
 import type { Work } from '../../engine/work.js';

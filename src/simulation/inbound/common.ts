@@ -1,7 +1,7 @@
 /** What inbound SMS and calls share: the number they arrive at, and the trace of what happened. */
 import { toE164 } from '../../domain/addresses.js';
 import { invalidField } from '../../domain/errors.js';
-import type { NumberRow } from '../../store/rows.js';
+import type { NumberRow } from '../../domain/rows.js';
 import type { UnitOfWork } from '../../store/store.js';
 
 export interface TraceStep {

@@ -5,7 +5,7 @@
  * once the media are fetched (src/engine/transport/mime.ts). HMAC_SHA256 signs the exact bytes sent.
  */
 import { createHmac } from 'node:crypto';
-import type { ComposedMessage, OutboundSpec, SwitchRow } from '../../store/rows.js';
+import type { ComposedMessage, OutboundSpec, SwitchRow } from '../../domain/rows.js';
 import { authGap, authHeader } from '../../engine/outbox.js';
 
 /** The fields of one inbound message, as every format carries them. */

@@ -5,7 +5,7 @@
  */
 import { toE164 } from '../../domain/addresses.js';
 import { matchKeyword } from '../../domain/keywords.js';
-import type { DeliveryRow, NumberRow, SwitchRow } from '../../store/rows.js';
+import type { DeliveryRow, NumberRow, SwitchRow } from '../../domain/rows.js';
 import type { Work } from '../../engine/work.js';
 import { findNumber, type TraceStep } from './common.js';
 import { extensionOf, switchRequest } from './formats.js';
@@ -166,14 +166,28 @@ async function toSwitch(a: Arrival): Promise<void> {
     return;
   }
   const delivered = { ...a.message, from: options?.pad_shortcodes ? padShortCode(a.from) : a.from };
-  if (protocol === 'HTTP') return toHttp(a, sw, delivered, options?.dlr_on_sent ?? false);
-  if (protocol === 'FORWARD') return forward(a, sw);
-  if (protocol === 'SMPP') return toSmpp(a, sw, delivered, options?.dlr_on_sent ?? false);
-  if (protocol === 'MM4' && a.kind === 'mms') return toMm4(a, sw, delivered);
-  if (protocol === 'SFTP' && a.kind === 'mms') return toSftp(a, sw, delivered);
-  if (protocol === 'SERVICE_CHAT') return toChat(a, delivered);
+  const route = SWITCH_ROUTES[protocol];
+  if (route && (a.kind === 'mms' || !MMS_ONLY.has(protocol))) {
+    await route(a, sw, delivered, options?.dlr_on_sent ?? false);
+    return;
+  }
   trace.push({ step: protocol.toLowerCase(), detail: `handed to ${protocol}` });
 }
+
+/** How a message reaches a switch, by the switch's protocol for the message's kind. */
+type SwitchRoute = (a: Arrival, sw: SwitchRow, delivered: Record<string, unknown>, dlrOnSent: boolean) => unknown;
+
+const SWITCH_ROUTES: Partial<Record<string, SwitchRoute>> = {
+  HTTP: toHttp,
+  FORWARD: (a, sw) => forward(a, sw),
+  SMPP: toSmpp,
+  MM4: (a, sw, delivered) => toMm4(a, sw, delivered),
+  SFTP: (a, sw, delivered) => toSftp(a, sw, delivered),
+  SERVICE_CHAT: (a, _sw, delivered) => toChat(a, delivered),
+};
+
+/** The protocols that carry MMS only: an SMS to such a switch is handed over and traced, not sent. */
+const MMS_ONLY = new Set(['MM4', 'SFTP']);
 
 async function toHttp(a: Arrival, sw: SwitchRow, delivered: Record<string, unknown>, dlrOnSent: boolean) {
   const row = await a.work.sim.deliver('sms', switchRequest(sw, a.kind, delivered), { retry: true });

@@ -1,4 +1,5 @@
 /** A promise with its resolve and reject in hand: a commit's durability, settled by the append that carries it. */
+import { cleanupFailed } from '../../domain/side_paths.js';
 export interface Deferred {
   promise: Promise<void>;
   resolve(): void;
@@ -12,6 +13,7 @@ export function deferred(): Deferred {
     resolve = res;
     reject = rej;
   });
-  promise.catch(() => undefined);
+  // the commit's caller hears a rejection; this keeps one nobody awaits from being unhandled
+  promise.catch(cleanupFailed);
   return { promise, resolve, reject };
 }

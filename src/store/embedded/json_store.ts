@@ -18,9 +18,10 @@ import { own, type Ownership } from './owner.js';
 import { readRepaired, refuseDuplicates } from './repair.js';
 import { MemoryTable } from './memory_table.js';
 import { buildTables, JsonWork, undoOne, type TableSet, type WorkHost } from './json_work.js';
-import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../rows.js';
+import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
 import { StorageUnavailable, type SeqName, type Store, type UnitOfWork, type WorkScope } from '../store.js';
+import { cleanupFailed } from '../../domain/side_paths.js';
 
 /** The store only warns. */
 type Logger = Pick<FullLogger, 'warn'>;
@@ -63,7 +64,7 @@ export class JsonStore implements Store, WorkHost {
   /** Opens the store; a file that is not a store, or damaged, is refused (StoreRefused). */
   static async open(opts: JsonStoreOptions, logger: Logger): Promise<JsonStore> {
     if ('memory' in opts) return new JsonStore(emptyDb(), true, null, new MemoryFiles(), logger);
-    const log = new LogFile(opts.file);
+    const log = new LogFile(opts.file, (m) => logger.warn(m));
     // the folder is this process's before anything of it is read: one store has one owner
     const ownership = await makeDirs(dirname(opts.file))
       .then(() => own(dirname(opts.file)))
@@ -143,7 +144,8 @@ export class JsonStore implements Store, WorkHost {
   private async abort(work: JsonWork): Promise<void> {
     work.rollback();
     this.live.delete(work);
-    for (const undo of work.onAbort) await undo().catch(() => undefined);
+    // a file of a refused work not removed is removed at the next start (keepReferencedFiles)
+    for (const undo of work.onAbort) await undo().catch(cleanupFailed);
   }
 
   /** Queues the work for the next append; resolves once it is on disk. */
@@ -210,7 +212,7 @@ export class JsonStore implements Store, WorkHost {
       w.replaced = null;
       w.poisoned = cause;
       w.durable.reject(error);
-      for (const undo of w.onAbort) void undo().catch(() => undefined);
+      for (const undo of w.onAbort) void undo().catch(cleanupFailed);
     }
     for (const w of this.queue) w.durable.reject(error);
     this.live.clear();
@@ -258,7 +260,8 @@ export class JsonStore implements Store, WorkHost {
   }
 
   async close(): Promise<void> {
-    while (this.writing) await this.writing.catch(() => undefined);
+    // a failed append was said by fail(); close only waits for it
+    while (this.writing) await this.writing.catch(cleanupFailed);
     await this.ownership?.release();
   }
 }

@@ -8,7 +8,13 @@ import type { Change } from './log_file.js';
 import { MemoryTable } from './memory_table.js';
 import { changed, deepFreeze, refusal, UniqueViolation, type Taken } from '../table.js';
 import type { TableOps } from '../collections.js';
-import { COLLECTION_NAMES, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
+import {
+  COLLECTION_NAMES,
+  type AnyRow,
+  type CollectionName,
+  type Collections,
+  type DbData,
+} from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
 import { StorageUnavailable, UnitOfWork, type SeqName } from '../store.js';
 

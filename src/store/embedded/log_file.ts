@@ -15,7 +15,8 @@ import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { exists, makeDirs, onlyFiles } from './dirs.js';
 import { fromV1, replayV1 } from './log_v1.js';
-import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../rows.js';
+import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../../domain/rows.js';
+import { lostWith, type Warn } from '../../domain/side_paths.js';
 
 export const STORE_FORMAT = 'dipswitch-store';
 export const STORE_VERSION = 2;
@@ -104,7 +105,10 @@ export class LogFile {
   readonly logPath: string;
   private logBytes = 0;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    private readonly warn: Warn = () => {},
+  ) {
     this.logPath = `${path}.log`;
   }
 
@@ -300,7 +304,11 @@ export class LogFile {
       await fh.sync();
     } catch (e) {
       // a partial line would read as damage once later lines follow it
-      await fh.truncate(before).catch(() => undefined);
+      await fh
+        .truncate(before)
+        .catch(
+          lostWith(this.warn, `${this.logPath}: cutting back a failed append (the next start drops its torn line)`),
+        );
       throw e;
     } finally {
       await fh.close();

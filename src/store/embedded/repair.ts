@@ -2,7 +2,7 @@
 import { inaccessible, StoreRefused, type LogFile } from './log_file.js';
 import { MemoryTable } from './memory_table.js';
 import { UniqueViolation } from '../table.js';
-import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../rows.js';
+import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
 
 /** A row set aside by a repair, with its collection. */

@@ -2,6 +2,7 @@
 import pg from 'pg';
 import type { Logger as FullLogger } from '../../deps.js';
 import { type PeerTopic, type Peers } from '../store.js';
+import { cleanupFailed } from '../../domain/side_paths.js';
 
 /** The store only warns. */
 type Logger = Pick<FullLogger, 'warn'>;
@@ -34,7 +35,7 @@ export class PgPeers implements Peers {
       if (this.closed || this.client !== client) return;
       this.logger.warn(`store: the connection listening to other instances failed (${e.message}); connecting again`);
       this.client = undefined;
-      void client.end().catch(() => undefined);
+      void client.end().catch(cleanupFailed);
       this.again();
     });
     client.on('notification', (n) => this.heard(n.payload ?? ''));
@@ -91,6 +92,6 @@ export class PgPeers implements Peers {
     clearTimeout(this.retry);
     const client = this.client;
     this.client = undefined;
-    await client?.end().catch(() => undefined);
+    await client?.end().catch(cleanupFailed);
   }
 }

@@ -5,11 +5,18 @@
  * keeps; an unlogged table, so a call costs no disk flush: like the in-memory journal it is not
  * kept through a crash, of PostgreSQL here), and the snapshots with their files.
  */
-import type { FaultRule, FaultRules } from '../../engine/faults.js';
-import type { JournalFilter, JournalLog, JournalScope, Kept } from '../../engine/journal.js';
-import type { Snapshot, SnapshotShelf } from '../../engine/sandboxes.js';
+import type {
+  FaultRule,
+  FaultRules,
+  JournalFilter,
+  JournalLog,
+  JournalScope,
+  Kept,
+  Snapshot,
+  SnapshotShelf,
+} from '../shared.js';
 import type { PgStore } from './store.js';
-import type { DbData } from '../rows.js';
+import type { DbData } from '../../domain/rows.js';
 
 /** The statement a change of the rules ends with: their version moves, so every instance reads them again. */
 const BUMP = "UPDATE seqs SET value = value + 1 WHERE name = 'faults'";

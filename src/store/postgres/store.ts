@@ -36,7 +36,8 @@ import {
 } from './sql.js';
 import { callerRows, type CallerFound } from './answers.js';
 import { aheadKey, PgWork, prepared, reindex, statementName } from './work.js';
-import type { AnyRow } from '../rows.js';
+import type { AnyRow } from '../../domain/rows.js';
+import { cleanupFailed } from '../../domain/side_paths.js';
 
 /** The store only warns. */
 type Logger = Pick<FullLogger, 'warn'>;
@@ -110,7 +111,7 @@ export class PgStore implements Store {
       await client.query(CALLER_FUNCTION);
       created = (await client.query(`SELECT 1 FROM ${table('accounts')} LIMIT 1`)).rowCount === 0;
     } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch(cleanupFailed);
       client.release();
       await pool.end();
       throw e;
@@ -147,7 +148,7 @@ export class PgStore implements Store {
       // the writes not sent yet go with the COMMIT
       if (!reads) await work.commit();
     } catch (e) {
-      if (!reads) await client.query('ROLLBACK').catch(() => undefined);
+      if (!reads) await client.query('ROLLBACK').catch(cleanupFailed);
       client.release();
       if (e instanceof StorageUnavailable || !unavailable(e)) throw e;
       throw new StorageUnavailable(e);
@@ -213,7 +214,7 @@ export class PgStore implements Store {
       await fn((sql, params) => client.query(sql, params));
       await client.query('COMMIT');
     } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch(cleanupFailed);
       throw unavailable(e) ? new StorageUnavailable(e) : e;
     } finally {
       client.release();

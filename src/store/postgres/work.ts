@@ -3,7 +3,14 @@ import pg from 'pg';
 import type { TableOps } from '../collections.js';
 import { changed, deepFreeze, keysOf, refusal, type Taken } from '../table.js';
 import { namedFiles } from '../files.js';
-import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type Collections, type DbData } from '../rows.js';
+import {
+  COLLECTION_NAMES,
+  emptyDb,
+  type AnyRow,
+  type CollectionName,
+  type Collections,
+  type DbData,
+} from '../../domain/rows.js';
 import { cutPage, sameWindow, type PageRows, type PageWindow } from '../page.js';
 import { SCHEMA, type TableDef } from '../schema.js';
 import { UnitOfWork, type CallerLookup, type CallerRows, type PageAhead, type SeqName } from '../store.js';

@@ -1,0 +1,155 @@
+/**
+ * What the instances over one store share besides its records, as the store keeps it: the fault
+ * rules, the request journal and the snapshots (in this process, or in PostgreSQL:
+ * src/store/postgres/shared.ts). The engine's faults, journal and snapshots work through these shelves.
+ */
+import type { ApiName } from '../contract.js';
+import type { DbData } from '../domain/rows.js';
+
+// ---- fault rules
+
+export interface FaultMatch {
+  method?: string;
+  /** A path template (`/api/v1/carts/{id}`) or a literal path. */
+  path?: string;
+  operation_id?: string;
+  account_id?: string;
+  /** Outbound rules: deliveries whose target starts with this URL. */
+  url?: string;
+  /** SMPP rules: PDUs of this kind (a bind of any of the three kinds is `bind`). */
+  smpp?: SmppFaultPoint;
+  /** SMPP rules: only binds with this system id. */
+  system_id?: string;
+}
+
+export type SmppFaultPoint = 'bind' | 'submit_sm' | 'deliver_sm' | 'enquire_link';
+
+export interface FaultEffect {
+  status?: number;
+  body?: unknown;
+  delay_ms?: number;
+  drop?: boolean;
+  malformed?: boolean;
+  /** Outbound: the delivery attempt fails without reaching the endpoint. */
+  fail?: boolean;
+  /** Outbound: the delivery arrives twice. */
+  duplicate?: boolean;
+  /** Outbound: the delivery is held back and sent after the next one to the same URL. */
+  reorder?: boolean;
+  /** SMPP: the command_status answered instead (or, for a deliver_sm, the one its attempt fails with). */
+  smpp_status?: number;
+}
+
+/**
+ * Whose a rule is: `account`, made with an account's key, matches that account's calls and
+ * deliveries alone (`match.account_id`) and only that account lists or removes it; `all`, made with
+ * the control API's authority, matches every account (narrowed by `match.account_id`).
+ */
+export type FaultScope = 'account' | 'all';
+
+export interface FaultRule {
+  id: string;
+  match: FaultMatch;
+  effect: FaultEffect;
+  times: number | null;
+  probability: number | null;
+  fired: number;
+  scope: FaultScope;
+}
+
+/** Where the rules are kept: in this process, or in the shared store (src/store/postgres/shared.ts). */
+export interface FaultRules {
+  /** Every rule, in the order added. */
+  all(): Promise<FaultRule[]>;
+  /**
+   * The rules to match a call against, in the order added: their `fired` may lag (`take` is the
+   * count that decides). `version`: the rules' version as read already, if it was.
+   */
+  live(version?: number): Promise<readonly FaultRule[]>;
+  /** The rules `live` would answer without reading anything, if it would. */
+  cached(version?: number): readonly FaultRule[] | undefined;
+  count(): Promise<number>;
+  add(rule: FaultRule): Promise<void>;
+  remove(id: string): Promise<FaultRule | undefined>;
+  clear(): Promise<void>;
+  /** Counts one firing of the rule if it has any left (across every instance); answers whether it fired. */
+  take(rule: FaultRule): Promise<boolean>;
+}
+
+// ---- the request journal
+
+export interface JournalEntry {
+  id: number;
+  at: string;
+  wall_at: string;
+  method: string;
+  path: string;
+  operation_id: string | null;
+  account_id: string | null;
+  status: number;
+  latency_ms: number;
+  request: { headers: Record<string, string>; body: unknown };
+  response: { body: unknown };
+}
+
+/**
+ * Which traffic a call was: /api/v1 (`openapi`), /__sim, an SMPP PDU and its answer, or a lifecycle step
+ * the clock ran (`step`: method its kind, path its record, the answer what it did).
+ */
+export type JournalApi = ApiName | 'smpp' | 'step';
+
+export interface JournalFilter {
+  api?: 'v1' | 'sim' | 'smpp' | 'step' | 'all';
+  path?: string;
+  method?: string;
+  status?: number;
+  operation_id?: string;
+  account_id?: string;
+  since?: string;
+  until?: string;
+}
+
+/** What is kept per call: the texts as they crossed the wire, redacted when read (cheap on the hot path). */
+export interface Kept extends Omit<JournalEntry, 'request' | 'response'> {
+  api: JournalApi;
+  headers: Record<string, string>;
+  requestBody: string | Buffer | Record<string, unknown> | undefined;
+  responseText: string | Buffer;
+  bytes: number;
+}
+
+/** Where the calls are kept, bounded by bytes (oldest out first): this process, or the shared store. */
+export interface JournalLog {
+  /** Keeps the call and answers it with its id; a log the instances share tells the others of it. */
+  append(call: Omit<Kept, 'id'>): Promise<Kept>;
+  /** The calls that match, newest first, with ids below `before`; and how many match in all. */
+  page(f: JournalFilter, limit: number, before: number): Promise<{ count: number; found: Kept[]; more: boolean }>;
+  /** A call another instance kept (told by its id), for live readers. */
+  get(id: number): Promise<Kept | undefined>;
+  /** Drops every call, or the calls of the accounts `scope` names (`only`), or all but theirs (`except`). */
+  clear(scope?: JournalScope): Promise<void>;
+}
+
+/** Which calls a clear drops: one account's, or every call but those of some accounts. */
+export type JournalScope = { only: string } | { except: readonly string[] };
+
+/** Whether a clear of `scope` drops a call of `accountId`. */
+export const dropped = (scope: JournalScope | undefined, accountId: string | null): boolean =>
+  !scope || ('only' in scope ? accountId === scope.only : accountId === null || !scope.except.includes(accountId));
+
+// ---- snapshots
+
+export interface Snapshot {
+  data: DbData;
+  files: Map<string, Buffer>;
+  bytes: number;
+}
+
+/** Where snapshots are kept: this process's memory, or the shared store (src/store/postgres/shared.ts). */
+export interface SnapshotShelf {
+  /** Each snapshot's name and the bytes of its files, in the order saved. */
+  list(): Promise<{ name: string; bytes: number }[]>;
+  get(name: string): Promise<Snapshot | undefined>;
+  /** Keeps the snapshot under its name, over one of the same name. */
+  put(name: string, snapshot: Snapshot): Promise<void>;
+}
