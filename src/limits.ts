@@ -63,6 +63,13 @@ export const LIMIT_FLAGS = [
     help: 'SMPP binds of one key',
     default: 10,
   },
+  {
+    key: 'smppEnquireLinkMs',
+    flag: '--smpp-enquire-link <ms>',
+    env: 'SMPP_ENQUIRE_LINK',
+    help: 'ms a bind may be silent before dipswitch sends it enquire_link (unanswered in 5 s: closed)',
+    default: 30_000,
+  },
 ] as const satisfies readonly { key: string; flag: string; env: string; help: string; default: number }[];
 
 /** Every bound is a whole number of at least 1. */

@@ -32,6 +32,7 @@ import { smppHooks } from './simulation/smpp.js';
 import { runners } from './simulation/simulation.js';
 import { settleDelivery } from './simulation/lifecycles.js';
 import { fixtureState } from './store/fixtures.js';
+import type { MessageIdForm } from './domain/smpp_addresses.js';
 import { JsonStore, type JsonStoreOptions } from './store/embedded/json_store.js';
 import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/postgres/shared.js';
 import type { PgStore } from './store/postgres/store.js';
@@ -61,6 +62,8 @@ export interface ServerOptions extends AppOptions {
   limits?: Partial<Limits>;
   /** Folders of the user's scenarios (`--scenarios DIR`), besides the built-in ones. */
   scenarioDirs?: string[];
+  /** The form of SMPP message ids (`--smpp-message-ids`): ULIDs by default. */
+  smppMessageIds?: MessageIdForm;
 }
 
 /** Keeps each lifecycle step the clock ran in the journal (`api=step`: the dashboard's timeline reads them). */
@@ -113,6 +116,7 @@ function wireSmpp(parts: {
   deliveries: DeliveryWorker;
   binds: SmppBinds;
   logger: Logger;
+  messageIds?: MessageIdForm;
 }): SmppHooks {
   const { store, deliveries, binds, scheduler } = parts;
   store.peers?.hear('smpp', (keyId) => {
@@ -128,6 +132,7 @@ function wireSmpp(parts: {
   });
   return smppHooks({
     ...parts,
+    messageIds: parts.messageIds,
     wall: wallClock,
     work: (accountId, fn) => scheduler.work(accountId, fn),
     wake: (keyId) => deliveries.wake(keyId),
@@ -213,17 +218,26 @@ function resets(parts: {
   };
 }
 
-export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
-  const logger = opts.logger ?? consoleLogger;
-  const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
-  const limits: Limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(given) };
-  const instance = instanceName();
+/** The store the options name: PostgreSQL (its driver loaded only then), or the embedded one. */
+async function openStore(
+  opts: ServerOptions,
+  logger: Logger,
+  instance: string,
+): Promise<{ pg: PgStore | undefined; store: Store }> {
   // the driver is loaded only for a database: the embedded store's start-up does without it
   const pg =
     'postgres' in opts.store
       ? await (await import('./store/postgres/store.js')).PgStore.open(opts.store.postgres, logger, instance)
       : undefined;
-  const store: Store = pg ?? (await JsonStore.open(opts.store as JsonStoreOptions, logger));
+  return { pg, store: pg ?? (await JsonStore.open(opts.store as JsonStoreOptions, logger)) };
+}
+
+export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
+  const logger = opts.logger ?? consoleLogger;
+  const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
+  const limits: Limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(given) };
+  const instance = instanceName();
+  const { pg, store } = await openStore(opts, logger, instance);
   const fixtures = opts.fixtures ?? (() => fixtureState());
   if (store.created) await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
   const random = opts.seed === undefined ? systemRandom() : seededRandom(opts.seed);
@@ -259,7 +273,17 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
       return { cancel: () => clearTimeout(t) };
     },
   });
-  const hooks = wireSmpp({ store, clocks, faults, journal, scheduler, deliveries, binds, logger });
+  const hooks = wireSmpp({
+    store,
+    clocks,
+    faults,
+    journal,
+    scheduler,
+    deliveries,
+    binds,
+    logger,
+    messageIds: opts.smppMessageIds,
+  });
   const runtime: Runtime = {
     smpp: { binds, hooks },
     store,
@@ -362,6 +386,7 @@ export async function listenSmpp(runtime: Runtime, port: number, host: string): 
       unbound: runtime.limits.smppUnbound,
       bindTimeoutMs: runtime.limits.smppBindTimeoutMs,
       bindsPerKey: runtime.limits.smppBindsPerKey,
+      enquireLinkMs: runtime.limits.smppEnquireLinkMs,
     },
     (message) => runtime.logger.warn(message),
   );

@@ -8,6 +8,7 @@ import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { envelope, useReceiver, useServer } from './helpers.js';
 import { expectConforms } from './conformance.js';
+import { emailDefects, xmlRead } from './strict_mime.js';
 
 /** The fields and files of a multipart/form-data body, read by busboy. */
 function formData(contentType: string, body: Buffer) {
@@ -34,7 +35,12 @@ describe('message formats', () => {
   const receiver = useReceiver();
 
   /** Routes the number to a switch with the format, sends an MMS with one medium (or an SMS), answers the body received. */
-  async function deliver(kind: 'sms' | 'mms', format: string, auth: Record<string, unknown> = {}) {
+  async function deliver(
+    kind: 'sms' | 'mms',
+    format: string,
+    auth: Record<string, unknown> = {},
+    text = 'Tom & "Jerry" <3',
+  ) {
     const prefix = kind;
     const sw = (
       await server().call('POST', '/api/v1/switches', {
@@ -56,7 +62,7 @@ describe('message formats', () => {
       body: {
         to: '+13125550100',
         from: '+14155550123',
-        text: 'Tom & "Jerry" <3',
+        text,
         ...(kind === 'mms' ? { media_urls: [`${receiver().url}/media/cat.gif`] } : {}),
       },
     });
@@ -110,6 +116,17 @@ describe('message formats', () => {
     });
   });
 
+  it('MMSFMT_XML_1_0 keeps CR and every character XML can carry; the others are U+FFFD; a strict parser reads it', async () => {
+    const controls = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).join('');
+    const text = `line one\r\nline two\f page ${controls} end`;
+    const { got } = await deliver('mms', 'MMSFMT_XML_1_0', {}, text);
+    const read = xmlRead(got.body);
+    expect(read.problems).toEqual([]);
+    const carried = [...text].map((c) => (/[\t\n\r]/.test(c) || c >= ' ' ? c : '\uFFFD')).join('');
+    expect(read.text).toBe(carried);
+    expect(got.text).toContain('line one&#13;\nline two');
+  });
+
   it('MMSFMT_XML_1_0 is XML an XML parser reads back, special characters escaped', async () => {
     const { got, message } = await deliver('mms', 'MMSFMT_XML_1_0');
     expect(got.headers['content-type']).toBe('application/xml');
@@ -140,13 +157,22 @@ describe('message formats', () => {
     expect(Object.keys(form2.fields)).toEqual(['message']);
     expectConforms('message_delivery', JSON.parse(form2.fields.message![0]!));
     expect(form2.files).toEqual([{ name: 'media[]', type: 'image/gif', bytes: 'GIF89a' }]);
+    // the delivery log keeps the composed body and its headers as they went, the signature redacted
+    const logged = (await server().call('GET', '/__sim/deliveries?kind=mms', { key: null })).body.deliveries;
+    const signed = logged.find((d: { body: string }) => d.body.includes(one.message.id));
+    expect(signed.body).toBe(one.got.body.toString('utf8'));
+    expect(signed.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(signed.headers.authorization).toBe('SERVICE0-HMAC-SHA256 [redacted]');
   });
 
   it('MMSFMT_RFC822_1_0 is an e-mail message mailparser reads: the text and the medium', async () => {
     const { got, message } = await deliver('mms', 'MMSFMT_RFC822_1_0');
     expect(got.headers['content-type']).toBe('message/rfc822');
     const mail = await simpleParser(got.body);
-    expect(mail.messageId).toBe(`<${message.id}@dipswitch>`);
+    expect(mail.messageId).toBe(`<${message.id}@mms.dipswitch.test>`);
+    // addresses with the provider's domain, as MM4's; an RFC 5322 date; msg-id Content-IDs: no defect
+    expect(mail.from?.value[0]?.address).toBe('+14155550123/TYPE=PLMN@mms.dipswitch.test');
+    expect(emailDefects(got.body)).toEqual([]);
     expect(mail.text?.trim()).toBe('Tom & "Jerry" <3');
     expect(mail.attachments.map((a) => [a.contentType, a.content.toString()])).toEqual([['image/gif', 'GIF89a']]);
   });

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import { emailDefects } from './strict_mime.js';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { envelope, useServer, useReceiver, type TestServer } from './helpers.js';
@@ -14,7 +15,14 @@ const TLS = {
 
 interface Relay {
   port: number;
-  mails: { parsed: ParsedMail; raw: string; secure: boolean; user: string | undefined; envelope: unknown }[];
+  mails: {
+    parsed: ParsedMail;
+    raw: string;
+    secure: boolean;
+    user: string | undefined;
+    envelope: unknown;
+    hello: string;
+  }[];
   /** Refuse the next `n` messages with 451. */
   refuse: number;
   close(): Promise<void>;
@@ -51,6 +59,7 @@ async function relay(opts: { secure?: boolean; starttls?: boolean }): Promise<Re
           secure: session.secure,
           user: session.user as string | undefined,
           envelope: session.envelope,
+          hello: session.hostNameAppearsAs,
         });
         done();
       });
@@ -108,16 +117,29 @@ describe('MM4', () => {
       const mail = r.mails[0]!;
       expect(mail.secure).toBe(secure);
       expect(mail.user).toBe('relay-user');
+      // the sender's side is the provider's domain; the relay, an IP address, is an address literal
       expect(mail.envelope).toMatchObject({
-        mailFrom: { address: '+14155550123/TYPE=PLMN@127.0.0.1' },
-        rcptTo: [{ address: '+13125550100/TYPE=PLMN@127.0.0.1' }],
+        mailFrom: { address: '+14155550123/TYPE=PLMN@mms.dipswitch.test' },
+        rcptTo: [{ address: '+13125550100/TYPE=PLMN@[127.0.0.1]' }],
       });
+      expect(mail.hello).toBe('mms.dipswitch.test');
       const h = mail.parsed.headers;
       expect(h.get('x-mms-message-type')).toBe('MM4_forward.REQ');
       expect(h.get('x-mms-3gpp-mms-version')).toBe('6.10.0');
       expect(h.get('x-mms-transaction-id')).toBe(res.body.message.id);
-      expect(mail.raw).toMatch(/^From: \+14155550123\/TYPE=PLMN\r$/m);
-      expect(mail.raw).toMatch(/^To: \+13125550100\/TYPE=PLMN\r$/m);
+      expect(mail.raw).toMatch(/^From: \+14155550123\/TYPE=PLMN@mms\.dipswitch\.test\r$/m);
+      expect(mail.raw).toMatch(/^To: \+13125550100\/TYPE=PLMN@\[127\.0\.0\.1\]\r$/m);
+      expect(mail.raw).toMatch(/^X-Mms-Originator-System: system-user@mms\.dipswitch\.test\r$/m);
+      expect(mail.raw).not.toMatch(/^Sender:/m);
+      expect(mail.raw).toMatch(/^Date: \w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \+0000\r$/m);
+      // a strict reader finds no defect in any header or part
+      expect(emailDefects(mail.raw)).toEqual([]);
+      // the delivery log shows what went out: the envelope and the whole message, as the relay got it
+      const [logged] = (await server().call('GET', '/__sim/deliveries?kind=mms', { key: null })).body.deliveries;
+      expect(logged.headers).toMatchObject({ 'mail from': '+14155550123/TYPE=PLMN@mms.dipswitch.test' });
+      expect(logged.body).toContain('X-Mms-Message-Type: MM4_forward.REQ');
+      expect(logged.body).toContain('From: +14155550123/TYPE=PLMN@mms.dipswitch.test\r\n');
+      expect(emailDefects(logged.body)).toEqual([]);
       expect(mail.parsed.text?.trim()).toBe('Look at this');
       expect(mail.parsed.attachments.map((a) => [a.contentType, a.content.toString()])).toEqual([
         ['image/png', 'PNGBYTES'],
@@ -131,15 +153,15 @@ describe('MM4', () => {
     r.refuse = 1;
     await mm4Switch(server(), `mm4://127.0.0.1:${r.port}`, false);
     await mms([`${media().url}/a.gif`]);
-    let log = (await server().call('GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries;
+    let log = (await server().call('GET', '/__sim/deliveries?kind=mms', { key: null })).body.deliveries;
     expect(log[0]).toMatchObject({ method: 'MM4', outcome: 'retrying' });
     expect(log[0].attempts[0]).toMatchObject({ status: 451 });
     await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M' } });
-    log = (await server().call('GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries;
+    log = (await server().call('GET', '/__sim/deliveries?kind=mms', { key: null })).body.deliveries;
     expect(log[0]).toMatchObject({ outcome: 'delivered' });
     expect(r.mails).toHaveLength(1);
     await mms(['http://169.254.169.254/latest/meta-data']);
-    log = (await server().call('GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries;
+    log = (await server().call('GET', '/__sim/deliveries?kind=mms', { key: null })).body.deliveries;
     const refused = log.find((d: any) => d.outcome === 'refused');
     expect(refused.attempts[0].error).toMatch(/^refused: the medium http:\/\/169\.254\.169\.254/);
     expect(r.mails).toHaveLength(1);

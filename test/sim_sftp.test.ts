@@ -109,6 +109,10 @@ describe('SFTP deliveries', () => {
     const body = JSON.parse(file?.toString() ?? 'null');
     expect(body).toMatchObject({ type: 'mms', data: { text: 'a picture', media_urls: ['https://example.com/a.png'] } });
     expectConforms('message_delivery', body);
+    // the delivery log, as kind mms, shows the file as it went: its path and its bytes
+    const [logged] = (await server().call('GET', '/__sim/deliveries?kind=mms', { key: null })).body.deliveries;
+    expect(logged.headers['sftp-file']).toMatch(new RegExp(`/inbox/mms mms-${res.body.message.id}\\.json$`));
+    expect(JSON.parse(logged.body)).toEqual(body);
   });
 
   it('an MMS in a format that carries its media is uploaded composed (RFC 822: the text and the medium)', async () => {

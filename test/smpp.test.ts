@@ -60,6 +60,11 @@ describe('the SMPP server', () => {
       esm_class: 0,
     });
     expect(messageOf(pdu)).toBe('Hello over SMPP');
+    // the delivery log shows the deliver_sm's fields as they went
+    const [logged] = (await server().call('GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries;
+    expect(JSON.parse(logged.body)).toEqual([
+      expect.objectContaining({ source_addr: '14155550123', destination_addr: '13125550100', data_coding: 0 }),
+    ]);
     const journal = (await server().call('GET', '/__sim/requests?api=smpp', { key: null })).body.requests;
     expect(journal.map((e: any) => e.method)).toEqual(['DELIVER_SM', 'BIND_TRANSCEIVER']);
     expect(journal[1]).toMatchObject({ path: `smpp://${systemId}`, status: 0 });

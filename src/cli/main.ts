@@ -10,6 +10,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { DENIABLE } from '../engine/transport/outbound.js';
+import { MESSAGE_ID_FORMS } from '../domain/smpp_addresses.js';
 import { LIMIT_FLAGS, LIMIT_MIN } from '../limits.js';
 import type { CheckReceiverFlags } from './commands.js';
 import { proxy, type ProxyFlags } from './proxy.js';
@@ -79,7 +80,12 @@ function serveCommand(root: Command): void {
         .argParser(wholeNumber(0, 65535))
         .default(2775),
     )
-    .addOption(opt('--no-smpp', 'no SMPP server'));
+    .addOption(opt('--no-smpp', 'no SMPP server'))
+    .addOption(
+      opt('--smpp-message-ids <form>', 'message ids of submit_sm_resp and receipts', 'SMPP_MESSAGE_IDS')
+        .choices([...MESSAGE_ID_FORMS])
+        .default('ulid'),
+    );
   for (const l of LIMIT_FLAGS) serveCmd.addOption(opt(l.flag, l.help, l.env).argParser(wholeNumber(LIMIT_MIN)));
   logOptions(serveCmd).action(async (_opts, cmd: Command) => {
     applyConfig(cmd);

@@ -11,6 +11,7 @@ import { buildServer, controlExposure, listen, listenSmpp } from '../server.js';
 import { fixtureState, loadFixtureFile } from '../store/fixtures.js';
 import { withoutPassword } from '../store/postgres/url.js';
 import { DomainError } from '../domain/errors.js';
+import type { MessageIdForm } from '../domain/smpp_addresses.js';
 import { scenarioDirProblem } from '../testing/scenario_runner.js';
 import type { LogLevel } from './log.js';
 import { loggerOf } from './options.js';
@@ -43,6 +44,7 @@ export interface ServeFlags extends Record<string, unknown> {
   smppPort: number;
   /** The SMPP port was given (flag, environment, config file): it is not given up for another. */
   smppPortAsked?: boolean;
+  smppMessageIds?: MessageIdForm;
 }
 
 /** The bounds given as flags (each named by its row of LIMIT_FLAGS); the others keep their defaults. */
@@ -140,6 +142,7 @@ export async function serve(f: ServeFlags): Promise<void> {
     logger,
     simAdminToken: f.adminToken,
     openSandboxes: f.openSandboxes,
+    smppMessageIds: f.smppMessageIds,
     outboundAllow: f.outboundAllow,
     outboundDeny: f.outboundDeny,
     cors: f.cors,

@@ -188,7 +188,7 @@ export type StepRow = Frozen<{
   };
 }>;
 
-export type DeliveryKind = 'event' | 'cdr' | 'sms' | 'dlr' | 'route' | 'result';
+export type DeliveryKind = 'event' | 'cdr' | 'sms' | 'mms' | 'dlr' | 'route' | 'result';
 export type DeliveryOutcome = 'pending' | 'delivered' | 'retrying' | 'failed' | 'refused' | 'held' | 'waiting';
 
 export interface Attempt {
@@ -208,6 +208,8 @@ export interface SmppMessage {
   text: string;
   /** A delivery receipt (esm_class 0x04) for the message with this id, rather than a message. */
   receipt_for?: string;
+  /** A receipt's message_state (SMPP 3.4 5.2.28): 2 DELIVERED (the default), 1 ENROUTE (an intermediate notification). */
+  receipt_state?: number;
 }
 
 /** An inbound MMS for an MM4 relay (src/engine/transport/mm4.ts): composed, media fetched, at each attempt. */
@@ -221,6 +223,8 @@ export interface Mm4Message {
   media_urls: readonly string[];
   username: string | null;
   password: string | null;
+  /** The switch's `mms_name` (the spec: MM4's display name), written as From's display name. */
+  display_name?: string | null;
 }
 
 /** An MMS in a format that carries its media: composed, media fetched, signed, at each attempt (src/engine/transport/mime.ts). */

@@ -20,6 +20,9 @@ export const DATA_CODING: Record<Coding, number> = { GSM7: 0, UCS2: 8 };
 /** At most this many parts to one message: the header's part count is one octet. */
 export const MAX_PARTS = 255;
 
+/** Whether a character has a septet of the GSM 7-bit alphabet (its extension table included). */
+export const inGsmAlphabet = (c: string): boolean => GSM_BASIC.has(c) || GSM_EXTENDED.has(c);
+
 export function codingOf(text: string): Coding {
   for (const c of text) if (!GSM_BASIC.has(c) && !GSM_EXTENDED.has(c)) return 'UCS2';
   return 'GSM7';

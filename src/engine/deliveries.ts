@@ -14,8 +14,9 @@ import { send, type OutboundRequest, type OutboundResponse } from './transport/h
 import { OutboundRefused, type OutboundPolicy } from './transport/outbound.js';
 import { putStep } from './steps.js';
 import type { SmppBinds } from './transport/smpp.js';
-import { deliverPdus } from './transport/smpp_messages.js';
-import { mm4Raw, mm4Send } from './transport/mm4.js';
+import { deliverPdus, pduShown } from './transport/smpp_messages.js';
+import { mm4Envelope, mm4Raw, mm4Send } from './transport/mm4.js';
+import { redactHeaders } from './redact.js';
 import { composeBody, fetchMedia } from './transport/mime.js';
 import { createHmac } from 'node:crypto';
 
@@ -54,6 +55,27 @@ interface Outcome {
   kind: OutcomeKind;
   attempt: Attempt;
   response: OutboundResponse | null;
+  /** What went out on the wire, for the delivery log (absent when nothing did). */
+  sent?: Sent;
+}
+
+/** What an attempt put on the wire: its headers (or envelope) and its body, as the log shows them. */
+interface Sent {
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+/** The most of a body sent that the log keeps (the body sent is whole). */
+const SENT_BODY_LIMIT = 64 * 1024;
+
+/** A body as the log shows it: text when it is UTF-8, else base64; cut at SENT_BODY_LIMIT. */
+function shownSent(body: string | Buffer): string {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  const cut = bytes.length > SENT_BODY_LIMIT;
+  const kept = bytes.subarray(0, SENT_BODY_LIMIT);
+  const text = kept.toString('utf8');
+  const shown = Buffer.from(text, 'utf8').equals(kept) ? text : `(base64) ${kept.toString('base64')}`;
+  return cut ? `${shown}… (cut at 64 KB of ${bytes.length} bytes)` : shown;
 }
 
 /** An outcome from its attempt and response: answered when there is a response, else failed. */
@@ -143,6 +165,7 @@ export class DeliveryWorker {
       row,
       attempts,
       response ? 'delivered' : refused ? 'refused' : final ? 'failed' : 'retrying',
+      first.sent,
     );
     const what = `delivery ${row.data.kind} to ${row.data.target}: attempt ${n}`;
     if (response) return `${what} answered ${response.status}`;
@@ -237,11 +260,15 @@ export class DeliveryWorker {
   private async httpAttempt(row: DeliveryRow, attempt: Attempt, nowMs: number): Promise<Outcome> {
     try {
       const request = await this.requestOf(row, nowMs);
+      const sent = {
+        headers: request.sftp ? { 'sftp-file': `${request.url} ${request.sftp.filename}` } : request.headers,
+        body: request.body,
+      };
       const response = await send(request, DELIVERY_TIMEOUT_MS, this.opts.policy);
       const done = { ...attempt, status: response.status };
       if (response.status < 200 || response.status > 299)
-        return outcomeOf({ ...done, error: `answered ${response.status}` }, null);
-      return outcomeOf(done, response);
+        return { ...outcomeOf({ ...done, error: `answered ${response.status}` }, null), sent };
+      return { ...outcomeOf(done, response), sent };
     } catch (e) {
       if (e instanceof OutboundRefused) return refusedOutcome(attempt, e.message);
       return outcomeOf({ ...attempt, error: (e as Error).message }, null);
@@ -259,11 +286,14 @@ export class DeliveryWorker {
     if (fault?.drop) return outcomeOf({ ...attempt, error: 'injected fault: the bind dropped' }, null);
     // the parts of one message share a reference: a number from its id
     const reference = [...row.data.id].reduce((n, c) => (n * 31 + c.charCodeAt(0)) & 0xff, 0);
-    const result = await this.opts.smpp.deliver(message.key_id, deliverPdus(message, reference), DELIVERY_TIMEOUT_MS);
+    const pdus = deliverPdus(message, reference);
+    const result = await this.opts.smpp.deliver(message.key_id, pdus, DELIVERY_TIMEOUT_MS);
     if (result === null) return { kind: 'waiting', attempt, response: null };
-    if ('error' in result) return outcomeOf({ ...attempt, error: result.error }, null);
-    if (result.status) return outcomeOf({ ...attempt, status: result.status, error: statusError(result.status) }, null);
-    return outcomeOf({ ...attempt, status: 0 }, { status: 0, headers: {}, body: '' });
+    const sent = { headers: { command: 'deliver_sm' }, body: JSON.stringify(pdus.map(pduShown), null, 1) };
+    if ('error' in result) return { ...outcomeOf({ ...attempt, error: result.error }, null), sent };
+    if (result.status)
+      return { ...outcomeOf({ ...attempt, status: result.status, error: statusError(result.status) }, null), sent };
+    return { ...outcomeOf({ ...attempt, status: 0 }, { status: 0, headers: {}, body: '' }), sent };
   }
 
   /** One attempt of an MM4 forward: the media fetched, the message composed and sent; an SMTP refusal fails it. */
@@ -272,13 +302,23 @@ export class DeliveryWorker {
     if (!message) return outcomeOf({ ...attempt, error: 'the delivery holds no MM4 message' }, null);
     try {
       const media = await fetchMedia(message.media_urls, DELIVERY_TIMEOUT_MS, this.opts.policy);
-      const reply = await mm4Send(message, mm4Raw(message, media), DELIVERY_TIMEOUT_MS, this.opts.policy);
-      const code = Number(/^\d{3}/.exec(reply)?.[0] ?? 250);
-      return outcomeOf({ ...attempt, status: code }, { status: code, headers: {}, body: reply });
+      const raw = mm4Raw(message, media);
+      const sent = { headers: mm4Envelope(message), body: raw };
+      try {
+        const reply = await mm4Send(message, raw, DELIVERY_TIMEOUT_MS, this.opts.policy);
+        const code = Number(/^\d{3}/.exec(reply)?.[0] ?? 250);
+        return { ...outcomeOf({ ...attempt, status: code }, { status: code, headers: {}, body: reply }), sent };
+      } catch (e) {
+        (e as { sent?: Sent }).sent = sent;
+        throw e;
+      }
     } catch (e) {
-      const err = e as Error & { responseCode?: number };
+      const err = e as Error & { responseCode?: number; sent?: Sent };
       if (e instanceof OutboundRefused) return refusedOutcome(attempt, err.message);
-      return outcomeOf({ ...attempt, status: err.responseCode ?? null, error: err.message }, null);
+      return {
+        ...outcomeOf({ ...attempt, status: err.responseCode ?? null, error: err.message }, null),
+        sent: err.sent,
+      };
     }
   }
 
@@ -310,6 +350,7 @@ export class DeliveryWorker {
     row: DeliveryRow | undefined,
     attempts: Attempt[],
     outcome?: DeliveryRow['data']['outcome'],
+    sent?: Sent,
   ): Promise<void> {
     const accountId = row?.account_id ?? step?.account_id;
     if (!accountId) return;
@@ -331,6 +372,11 @@ export class DeliveryWorker {
       await w.deliveries.update(current, (d) => {
         d.data.attempts.push(...attempts);
         d.data.outcome = outcome;
+        // what the latest attempt put on the wire, as the journal keeps a call: redacted and bounded
+        if (sent) {
+          d.data.headers = redactHeaders(sent.headers);
+          d.data.body = shownSent(sent.body);
+        }
         d.data.next_attempt_at = retryAt === null ? null : new Date(retryAt).toISOString();
       });
       if (outcome === 'waiting' && current.request.smpp) await w.tell('smpp', current.request.smpp.key_id);

@@ -984,14 +984,19 @@ export interface components {
             /** Format: date-time */
             readonly inserted_at: string;
             readonly account_id: string;
-            /** @enum {string} */
-            readonly kind: "event" | "cdr" | "sms" | "dlr" | "route" | "result";
+            /**
+             * @description sms and mms: an inbound message to a switch; dlr: an SMPP receipt.
+             * @enum {string}
+             */
+            readonly kind: "event" | "cdr" | "sms" | "mms" | "dlr" | "route" | "result";
             /** @description POST, GET or PUT for HTTP; SFTP; SMPP (a deliver_sm to a bind of the switch's API key); MM4 (an MM4_forward.REQ over SMTP); CHAT (SERVICE_CHAT: the platform chat inbox, received at once). */
             readonly method: string;
             readonly target: string;
+            /** @description What went out on the wire once an attempt was made (secrets redacted): the HTTP headers; for MM4 the SMTP envelope and EHLO; for SFTP the file path. Before the first attempt, the request as logged. */
             readonly headers: {
                 readonly [key: string]: string;
             };
+            /** @description What went out on the wire once an attempt was made, cut at 64 KB: the body as sent (a composed multipart or RFC 822 message, the result file), the whole MM4 message, the SMPP PDUs fields as JSON, the SFTP file. A body that is not UTF-8 text is shown as base64 after `(base64)`. */
             readonly body: string;
             readonly attempts: readonly components["schemas"]["attempt"][];
             /**
@@ -1545,7 +1550,7 @@ export interface operations {
         readonly parameters: {
             readonly query?: {
                 /** @description Only this kind. */
-                readonly kind?: "event" | "cdr" | "sms" | "dlr" | "route" | "result";
+                readonly kind?: "event" | "cdr" | "sms" | "mms" | "dlr" | "route" | "result";
             };
             readonly header?: never;
             readonly path?: never;

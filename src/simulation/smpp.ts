@@ -4,18 +4,18 @@
  * is outside the spec: only from the account's own numbers, no billing, no routing) and, when
  * `registered_delivery` asks, a delivery receipt on the account's clock; every PDU journaled.
  */
-import { toE164 } from '../domain/addresses.js';
 import { secretMatches } from '../domain/secrets.js';
 import type { Clocks } from '../engine/clock.js';
 import type { Faults } from '../engine/faults.js';
 import type { Journal } from '../engine/journal.js';
 import type { Work } from '../engine/work.js';
 import { SMPP_STATUS, type Bound, type Exchange, type SmppHooks } from '../engine/transport/smpp.js';
-import { receiptText } from '../engine/transport/smpp_messages.js';
+import { RECEIPT_STATES, receiptText } from '../engine/transport/smpp_messages.js';
 import type { Store } from '../store/store.js';
 import type { PDU } from 'smpp';
 import { lostWith } from '../domain/side_paths.js';
 import type { Logger } from '../deps.js';
+import { messageId, numberOfAddress, type MessageIdForm } from '../domain/smpp_addresses.js';
 
 /** A receipt follows an accepted submit_sm this much later on the account's clock. */
 export const RECEIPT_DELAY_MS = 2_000;
@@ -31,12 +31,8 @@ export interface SmppDeps {
   /** Messages waiting for the key go out (DeliveryWorker.wake). */
   wake(keyId: string): Promise<void>;
   logger: Pick<Logger, 'warn'>;
-}
-
-/** An SMPP address as dipswitch writes numbers: international ones (TON 1) in E.164. */
-function addressOf(addr: unknown, ton: unknown): string {
-  const text = String(addr ?? '');
-  return ton === 1 || /^\+/.test(text) ? toE164(text) : text;
+  /** The form of the message ids submit_sm is answered with (`--smpp-message-ids`). */
+  messageIds?: MessageIdForm;
 }
 
 /** A short_message or message_payload as text (the smpp package decodes it by data_coding). */
@@ -81,15 +77,16 @@ export function smppHooks(deps: SmppDeps): SmppHooks {
 }
 
 async function submit(deps: SmppDeps, bind: Bound, pdu: PDU): Promise<{ status: number; message_id?: string }> {
-  const source = addressOf(pdu.source_addr, pdu.source_addr_ton);
-  const destination = addressOf(pdu.destination_addr, pdu.dest_addr_ton);
+  const source = numberOfAddress(pdu.source_addr, pdu.source_addr_ton);
+  const destination = numberOfAddress(pdu.destination_addr, pdu.dest_addr_ton);
   return deps.work(bind.accountId, async (w) => {
     const number = await w.store.numbers.byNumber(bind.accountId, source);
     if (!number) return { status: SMPP_STATUS.ESME_RINVSRCADR };
-    const id = w.ids.ulid();
-    if ((Number(pdu.registered_delivery ?? 0) & 0x03) !== 0) {
-      const at = w.clock.ms() + RECEIPT_DELAY_MS;
-      const text = receiptText(id, new Date(at).toISOString(), textOf(pdu));
+    const id = messageId(w.ids.ulid(), deps.messageIds);
+    const requested = Number(pdu.registered_delivery ?? 0);
+    const submitted = w.clock.iso();
+    const receipt = async (state: 'DELIVRD' | 'ENROUTE', atMs: number) => {
+      const text = receiptText(id, submitted, new Date(atMs).toISOString(), textOf(pdu), state);
       await w.sim.deliver(
         'dlr',
         {
@@ -104,11 +101,18 @@ async function submit(deps: SmppDeps, bind: Bound, pdu: PDU): Promise<{ status: 
             destination_addr: source,
             text,
             receipt_for: id,
+            receipt_state: RECEIPT_STATES[state].state,
           },
         },
-        { retry: true, atMs: at },
+        { retry: true, atMs },
       );
-    }
+    };
+    // registered_delivery (SMPP 3.4 5.2.17): bit 4 an intermediate notification, now; bits 0-1 01
+    // (or 11) a receipt on the final outcome, which here is DELIVRD, RECEIPT_DELAY_MS later; 10 asks
+    // for one on failure only, and a simulated message does not fail
+    if (requested & 0x10) await receipt('ENROUTE', w.clock.ms());
+    if ((requested & 0x03) === 0x01 || (requested & 0x03) === 0x03)
+      await receipt('DELIVRD', w.clock.ms() + RECEIPT_DELAY_MS);
     return { status: 0, message_id: id };
   });
 }

@@ -27,6 +27,8 @@ describe('a slow client', () => {
   const server = useServer();
 
   it('a bound receiver that never reads: 200 inbound calls, 20 at a time, each answered within 15 s', async () => {
+    // the window alone closes this bind: its keepalive (enquire_link after 30 s of silence) is put off
+    server().runtime.limits.smppEnquireLinkMs = 600_000;
     const port = (await listenSmpp(server().runtime, 0, '127.0.0.1')).port;
     const { systemId, secret } = await smppSwitch(server());
     // a raw connection that binds, then reads nothing: its buffers fill, no deliver_sm is ever answered

@@ -15,8 +15,28 @@ export interface Medium {
   name: string;
 }
 
+/**
+ * The domain of the provider's side in every message address and id dipswitch writes (MM4's From,
+ * envelope sender, originator system, Message-ID and Content-IDs; an RFC 822 body's): a `.test`
+ * name, reserved by RFC 2606 and never a real host.
+ */
+export const MMS_DOMAIN = 'mms.dipswitch.test';
+
 /** A header value without line breaks or quotes (a file name from a URL, say). */
 const safe = (v: string): string => v.replace(/[\r\n"]/g, '');
+
+/** An RFC 5322 date-time (section 3.3), in UTC as `+0000`: not the obsolete `GMT` zone. */
+export function rfc5322Date(iso: string): string {
+  return new Date(iso).toUTCString().replace(/ GMT$/, ' +0000');
+}
+
+/** A media type (RFC 2045 5.1) fit for a header, or application/octet-stream when a server gave none that is. */
+export function mediaType(given: string): string {
+  const token = '[A-Za-z0-9!#$&^_.+-]+';
+  const valid = new RegExp(`^${token}/${token}(\\s*;\\s*${token}=(${token}|"[^"\\r\\n\\\\]*"))*$`);
+  const trimmed = given.trim();
+  return valid.test(trimmed) ? trimmed : 'application/octet-stream';
+}
 
 /** One part: its headers, a blank line, its body in base64. */
 export function part(headers: string[], bytes: Buffer): string {
@@ -29,11 +49,22 @@ export const multipart = (boundary: string, parts: string[]): string =>
   parts.map((p) => `--${boundary}${CRLF}${p}`).join('') + `--${boundary}--${CRLF}`;
 
 /** The text and each medium as the parts of a multipart/related body. */
-export function relatedParts(text: string, media: Medium[]): string[] {
+export function relatedParts(id: string, text: string, media: Medium[]): string[] {
+  // a Content-ID is a msg-id (RFC 2045 7): a left part and a domain
   return [
-    part(['Content-Type: text/plain; charset=utf-8', 'Content-ID: <text>'], Buffer.from(text, 'utf8')),
+    part(
+      ['Content-Type: text/plain; charset=utf-8', `Content-ID: <text.${id}@${MMS_DOMAIN}>`],
+      Buffer.from(text, 'utf8'),
+    ),
     ...media.map((m, i) =>
-      part([`Content-Type: ${m.contentType}`, `Content-ID: <media${i}>`, `Content-Location: ${safe(m.name)}`], m.bytes),
+      part(
+        [
+          `Content-Type: ${mediaType(m.contentType)}`,
+          `Content-ID: <media${i}.${id}@${MMS_DOMAIN}>`,
+          `Content-Location: ${safe(m.name)}`,
+        ],
+        m.bytes,
+      ),
     ),
   ];
 }
@@ -64,19 +95,20 @@ export function composeBody(c: ComposedMessage, media: Medium[]): { contentType:
   const boundary = `dipswitch-${c.message.id}`;
   const m = c.message;
   if (c.format === 'MMSFMT_RFC822_1_0') {
+    // addresses as MM4 writes them (mm4.ts), each with the provider's domain
     const headers = [
-      `Message-ID: <${m.id}@dipswitch>`,
-      `Date: ${new Date(m.received_at).toUTCString()}`,
-      `From: ${m.from}`,
-      `To: ${m.to}`,
+      `Message-ID: <${m.id}@${MMS_DOMAIN}>`,
+      `Date: ${rfc5322Date(m.received_at)}`,
+      `From: ${m.from}/TYPE=PLMN@${MMS_DOMAIN}`,
+      `To: ${m.to}/TYPE=PLMN@${MMS_DOMAIN}`,
       'MIME-Version: 1.0',
       `Content-Type: multipart/related; boundary="${boundary}"; type="text/plain"`,
     ];
-    const body = headers.join(CRLF) + CRLF + CRLF + multipart(boundary, relatedParts(m.text, media));
+    const body = headers.join(CRLF) + CRLF + CRLF + multipart(boundary, relatedParts(m.id, m.text, media));
     return { contentType: 'message/rfc822', body: Buffer.from(body, 'utf8') };
   }
   const files = (name: string) =>
-    media.map((x) => formPart(`name="${name}"; filename="${safe(x.name)}"`, x.contentType, x.bytes));
+    media.map((x) => formPart(`name="${name}"; filename="${safe(x.name)}"`, mediaType(x.contentType), x.bytes));
   const parts =
     c.format === 'MMSFMT_MULTIPART_2_0'
       ? [

@@ -7,11 +7,16 @@
  * certificate is not verified: the relays a simulator reaches are a client team's test servers.
  */
 import type { Mm4Message } from '../../domain/rows.js';
-import { CRLF, multipart, relatedParts, type Medium } from './mime.js';
+import { isIP } from 'node:net';
+import { CRLF, MMS_DOMAIN, multipart, relatedParts, rfc5322Date, type Medium } from './mime.js';
 import type { OutboundPolicy } from './outbound.js';
 
 /** An address as MM4 writes it (TS 23.140 8.1.4.1): the number and its type. */
 export const plmn = (number: string): string => `${number}/TYPE=PLMN`;
+
+/** A host as an address's domain: a name as it is, an IP address as an address literal (RFC 5321 4.1.3). */
+export const domainOf = (host: string): string =>
+  isIP(host) === 4 ? `[${host}]` : isIP(host) === 6 ? `[IPv6:${host}]` : host;
 
 /** The relay a URL names: host, port (25, or 465 for implicit TLS) and how TLS is used. */
 export function mm4Relay(url: string): { host: string; port: number; tls: 'none' | 'starttls' | 'implicit' } {
@@ -22,27 +27,43 @@ export function mm4Relay(url: string): { host: string; port: number; tls: 'none'
   return { host: u.hostname, port: Number(u.port || (tls === 'implicit' ? 465 : 25)), tls };
 }
 
-/** The whole message, as sent: headers, then the text and each medium as parts. */
+/**
+ * The whole message, as sent: headers, then the text and each medium as parts. The sender's side is
+ * the provider's (MMS_DOMAIN: originator system, From, Message-ID); the recipient's the relay's
+ * (`To` at its host). `Sender` is left out, as it would only repeat `From`; `mms_name` is From's
+ * display name.
+ */
 export function mm4Raw(m: Mm4Message, media: Medium[]): Buffer {
   const boundary = `=_dipswitch_${m.message_id}`;
-  const domain = mm4Relay(m.url).host;
+  const relay = domainOf(mm4Relay(m.url).host);
+  const from = `${plmn(m.from)}@${MMS_DOMAIN}`;
+  const name = m.display_name?.replace(/[\\"\r\n]/g, '');
   const headers = [
     'X-Mms-3GPP-MMS-Version: 6.10.0',
     'X-Mms-Message-Type: MM4_forward.REQ',
     `X-Mms-Transaction-ID: ${m.message_id}`,
-    `X-Mms-Message-ID: <${m.message_id}@dipswitch>`,
+    `X-Mms-Message-ID: <${m.message_id}@${MMS_DOMAIN}>`,
     'X-Mms-Ack-Request: No',
-    `X-Mms-Originator-System: system-user@${domain}`,
-    `Message-ID: <${m.message_id}@dipswitch>`,
-    `Date: ${new Date(m.date).toUTCString()}`,
-    `From: ${plmn(m.from)}`,
-    `To: ${plmn(m.to)}`,
-    `Sender: ${plmn(m.from)}`,
+    `X-Mms-Originator-System: system-user@${MMS_DOMAIN}`,
+    `Message-ID: <${m.message_id}@${MMS_DOMAIN}>`,
+    `Date: ${rfc5322Date(m.date)}`,
+    `From: ${name ? `"${name}" <${from}>` : from}`,
+    `To: ${plmn(m.to)}@${relay}`,
     'MIME-Version: 1.0',
     `Content-Type: multipart/related; boundary="${boundary}"; type="text/plain"`,
   ];
-  const body = multipart(boundary, relatedParts(m.text, media));
+  const body = multipart(boundary, relatedParts(m.message_id, m.text, media));
   return Buffer.from(headers.join(CRLF) + CRLF + CRLF + body, 'utf8');
+}
+
+/** The SMTP envelope and greeting a message is sent with, as the delivery log shows them. */
+export function mm4Envelope(m: Mm4Message): Record<string, string> {
+  const host = mm4Relay(m.url).host;
+  return {
+    ehlo: MMS_DOMAIN,
+    'mail from': `${plmn(m.from)}@${MMS_DOMAIN}`,
+    'rcpt to': `${plmn(m.to)}@${domainOf(host)}`,
+  };
 }
 
 /** Sends the message to its relay; answers the relay's last reply. An SMTP refusal throws. */
@@ -57,15 +78,16 @@ export async function mm4Send(m: Mm4Message, raw: Buffer, timeoutMs: number, pol
     secure: relay.tls === 'implicit',
     ignoreTLS: relay.tls === 'none',
     auth: m.username && m.password ? { user: m.username, pass: m.password } : undefined,
-    name: 'dipswitch',
+    // EHLO with the provider's domain; no server name for an IP address (TLS's SNI takes names only)
+    name: MMS_DOMAIN,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
-    tls: { rejectUnauthorized: false, servername: relay.host },
+    tls: { rejectUnauthorized: false, ...(isIP(relay.host) ? {} : { servername: relay.host }) },
   });
   try {
     const info = await transport.sendMail({
-      envelope: { from: `${plmn(m.from)}@${relay.host}`, to: [`${plmn(m.to)}@${relay.host}`] },
+      envelope: { from: mm4Envelope(m)['mail from'] ?? '', to: [mm4Envelope(m)['rcpt to'] ?? ''] },
       raw,
     });
     return String(info.response ?? '');

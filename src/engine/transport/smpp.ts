@@ -78,7 +78,12 @@ export interface SmppLimits {
   bindTimeoutMs: number;
   /** Binds of one key at once, at most; one more is refused with ESME_RBINDFAIL. */
   bindsPerKey: number;
+  /** A bind silent this long is sent an enquire_link; one it leaves unanswered ENQUIRE_LINK_TIMEOUT_MS closes it. */
+  enquireLinkMs?: number;
 }
+
+/** An enquire_link of dipswitch's not answered within this closes its bind. */
+export const ENQUIRE_LINK_TIMEOUT_MS = 5_000;
 
 const BIND_KINDS: Record<string, BindKind> = {
   bind_receiver: 'receiver',
@@ -185,6 +190,8 @@ interface Connection {
   session: Session;
   bound?: Bound;
   timer: NodeJS.Timeout;
+  /** Once bound: the enquire_link that wakes when the bind has been silent (SmppLimits.enquireLinkMs). */
+  idle?: NodeJS.Timeout;
 }
 
 export class SmppServer {
@@ -225,7 +232,10 @@ export class SmppServer {
     timer.unref();
     const conn: Connection = { session, timer };
     this.unbound.add(conn);
-    session.on('pdu', (pdu: PDU) => void this.take(conn, pdu));
+    session.on('pdu', (pdu: PDU) => {
+      this.watch(conn);
+      void this.take(conn, pdu);
+    });
     // a PDU that cannot be read (too long, truncated, garbage): SMPP's answer, then the connection closes
     let failed = false;
     session.on('error', () => {
@@ -237,9 +247,35 @@ export class SmppServer {
     });
     session.on('close', () => {
       clearTimeout(timer);
+      clearTimeout(conn.idle);
       this.unbound.delete(conn);
       if (conn.bound) this.binds.remove(conn.bound);
     });
+  }
+
+  /**
+   * (Re)sets a bound connection's idle timer: silent for `enquireLinkMs`, it is sent an enquire_link,
+   * and closed when that goes unanswered for ENQUIRE_LINK_TIMEOUT_MS (a peer that is gone, or stuck).
+   */
+  private watch(conn: Connection): void {
+    clearTimeout(conn.idle);
+    const bound = conn.bound;
+    if (!bound || !this.limits.enquireLinkMs) return;
+    conn.idle = setTimeout(() => {
+      const pdu = new smpp.PDU('enquire_link', {});
+      const started = performance.now();
+      const timeout = setTimeout(() => {
+        this.hooks.journal({ ...exchangeOf(bound, pdu, null), latencyMs: performance.now() - started });
+        conn.session.destroy();
+      }, ENQUIRE_LINK_TIMEOUT_MS);
+      timeout.unref();
+      conn.session.send(pdu, (resp: PDU) => {
+        clearTimeout(timeout);
+        this.hooks.journal({ ...exchangeOf(bound, pdu, resp), latencyMs: performance.now() - started });
+        this.watch(conn);
+      });
+    }, this.limits.enquireLinkMs);
+    conn.idle.unref();
   }
 
   private async take(conn: Connection, pdu: PDU): Promise<void> {
@@ -307,6 +343,7 @@ export class SmppServer {
       clearTimeout(conn.timer);
       this.unbound.delete(conn);
       this.binds.add(bound);
+      this.watch(conn);
       // after the bind_resp has gone: what waits for this key follows it
       setImmediate(() => this.hooks.bound(bound));
       return pdu.response({ system_id: 'dipswitch' });
@@ -316,13 +353,33 @@ export class SmppServer {
   }
 }
 
-/** The response to `pdu` with a status; a command without a response of its own gets a generic_nack. */
+/**
+ * The response to `pdu` with a status; a command without a response of its own gets a generic_nack.
+ * A refused response whose command has a body (a bind's system_id, a submit's message_id) carries
+ * it empty, as SMSCs send it: SMPP 3.4 4.1.2 allows none, but a peer such as Kannel warns on every one.
+ */
 function answerOf(pdu: PDU, status: number): PDU {
+  let response: PDU;
   try {
-    return pdu.response({ command_status: status });
+    response = pdu.response({ command_status: 0 });
   } catch {
     return new smpp.PDU('generic_nack', { sequence_number: pdu.sequence_number, command_status: status });
   }
+  if (status === 0) return response;
+  // the smpp package writes no body for a status; its body is written with 0 and the status put in
+  const encode = response.toBuffer.bind(response);
+  response.command_status = status;
+  response.toBuffer = () => {
+    response.command_status = 0;
+    try {
+      const bytes = encode();
+      bytes.writeUInt32BE(status >>> 0, 8);
+      return bytes;
+    } finally {
+      response.command_status = status;
+    }
+  };
+  return response;
 }
 
 /** A fault's effect on a PDU: a delay, then a status answered instead, or the connection dropped (null). */
@@ -333,3 +390,11 @@ async function applied(effect: FaultEffect | undefined, pdu: PDU): Promise<PDU |
   if (effect.smpp_status) return answerOf(pdu, effect.smpp_status);
   return undefined;
 }
+
+/** A PDU dipswitch sent a bind, and its answer, for the journal. */
+const exchangeOf = (bound: Bound, request: PDU, response: PDU | null): Omit<Exchange, 'latencyMs'> => ({
+  systemId: bound.systemId,
+  accountId: bound.accountId,
+  request,
+  response,
+});

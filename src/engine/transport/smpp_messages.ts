@@ -3,7 +3,7 @@
  * UCS-2 (8) chosen by the text, a long text in concatenated parts under a user data header, and a
  * delivery receipt with the receipt esm_class and the usual `id:… stat:…` text.
  */
-import { concatenationHeader, DATA_CODING, segments } from '../../domain/sms_text.js';
+import { concatenationHeader, DATA_CODING, inGsmAlphabet, segments } from '../../domain/sms_text.js';
 import type { SmppMessage } from '../../domain/rows.js';
 
 /** esm_class: a delivery receipt (SMPP 3.4 5.2.12). */
@@ -20,10 +20,27 @@ export function smppAddress(address: string): { addr: string; ton: number; npi: 
 /** A time in a receipt's `YYMMDDhhmm` form. */
 const receiptTime = (iso: string): string => iso.slice(2, 16).replace(/[-T:]/g, '');
 
-/** The text of a receipt for message `id`, delivered at `at` (ISO). */
-export function receiptText(id: string, at: string, text: string): string {
-  const when = receiptTime(at);
-  return `id:${id} sub:001 dlvrd:001 submit date:${when} done date:${when} stat:DELIVRD err:000 text:${text.slice(0, 20)}`;
+/** A receipt's state: its `stat:` word and message_state (SMPP 3.4 Appendix B, 5.2.28). */
+export const RECEIPT_STATES = {
+  DELIVRD: { stat: 'DELIVRD', state: 2, dlvrd: '001' },
+  ENROUTE: { stat: 'ENROUTE', state: 1, dlvrd: '000' },
+} as const;
+
+/**
+ * The text of a receipt for message `id`, submitted at `submitted` and in its state at `done` (ISO):
+ * the first 20 characters of the message, each outside the GSM alphabet written `?` (a receipt goes in
+ * data_coding 0, and a character that has no septet must not become a NUL that cuts a C string).
+ */
+export function receiptText(
+  id: string,
+  submitted: string,
+  done: string,
+  text: string,
+  state: keyof typeof RECEIPT_STATES = 'DELIVRD',
+): string {
+  const { stat, dlvrd } = RECEIPT_STATES[state];
+  const shown = [...text.slice(0, 20)].map((c) => (inGsmAlphabet(c) ? c : '?')).join('');
+  return `id:${id} sub:001 dlvrd:${dlvrd} submit date:${receiptTime(submitted)} done date:${receiptTime(done)} stat:${stat} err:000 text:${shown}`;
 }
 
 /** The PDUs' fields for `message`; `reference` tells the parts of one message apart from another's. */
@@ -47,7 +64,7 @@ export function deliverPdus(message: SmppMessage, reference: number): Record<str
         data_coding: 0,
         short_message: message.text,
         receipted_message_id: message.receipt_for,
-        message_state: DELIVERED,
+        message_state: message.receipt_state ?? DELIVERED,
       },
     ];
   }
@@ -60,4 +77,14 @@ export function deliverPdus(message: SmppMessage, reference: number): Record<str
     data_coding,
     short_message: { udh: concatenationHeader(reference, parts.length, i + 1), message: part },
   }));
+}
+
+/** A deliver_sm's fields as the delivery log shows them: a part's user data header in hex beside its text. */
+export function pduShown(fields: Record<string, unknown>): Record<string, unknown> {
+  const message = fields.short_message;
+  if (message && typeof message === 'object' && 'udh' in message) {
+    const { udh, message: text } = message as { udh: Buffer; message: string };
+    return { ...fields, short_message: text, udh: udh.toString('hex') };
+  }
+  return fields;
 }

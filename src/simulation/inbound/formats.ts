@@ -11,8 +11,22 @@ import { authGap, authHeader } from '../../engine/outbox.js';
 /** The fields of one inbound message, as every format carries them. */
 type Message = Record<string, unknown>;
 
+/**
+ * Text as XML 1.0 carries it: markup characters escaped; CR written `&#13;`, so a parser's line-end
+ * normalization (XML 1.0 2.11) keeps it; every character XML 1.0 cannot hold at all (2.2: the C0
+ * controls but tab, LF and CR, U+FFFE, U+FFFF, a lone surrogate; the GSM page break U+000C among
+ * them) written as U+FFFD, the replacement character.
+ */
 const escapeXml = (v: string): string =>
-  v.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] ?? c);
+  v
+    .replace(
+      /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+      '\uFFFD',
+    )
+    .replace(
+      /[<>&'"\r]/g,
+      (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;', '\r': '&#13;' })[c] ?? c,
+    );
 
 /** Form fields: lists repeat their key. */
 const formOf = (fields: [string, unknown][]): string =>
