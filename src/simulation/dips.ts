@@ -1,13 +1,13 @@
 /**
  * Lookup results of a bulk dip: made for every number, the same every time for the same number
- * (faker's word lists, drawn by a random source seeded by the number; state and rate centre from the
- * area code's, src/domain/nanp.ts), and written as CSV with a header row or as MLJSON (a record a
- * line). A number that is not a NANP number gets a row that says so: `line_type` `invalid`, nothing else.
+ * (faker's word lists, drawn by a random source seeded by the number; whether it is a NANP number, its
+ * state and rate centre from libphonenumber's data, src/simulation/numbering.ts), and written as CSV
+ * with a header row or as MLJSON (a record a line). A number libphonenumber does not hold valid gets a
+ * row that says so: `line_type` `invalid`, nothing else.
  */
 import { hash } from 'node:crypto';
 import { seededRandom } from '../deps.js';
-import { isTollFreeNpa } from '../domain/addresses.js';
-import { areaCode, nanpNpa } from '../domain/nanp.js';
+import { numberFacts } from './numbering.js';
 import { at } from '../domain/lists.js';
 import type { BulkDipTaskRow } from '../domain/rows.js';
 
@@ -106,12 +106,12 @@ const invalidRow = (task: Task, number: string): DipResult =>
  * only when asked for.
  */
 function dip(w: Words, task: Task, columns: readonly string[], number: string): DipResult {
-  const npa = nanpNpa(number);
-  if (npa === undefined) return invalidRow(task, number);
+  const facts = numberFacts(number);
+  if (!facts.nanp) return invalidRow(task, number);
   const r = numberRandom(number);
-  const digits = number.replace(/^\+1/, '');
-  const place = areaCode(npa);
-  const tollFree = isTollFreeNpa(npa);
+  const digits = number.replace(/^\+?1/, '');
+  const npa = digits.slice(0, 3);
+  const tollFree = facts.tollFree;
   const lineType = tollFree ? 'toll-free' : r.pick(LINE_TYPES);
   const carrier = r.pick(CARRIERS);
   const ported = r.float() < 0.5;
@@ -121,8 +121,8 @@ function dip(w: Words, task: Task, columns: readonly string[], number: string): 
     spid: r.chars(ALNUM, 4),
     ocn: r.chars(ALNUM, 4),
     lata: `${r.pick(NONZERO)}${r.chars(DIGITS, 2)}`,
-    rate_center: place?.rateCenter ?? null,
-    state: place?.state ?? null,
+    rate_center: facts.rateCenter,
+    state: facts.state,
     line_type: lineType,
     ported,
     ported_at: ported
