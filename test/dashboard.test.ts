@@ -104,6 +104,11 @@ describe.skipIf(!executable)('dashboard', () => {
       await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1M' } });
       await delivery.locator('.o-delivered').waitFor();
       await expect(delivery.locator('.attempts tr').count()).resolves.toBe(3);
+      // what went out: the event's headers and body as sent
+      await expect(delivery.locator('.sent-headers').textContent()).resolves.toContain(
+        'content-type: application/json',
+      );
+      await expect(delivery.locator('.sent-body').textContent()).resolves.toContain('"type": "event"');
       await delivery.getByRole('button', { name: 'Redeliver now' }).click();
       await expect.poll(() => delivery.locator('.attempts tr').count()).toBe(4);
       expect(receiver.received.length).toBeGreaterThanOrEqual(2);

@@ -81,8 +81,19 @@ export async function deliveriesView() {
                   ),
                 ),
               ),
+              // what went out on the wire: the headers (for MM4 the envelope, for SFTP the file) and the body
+              Object.keys(d.headers).length ? h('h3', {}, 'Headers') : null,
+              Object.keys(d.headers).length
+                ? h(
+                    'pre',
+                    { class: 'sent-headers' },
+                    Object.entries(d.headers)
+                      .map(([k, v]) => `${k}: ${v}`)
+                      .join('\n'),
+                  )
+                : null,
               h('h3', {}, 'Body'),
-              h('pre', {}, pretty(d.body)),
+              h('pre', { class: 'sent-body' }, pretty(d.body)),
             ),
           ),
       ),
