@@ -14,6 +14,17 @@ function kindOf(d) {
   }
 }
 
+/** What a delivery put on the wire: its headers (for MM4 the envelope, for SFTP the file) and its body. */
+function sentView(d) {
+  const headers = Object.entries(d.headers);
+  return [
+    headers.length ? h('h3', {}, 'Headers') : null,
+    headers.length ? h('pre', { class: 'sent-headers' }, headers.map(([k, v]) => `${k}: ${v}`).join('\n')) : null,
+    h('h3', {}, 'Body'),
+    h('pre', { class: 'sent-body' }, pretty(d.body)),
+  ];
+}
+
 export async function deliveriesView() {
   const render = async () => {
     const { deliveries } = await sim('GET', '/__sim/deliveries');
@@ -81,19 +92,7 @@ export async function deliveriesView() {
                   ),
                 ),
               ),
-              // what went out on the wire: the headers (for MM4 the envelope, for SFTP the file) and the body
-              Object.keys(d.headers).length ? h('h3', {}, 'Headers') : null,
-              Object.keys(d.headers).length
-                ? h(
-                    'pre',
-                    { class: 'sent-headers' },
-                    Object.entries(d.headers)
-                      .map(([k, v]) => `${k}: ${v}`)
-                      .join('\n'),
-                  )
-                : null,
-              h('h3', {}, 'Body'),
-              h('pre', { class: 'sent-body' }, pretty(d.body)),
+              ...sentView(d),
             ),
           ),
       ),
