@@ -94,6 +94,8 @@ const PLAN: (string | { call: string; path: string })[] = [
   'simInboundCall',
   'simRaiseOverwrite',
   'simCreateGroup',
+  'simVerifyRequests',
+  'simVerifyDeliveries',
   // it answers the next GET of the numbers with a 503
   'simAddFault',
   // last: back to the fixtures (with Demo's key: Demo alone)

@@ -13,6 +13,7 @@ import { journalHandlers } from './journal.js';
 import { lifecycleHandlers } from './lifecycles.js';
 import { metaHandlers } from './meta.js';
 import { snapshotHandlers } from './snapshots.js';
+import { verifyHandlers } from './verify.js';
 
 export const simHandlers: SimHandlerMap = {
   ...metaHandlers,
@@ -23,4 +24,5 @@ export const simHandlers: SimHandlerMap = {
   ...snapshotHandlers,
   ...inboundHandlers,
   ...lifecycleHandlers,
+  ...verifyHandlers,
 };

@@ -17,6 +17,7 @@ export const errorTitles = {
   resource_in_use: 'Resource in use',
   cart_checked_out: 'Cart checked out',
   limit_reached: 'Limit reached',
+  verification_failed: 'Verification failed',
   'conflict.changing_shared_resource_group': 'Conflict',
   payload_too_large: 'Payload too large',
   not_implemented: 'Not implemented',
@@ -40,6 +41,8 @@ export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     inits: ErrorInit[],
+    /** Fields the error answer carries beside `errors` (a failed verification's near misses). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(`${code}: ${inits.map((i) => i.detail).join('; ')}`);
     this.errors = inits.map((i) => ({

@@ -80,8 +80,12 @@ function shown(body: unknown): unknown {
 }
 
 /** A kept call as the control API shows it, bodies parsed and redacted. */
-function shownEntry({ headers, requestBody, responseText, api: _api, bytes: _bytes, ...e }: Kept): JournalEntry {
-  return { ...e, request: { headers, body: shown(requestBody) }, response: { body: shown(responseText) } };
+function shownEntry({ headers, query, requestBody, responseText, api: _api, bytes: _bytes, ...e }: Kept): JournalEntry {
+  return {
+    ...e,
+    request: { headers, ...(query ? { query } : {}), body: shown(requestBody) },
+    response: { body: shown(responseText) },
+  };
 }
 
 export interface Recorded {
@@ -95,6 +99,8 @@ export interface Recorded {
   status: number;
   latency_ms: number;
   headers: Record<string, string | string[] | undefined>;
+  /** The query parameters as sent, when there were any. */
+  query?: Record<string, string | string[]>;
   /** The request body as text (JSON), or a multipart upload's fields; none for a caller without a valid key. */
   requestBody: string | Record<string, unknown> | undefined;
   responseText: string;
@@ -221,6 +227,7 @@ export class Journal {
       status,
       latency_ms,
       headers,
+      ...(call.query && Object.keys(call.query).length ? { query: call.query } : {}),
       requestBody,
       responseText,
       bytes,

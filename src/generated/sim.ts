@@ -627,6 +627,50 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/__sim/requests/verify": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Verify calls were made
+         * @description Counts the calls of the journal that match a pattern (the caller's account's with a key, every account's without)
+         *     and checks the count: 200 with the count when it holds; 422 when it does not, the body listing under
+         *     `near_misses` the closest calls (at most 5, fewest differences first), each with the fields that differ, what
+         *     was expected and what came. Looks at the newest 10,000 calls of the API asked (`/api/v1` by default).
+         */
+        readonly post: operations["simVerifyRequests"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/deliveries/verify": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Verify deliveries were sent
+         * @description Counts the deliveries of the log that match a pattern (kind, target prefix, method, a body subset, the outcome)
+         *     and checks the count, as `POST /__sim/requests/verify` does for calls, with its near misses.
+         */
+        readonly post: operations["simVerifyDeliveries"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/__sim/requests/stream": {
         readonly parameters: {
             readonly query?: never;
@@ -938,6 +982,74 @@ export interface components {
         readonly fault_list: {
             readonly faults: readonly components["schemas"]["fault"][];
         };
+        /** @description How many matches there must be: exactly, at least or at most N (at least 1 when not given). */
+        readonly verify_count: {
+            readonly exactly?: number;
+            readonly at_least?: number;
+            readonly at_most?: number;
+        };
+        readonly verify_requests: {
+            readonly match: {
+                readonly method?: string;
+                /** @description A literal path, or a template of the contract (`/api/v1/carts/{id}`). */
+                readonly path?: string;
+                readonly operation_id?: string;
+                /** @description Query parameters the call must have had, with these values. */
+                readonly query?: {
+                    readonly [key: string]: string;
+                };
+                /** @description A subset the request body must hold: every field given, with its value; every item of an array given, somewhere in the array. */
+                readonly body?: unknown;
+                /** @description Headers the call must have had (their presence). */
+                readonly headers?: readonly string[];
+                readonly status?: number;
+                readonly account_id?: string;
+            };
+            readonly count?: components["schemas"]["verify_count"];
+            /**
+             * @default v1
+             * @enum {string}
+             */
+            readonly api?: "v1" | "sim" | "smpp";
+        };
+        readonly verify_deliveries: {
+            readonly match: {
+                /** @enum {string} */
+                readonly kind?: "event" | "cdr" | "sms" | "mms" | "dlr" | "route" | "result";
+                /** @description A prefix of the target. */
+                readonly target?: string;
+                readonly method?: string;
+                /** @description A subset the body, read as JSON, must hold; or a string the body must contain. */
+                readonly body?: unknown;
+                /** @enum {string} */
+                readonly outcome?: "pending" | "delivered" | "retrying" | "failed" | "refused" | "held" | "waiting";
+                readonly account_id?: string;
+            };
+            readonly count?: components["schemas"]["verify_count"];
+        };
+        readonly verified: {
+            /** @description How many matched. */
+            readonly count: number;
+            /** @description The ids of the calls or deliveries that matched, newest first (at most 100). */
+            readonly matches: readonly (number | string)[];
+        };
+        readonly near_miss: {
+            readonly id: number | string;
+            /** @description The call or delivery in a line: method, path or target, status or outcome. */
+            readonly summary: string;
+            readonly differences: readonly {
+                /** @description The field that differs (`method`, `path`, `/body/data/name`, `query.first`, `header x-request-id`). */
+                readonly field: string;
+                readonly expected: unknown;
+                readonly actual: unknown;
+            }[];
+        };
+        readonly verify_failed: components["schemas"]["error_response"] & {
+            readonly count?: number;
+            /** @description The count asked for, in words (`exactly 1`). */
+            readonly expected?: string;
+            readonly near_misses?: readonly components["schemas"]["near_miss"][];
+        };
         readonly journal_entry: {
             readonly id: number;
             /**
@@ -959,6 +1071,10 @@ export interface components {
             readonly request: {
                 readonly headers: {
                     readonly [key: string]: string;
+                };
+                /** @description The query parameters as sent (absent on calls journaled before they were kept). */
+                readonly query?: {
+                    readonly [key: string]: string | readonly string[];
                 };
                 readonly body: unknown;
             };
@@ -2024,6 +2140,99 @@ export interface operations {
                 };
             };
             readonly 404: components["responses"]["not_found"];
+        };
+    };
+    readonly simVerifyRequests: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                /**
+                 * @example {
+                 *       "match": {
+                 *         "method": "POST",
+                 *         "path": "/api/v1/carts/{cart_id}/checkout"
+                 *       },
+                 *       "count": {
+                 *         "exactly": 1
+                 *       }
+                 *     }
+                 */
+                readonly "application/json": components["schemas"]["verify_requests"];
+            };
+        };
+        readonly responses: {
+            /** @description The count holds. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["verified"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            /** @description The count does not hold (`verification_failed`, with the near misses), or the pattern is invalid. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["verify_failed"];
+                };
+            };
+        };
+    };
+    readonly simVerifyDeliveries: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                /**
+                 * @example {
+                 *       "match": {
+                 *         "kind": "cdr",
+                 *         "method": "POST",
+                 *         "body": {
+                 *           "type": "cdr"
+                 *         }
+                 *       },
+                 *       "count": {
+                 *         "at_least": 1
+                 *       }
+                 *     }
+                 */
+                readonly "application/json": components["schemas"]["verify_deliveries"];
+            };
+        };
+        readonly responses: {
+            /** @description The count holds. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["verified"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            /** @description The count does not hold (`verification_failed`, with the near misses), or the pattern is invalid. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["verify_failed"];
+                };
+            };
         };
     };
     readonly simRequestStream: {

@@ -117,6 +117,7 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
       status,
       latency_ms: latency,
       headers: call.req.headers,
+      query: call.req.query as Record<string, string | string[]>,
       // a caller without a valid key leaves no body behind
       requestBody:
         call.unauthenticated || (meta?.scope && !call.principal)

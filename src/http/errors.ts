@@ -16,6 +16,7 @@ const STATUS = {
   resource_in_use: 422,
   cart_checked_out: 422,
   limit_reached: 422,
+  verification_failed: 422,
   'conflict.changing_shared_resource_group': 409,
   payload_too_large: 413,
   not_implemented: 501,
@@ -29,4 +30,4 @@ export function statusOf(error: DomainError, invalidStatus: number): number {
   return s === 'per-operation' ? invalidStatus : s;
 }
 
-export const envelope = (error: DomainError): ErrorEnvelope => ({ errors: error.errors });
+export const envelope = (error: DomainError): ErrorEnvelope => ({ errors: error.errors, ...error.extra });

@@ -88,7 +88,7 @@ export interface JournalEntry {
   account_id: string | null;
   status: number;
   latency_ms: number;
-  request: { headers: Record<string, string>; body: unknown };
+  request: { headers: Record<string, string>; query?: Record<string, string | string[]>; body: unknown };
   response: { body: unknown };
 }
 
@@ -113,6 +113,7 @@ export interface JournalFilter {
 export interface Kept extends Omit<JournalEntry, 'request' | 'response'> {
   api: JournalApi;
   headers: Record<string, string>;
+  query?: Record<string, string | string[]>;
   requestBody: string | Buffer | Record<string, unknown> | undefined;
   responseText: string | Buffer;
   bytes: number;

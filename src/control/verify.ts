@@ -1,0 +1,144 @@
+/**
+ * Control API (contract/sim.yaml): verify that calls were made, or deliveries sent, as a test
+ * expects: the count of matches, or 422 `verification_failed` with the near misses. With an
+ * account's key, that account's calls and deliveries alone.
+ */
+import { DomainError } from '../domain/errors.js';
+import { bodyChecks, verify, type Check, type CountRule, type Verification } from '../domain/verify.js';
+import type { JournalEntry } from '../engine/journal.js';
+import type { DeliveryRow } from '../domain/rows.js';
+import type { SimHandlerMap } from '../http/handler.js';
+import { read } from './read.js';
+
+/** The newest calls a verification looks at (each journal page holds at most 1,000). */
+const SCANNED_CALLS = 10_000;
+
+const equal = <R>(field: string, expected: unknown, actual: (r: R) => unknown): Check<R> => ({
+  field,
+  expected,
+  actual,
+  holds: (a) => a === expected,
+});
+
+/** A path template as the pattern of the literal paths it routes. */
+const templatePattern = (template: string): RegExp =>
+  new RegExp(
+    `^${template
+      .split(/(\{\w+\})/)
+      .map((part) => (/^\{\w+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+      .join('')}/?$`,
+  );
+
+type CallPattern = NonNullable<Parameters<SimHandlerMap['simVerifyRequests']>[0]['body']>['match'];
+
+/** The checks of a call pattern, one per field it names. */
+function callChecks(match: CallPattern): Check<JournalEntry>[] {
+  const checks: Check<JournalEntry>[] = [];
+  if (match.method !== undefined) checks.push(equal('method', match.method.toUpperCase(), (e) => e.method));
+  if (match.path !== undefined) {
+    const path = match.path;
+    const pattern = /[{}]/.test(path) ? templatePattern(path) : null;
+    checks.push({
+      field: 'path',
+      expected: path,
+      actual: (e) => e.path,
+      holds: (a) => (pattern ? pattern.test(String(a)) : a === path),
+    });
+  }
+  if (match.operation_id !== undefined) checks.push(equal('operation_id', match.operation_id, (e) => e.operation_id));
+  if (match.status !== undefined) checks.push(equal('status', match.status, (e) => e.status));
+  if (match.account_id !== undefined) checks.push(equal('account_id', match.account_id, (e) => e.account_id));
+  for (const [name, value] of Object.entries(match.query ?? {}))
+    checks.push({
+      field: `query.${name}`,
+      expected: value,
+      actual: (e) => e.request.query?.[name],
+      holds: (a) => (Array.isArray(a) ? a.includes(value) : a === value),
+    });
+  for (const name of match.headers ?? [])
+    checks.push({
+      field: `header ${name.toLowerCase()}`,
+      expected: 'present',
+      actual: (e) => (name.toLowerCase() in e.request.headers ? 'present' : 'absent'),
+      holds: (a) => a === 'present',
+    });
+  if (match.body !== undefined) checks.push(...bodyChecks<JournalEntry>(match.body, (e) => e.request.body));
+  return checks;
+}
+
+type DeliveryPattern = NonNullable<Parameters<SimHandlerMap['simVerifyDeliveries']>[0]['body']>['match'];
+type Delivery = DeliveryRow['data'];
+
+/** A delivery's body as JSON when it is JSON, else its text. */
+const bodyOf = (d: Delivery): unknown => {
+  try {
+    return JSON.parse(d.body) as unknown;
+  } catch {
+    return d.body;
+  }
+};
+
+/** The checks of a delivery pattern, one per field it names. */
+function deliveryChecks(match: DeliveryPattern): Check<Delivery>[] {
+  const checks: Check<Delivery>[] = [];
+  if (match.kind !== undefined) checks.push(equal('kind', match.kind, (d) => d.kind));
+  if (match.method !== undefined) checks.push(equal('method', match.method.toUpperCase(), (d) => d.method));
+  if (match.outcome !== undefined) checks.push(equal('outcome', match.outcome, (d) => d.outcome));
+  if (match.account_id !== undefined) checks.push(equal('account_id', match.account_id, (d) => d.account_id));
+  if (match.target !== undefined) {
+    const prefix = match.target;
+    checks.push({
+      field: 'target',
+      expected: prefix,
+      actual: (d) => d.target,
+      holds: (a) => String(a).startsWith(prefix),
+    });
+  }
+  if (typeof match.body === 'string') {
+    const text = match.body;
+    checks.push({ field: 'body', expected: text, actual: (d) => d.body, holds: (a) => String(a).includes(text) });
+  } else if (match.body !== undefined) checks.push(...bodyChecks<Delivery>(match.body, bodyOf));
+  return checks;
+}
+
+/** The answer to a verification: 200 with the count, or 422 with the near misses. */
+function answered(v: Verification, what: string) {
+  if (v.holds) return { status: 200 as const, body: { count: v.count, matches: v.matches } };
+  throw new DomainError(
+    'verification_failed',
+    [{ detail: `Expected ${v.expected} ${what}, found ${v.count}.`, params: { count: v.count, expected: v.expected } }],
+    { count: v.count, expected: v.expected, near_misses: v.nearMisses },
+  );
+}
+
+const ruleOf = (count: CountRule | undefined): CountRule => count ?? { at_least: 1 };
+
+export const verifyHandlers = {
+  simVerifyRequests: async ({ runtime, body, own }) => {
+    const calls: JournalEntry[] = [];
+    let cursor: string | undefined;
+    const filter = { api: body.api ?? 'v1', ...(own === undefined ? {} : { account_id: own }) };
+    while (calls.length < SCANNED_CALLS) {
+      const page = await runtime.journal.page(filter, 1_000, cursor);
+      calls.push(...page.requests);
+      if (!page.next_cursor) break;
+      cursor = page.next_cursor;
+    }
+    const v = verify(calls, callChecks(body.match), ruleOf(body.count as CountRule | undefined), (e) => ({
+      id: e.id,
+      summary: `${e.method} ${e.path} → ${e.status} (${e.operation_id ?? 'no operation'}, ${e.at})`,
+    }));
+    return answered(v, 'matching calls');
+  },
+
+  simVerifyDeliveries: async ({ runtime, body, own }) => {
+    const rows = await read(runtime, (w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
+    // newest first, as the journal answers
+    const deliveries = rows.map((r) => r.data).reverse();
+    const v = verify(deliveries, deliveryChecks(body.match), ruleOf(body.count as CountRule | undefined), (d) => ({
+      id: d.id,
+      summary: `${d.kind} ${d.method} ${d.target} → ${d.outcome}`,
+    }));
+    return answered(v, 'matching deliveries');
+  },
+} satisfies Partial<SimHandlerMap>;

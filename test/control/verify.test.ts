@@ -1,0 +1,81 @@
+/** Verify with near misses: calls and deliveries counted against a pattern, the closest misses field by field. */
+import { describe, expect, it } from 'vitest';
+import { envelope, useReceiver, useServer } from '../helpers.js';
+
+describe('verify', () => {
+  const server = useServer();
+  const receiver = useReceiver();
+  const verify = (body: unknown, key: string | null = null) =>
+    server().call('POST', '/__sim/requests/verify', { key, body });
+
+  it('counts the calls that match, and holds the count asked for', async () => {
+    await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'launch' }) });
+    await server().call('GET', '/api/v1/numbers?first=1', { headers: { 'x-request-id': 'r1' } });
+    const made = await verify({ match: { method: 'POST', path: '/api/v1/carts', body: { data: { name: 'launch' } } } });
+    expect(made.status).toBe(200);
+    expect(made.body.count).toBe(1);
+    expect(
+      (
+        await verify({
+          match: { operation_id: 'listNumbers', query: { first: '1' }, headers: ['X-Request-Id'] },
+          count: { exactly: 1 },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await verify({ match: { path: '/api/v1/carts/{id}' }, count: { exactly: 0 } })).status).toBe(200);
+  });
+
+  it('a count that does not hold is a 422 naming the nearest calls and each field that differs', async () => {
+    await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'launch' }) });
+    await server().call('GET', '/api/v1/carts');
+    const missed = await verify({
+      match: { method: 'POST', path: '/api/v1/carts', body: { data: { name: 'lunch' } } },
+      count: { exactly: 1 },
+    });
+    expect(missed.status).toBe(422);
+    expect(missed.body.errors[0]).toMatchObject({ code: 'verification_failed' });
+    expect(missed.body.errors[0].detail).toBe('Expected exactly 1 matching calls, found 0.');
+    const [nearest, next] = missed.body.near_misses;
+    expect(nearest.summary).toMatch(/^POST \/api\/v1\/carts → 201/);
+    expect(nearest.differences).toEqual([{ field: '/body/data/name', expected: 'lunch', actual: 'launch' }]);
+    expect(next.differences.map((d: { field: string }) => d.field)).toContain('method');
+  });
+
+  it('with a sandbox key, counts that sandbox calls alone', async () => {
+    const box = (await server().call('POST', '/__sim/accounts', { key: null, body: {} })).body;
+    await server().call('GET', '/api/v1/carts');
+    await server().call('GET', '/api/v1/carts', { key: box.keys.admin });
+    expect((await verify({ match: { operation_id: 'listCarts' }, count: { exactly: 1 } }, box.keys.admin)).status).toBe(
+      200,
+    );
+    expect((await verify({ match: { operation_id: 'listCarts' }, count: { exactly: 2 } })).status).toBe(200);
+  });
+
+  it('deliveries: kind, target, a body subset and the outcome, with near misses', async () => {
+    await server().call('POST', '/api/v1/event_subscriptions', {
+      body: envelope('event_subscription', {
+        name: 'e',
+        protocol: 'HTTP',
+        data: `${receiver().url}/events`,
+        topics: ['DID'],
+      }),
+    });
+    await server().call('PATCH', '/api/v1/numbers/+13125550100', { body: envelope('did', { description: 'x' }) });
+    await server().settle();
+    const ok = await server().call('POST', '/__sim/deliveries/verify', {
+      key: null,
+      body: {
+        match: { kind: 'event', target: receiver().url, body: { data: { kind: 'did.updated' } }, outcome: 'delivered' },
+      },
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const missed = await server().call('POST', '/__sim/deliveries/verify', {
+      key: null,
+      body: { match: { kind: 'event', body: { data: { kind: 'did.deleted' } } } },
+    });
+    expect(missed.status).toBe(422);
+    expect(missed.body.near_misses[0].differences).toEqual([
+      { field: '/body/data/kind', expected: 'did.deleted', actual: 'did.updated' },
+    ]);
+  });
+});
