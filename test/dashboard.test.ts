@@ -213,6 +213,17 @@ describe.skipIf(!executable)('dashboard', () => {
     await shot(page, 'scenarios');
   });
 
+  it('the Coverage tab shows the operations called with the answers seen', async () => {
+    await server().call('POST', '/api/v1/carts', { body: { type: 'cart', data: { name: 'covered' } } });
+    await server().call('POST', '/api/v1/carts', { body: { type: 'cart', data: { name: 'covered' } } });
+    page = await open(server().base);
+    await page.getByRole('button', { name: 'Coverage' }).click();
+    const row = page.locator('#coverage tr', { hasText: 'createCart' });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toMatch(/201 ✔.*422 ✔/);
+    await shot(page, 'coverage');
+  });
+
   it('the Parity tab says how to get a report when no shadowing proxy is in front', async () => {
     page = await open(server().base);
     await page.getByRole('button', { name: 'Parity' }).click();

@@ -13,6 +13,7 @@ import { DENIABLE } from '../engine/transport/outbound.js';
 import { MESSAGE_ID_FORMS } from '../domain/smpp_addresses.js';
 import { LIMIT_FLAGS, LIMIT_MIN } from '../limits.js';
 import type { CheckReceiverFlags } from './commands.js';
+import type { CoverageFlags } from './coverage.js';
 import { proxy, type ProxyFlags } from './proxy.js';
 import { applyConfig, nearest } from './config.js';
 import { listenOptions, logOptions, opt } from './options.js';
@@ -95,6 +96,30 @@ function serveCommand(root: Command): void {
   });
 }
 
+/** `coverage`: what a client suite met of the contract, from a running dipswitch. */
+function coverageCommand(root: Command): void {
+  root
+    .command('coverage')
+    .description('what a client suite met of the contract on a running dipswitch; --fail-under makes it a CI gate')
+    .addOption(
+      new Option('--url <url>', 'the dipswitch, e.g. http://127.0.0.1:4010').argParser(url).makeOptionMandatory(),
+    )
+    .option('--key <key>', "an account's key: that account's coverage (every account's without)")
+    .option('--admin-token <token>', 'the admin token, where the server has one')
+    .addOption(
+      new Option(
+        '--fail-under <percent>',
+        'exit 1 when the documented answers seen are under this percentage',
+      ).argParser(wholeNumber(0, 100)),
+    )
+    .addOption(
+      new Option('--format <format>', 'how to print it')
+        .choices(['table', 'json', 'junit', 'markdown'])
+        .default('table'),
+    )
+    .action(async (f: CoverageFlags) => (await import('./coverage.js')).coverage(f));
+}
+
 function program(): Command {
   const root = new Command('dipswitch')
     .description("A contract-first simulator of the provider's Provisioning and Messaging Account API")
@@ -144,6 +169,8 @@ function program(): Command {
     .option('--format <format>', "the switch's message format (sms, mms; the JSON one by default)")
     .option('--json', 'print the results as JSON')
     .action(async (target: string, f: CheckReceiverFlags) => (await import('./commands.js')).checkReceiver(target, f));
+
+  coverageCommand(root);
 
   root
     .command('scenario')

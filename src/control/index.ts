@@ -14,6 +14,7 @@ import { lifecycleHandlers } from './lifecycles.js';
 import { metaHandlers } from './meta.js';
 import { snapshotHandlers } from './snapshots.js';
 import { verifyHandlers } from './verify.js';
+import { coverageHandlers } from './coverage.js';
 
 export const simHandlers: SimHandlerMap = {
   ...metaHandlers,
@@ -25,4 +26,5 @@ export const simHandlers: SimHandlerMap = {
   ...inboundHandlers,
   ...lifecycleHandlers,
   ...verifyHandlers,
+  ...coverageHandlers,
 };

@@ -246,6 +246,8 @@ export interface OutboundSpec {
   smpp?: SmppMessage;
   mm4?: Mm4Message;
   compose?: ComposedMessage;
+  /** An inbound message's format (SMSFMT_…, MMSFMT_…), for the coverage of what a client received. */
+  format?: string;
   /** What the delivery log should say about it (credentials missing, say). */
   note?: string | null;
 }

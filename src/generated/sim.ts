@@ -671,6 +671,30 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/__sim/coverage": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * What the client's suite met
+         * @description From the journal and the delivery log (the caller's account's with a key, every account's without): each
+         *     operation of the simulated API, whether it was called and which of its documented answers the client saw;
+         *     each event kind, CDR kind and message format delivered to the client's receivers and how they answered; each
+         *     kind of fault effect that fired. `summary.percent` is the share of the documented answers of the operations
+         *     called that were seen: `dipswitch coverage --fail-under N` makes it a CI gate.
+         */
+        readonly get: operations["simCoverage"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/__sim/requests/stream": {
         readonly parameters: {
             readonly query?: never;
@@ -981,6 +1005,51 @@ export interface components {
         };
         readonly fault_list: {
             readonly faults: readonly components["schemas"]["fault"][];
+        };
+        /** @description How often each answer was seen, by HTTP status (or SMPP command_status, or `no answer`). */
+        readonly coverage_answers: {
+            readonly [key: string]: number;
+        };
+        readonly coverage: {
+            readonly summary: {
+                readonly operations_called: number;
+                /** @description The operations of the contract. */
+                readonly operations: number;
+                readonly answers_seen: number;
+                /** @description The documented answers of the operations called. */
+                readonly answers: number;
+                /** @description answers_seen of answers, as a percentage (100 when nothing was called). */
+                readonly percent: number;
+            };
+            readonly operations: readonly {
+                readonly operation_id: string;
+                readonly method: string;
+                readonly path: string;
+                readonly calls: number;
+                /** @description Each documented answer and how often it was seen; then any seen that the contract does not document. */
+                readonly answers: readonly {
+                    readonly status: number;
+                    readonly documented: boolean;
+                    readonly seen: number;
+                }[];
+            }[];
+            readonly deliveries: {
+                readonly events: readonly components["schemas"]["coverage_delivered"][];
+                readonly cdrs: readonly components["schemas"]["coverage_delivered"][];
+                readonly formats: readonly components["schemas"]["coverage_delivered"][];
+            };
+            readonly faults: readonly {
+                /** @description status (with the status), delay_ms, drop, malformed, fail, duplicate, reorder, smpp_status. */
+                readonly effect: string;
+                readonly fired: number;
+            }[];
+        };
+        readonly coverage_delivered: {
+            /** @description The event kind, CDR kind or message format. */
+            readonly kind: string;
+            /** @description How many were sent. */
+            readonly delivered: number;
+            readonly answers: components["schemas"]["coverage_answers"];
         };
         /** @description How many matches there must be: exactly, at least or at most N (at least 1 when not given). */
         readonly verify_count: {
@@ -2233,6 +2302,27 @@ export interface operations {
                     readonly "application/json": components["schemas"]["verify_failed"];
                 };
             };
+        };
+    };
+    readonly simCoverage: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The coverage. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["coverage"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
         };
     };
     readonly simRequestStream: {

@@ -4,6 +4,7 @@
 // never as HTML. One module per tab (tab-*.js), the calls (api.js), DOM helpers (dom.js), the page around them (shell.js).
 import { start, views } from './shell.js';
 import { clockView } from './tab-clock.js';
+import { coverageView } from './tab-coverage.js';
 import { deliveriesView } from './tab-deliveries.js';
 import { faultsView } from './tab-faults.js';
 import { parityView } from './tab-parity.js';
@@ -20,6 +21,7 @@ Object.assign(views, {
   state: stateView,
   faults: faultsView,
   scenarios: scenariosView,
+  coverage: coverageView,
   parity: parityView,
 });
 

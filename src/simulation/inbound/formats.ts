@@ -82,6 +82,7 @@ export function switchRequest(sw: SwitchRow, kind: 'sms' | 'mms', message: Messa
       headers: auth,
       body: `(${format}, composed with its media when sent)`,
       compose,
+      format,
       note,
     };
   }
@@ -90,7 +91,7 @@ export function switchRequest(sw: SwitchRow, kind: 'sms' | 'mms', message: Messa
   const signed = hmac
     ? { authorization: `SERVICE0-HMAC-SHA256 ${createHmac('sha256', hmac).update(body).digest('hex')}` }
     : auth;
-  return { method: 'POST', url, headers: { 'content-type': type, ...signed }, body, note };
+  return { method: 'POST', url, headers: { 'content-type': type, ...signed }, body, format, note };
 }
 
 /** The file name's extension of a message uploaded in `format` (SFTP). */

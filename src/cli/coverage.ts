@@ -1,0 +1,135 @@
+/**
+ * `dipswitch coverage --url URL`: what a client's suite met of the contract (`GET /__sim/coverage`
+ * of a running dipswitch), as a table, JSON, Markdown or JUnit XML; `--fail-under N` exits 1 when
+ * the share of documented answers seen, of the operations called, is under N percent (a CI gate).
+ */
+import type { components } from '../generated/sim.js';
+import { Stop } from './stop.js';
+
+type Coverage = components['schemas']['coverage'];
+type Delivered = components['schemas']['coverage_delivered'];
+
+export interface CoverageFlags {
+  url: string;
+  key?: string;
+  adminToken?: string;
+  failUnder?: number;
+  format: 'table' | 'json' | 'junit' | 'markdown';
+}
+
+const mark = (seen: number) => (seen > 0 ? '✔' : '✘');
+
+/** An operation's answers in a line: `201 ✔  404 ✘  422 ✔`, an undocumented one with its `!`. */
+const answersLine = (o: Coverage['operations'][number]) =>
+  o.answers.map((a) => `${a.status}${a.documented ? '' : '!'} ${mark(a.seen)}`).join('  ');
+
+const answersOf = (d: Delivered) =>
+  Object.entries(d.answers)
+    .map(([status, n]) => `${status} ×${n}`)
+    .join(', ') || '—';
+
+function rows(c: Coverage): { section: string; name: string; detail: string }[] {
+  const out = c.operations
+    .filter((o) => o.calls > 0)
+    .map((o) => ({ section: 'operation', name: o.operation_id, detail: answersLine(o) }));
+  for (const [section, list] of [
+    ['event', c.deliveries.events],
+    ['cdr', c.deliveries.cdrs],
+    ['format', c.deliveries.formats],
+  ] as const)
+    for (const d of list)
+      if (d.delivered) out.push({ section, name: d.kind, detail: `${d.delivered} sent; answered ${answersOf(d)}` });
+  for (const f of c.faults) out.push({ section: 'fault', name: f.effect, detail: `fired ${f.fired}` });
+  return out;
+}
+
+const summaryLine = (c: Coverage) =>
+  `${c.summary.answers_seen} of ${c.summary.answers} documented answers of the ${c.summary.operations_called} operations called seen (${c.summary.percent}%); ${c.summary.operations - c.summary.operations_called} of ${c.summary.operations} operations never called`;
+
+function table(c: Coverage): string {
+  const all = rows(c);
+  const width = Math.max(10, ...all.map((r) => r.name.length));
+  return [...all.map((r) => `${r.section.padEnd(9)} ${r.name.padEnd(width)}  ${r.detail}`), '', summaryLine(c)].join(
+    '\n',
+  );
+}
+
+function markdown(c: Coverage): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  return [
+    '| what | name | seen |',
+    '|---|---|---|',
+    ...rows(c).map((r) => `| ${r.section} | ${cell(r.name)} | ${cell(r.detail)} |`),
+    '',
+    summaryLine(c),
+  ].join('\n');
+}
+
+const xml = (s: string) =>
+  s.replace(/[<>&'"]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[ch] ?? ch);
+
+/** JUnit XML: a test suite per kind; an answer never seen is a failure, what was never called or sent is skipped. */
+function junit(c: Coverage): string {
+  const suite = (name: string, cases: { name: string; failure?: string; skipped?: boolean }[]) => {
+    const failures = cases.filter((t) => t.failure).length;
+    const skipped = cases.filter((t) => t.skipped).length;
+    const body = cases.map((t) => {
+      const open = `    <testcase classname="dipswitch.${xml(name)}" name="${xml(t.name)}" time="0"`;
+      if (t.failure) return `${open}>\n      <failure message="${xml(t.failure)}" type="not-seen"/>\n    </testcase>`;
+      if (t.skipped) return `${open}>\n      <skipped/>\n    </testcase>`;
+      return `${open}/>`;
+    });
+    return [
+      `  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="0">`,
+      ...body,
+      '  </testsuite>',
+    ].join('\n');
+  };
+  const operations = c.operations.flatMap((o) =>
+    o.calls
+      ? o.answers
+          .filter((a) => a.documented)
+          .map((a) => ({
+            name: `${o.operation_id} ${a.status}`,
+            ...(a.seen ? {} : { failure: `${o.operation_id} never answered ${a.status} to the client` }),
+          }))
+      : [{ name: o.operation_id, skipped: true }],
+  );
+  const sent = (list: readonly Delivered[]) =>
+    list.map((d) => ({ name: d.kind, ...(d.delivered ? {} : { skipped: true }) }));
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="dipswitch coverage" tests="${operations.length}">`,
+    suite('operations', operations),
+    suite('events', sent(c.deliveries.events)),
+    suite('cdrs', sent(c.deliveries.cdrs)),
+    suite('formats', sent(c.deliveries.formats)),
+    '</testsuites>',
+  ].join('\n');
+}
+
+/** Renders the coverage in a format (`coverage` of the CLI, and its tests). */
+export function renderCoverage(c: Coverage, format: CoverageFlags['format']): string {
+  if (format === 'json') return JSON.stringify(c, null, 2);
+  if (format === 'junit') return junit(c);
+  if (format === 'markdown') return markdown(c);
+  return table(c);
+}
+
+export async function coverage(f: CoverageFlags): Promise<void> {
+  const headers: Record<string, string> = {};
+  if (f.key) headers.authorization = `Bearer ${f.key}`;
+  if (f.adminToken) headers['x-sim-admin-token'] = f.adminToken;
+  let res: Response;
+  try {
+    res = await fetch(new URL('/__sim/coverage', f.url), { headers });
+  } catch (e) {
+    throw new Stop(`cannot reach ${f.url}: ${(e as Error).message}`, 1);
+  }
+  const text = await res.text();
+  if (res.status !== 200) throw new Stop(`${f.url} answered ${res.status}: ${text.slice(0, 300)}`, 1);
+  const report = JSON.parse(text) as Coverage;
+  console.log(renderCoverage(report, f.format));
+  if (f.failUnder !== undefined && report.summary.percent < f.failUnder)
+    throw new Stop(`coverage ${report.summary.percent}% is under --fail-under ${f.failUnder}%`, 1);
+}
