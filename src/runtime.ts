@@ -7,6 +7,7 @@ import type { Limits } from './limits.js';
 import type { Clocks } from './engine/clock.js';
 import type { DeliveryWorker } from './engine/deliveries.js';
 import type { Faults } from './engine/faults.js';
+import type { Metrics } from './engine/metrics.js';
 import type { Journal } from './engine/journal.js';
 import type { Snapshots } from './engine/sandboxes.js';
 import type { components } from './generated/sim.js';
@@ -29,6 +30,8 @@ export interface ScenarioCatalog {
 /** Everything a running dipswitch is made of. */
 export interface Runtime {
   store: Store;
+  /** The server's metrics (`GET /__sim/metrics`). */
+  metrics: Metrics;
   clocks: Clocks;
   ids: Ids;
   random: Random;

@@ -14,7 +14,6 @@ import {
   silentLogger,
   systemRandom,
   wallClock,
-  type Ids,
   type Logger,
   type Random,
 } from './deps.js';
@@ -23,6 +22,7 @@ import { DeliveryWorker } from './engine/deliveries.js';
 import { classify, OutboundPolicy, type Deniable } from './engine/transport/outbound.js';
 import { Faults, MemoryFaultRules } from './engine/faults.js';
 import { Journal, MemoryJournalLog } from './engine/journal.js';
+import { serverMetrics, type Metrics } from './engine/metrics.js';
 import { MemorySnapshotShelf, Snapshots } from './engine/sandboxes.js';
 import { ScenarioShelf } from './testing/scenario_runner.js';
 import type { Fired } from './engine/schedule.js';
@@ -37,12 +37,12 @@ import { JsonStore, type JsonStoreOptions } from './store/embedded/json_store.js
 import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/postgres/shared.js';
 import type { PgStore } from './store/postgres/store.js';
 import type { Store } from './store/store.js';
-import { COLLECTION_NAMES, type AnyRow, type ClockMode, type DbData } from './domain/rows.js';
-import { fillSandbox } from './engine/sandboxes.js';
+import type { ClockMode, DbData } from './domain/rows.js';
 
 export type { Runtime } from './runtime.js';
 import type { Runtime } from './runtime.js';
 import { lostWith } from './domain/side_paths.js';
+import { resets } from './engine/resets.js';
 
 export interface ServerOptions extends AppOptions {
   /** The embedded store (a file, or memory), or PostgreSQL (`{ postgres: url }`). */
@@ -116,6 +116,7 @@ function wireSmpp(parts: {
   deliveries: DeliveryWorker;
   binds: SmppBinds;
   logger: Logger;
+  metrics: Metrics;
   messageIds?: MessageIdForm;
 }): SmppHooks {
   const { store, deliveries, binds, scheduler } = parts;
@@ -130,13 +131,21 @@ function wireSmpp(parts: {
           ),
         );
   });
-  return smppHooks({
+  const hooks = smppHooks({
     ...parts,
     messageIds: parts.messageIds,
     wall: wallClock,
     work: (accountId, fn) => scheduler.work(accountId, fn),
     wake: (keyId) => deliveries.wake(keyId),
   });
+  // every PDU exchanged is counted as it is journaled
+  return {
+    ...hooks,
+    journal: (exchange) => {
+      parts.metrics.pdu(exchange.request.command, exchange.response?.command_status ?? null);
+      hooks.journal(exchange);
+    },
+  };
 }
 
 /** What a bind closed for a full window of deliver_sm it never answered says in the log. */
@@ -145,77 +154,11 @@ const stalledBind = (logger: Logger) => (bind: Bound) =>
     `SMPP bind of system id ${bind.systemId} closed: it left ${bind.outstanding} deliver_sm unanswered past their time limit (it neither reads nor answers); its messages wait for another bind`,
   );
 
-/** The resets of the control API: the whole server, one account, an account removed (Runtime's). */
-function resets(parts: {
-  store: Store;
-  fixtures: () => DbData;
-  faults: Faults;
-  journal: Journal;
-  clocks: Clocks;
-  scheduler: Scheduler;
-  ids: Ids;
-  random: Random;
-}): Pick<Runtime, 'reset' | 'resetAccount' | 'removeAccount'> {
-  const { store, fixtures, faults, journal, clocks, scheduler, ids, random } = parts;
-  return {
-    async reset(opts = {}) {
-      if (!opts.keepSandboxes) {
-        await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
-        await faults.clear();
-        await journal.clear();
-      } else {
-        const kept = await store.run({ global: true }, async (w) => {
-          const boxes = (await w.accounts.sandboxes()).map((a) => a.account_id);
-          const state = fixtures();
-          for (const id of boxes) {
-            const own = await w.accountState(id);
-            for (const name of COLLECTION_NAMES) (state[name] as AnyRow[]).push(...((own[name] ?? []) as AnyRow[]));
-          }
-          await w.replaceAll(state);
-          return boxes;
-        });
-        for (const rule of await faults.list())
-          if (!kept.includes(rule.match.account_id ?? '')) await faults.remove(rule.id);
-        await journal.clear({ except: kept });
-      }
-      clocks.forget();
-      await scheduler.rearm();
-    },
-    async resetAccount(accountId) {
-      const found = await store.run({ global: true }, async (w) => {
-        const account = await w.accounts.getAnyAccount(accountId);
-        if (!account) return false;
-        if (account.sandbox_block === null) {
-          await w.replaceAccount(accountId, fixtures());
-          return true;
-        }
-        const keys = account.sandbox_keys ?? undefined;
-        await w.removeAccount(accountId);
-        clocks.forget();
-        const made = { id: accountId, name: account.data.name, block: account.sandbox_block, keys };
-        await fillSandbox(w, { ids, random }, await clocks.of(w, accountId), made);
-        return true;
-      });
-      if (!found) return false;
-      await faults.clear(accountId);
-      await journal.clear({ only: accountId });
-      clocks.forget();
-      await scheduler.rearm();
-      return true;
-    },
-    async removeAccount(accountId) {
-      const found = await store.run({ global: true }, async (w) => {
-        if (!(await w.accounts.getAnyAccount(accountId))) return false;
-        await w.removeAccount(accountId);
-        return true;
-      });
-      if (found) {
-        await faults.clear(accountId);
-        await journal.clear({ only: accountId });
-      }
-      return found;
-    },
-  };
+/** A timer of the scheduler's: it never keeps the process alive by itself. */
+function unrefTimer(fn: () => void, ms: number): { cancel(): void } {
+  const t = setTimeout(fn, ms);
+  t.unref();
+  return { cancel: () => clearTimeout(t) };
 }
 
 /** The store the options name: PostgreSQL (its driver loaded only then), or the embedded one. */
@@ -247,7 +190,9 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const { faults, journal, snapshots } = shared(pg, store, random, limits, logger);
   // the binds journal their deliver_sm through the hooks, made below (they wake the worker)
   const binds = new SmppBinds((exchange) => hooks.journal(exchange), stalledBind(logger));
+  const metrics = serverMetrics({ store, journal, clocks, smppBinds: () => binds.total() });
   const deliveries = new DeliveryWorker({
+    metrics,
     smpp: binds,
     settled: settleDelivery,
     store,
@@ -267,11 +212,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     instance,
     ran: journalStep(journal, logger),
     wall: wallClock,
-    setTimer: (fn, ms) => {
-      const t = setTimeout(fn, ms);
-      t.unref();
-      return { cancel: () => clearTimeout(t) };
-    },
+    setTimer: unrefTimer,
   });
   const hooks = wireSmpp({
     store,
@@ -282,9 +223,11 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     deliveries,
     binds,
     logger,
+    metrics,
     messageIds: opts.smppMessageIds,
   });
   const runtime: Runtime = {
+    metrics,
     smpp: { binds, hooks },
     store,
     clocks,

@@ -14,6 +14,12 @@ export const metaHandlers = {
 
   simHealth: () => ({ status: 200, body: { status: 'ok' } }),
 
+  simMetrics: async ({ runtime }) => ({
+    status: 200,
+    body: await runtime.metrics.text(),
+    contentType: runtime.metrics.registry.contentType,
+  }),
+
   simListScenarios: async ({ runtime }) => {
     const { scenarios, problems } = await runtime.scenarios.catalog();
     const names = [...scenarios.keys()].sort();

@@ -10,6 +10,7 @@ import type { Store, UnitOfWork } from '../store/store.js';
 import { tarGz } from './transport/archive.js';
 import type { Clocks } from './clock.js';
 import type { FaultEffect, Faults } from './faults.js';
+import type { Metrics } from './metrics.js';
 import { send, type OutboundRequest, type OutboundResponse } from './transport/http_client.js';
 import { OutboundRefused, type OutboundPolicy } from './transport/outbound.js';
 import { putStep } from './steps.js';
@@ -34,8 +35,10 @@ export type Settled = (w: UnitOfWork, row: DeliveryRow, delivered: boolean) => P
 
 export interface DeliveryWorkerOptions {
   store: Store;
-  /** Registered by the simulation (src/simulation/dips.ts settleDelivery); nothing by default. */
+  /** Registered by the simulation (src/simulation/lifecycles.ts settleDelivery); nothing by default. */
   settled?: Settled;
+  /** Counts each attempt by protocol, kind and outcome. */
+  metrics?: Pick<Metrics, 'attempt'>;
   clocks: Clocks;
   faults: Faults;
   policy: OutboundPolicy;
@@ -160,13 +163,9 @@ export class DeliveryWorker {
     const response = first.response;
     const refused = first.kind === 'refused';
     const final = response !== null || refused || !row.retry || n > RETRY_BACKOFF_MS.length;
-    await this.record(
-      step,
-      row,
-      attempts,
-      response ? 'delivered' : refused ? 'refused' : final ? 'failed' : 'retrying',
-      first.sent,
-    );
+    const outcome = response ? 'delivered' : refused ? 'refused' : final ? 'failed' : 'retrying';
+    this.opts.metrics?.attempt(row.request.method, row.data.kind, outcome);
+    await this.record(step, row, attempts, outcome, first.sent);
     const what = `delivery ${row.data.kind} to ${row.data.target}: attempt ${n}`;
     if (response) return `${what} answered ${response.status}`;
     return final

@@ -129,7 +129,7 @@ export class MemoryJournalLog implements JournalLog {
   private entries: Kept[] = [];
   /** Entries before this index were dropped (compacted now and then, not on every call). */
   private head = 0;
-  private bytes = 0;
+  private heldBytes = 0;
   private next = 1;
 
   constructor(private readonly limitBytes: number) {}
@@ -137,9 +137,9 @@ export class MemoryJournalLog implements JournalLog {
   async append(call: Omit<Kept, 'id'>): Promise<Kept> {
     const kept: Kept = { id: this.next++, ...call };
     this.entries.push(kept);
-    this.bytes += kept.bytes;
-    while (this.bytes > this.limitBytes && this.head < this.entries.length - 1) {
-      this.bytes -= at(this.entries, this.head).bytes;
+    this.heldBytes += kept.bytes;
+    while (this.heldBytes > this.limitBytes && this.head < this.entries.length - 1) {
+      this.heldBytes -= at(this.entries, this.head).bytes;
       this.entries[this.head++] = undefined as unknown as Kept;
     }
     if (this.head > 1024 && this.head > this.entries.length / 2) {
@@ -168,11 +168,15 @@ export class MemoryJournalLog implements JournalLog {
     return undefined;
   }
 
+  async bytes(): Promise<number> {
+    return this.heldBytes;
+  }
+
   async clear(scope?: JournalScope): Promise<void> {
     const kept = scope ? this.entries.slice(this.head).filter((e) => !dropped(scope, e.account_id)) : [];
     this.entries = kept;
     this.head = 0;
-    this.bytes = kept.reduce((sum, e) => sum + e.bytes, 0);
+    this.heldBytes = kept.reduce((sum, e) => sum + e.bytes, 0);
   }
 }
 
@@ -266,5 +270,10 @@ export class Journal {
 
   clear(scope?: JournalScope): Promise<void> {
     return this.log.clear(scope);
+  }
+
+  /** The bytes the kept calls count for. */
+  bytes(): Promise<number> {
+    return this.log.bytes();
   }
 }

@@ -695,6 +695,29 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/__sim/metrics": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * Metrics for Prometheus
+         * @description The server's metrics in Prometheus's text format: calls by API, operation and status with a latency
+         *     histogram; delivery attempts by protocol, kind and outcome; SMPP binds and PDUs; the journal's bytes, the
+         *     sandboxes, the store's size and the scheduler's backlog. It spans accounts: with an admin token set, a
+         *     scrape sends `X-Sim-Admin-Token`.
+         */
+        readonly get: operations["simMetrics"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/__sim/requests/stream": {
         readonly parameters: {
             readonly query?: never;
@@ -2320,6 +2343,27 @@ export interface operations {
                 };
                 content: {
                     readonly "application/json": components["schemas"]["coverage"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+        };
+    };
+    readonly simMetrics: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The metrics. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/plain": string;
                 };
             };
             readonly 403: components["responses"]["forbidden"];

@@ -105,6 +105,7 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
       ms: Math.round(latency * 10) / 10,
       account: call.principal?.accountId ?? null,
     });
+  p.runtime.metrics.call(meta?.api === 'sim' ? 'sim' : 'v1', meta?.operationId ?? null, status, latency / 1000);
   await p.runtime.journal
     .record({
       api: meta?.api ?? (call.req.path.startsWith('/__sim') ? 'sim' : 'openapi'),

@@ -127,6 +127,8 @@ export interface JournalLog {
   page(f: JournalFilter, limit: number, before: number): Promise<{ count: number; found: Kept[]; more: boolean }>;
   /** A call another instance kept (told by its id), for live readers. */
   get(id: number): Promise<Kept | undefined>;
+  /** The bytes the kept calls count for (the bound `--journal-bytes` holds them under). */
+  bytes(): Promise<number>;
   /** Drops every call, or the calls of the accounts `scope` names (`only`), or all but theirs (`except`). */
   clear(scope?: JournalScope): Promise<void>;
 }

@@ -203,5 +203,7 @@ export interface Store {
   readonly created: boolean;
   /** Where this process serves, told to a process the store's owner refuses (the embedded store's). */
   serving?(url: string): void;
+  /** Its size on disk in bytes (the embedded store's snapshot and log, the database's); absent in memory. */
+  size?(): Promise<number | undefined>;
   close(): Promise<void>;
 }

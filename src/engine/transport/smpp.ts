@@ -9,6 +9,7 @@
 import type { AddressInfo } from 'node:net';
 import smpp, { type PDU, type Server, type Session } from 'smpp';
 import type { FaultEffect, SmppFaultPoint } from '../faults.js';
+import { answerOf, applied } from './smpp_answers.js';
 
 /** SMPP 3.4 command_status values (section 5.1.3). */
 export const SMPP_STATUS = {
@@ -91,8 +92,6 @@ const BIND_KINDS: Record<string, BindKind> = {
   bind_transceiver: 'transceiver',
 };
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** The binds of this process, by key; `deliver_sm` goes to a receiving one, in turn. */
 export class SmppBinds {
   private readonly byKey = new Map<string, Bound[]>();
@@ -116,6 +115,13 @@ export class SmppBinds {
 
   count(keyId: string): number {
     return this.byKey.get(keyId)?.length ?? 0;
+  }
+
+  /** The binds open here, every key's. */
+  total(): number {
+    let n = 0;
+    for (const binds of this.byKey.values()) n += binds.length;
+    return n;
   }
 
   /** A bind of the key that may receive (receiver or transceiver), each in turn. */
@@ -351,44 +357,6 @@ export class SmppServer {
       conn.session.resume();
     }
   }
-}
-
-/**
- * The response to `pdu` with a status; a command without a response of its own gets a generic_nack.
- * A refused response whose command has a body (a bind's system_id, a submit's message_id) carries
- * it empty, as SMSCs send it: SMPP 3.4 4.1.2 allows none, but a peer such as Kannel warns on every one.
- */
-function answerOf(pdu: PDU, status: number): PDU {
-  let response: PDU;
-  try {
-    response = pdu.response({ command_status: 0 });
-  } catch {
-    return new smpp.PDU('generic_nack', { sequence_number: pdu.sequence_number, command_status: status });
-  }
-  if (status === 0) return response;
-  // the smpp package writes no body for a status; its body is written with 0 and the status put in
-  const encode = response.toBuffer.bind(response);
-  response.command_status = status;
-  response.toBuffer = () => {
-    response.command_status = 0;
-    try {
-      const bytes = encode();
-      bytes.writeUInt32BE(status >>> 0, 8);
-      return bytes;
-    } finally {
-      response.command_status = status;
-    }
-  };
-  return response;
-}
-
-/** A fault's effect on a PDU: a delay, then a status answered instead, or the connection dropped (null). */
-async function applied(effect: FaultEffect | undefined, pdu: PDU): Promise<PDU | null | undefined> {
-  if (!effect) return undefined;
-  if (effect.delay_ms) await wait(effect.delay_ms);
-  if (effect.drop) return null;
-  if (effect.smpp_status) return answerOf(pdu, effect.smpp_status);
-  return undefined;
 }
 
 /** A PDU dipswitch sent a bind, and its answer, for the journal. */

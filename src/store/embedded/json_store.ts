@@ -8,6 +8,7 @@
  * undone, newest first, so memory is again what the disk holds; the work in flight answers
  * StorageUnavailable, and the next commit tries the disk again.
  */
+import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DiskFiles, MemoryFiles, namedFiles, type FileArea } from '../files.js';
 import { Locks, type Release } from './locks.js';
@@ -86,6 +87,18 @@ export class JsonStore implements Store, WorkHost {
       await ownership.release();
       throw e;
     }
+  }
+
+  /** The snapshot's and the log's bytes on disk; undefined in memory. */
+  async size(): Promise<number | undefined> {
+    if (!this.log) return undefined;
+    let total = 0;
+    for (const file of [this.log.path, this.log.logPath])
+      total += await stat(file).then(
+        (s) => s.size,
+        () => 0,
+      );
+    return total;
   }
 
   /** Tells a process that would open this store too where this one serves. */

@@ -242,6 +242,11 @@ export class PgJournalLog implements JournalLog {
     return row && { ...(JSON.parse(row.entry) as Kept), id };
   }
 
+  async bytes(): Promise<number> {
+    const [row] = await this.db.query<{ n: string }>('SELECT coalesce(sum(bytes), 0) AS n FROM journal');
+    return Number(row?.n ?? 0);
+  }
+
   async clear(scope?: JournalScope): Promise<void> {
     if (!scope) await this.db.query('DELETE FROM journal');
     else if ('only' in scope) await this.db.query('DELETE FROM journal WHERE account_id = $1', [scope.only]);

@@ -221,6 +221,12 @@ export class PgStore implements Store {
     }
   }
 
+  /** The database's size on disk. */
+  async size(): Promise<number | undefined> {
+    const [row] = await this.query<{ n: string }>('SELECT pg_database_size(current_database()) AS n');
+    return Number(row?.n ?? 0);
+  }
+
   async close(): Promise<void> {
     await this.peers.close();
     await this.pool.end();

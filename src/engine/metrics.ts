@@ -1,0 +1,136 @@
+/**
+ * Metrics for a hosted server, in Prometheus's text format (prom-client, the ecosystem's
+ * convention): calls by API, operation and status with a latency histogram; delivery attempts by
+ * protocol and outcome; SMPP binds and PDUs; and, read when scraped, the journal's bytes, the
+ * sandboxes, the store's size and the scheduler's backlog. Each server has a registry of its own
+ * (several run in one process in tests).
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Store } from '../store/store.js';
+import type { Clocks } from './clock.js';
+import type { Journal } from './journal.js';
+
+/** What a scrape reads from the running server. */
+export interface MetricSources {
+  journalBytes(): Promise<number>;
+  sandboxes(): Promise<number>;
+  storeBytes(): Promise<number | undefined>;
+  steps(): Promise<{ pending: number; due: number }>;
+  smppBinds(): number;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly calls: Counter<'api' | 'operation' | 'status'>;
+  private readonly latency: Histogram<'api' | 'operation'>;
+  private readonly attempts: Counter<'protocol' | 'kind' | 'outcome'>;
+  private readonly pdus: Counter<'command' | 'status'>;
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    this.calls = new Counter({
+      name: 'dipswitch_calls_total',
+      help: 'Calls answered, by API (v1, sim), operation and HTTP status.',
+      labelNames: ['api', 'operation', 'status'],
+      registers,
+    });
+    this.latency = new Histogram({
+      name: 'dipswitch_call_duration_seconds',
+      help: 'Time from a call arriving to its answer, by API and operation.',
+      labelNames: ['api', 'operation'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    this.attempts = new Counter({
+      name: 'dipswitch_delivery_attempts_total',
+      help: 'Delivery attempts, by protocol (HTTP, SFTP, SMPP, MM4), kind and outcome.',
+      labelNames: ['protocol', 'kind', 'outcome'],
+      registers,
+    });
+    this.pdus = new Counter({
+      name: 'dipswitch_smpp_pdus_total',
+      help: 'SMPP PDUs exchanged, by command and command_status (-1: no answer).',
+      labelNames: ['command', 'status'],
+      registers,
+    });
+    const gauge = (name: string, help: string, read: () => Promise<number | undefined> | number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        async collect() {
+          const value = await read();
+          if (value !== undefined) this.set(value);
+        },
+      });
+    gauge('dipswitch_smpp_binds', 'SMPP binds open on this instance.', () => sources.smppBinds());
+    gauge('dipswitch_journal_bytes', 'Bytes the request journal holds (bounded by --journal-bytes).', () =>
+      sources.journalBytes(),
+    );
+    gauge('dipswitch_sandboxes', 'Sandbox accounts that exist.', () => sources.sandboxes());
+    gauge('dipswitch_store_bytes', "The store's size on disk (the embedded store's files, or the database).", () =>
+      sources.storeBytes(),
+    );
+    gauge(
+      'dipswitch_steps_pending',
+      'Steps waiting on the accounts’ clocks (lifecycles, deliveries, retries).',
+      async () => (await sources.steps()).pending,
+    );
+    gauge(
+      'dipswitch_steps_due',
+      'Steps whose time has come on their account’s clock and that have not run yet.',
+      async () => (await sources.steps()).due,
+    );
+  }
+
+  /** A call answered. */
+  call(api: string, operation: string | null, status: number, seconds: number): void {
+    const op = operation ?? 'none';
+    this.calls.inc({ api, operation: op, status: String(status) });
+    this.latency.observe({ api, operation: op }, seconds);
+  }
+
+  /** A delivery attempt made (by the method its request names: an HTTP method counts as HTTP). */
+  attempt(method: string, kind: string, outcome: string): void {
+    const protocol = ['SFTP', 'SMPP', 'MM4', 'CHAT'].includes(method) ? method : 'HTTP';
+    this.attempts.inc({ protocol, kind, outcome });
+  }
+
+  /** An SMPP PDU exchanged with a bind. */
+  pdu(command: string, status: number | null): void {
+    this.pdus.inc({ command, status: String(status ?? -1) });
+  }
+
+  /** The text of a scrape. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+/** The metrics of a server, their gauges read from its parts when scraped. */
+export function serverMetrics(parts: {
+  store: Store;
+  journal: Journal;
+  clocks: Clocks;
+  smppBinds: () => number;
+}): Metrics {
+  const { store, journal, clocks } = parts;
+  return new Metrics({
+    journalBytes: () => journal.bytes(),
+    sandboxes: () => store.run({ read: true }, async (w) => (await w.accounts.sandboxes()).length),
+    storeBytes: async () => store.size?.(),
+    smppBinds: parts.smppBinds,
+    steps: () =>
+      store.run({ read: true }, async (w) => {
+        const steps = await w.steps.all();
+        const now = new Map<string, number>();
+        let due = 0;
+        for (const s of steps) {
+          let t = now.get(s.account_id);
+          if (t === undefined) now.set(s.account_id, (t = (await clocks.of(w, s.account_id)).ms()));
+          if (Date.parse(s.data.at) <= t) due++;
+        }
+        return { pending: steps.length, due };
+      }),
+  });
+}

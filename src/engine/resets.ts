@@ -1,0 +1,93 @@
+/**
+ * The resets of the control API (Runtime's `reset`, `resetAccount`, `removeAccount`): the whole
+ * server back to the fixtures (its sandboxes kept or not), one account back to how it began, an
+ * account removed, each with its fault rules and journal entries.
+ */
+import type { Ids, Random } from '../deps.js';
+import { COLLECTION_NAMES, type AnyRow, type DbData } from '../domain/rows.js';
+import type { Store } from '../store/store.js';
+import type { Clocks } from './clock.js';
+import type { Faults } from './faults.js';
+import type { Journal } from './journal.js';
+import { fillSandbox } from './sandboxes.js';
+import type { Scheduler } from './scheduler.js';
+
+/** The resets of the control API: the whole server, one account, an account removed (Runtime's). */
+/** The resets a runtime answers the control API with (src/runtime.ts describes each). */
+export interface Resets {
+  reset(opts?: { keepSandboxes?: boolean }): Promise<void>;
+  resetAccount(accountId: string): Promise<boolean>;
+  removeAccount(accountId: string): Promise<boolean>;
+}
+
+export function resets(parts: {
+  store: Store;
+  fixtures: () => DbData;
+  faults: Faults;
+  journal: Journal;
+  clocks: Clocks;
+  scheduler: Scheduler;
+  ids: Ids;
+  random: Random;
+}): Resets {
+  const { store, fixtures, faults, journal, clocks, scheduler, ids, random } = parts;
+  return {
+    async reset(opts = {}) {
+      if (!opts.keepSandboxes) {
+        await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
+        await faults.clear();
+        await journal.clear();
+      } else {
+        const kept = await store.run({ global: true }, async (w) => {
+          const boxes = (await w.accounts.sandboxes()).map((a) => a.account_id);
+          const state = fixtures();
+          for (const id of boxes) {
+            const own = await w.accountState(id);
+            for (const name of COLLECTION_NAMES) (state[name] as AnyRow[]).push(...((own[name] ?? []) as AnyRow[]));
+          }
+          await w.replaceAll(state);
+          return boxes;
+        });
+        for (const rule of await faults.list())
+          if (!kept.includes(rule.match.account_id ?? '')) await faults.remove(rule.id);
+        await journal.clear({ except: kept });
+      }
+      clocks.forget();
+      await scheduler.rearm();
+    },
+    async resetAccount(accountId) {
+      const found = await store.run({ global: true }, async (w) => {
+        const account = await w.accounts.getAnyAccount(accountId);
+        if (!account) return false;
+        if (account.sandbox_block === null) {
+          await w.replaceAccount(accountId, fixtures());
+          return true;
+        }
+        const keys = account.sandbox_keys ?? undefined;
+        await w.removeAccount(accountId);
+        clocks.forget();
+        const made = { id: accountId, name: account.data.name, block: account.sandbox_block, keys };
+        await fillSandbox(w, { ids, random }, await clocks.of(w, accountId), made);
+        return true;
+      });
+      if (!found) return false;
+      await faults.clear(accountId);
+      await journal.clear({ only: accountId });
+      clocks.forget();
+      await scheduler.rearm();
+      return true;
+    },
+    async removeAccount(accountId) {
+      const found = await store.run({ global: true }, async (w) => {
+        if (!(await w.accounts.getAnyAccount(accountId))) return false;
+        await w.removeAccount(accountId);
+        return true;
+      });
+      if (found) {
+        await faults.clear(accountId);
+        await journal.clear({ only: accountId });
+      }
+      return found;
+    },
+  };
+}
