@@ -1,16 +1,15 @@
 /**
  * dipswitch as a library, for a client team's own test suite:
- * `const sim = await startDipswitch()` serves the API on a free loopback port with an in-memory store.
+ * `const sim = await startDipswitch()` serves the API on a free loopback port with an in-memory store
+ * and answers a typed client of its control API; `connectDipswitch(url, { key, adminToken })` is the
+ * same client for a server started elsewhere (the command, a container, a shared host).
  */
 import type { AddressInfo } from 'node:net';
 import { silentLogger, type Logger } from './deps.js';
-import type { Sandbox } from './engine/sandboxes.js';
-import type { Fired } from './engine/schedule.js';
-import { newSandbox } from './control/accounts.js';
-import { setFrozen } from './control/clock.js';
-import { DEMO_ACCOUNT, FIXTURE_KEYS } from './store/fixtures.js';
-import { addDuration } from './engine/duration.js';
+import type { components } from './generated/sim.js';
+import { FIXTURE_KEYS } from './store/fixtures.js';
 import { buildServer, listen, listenSmpp } from './server.js';
+import { connectDipswitch, type ControlClient, type SandboxClient } from './testing/control_client.js';
 
 export interface StartOptions {
   /** `frozen` (the default here: tests move time themselves) or `real`. */
@@ -26,45 +25,29 @@ export interface StartOptions {
   logger?: Logger;
 }
 
-/** One account's clock, driven as `POST /__sim/clock/...` would. */
-export interface ClockControl {
-  /** The clock's time, ISO 8601. */
-  now(): Promise<string>;
-  /** By an ISO 8601 duration (`PT10M`), running every step that falls due. */
-  advance(by: string): Promise<{ now: string; fired: Fired[] }>;
-  advanceTo(time: Date | string): Promise<{ now: string; fired: Fired[] }>;
-  /** To the next scheduled step. */
-  next(): Promise<{ now: string; fired: Fired[] }>;
-  freeze(): Promise<void>;
-  resume(): Promise<void>;
-}
+/** An account's clock, driven as `POST /__sim/clock/...` drives it. */
+export type ClockControl = ControlClient['clock'];
 
-export interface SandboxHandle extends Sandbox {
-  clock: ClockControl;
-  /**
-   * This sandbox alone back to how it was made (the same keys and numbers), its clock, schedule,
-   * deliveries, fault rules and journal entries cleared; every other account goes on untouched.
-   */
-  reset(): Promise<void>;
-}
+/** A sandbox and a client that acts on it alone (its key goes with every call). */
+export type SandboxHandle = SandboxClient;
 
-export interface Dipswitch {
+/**
+ * A dipswitch of this process: the control client (acting with the control API's own authority:
+ * on Demo's clock and traffic, on every account's faults, journal and deliveries), its address and
+ * the fixture keys.
+ */
+export interface Dipswitch extends Omit<ControlClient, 'reset'> {
   /** The base URL, e.g. `http://127.0.0.1:53211`; the API is under `/api/v1`. */
   url: string;
   /** The SMPP server's port on 127.0.0.1 (binds with an API key's smpp_system_id and SMPP secret); null when off. */
   smppPort: number | null;
   /** The fixture keys (interface.md section 3). */
   keys: { admin: string; operator: string; readonly: string; standard: string; partner: string };
-  /** The Demo account's clock. */
-  clock: ClockControl;
-  /** A fresh isolated account with its own keys, numbers and clock. */
-  sandbox(name?: string): Promise<SandboxHandle>;
   /**
-   * The accounts of the fixtures back to how they began, with every fault rule and journal entry
-   * that is not a sandbox's; the sandboxes other callers hold go on untouched (`removeSandboxes`:
-   * removed too, the whole server back to the fixtures).
+   * The fixture accounts back to how they began, with every fault rule and journal entry that is not a
+   * sandbox's; the sandboxes other callers hold go on untouched (`removeSandboxes`: removed too).
    */
-  reset(opts?: { removeSandboxes?: boolean }): Promise<void>;
+  reset(opts?: { removeSandboxes?: boolean }): Promise<components['schemas']['reset_result']>;
   close(): Promise<void>;
 }
 
@@ -76,38 +59,23 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
     startTime: opts.startTime === undefined ? undefined : new Date(opts.startTime),
     logger: opts.logger ?? silentLogger,
   });
-  const { store, clocks, scheduler } = runtime;
   const server = await listen(app, opts.port ?? 0, '127.0.0.1', runtime.limits);
   const smpp = opts.smppPort === false ? null : await listenSmpp(runtime, opts.smppPort ?? 0, '127.0.0.1');
-  const nowOf = async (accountId: string) => (await store.run({ read: true }, (w) => clocks.of(w, accountId))).ms();
-  const clockOf = (accountId: string): ClockControl => ({
-    now: async () => new Date(await nowOf(accountId)).toISOString(),
-    advance: async (by) => {
-      const to = addDuration(await nowOf(accountId), by);
-      if (typeof to === 'string') throw new Error(to);
-      return scheduler.advance(accountId, to);
-    },
-    advanceTo: (time) => scheduler.advance(accountId, new Date(time).getTime()),
-    next: () => scheduler.advance(accountId, { next: true }),
-    freeze: () => setFrozen(runtime, accountId, true),
-    resume: () => setFrozen(runtime, accountId, false),
-  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const control = connectDipswitch(url);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ...control,
+    url,
     smppPort: smpp?.port ?? null,
     keys: { ...FIXTURE_KEYS },
-    clock: clockOf(DEMO_ACCOUNT),
-    async sandbox(name) {
-      const box = await newSandbox(runtime, name);
-      return {
-        ...box,
-        clock: clockOf(box.id),
-        reset: async () => {
-          await runtime.resetAccount(box.id);
-        },
-      };
+    async reset(resetOpts) {
+      const res = await fetch(`${url}/__sim/reset`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ keep_sandboxes: !resetOpts?.removeSandboxes }),
+      });
+      return (await res.json()) as components['schemas']['reset_result'];
     },
-    reset: (resetOpts) => runtime.reset({ keepSandboxes: !resetOpts?.removeSandboxes }),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -117,4 +85,13 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
 }
 
 export type { Sandbox } from './engine/sandboxes.js';
+export {
+  connectDipswitch,
+  ControlError,
+  type ConnectOptions,
+  type ControlClient,
+  type DeliveryFilter,
+  type FaultHandle,
+  type SandboxClient,
+} from './testing/control_client.js';
 export { scenario, type Answer, type Scenario, type ScenarioContext } from './testing/scenario.js';

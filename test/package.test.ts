@@ -178,13 +178,23 @@ describe('the package', () => {
     for (const tool of ['vitest', 'tsx'])
       symlinkSync(join(projectRoot, 'node_modules', tool), join(client, 'node_modules', tool), 'dir');
     cpSync(join(projectRoot, 'test', 'library_example.test.ts'), join(client, 'example.test.ts'));
+    // the client team's test written with the typed control client, in vitest and in node:test
+    cpSync(join(projectRoot, 'test', 'client_example.test.ts'), join(client, 'client.test.ts'));
+    cpSync(join(projectRoot, 'test', 'support', 'client_example.node.mjs'), join(client, 'client.node.mjs'));
     const example = spawnSync(process.execPath, [join(projectRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
       cwd: client,
       encoding: 'utf8',
       timeout: 120_000,
     });
     expect(example.status, `${example.stdout}${example.stderr}`).toBe(0);
-    expect(example.stdout).toContain('1 passed');
+    expect(example.stdout).toContain('3 passed');
+    const nodeTest = spawnSync(process.execPath, ['--test', 'client.node.mjs'], {
+      cwd: client,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(nodeTest.status, `${nodeTest.stdout}${nodeTest.stderr}`).toBe(0);
+    expect(nodeTest.stdout).toMatch(/# pass 2/);
 
     // a user's TypeScript scenario, loaded through tsx by the built command
     const scenarios = join(client, 'scenarios');

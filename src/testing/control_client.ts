@@ -1,0 +1,262 @@
+/**
+ * A typed client of the control API, for a client team's tests: every method calls an operation of
+ * contract/sim.yaml by its operationId (its method and path read from the contract the package
+ * ships), its body and answer typed from the generated types, its errors thrown with the server's
+ * envelope. `connectDipswitch(url, { key, adminToken })` reaches a server started elsewhere; a
+ * sandbox's client acts on that sandbox alone (its key goes with every call).
+ */
+import { AssertionError } from 'node:assert';
+import { loadContract, type SimOperationId } from '../contract.js';
+import { holdsSubset } from '../domain/verify.js';
+import type { components, operations } from '../generated/sim.js';
+
+type S = components['schemas'];
+type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type Ok<Op> = Op extends { responses: infer R }
+  ? R extends { 200: { content: { 'application/json': infer B } } }
+    ? B
+    : R extends { 201: { content: { 'application/json': infer B } } }
+      ? B
+      : unknown
+  : unknown;
+
+/** An answer the control API refused: its status and its error envelope. */
+export class ControlError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: { errors?: { code: string; detail: string }[] } & Record<string, unknown>,
+    operation: string,
+  ) {
+    super(`${operation} answered ${status}: ${body.errors?.map((e) => `${e.code}: ${e.detail}`).join('; ') ?? ''}`);
+  }
+}
+
+export interface ConnectOptions {
+  /** An account's key: the client acts on that account (a sandbox's, say). */
+  key?: string;
+  /** The server's admin token, where it has one: for what spans accounts (sandboxes, every account). */
+  adminToken?: string;
+}
+
+/** A fault rule as made, with what it fired so far and its removal. */
+export interface FaultHandle {
+  readonly rule: S['fault'];
+  /** How often it has fired, as the server counts it now. */
+  fired(): Promise<number>;
+  remove(): Promise<void>;
+}
+
+/** What a delivery must hold for `waitFor`: its fields as given; its body (JSON) holding `body`. */
+export interface DeliveryFilter {
+  kind?: S['delivery']['kind'];
+  target?: string;
+  outcome?: S['delivery']['outcome'];
+  body?: unknown;
+}
+
+export interface ControlClient {
+  readonly url: string;
+  clock: {
+    get(): Promise<Ok<operations['simClock']>>;
+    now(): Promise<string>;
+    advance(by: string): Promise<S['advance_response']>;
+    advanceTo(time: Date | string): Promise<S['advance_response']>;
+    next(within?: string): Promise<S['advance_response']>;
+    freeze(): Promise<void>;
+    resume(): Promise<void>;
+  };
+  inbound: {
+    sms(message: S['inbound_sms']): Promise<S['sms_result']>;
+    mms(message: S['inbound_mms']): Promise<S['sms_result']>;
+    call(call: S['inbound_call']): Promise<S['call_result']>;
+  };
+  faults: {
+    add(rule: S['fault_request']): Promise<FaultHandle>;
+    list(): Promise<S['fault'][]>;
+  };
+  deliveries: {
+    list(kind?: S['delivery']['kind']): Promise<S['delivery'][]>;
+    /** The first delivery that holds the filter, waiting for one up to `timeout` ms (5,000 by default). */
+    waitFor(filter: DeliveryFilter, opts?: { timeout?: number }): Promise<S['delivery']>;
+    /** Throws an AssertionError naming the nearest misses when the count does not hold. */
+    verify(pattern: S['verify_deliveries']): Promise<S['verified']>;
+  };
+  requests: {
+    list(query?: NonNullable<operations['simRequests']['parameters']['query']>): Promise<S['journal_page']>;
+    /** Throws an AssertionError naming the nearest misses when the count does not hold. */
+    verify(pattern: S['verify_requests']): Promise<S['verified']>;
+  };
+  snapshots: {
+    save(name: string): Promise<void>;
+    restore(name: string): Promise<void>;
+    list(): Promise<{ name: string; bytes: number }[]>;
+  };
+  coverage(): Promise<S['coverage']>;
+  /** This client's account back to how it began (with a key); the whole server without one. */
+  reset(): Promise<S['reset_result']>;
+  /** A fresh sandbox, and a client that acts on it alone. */
+  sandbox(name?: string): Promise<SandboxClient>;
+}
+
+export interface SandboxClient extends ControlClient, Readonly<S['sandbox']> {
+  /** Removes the sandbox and everything it owns. */
+  remove(): Promise<void>;
+}
+
+/** The failed verification as a test failure: the expectation, the nearest miss field by field, as a diff. */
+function verificationFailure(error: ControlError): AssertionError {
+  const body = error.body as { errors?: { detail: string }[]; near_misses?: S['near_miss'][] };
+  const misses = body.near_misses ?? [];
+  const nearest = misses[0];
+  const lines = [body.errors?.[0]?.detail ?? 'The verification failed.'];
+  for (const m of misses) {
+    lines.push(`  near miss: ${m.summary}`);
+    for (const d of m.differences)
+      lines.push(`    ${d.field}: expected ${JSON.stringify(d.expected)}, got ${JSON.stringify(d.actual)}`);
+  }
+  if (!misses.length) lines.push('  no call came near it');
+  const side = (pick: 'expected' | 'actual') =>
+    Object.fromEntries((nearest?.differences ?? []).map((d) => [d.field, d[pick]]));
+  return new AssertionError({
+    message: lines.join('\n'),
+    expected: side('expected'),
+    actual: side('actual'),
+    operator: 'verify',
+  });
+}
+
+/** Calls one operation of the control API by its id, as the contract says, with the client's key and token. */
+type Invoke = <K extends SimOperationId>(
+  id: K,
+  args?: { params?: Record<string, string>; query?: Record<string, unknown>; body?: JsonBody<operations[K]> },
+) => Promise<Ok<operations[K]>>;
+
+function invoker(url: string, opts: ConnectOptions): Invoke {
+  const contract = loadContract('sim');
+  const headers: Record<string, string> = {};
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  if (opts.adminToken) headers['x-sim-admin-token'] = opts.adminToken;
+  return async (id, args = {}) => {
+    const op = contract.operations.get(id);
+    if (!op) throw new Error(`the control API has no operation ${id}`);
+    const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(args.params?.[name] ?? ''));
+    const target = new URL(path, url);
+    for (const [k, v] of Object.entries(args.query ?? {})) if (v !== undefined) target.searchParams.set(k, String(v));
+    const res = await fetch(target, {
+      method: op.method,
+      headers: args.body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      body: args.body === undefined ? undefined : JSON.stringify(args.body),
+    });
+    const text = await res.text();
+    const parsed = text ? (JSON.parse(text) as unknown) : undefined;
+    if (res.status >= 300) throw new ControlError(res.status, (parsed ?? {}) as ControlError['body'], id);
+    return parsed as never;
+  };
+}
+
+/** A call whose failed verification becomes a test's failure (verificationFailure). */
+async function verifying<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    if (e instanceof ControlError && e.body.errors?.[0]?.code === 'verification_failed') throw verificationFailure(e);
+    throw e;
+  }
+}
+
+/** Whether a delivery holds a filter of `waitFor`. */
+function holds(d: S['delivery'], f: DeliveryFilter): boolean {
+  if (f.kind !== undefined && d.kind !== f.kind) return false;
+  if (f.outcome !== undefined && d.outcome !== f.outcome) return false;
+  if (f.target !== undefined && !d.target.startsWith(f.target)) return false;
+  if (f.body === undefined) return true;
+  try {
+    return holdsSubset(JSON.parse(d.body), f.body);
+  } catch {
+    return typeof f.body === 'string' && d.body.includes(f.body);
+  }
+}
+
+function deliveriesOf(invoke: Invoke): ControlClient['deliveries'] {
+  const list = async (kind?: S['delivery']['kind']) =>
+    (await invoke('simDeliveries', { query: { kind } })).deliveries as S['delivery'][];
+  return {
+    list,
+    async waitFor(filter, opts = {}) {
+      const timeout = opts.timeout ?? 5_000;
+      const until = Date.now() + timeout;
+      for (;;) {
+        const found = (await list(filter.kind)).find((d) => holds(d, filter));
+        if (found) return found;
+        if (Date.now() > until)
+          throw new AssertionError({
+            message: `No delivery holding ${JSON.stringify(filter)} came within ${timeout} ms.`,
+            expected: filter,
+            actual: (await list(filter.kind)).map((d) => ({ kind: d.kind, target: d.target, outcome: d.outcome })),
+            operator: 'waitFor',
+          });
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    verify: (pattern) => verifying(() => invoke('simVerifyDeliveries', { body: pattern })),
+  };
+}
+
+function faultsOf(invoke: Invoke): ControlClient['faults'] {
+  const list = async () => (await invoke('simListFaults')).faults as S['fault'][];
+  return {
+    list,
+    async add(rule) {
+      const made = await invoke('simAddFault', { body: rule });
+      return {
+        rule: made,
+        fired: async () => (await list()).find((r) => r.id === made.id)?.fired ?? made.fired,
+        remove: async () => void (await invoke('simDeleteFault', { params: { id: made.id } })),
+      };
+    },
+  };
+}
+
+/** A client of the control API at `url`, acting with `opts`'s key and token. */
+export function connectDipswitch(url: string, opts: ConnectOptions = {}): ControlClient {
+  const invoke = invoker(url, opts);
+  return {
+    url,
+    clock: {
+      get: () => invoke('simClock'),
+      now: async () => (await invoke('simClock')).now,
+      advance: (by) => invoke('simAdvance', { body: { by } }),
+      advanceTo: (time) => invoke('simAdvance', { body: { to: new Date(time).toISOString() } }),
+      next: (within) => invoke('simAdvance', { body: { next: true, ...(within ? { within } : {}) } }),
+      freeze: async () => void (await invoke('simFreeze')),
+      resume: async () => void (await invoke('simResume')),
+    },
+    inbound: {
+      sms: (message) => invoke('simInboundSms', { body: message }),
+      mms: (message) => invoke('simInboundMms', { body: message }),
+      call: (call) => invoke('simInboundCall', { body: call }),
+    },
+    faults: faultsOf(invoke),
+    deliveries: deliveriesOf(invoke),
+    requests: {
+      list: (query) => invoke('simRequests', { query }),
+      verify: (pattern) => verifying(() => invoke('simVerifyRequests', { body: pattern })),
+    },
+    snapshots: {
+      save: async (name) => void (await invoke('simSaveSnapshot', { body: { name } })),
+      restore: async (name) => void (await invoke('simRestoreSnapshot', { params: { name } })),
+      list: async () => (await invoke('simListSnapshots')).snapshots as { name: string; bytes: number }[],
+    },
+    coverage: () => invoke('simCoverage'),
+    reset: () => invoke('simReset'),
+    async sandbox(name) {
+      const made = await invoke('simCreateSandbox', { body: name === undefined ? {} : { name } });
+      const box = connectDipswitch(url, { key: made.keys.admin, adminToken: opts.adminToken });
+      return {
+        ...box,
+        ...made,
+        remove: async () => void (await invoke('simDeleteAccount', { params: { id: made.id } })),
+      };
+    },
+  };
+}
