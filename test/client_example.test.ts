@@ -42,7 +42,7 @@ it('my client routes an SMS to its webhook and survives a 503', async () => {
   expect(await fault.fired()).toBe(1);
 
   // a handset sends an SMS; it reaches the webhook
-  await box.inbound.sms({ to: box.numbers[0], from: '+14155550123', text: 'hello' });
+  await box.inbound.sms({ to: box.numbers[0]!, from: '+14155550123', text: 'hello' });
   const delivery = await box.deliveries.waitFor({
     kind: 'sms',
     outcome: 'delivered',
