@@ -19,6 +19,7 @@ const EMBEDDED_ONLY = [
   'test/pg_*.test.ts',
   // its PostgreSQL half starts its own server
   'test/held.test.ts',
+  'test/store/isolation.test.ts',
   // the receiver checker's own dipswitch is in memory whatever the project
   'test/check_receiver.test.ts',
   // recording is the proxy's; its replays start from fixture files, whatever the backend

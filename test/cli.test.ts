@@ -280,15 +280,14 @@ describe('dipswitch: logs', () => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     try {
-      let status = 0;
-      for (let i = 0; i < 800 && status !== 200; i++) {
-        status = await fetch(`http://127.0.0.1:${port}/api/v1/carts`, {
-          headers: { authorization: 'Bearer demo-admin-key' },
-        })
-          .then((r) => r.status)
-          .catch(() => 0);
-        if (status !== 200) await new Promise((r) => setTimeout(r, 25));
-      }
+      const status = await eventually(
+        () =>
+          fetch(`http://127.0.0.1:${port}/api/v1/carts`, { headers: { authorization: 'Bearer demo-admin-key' } })
+            .then((r) => (r.status === 200 ? r.status : 0))
+            .catch(() => 0),
+        'the server to answer',
+        20_000,
+      );
       expect(status).toBe(200);
       expect(out).toBe('');
     } finally {

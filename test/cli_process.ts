@@ -2,6 +2,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { projectRoot } from '../src/contract.js';
+export { eventually } from './support/eventually.js';
 
 /** The built command (test/build_global.ts builds it when a source changed); `bin` runs another file (the packed package's). */
 export const COMMAND = ['dist/src/cli/main.js'];
@@ -91,12 +92,4 @@ export function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
-}
-
-/** Resolves once `test` holds, polling. */
-export async function eventually(test: () => boolean, tries = 2_400): Promise<void> {
-  for (let i = 0; !test(); i++) {
-    if (i === tries) throw new Error(`not after ${tries} looks`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }

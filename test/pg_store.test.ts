@@ -18,6 +18,7 @@ import { COLLECTION_NAMES } from '../src/domain/rows.js';
 import { DEMO, PARTNER, envelope, START, callAt } from './helpers.js';
 import { usePostgres } from './pg.js';
 import { client, messageOf } from './smpp_client.js';
+import { eventually } from './support/eventually.js';
 
 describe('the PostgreSQL store', () => {
   const pg = usePostgres();
@@ -491,10 +492,10 @@ describe('dipswitch on PostgreSQL', () => {
       const onB = await client((await listenSmpp(b.runtime, 0, '127.0.0.1')).port);
       clients.push(onB);
       expect(await onB.bind('receiver', key.data.smpp_system_id, key.data.smpp_secert)).toBe(0);
-      for (let i = 0; i < 400 && onB.received.length < 1; i++) await new Promise((r) => setTimeout(r, 10));
+      await eventually(() => onB.received.length >= 1, 'the waiting message at the bind');
       // a message run by the instance without a bind waits there, and the other, told, sends it
       await inbound('relayed');
-      for (let i = 0; i < 400 && onB.received.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      await eventually(() => onB.received.length >= 2, 'the relayed message at the bind');
       expect(onB.received.map(messageOf)).toEqual(['waited', 'relayed']);
       // a bind on the instance that runs the message too: each message still arrives once, at one of them
       const onA = await client((await listenSmpp(a.runtime, 0, '127.0.0.1')).port);
@@ -503,8 +504,12 @@ describe('dipswitch on PostgreSQL', () => {
       await inbound('one');
       await inbound('two');
       const all = () => [...onA.received, ...onB.received].map(messageOf).sort();
-      for (let i = 0; i < 400 && all().length < 4; i++) await new Promise((r) => setTimeout(r, 10));
-      await new Promise((r) => setTimeout(r, 200));
+      await eventually(() => all().length >= 4, 'both messages at one bind or the other');
+      // none arrives twice: every message's delivery has settled, and each was received once
+      await eventually(async () => {
+        const log = (await call(a.base, 'GET', '/__sim/deliveries?kind=sms')).body.deliveries;
+        return log.every((d: { outcome: string }) => d.outcome === 'delivered');
+      }, 'every delivery settled');
       expect(all()).toEqual(['one', 'relayed', 'two', 'waited']);
     } finally {
       for (const c of clients) c.close();

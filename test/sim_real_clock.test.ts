@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/deps.js';
 import { buildServer, listen } from '../src/server.js';
+import { eventually } from './support/eventually.js';
 
 describe('a clock in real mode', () => {
   it('runs due steps by itself, from one timer, without an advance', async () => {
@@ -20,12 +21,10 @@ describe('a clock in real mode', () => {
         data: { type: 'CNAM', numbers: ['+13125550100'], reference_id: 'real' },
       }),
     }).then((r) => r.json() as Promise<{ data: { id: string } }>);
-    let status = 'NEW';
-    for (let i = 0; i < 50 && status === 'NEW'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await runtime.store.run({ read: true }, (w) => w.bulkDipTasks.getAnyAccount(created.data.id)))!.data
-        .status;
-    }
+    const status = await eventually(async () => {
+      const task = await runtime.store.run({ read: true }, (w) => w.bulkDipTasks.getAnyAccount(created.data.id));
+      return task?.data.status !== 'NEW' && task?.data.status;
+    }, 'the task to leave NEW on its own');
     await runtime.close();
     await new Promise((r) => server.close(r));
     expect(status).toBe('PROCESSING');

@@ -9,6 +9,7 @@ import { listenSmpp } from '../src/server.js';
 import { envelope, useServer, type TestServer } from './helpers.js';
 import { client, messageOf } from './smpp_client.js';
 import smpp from 'smpp';
+import { eventually } from './support/eventually.js';
 
 const NUMBER = '+13125550100';
 
@@ -32,11 +33,6 @@ async function smppSwitch(s: TestServer, switchFields: Record<string, unknown> =
 
 const inbound = (s: TestServer, text: string, from = '+14155550123') =>
   s.call('POST', '/__sim/inbound/sms', { key: null, body: { to: NUMBER, from, text } });
-
-const eventually = async (check: () => boolean, what: string) => {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check(), what).toBe(true);
-};
 
 describe('the SMPP server', () => {
   const server = useServer();
@@ -98,12 +94,11 @@ describe('the SMPP server', () => {
     expect(messageOf(rx.received[0]!)).toBe('while you were away');
     expect(tx.received).toHaveLength(0);
     // the answer to the deliver_sm is recorded once it is back: the bind's sending is no step an advance waits for
-    let log: any[] = [];
-    for (let i = 0; i < 400 && log[0]?.outcome !== 'delivered'; i++) {
-      if (i) await new Promise((r) => setTimeout(r, 10));
-      log = (await server().call('GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries;
-    }
-    expect(log[0]).toMatchObject({ outcome: 'delivered' });
+    const delivered = await eventually(async () => {
+      const [log] = (await server().call('GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries;
+      return log?.outcome === 'delivered' && log;
+    }, 'the deliver_sm answered');
+    expect(delivered).toMatchObject({ outcome: 'delivered' });
     tx.close();
     rx.close();
   });

@@ -2,6 +2,17 @@
  * The store as the rest of dipswitch sees it, whatever the backend: work runs in a unit of work
  * that is committed once, durably, or leaves nothing behind. The embedded JSON store
  * (json_store.ts) is one backend; a database is another.
+ *
+ * What a unit of work sees (both backends keep it; test/store/isolation.test.ts runs it on both):
+ * - a work sees its own changes at once, and every change of a work committed before it began;
+ * - a work that throws leaves nothing: once it has failed, no later work sees any of its changes;
+ * - the writes of one account are serialized: a write of the account waits for the account's write
+ *   before it, so no two interleave between a check and its write;
+ * - a read waits for no write. The weaker half of the rule: a read may see the changes of an
+ *   account's write still in flight on the embedded store, which changes its tables in place (a read
+ *   copies nothing and takes no lock, so a GET costs what its rows cost), and which undoes those
+ *   changes if the write then fails; the database's reads see committed rows only. A read that must
+ *   not see a write in flight is made in that account's work (`{ account }`), which waits for it.
  */
 import { collectionNamed, Tables, type TableSource } from './collections.js';
 import { COLLECTION_NAMES } from '../domain/rows.js';

@@ -12,16 +12,12 @@ import { numberOfAddress } from '../../src/domain/smpp_addresses.js';
 import { listenSmpp } from '../../src/server.js';
 import { envelope, startTestServer, useServer, type TestServer } from '../helpers.js';
 import { client, messageOf } from '../smpp_client.js';
+import { eventually } from '../support/eventually.js';
 
 async function smppKey(s: TestServer) {
   const key = (await s.call('POST', '/api/v1/api_keys', { body: envelope('api_key', { name: 'esme' }) })).body.data;
   return { systemId: key.smpp_system_id as string, secret: key.smpp_secert as string };
 }
-
-const eventually = async (check: () => boolean, what: string) => {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check(), what).toBe(true);
-};
 
 describe('SMPP addresses as an SMSC reads them', () => {
   it('TON 0, 1 and 2 with NPI 1 (or 0) are the same NANP number; short codes and alphanumerics as they are', () => {
@@ -136,8 +132,12 @@ describe('SMPP as real peers see it', () => {
     }
     // bind_transceiver_resp, then enquire_link
     expect(commands).toEqual([0x80000009, 0x00000015]);
-    const journal = (await server().call('GET', '/__sim/requests?api=smpp', { key: null })).body.requests;
-    expect(journal[0]).toMatchObject({ method: 'ENQUIRE_LINK', status: -1 });
+    // the unanswered enquire_link is journaled as the bind closes (over PostgreSQL, a moment after)
+    const journaled = await eventually(async () => {
+      const [last] = (await server().call('GET', '/__sim/requests?api=smpp', { key: null })).body.requests;
+      return last?.method === 'ENQUIRE_LINK' && last;
+    }, 'the enquire_link in the journal');
+    expect(journaled).toMatchObject({ method: 'ENQUIRE_LINK', status: -1 });
   });
 });
 
