@@ -188,7 +188,7 @@ describe('the package', () => {
     });
     expect(example.status, `${example.stdout}${example.stderr}`).toBe(0);
     expect(example.stdout).toContain('3 passed');
-    const nodeTest = spawnSync(process.execPath, ['--test', 'client.node.mjs'], {
+    const nodeTest = spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'client.node.mjs'], {
       cwd: client,
       encoding: 'utf8',
       timeout: 120_000,
