@@ -343,5 +343,8 @@ export type DbData = { [K in CollectionName]: readonly Collections[K][] };
 
 export type AnyRow = Collections[CollectionName];
 
-export const emptyDb = (): DbData =>
-  Object.fromEntries(COLLECTION_NAMES.map((name) => [name, []])) as unknown as DbData;
+export function emptyDb(): DbData {
+  const db: Partial<Record<CollectionName, AnyRow[]>> = {};
+  for (const name of COLLECTION_NAMES) db[name] = [];
+  return db as DbData;
+}

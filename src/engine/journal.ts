@@ -4,7 +4,6 @@
  * calls go first; a body over 16 KB is kept as its own cut copy (never a view of the request's
  * buffer), and a call without a valid key keeps no body at all.
  */
-import { at } from '../domain/lists.js';
 import type { Peers } from '../store/store.js';
 import { redactBody, redactHeaders, redactText } from './redact.js';
 import { lostWith, type Warn } from '../domain/side_paths.js';
@@ -126,7 +125,8 @@ export function matches(e: Kept, f: JournalFilter): boolean {
 
 /** The journal of one process. */
 export class MemoryJournalLog implements JournalLog {
-  private entries: Kept[] = [];
+  /** The kept calls, oldest first; the slots before `head` were dropped. */
+  private entries: (Kept | undefined)[] = [];
   /** Entries before this index were dropped (compacted now and then, not on every call). */
   private head = 0;
   private heldBytes = 0;
@@ -139,8 +139,9 @@ export class MemoryJournalLog implements JournalLog {
     this.entries.push(kept);
     this.heldBytes += kept.bytes;
     while (this.heldBytes > this.limitBytes && this.head < this.entries.length - 1) {
-      this.heldBytes -= at(this.entries, this.head).bytes;
-      this.entries[this.head++] = undefined as unknown as Kept;
+      this.heldBytes -= this.entries[this.head]?.bytes ?? 0;
+      // dropped: the slot is let go now, the array compacted now and then (below)
+      this.entries[this.head++] = undefined;
     }
     if (this.head > 1024 && this.head > this.entries.length / 2) {
       this.entries = this.entries.slice(this.head);
@@ -154,8 +155,8 @@ export class MemoryJournalLog implements JournalLog {
     let more = false;
     const found: Kept[] = [];
     for (let i = this.entries.length - 1; i >= this.head; i--) {
-      const e = at(this.entries, i);
-      if (!matches(e, f)) continue;
+      const e = this.entries[i];
+      if (!e || !matches(e, f)) continue;
       count++;
       if (e.id >= before) continue;
       if (found.length < limit) found.push(e);
@@ -173,7 +174,9 @@ export class MemoryJournalLog implements JournalLog {
   }
 
   async clear(scope?: JournalScope): Promise<void> {
-    const kept = scope ? this.entries.slice(this.head).filter((e) => !dropped(scope, e.account_id)) : [];
+    const kept = scope
+      ? this.entries.slice(this.head).filter((e): e is Kept => e !== undefined && !dropped(scope, e.account_id))
+      : [];
     this.entries = kept;
     this.head = 0;
     this.heldBytes = kept.reduce((sum, e) => sum + e.bytes, 0);

@@ -42,14 +42,13 @@ const NO_WORDS: Words = { lastNames: [], firstNames: [], companySuffixes: [] };
 
 async function loadWords(): Promise<Words> {
   if (!words) {
-    const d = (await import('@faker-js/faker')).faker.definitions as unknown as {
-      person: { last_name: { generic: string[] }; first_name: { generic: string[] } };
-      company: { legal_entity_type?: string[] };
-    };
+    const d = (await import('@faker-js/faker')).faker.definitions;
     words = {
-      lastNames: d.person.last_name.generic,
-      firstNames: d.person.first_name.generic,
-      companySuffixes: d.company.legal_entity_type ?? ['LLC', 'Inc', 'Group'],
+      lastNames: [...(d.person.last_name.generic ?? [])],
+      firstNames: [...(d.person.first_name.generic ?? [])],
+      companySuffixes: Array.isArray(d.company.legal_entity_type)
+        ? d.company.legal_entity_type.map(String)
+        : ['LLC', 'Inc', 'Group'],
     };
   }
   return words;

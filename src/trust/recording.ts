@@ -179,7 +179,7 @@ export function recordedFixtures(
     api_keys: defaults.api_keys.filter((k) => k.account_id === DEMO_ACCOUNT),
   };
   const left: string[] = [];
-  const holder = file as unknown as Record<string, unknown[]>;
+  const holder: Record<string, readonly unknown[]> = file;
   for (const { type, data } of first.values()) {
     const of = FIXTURE_TYPES[type];
     const hidden = of?.hidden(data, numberIds) ?? 'no fixture type';
