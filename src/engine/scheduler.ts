@@ -235,7 +235,7 @@ export class Scheduler {
     const scope = opts.read ? { read: true as const, ahead: ahead?.ahead, page: ahead?.page } : { account: accountId };
     const body = async (w: UnitOfWork) => {
       const clock = ahead ? this.opts.clocks.from(accountId, ahead.clock) : await this.opts.clocks.of(w, accountId);
-      const done = await this.within(w, accountId, clock, fn, opts.carry);
+      const done = await this.within(w, accountId, clock, fn);
       earliest = done.earliest;
       return done.out;
     };
@@ -253,9 +253,8 @@ export class Scheduler {
     accountId: string,
     clock: Clock,
     fn: (work: Work) => Promise<T>,
-    carry?: object,
   ): Promise<{ out: T; earliest: number | null }> {
-    const work = makeWork(this.opts, w, accountId, clock, carry);
+    const work = makeWork(this.opts, w, accountId, clock);
     const out = await fn(work);
     const earliest = work.earliest;
     if (earliest !== null) {

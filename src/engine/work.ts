@@ -26,8 +26,6 @@ export interface WorkOptions {
   readAhead?: Pick<CallerRows, 'clock' | 'ahead' | 'page'>;
   /** A write's work begun already (with the caller's key), to run in and finish. */
   held?: HeldWork;
-  /** What the Work carries besides, as its own fields (a handler's request: its caller, parameters and body). */
-  carry?: object;
 }
 
 /** The nondeterminism a unit of work draws on. */
@@ -42,8 +40,7 @@ export interface MadeWork extends Work {
 }
 
 /**
- * The Work of a unit of work, with the fields it carries (`carry`: a handler's context is its Work).
- * Its identifiers and outbox are made at their first use (most reads use neither); a class, so that
+ * The Work of a unit of work. Its identifiers and outbox are made at their first use (most reads use neither); a class, so that
  * every Work has one shape and its getters are made once.
  */
 class LazyWork implements MadeWork {
@@ -55,10 +52,8 @@ class LazyWork implements MadeWork {
     readonly store: UnitOfWork,
     readonly accountId: string,
     readonly clock: Clock,
-    carry?: object,
   ) {
     this.random = sources.random;
-    if (carry) Object.assign(this, carry);
   }
 
   get ids(): Ids {
@@ -74,10 +69,5 @@ class LazyWork implements MadeWork {
   }
 }
 
-export const makeWork = (
-  sources: WorkSources,
-  store: UnitOfWork,
-  accountId: string,
-  clock: Clock,
-  carry?: object,
-): MadeWork => new LazyWork(sources, store, accountId, clock, carry);
+export const makeWork = (sources: WorkSources, store: UnitOfWork, accountId: string, clock: Clock): MadeWork =>
+  new LazyWork(sources, store, accountId, clock);

@@ -104,8 +104,8 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
       if (call.answered) return;
       authorizeStage(p, call, route.meta);
       await parseStage(p, call, route.meta);
-      validateStage(p, call, route);
-      await answerStage(p, call, await handleStage(p, call, route));
+      const checked = validateStage(p, call, route);
+      await answerStage(p, call, await handleStage(p, call, checked));
     } catch (err) {
       // a work held for the handler ends first: the account's next call need not wait for this answer
       await release(call);

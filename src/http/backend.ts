@@ -23,8 +23,10 @@ export function backend(name: ApiName): Promise<OpenAPIBackend> {
  */
 async function buildBackend(document: Record<string, unknown>): Promise<OpenAPIBackend> {
   const ajvs = new Map<unknown, Ajv2020>();
+  const definition = withoutMappings(structuredClone(document));
+  if (!isOpenApi(definition)) throw new Error('a contract without `openapi` and `paths` is no OpenAPI document');
   const api = new OpenAPIBackend({
-    definition: withoutMappings(structuredClone(document)) as unknown as Document,
+    definition,
     apiRoot: '/',
     strict: true,
     quick: true,
@@ -42,6 +44,11 @@ async function buildBackend(document: Record<string, unknown>): Promise<OpenAPIB
   api.validateDefinition = () => api.document;
   await api.init();
   return api;
+}
+
+/** An OpenAPI document, as far as openapi-backend reads it before its own checks (the version and the paths). */
+function isOpenApi(doc: Record<string, unknown>): doc is Record<string, unknown> & Document {
+  return typeof doc.openapi === 'string' && typeof doc.paths === 'object' && doc.paths !== null;
 }
 
 /**

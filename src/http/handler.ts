@@ -60,8 +60,8 @@ export type Reply<K extends OperationId> = ReplyOfOp<operations[K]>;
 /** Operations that need no API key (they have no `x-scope` in the contract). */
 export type PublicOperation = 'getOpenapi';
 
-/** What a handler of the simulated API receives: the work of the caller's account (store, clock, ids, random, sim) and the request. */
-export interface Ctx<K extends OperationId> extends Work {
+/** A request of the simulated API as its operation's schemas passed it (validateStage), typed from the same contract. */
+export interface ApiRequest<K extends OperationId> {
   /** The caller; the public operations (the contract itself) have none. */
   principal: K extends PublicOperation ? null : Principal;
   params: PathOf<K>;
@@ -69,7 +69,47 @@ export interface Ctx<K extends OperationId> extends Work {
   body: BodyOf<K>;
   /** The parts of a multipart/form-data upload, for the operations that take one. */
   upload?: Upload;
-  meta: OperationMeta;
+  meta: OperationMeta<string>;
+}
+
+/** What a handler of the simulated API receives: the request, and the work of the caller's account (store, clock, ids, random, sim). */
+export interface Ctx<K extends OperationId> extends ApiRequest<K>, Work {}
+
+/**
+ * A handler's context, made once per call: its request and its unit of work side by side. The
+ * work's identifiers and outbox stay lazy (most reads use neither).
+ */
+export function handlerContext<K extends OperationId>(request: ApiRequest<K>, work: Work): Ctx<K> {
+  const { principal, params, query, body, upload, meta } = request;
+  const { accountId, store, clock, random } = work;
+  return {
+    principal,
+    params,
+    query,
+    body,
+    upload,
+    meta,
+    accountId,
+    store,
+    clock,
+    random,
+    get ids() {
+      return work.ids;
+    },
+    get sim() {
+      return work.sim;
+    },
+  };
+}
+
+/** Runs the handler of an operation, if there is one: undefined for an operation not simulated. */
+export function runHandler<K extends OperationId>(
+  handlers: HandlerMap,
+  id: K,
+  ctx: Ctx<K>,
+): Reply<K> | Promise<Reply<K>> | undefined {
+  const handler: Handler<K> | undefined = handlers[id];
+  return handler?.(ctx);
 }
 
 export type Handler<K extends OperationId> = (ctx: Ctx<K>) => Reply<K> | Promise<Reply<K>>;
@@ -85,8 +125,15 @@ export type ReadsAhead = {
   [K in OperationId]?: { collection: CollectionName; param: string } | { collection: CollectionName; page: true };
 };
 
+/** A request of the control API as its operation's schemas passed it (validateStage). */
+export interface SimRequest<K extends SimOperationId> {
+  params: NonNullable<simOperations[K]['parameters']['path']>;
+  query: NonNullable<simOperations[K]['parameters']['query']>;
+  body: BodyOfOp<simOperations[K]>;
+}
+
 /** What a handler of the control API receives: the running simulator, the account the call acts on, and the request. */
-export interface SimCtx<K extends SimOperationId> {
+export interface SimCtx<K extends SimOperationId> extends SimRequest<K> {
   runtime: Runtime;
   /** The account of the key in Authorization; the Demo account when none is given. */
   accountId: string;
@@ -95,17 +142,24 @@ export interface SimCtx<K extends SimOperationId> {
    * the key's account or on every account (`x-acts-on: account-or-all`) acts on every account then.
    */
   own: string | undefined;
-  params: NonNullable<simOperations[K]['parameters']['path']>;
-  query: NonNullable<simOperations[K]['parameters']['query']>;
-  body: BodyOfOp<simOperations[K]>;
   /** The server's own bound address (scenarios call it), never one taken from the request. */
   origin: string;
   /** The admin token the server requires, for calls the control API makes to itself. */
   adminToken?: string;
 }
 
-export type SimHandler<K extends SimOperationId> = (
-  ctx: SimCtx<K>,
-) => ReplyOfOp<simOperations[K]> | Promise<ReplyOfOp<simOperations[K]>>;
+export type SimReply<K extends SimOperationId> = ReplyOfOp<simOperations[K]>;
+
+export type SimHandler<K extends SimOperationId> = (ctx: SimCtx<K>) => SimReply<K> | Promise<SimReply<K>>;
 
 export type SimHandlerMap = { [K in SimOperationId]: SimHandler<K> };
+
+/** Runs the handler of a control operation. */
+export function runSimHandler<K extends SimOperationId>(
+  handlers: SimHandlerMap,
+  id: K,
+  ctx: SimCtx<K>,
+): SimReply<K> | Promise<SimReply<K>> {
+  const handler: SimHandler<K> = handlers[id];
+  return handler(ctx);
+}

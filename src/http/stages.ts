@@ -2,6 +2,7 @@
  * The stages of the pipeline between the route and the answer, in the order a call meets them:
  * route, authenticate, faults, authorize, parse, validate, handle (src/http/app.ts runs them).
  */
+import type { ValidateFunction } from 'ajv';
 import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
 import { simHandlers } from '../control/index.js';
 import { DomainError } from '../domain/errors.js';
@@ -12,7 +13,16 @@ import type { CallerLookup } from '../store/store.js';
 import { answerStage } from './answer.js';
 import { authenticate, authorize, lookupIn } from './auth.js';
 import { declaredQuery, ownOrigin, parseJsonBody, release, type Call, type Reply } from './call.js';
-import type { Ctx, SimCtx } from './handler.js';
+import {
+  handlerContext,
+  runHandler,
+  runSimHandler,
+  type ApiRequest,
+  type BodyOf,
+  type PathOf,
+  type QueryOf,
+  type SimRequest,
+} from './handler.js';
 import { windowAhead } from './pagination.js';
 import { readMultipart } from './multipart.js';
 import type { Pipeline } from './pipeline.js';
@@ -186,13 +196,63 @@ export async function parseStage(p: Pipeline, call: Call, meta: OperationMeta<st
       : undefined;
 }
 
-/** The operation's validators, compiled by openapi-backend from its contract; the parameters one coerces in place. */
-export function validateStage(p: Pipeline, call: Call, route: Route): void {
-  const parameters: Record<string, unknown> = { path: route.params, query: call.query, header: call.req.headers };
+/** What an operation's validators check: its path and query parameters, its headers, its body. */
+interface Parameters {
+  path: Record<string, string>;
+  query: Record<string, unknown>;
+  header: Call['req']['headers'];
+  requestBody?: unknown;
+}
+
+/** What the validators of an operation of each API passed, typed from the contract the validators are compiled from. */
+interface Passed<Params, Query, Body> {
+  path: Params;
+  query: Query;
+  requestBody: Body;
+}
+type ApiPassed = Passed<PathOf<OperationId>, QueryOf<OperationId>, BodyOf<OperationId>>;
+type SimPassed = Passed<
+  SimRequest<SimOperationId>['params'],
+  SimRequest<SimOperationId>['query'],
+  SimRequest<SimOperationId>['body']
+>;
+
+/** A call its operation's validators passed: the request its handler is given. */
+export type Checked =
+  | { api: 'openapi'; id: OperationId; request: ApiRequest<OperationId> }
+  | { api: 'sim'; id: SimOperationId; request: SimRequest<SimOperationId> };
+
+/**
+ * The operation's validators, compiled by openapi-backend from its contract (coercing the
+ * parameters in place). What passes them is what the types generated from the same contract
+ * (src/generated) describe: this is where a call's request becomes typed.
+ */
+export function validateStage(p: Pipeline, call: Call, route: Route): Checked {
+  const parameters: Parameters = { path: route.params, query: call.query, header: call.req.headers };
   if (route.meta.jsonBody || route.meta.multipart) parameters.requestBody = call.body;
-  const errors = (route.api.validator.getRequestValidatorsForOperation(route.meta.operationId) ?? []).flatMap(
-    (validate) => (validate(parameters) ? [] : (validate.errors ?? [])),
-  );
+  const validators = route.api.validator.getRequestValidatorsForOperation(route.meta.operationId) ?? [];
+  if (isSim(route.meta)) {
+    passes<SimPassed>(validators, parameters);
+    const { path: params, query, requestBody: body } = parameters;
+    return { api: 'sim', id: route.meta.operationId, request: { params, query, body } };
+  }
+  if (!isApi(route.meta)) throw new Error(`${route.meta.operationId} belongs to neither contract`);
+  passes<ApiPassed>(validators, parameters);
+  const { path: params, query, requestBody: body } = parameters;
+  const request = { principal: call.principal, params, query, body, upload: call.upload, meta: route.meta };
+  return { api: 'openapi', id: route.meta.operationId, request };
+}
+
+// the contract an operation comes from names it (src/contract.ts)
+const isSim = (meta: OperationMeta<string>): meta is OperationMeta<SimOperationId> => meta.api === 'sim';
+const isApi = (meta: OperationMeta<string>): meta is OperationMeta => meta.api === 'openapi';
+
+/** Throws the 400 that lists every problem the validators find; what passes is typed as `T` says. */
+function passes<T>(
+  validators: readonly ValidateFunction[],
+  parameters: Parameters,
+): asserts parameters is Parameters & T {
+  const errors = validators.flatMap((validate) => (validate(parameters) ? [] : (validate.errors ?? [])));
   if (errors.length) throw validationError(errors);
 }
 
@@ -201,41 +261,27 @@ export function validateStage(p: Pipeline, call: Call, route: Route): void {
  * (durable) before this resolves: reads (GET) wait for no one; writes wait for the account's earlier
  * writes. One of the control API drives the simulator through the runtime.
  */
-export async function handleStage(p: Pipeline, call: Call, route: Route): Promise<Reply> {
-  const id = route.meta.operationId;
-  if (route.meta.api === 'sim') {
-    const handler = simHandlers[id as SimOperationId] as (ctx: SimCtx<SimOperationId>) => Reply | Promise<Reply>;
-    const ctx = {
+export async function handleStage(p: Pipeline, call: Call, checked: Checked): Promise<Reply> {
+  if (checked.api === 'sim')
+    return runSimHandler(simHandlers, checked.id, {
+      ...checked.request,
       runtime: p.runtime,
       accountId: call.principal?.accountId ?? DEMO_ACCOUNT,
       own: call.principal?.accountId,
-      params: route.params,
-      query: call.query,
-      body: call.body,
       origin: ownOrigin(call.req),
       adminToken: p.opts.simAdminToken,
-    };
-    return handler(ctx as unknown as SimCtx<SimOperationId>);
-  }
-  const handler = p.handlers[id as OperationId] as ((ctx: Ctx<OperationId>) => unknown) | undefined;
-  if (!handler) throw new DomainError('not_implemented', [{ detail: `${id} is not simulated yet.` }]);
-  // the handler's context is the Work itself, carrying the request (one object, made once)
-  const request = {
-    principal: call.principal,
-    params: route.params,
-    query: call.query,
-    body: call.body,
-    upload: call.upload,
-    meta: route.meta,
-  };
+    });
+  const { id, request } = checked;
   return p.runtime.work(
     call.principal?.accountId ?? '',
     async (work) => {
       call.clock = work.clock;
-      return (await handler(work as unknown as Ctx<OperationId>)) as Reply;
+      const reply = await runHandler(p.handlers, id, handlerContext(request, work));
+      if (!reply) throw new DomainError('not_implemented', [{ detail: `${id} is not simulated yet.` }]);
+      return reply;
     },
     // a read takes the clock read with the caller's key; a write reads it under its account's lock
     // (with the key, in the work held since authentication, if there is one)
-    { read: call.req.method === 'GET' || !call.principal, readAhead: call.read, held: call.held, carry: request },
+    { read: call.req.method === 'GET' || !call.principal, readAhead: call.read, held: call.held },
   );
 }
