@@ -29,7 +29,7 @@ export function newDid(fields: Pick<Did, 'id' | 'number' | 'inserted_at' | 'upda
 }
 
 /** A record of any earlier shape as a `did` record (stores and fixture files written before). */
-export function upgradeDid(data: Record<string, unknown>): Did {
+export function upgradeDid(data: object): Did {
   // a stored record is read as the shape it was written in: this one is a `did` already
   if ('sms_enabled' in data) return data as Did;
   const { messaging_enabled, ...rest } = data as Partial<Did> & { messaging_enabled?: boolean } & Pick<

@@ -343,6 +343,17 @@ export type DbData = { [K in CollectionName]: readonly Collections[K][] };
 
 export type AnyRow = Collections[CollectionName];
 
+/** Lists of rows by collection, as a store gathers them to make a DbData (stateOf). */
+export type RowLists = Record<CollectionName, AnyRow[]>;
+
+export const emptyLists = (): RowLists => emptyDb() as RowLists;
+
+/**
+ * Lists gathered by collection as the state they are. Each list holds rows of its own collection
+ * only (the store gathers them by name), which is what DbData says and the lists' type cannot.
+ */
+export const stateOf = (lists: Readonly<Record<CollectionName, readonly AnyRow[]>>): DbData => lists as DbData;
+
 export function emptyDb(): DbData {
   const db: Partial<Record<CollectionName, AnyRow[]>> = {};
   for (const name of COLLECTION_NAMES) db[name] = [];

@@ -77,6 +77,7 @@ export class Collection<R extends AnyRow> {
   /** One page of the account's list, oldest first unless the window says otherwise (rows keyed by `inserted_at`, `id`). */
   async page(accountId: string, window: PageWindow): Promise<PageRows<R>> {
     if (this.t.page) return this.t.page(accountId, window);
+    // cast: every collection's rows carry `id` and `inserted_at`, which the generic R does not say
     return cutPage(
       (await this.t.list(accountId)) as unknown as readonly (R & { data: { id: string; inserted_at: string } })[],
       window,
@@ -288,8 +289,10 @@ for (const name of COLLECTION_NAMES) {
 }
 
 /** A collection of `tables` by its schema name (`api_keys`), for work over every collection alike. */
+// cast: the getters are defined per name at load (below TablesOf), which the CollectionSet type lists by camel-cased name
 export const collectionNamed = <K extends CollectionName>(tables: CollectionSet, name: K): Collection<Collections[K]> =>
   (tables as unknown as Record<string, Collection<Collections[K]>>)[camel(name)] as Collection<Collections[K]>;
 
 /** The collections of a unit of work, derived from the schema's names: a new collection needs no getter. */
+// cast: TablesOf gets a getter per collection at load, which its class declaration cannot list
 export const Tables = TablesOf as unknown as new (table: TableSource) => CollectionSet;

@@ -19,7 +19,7 @@ import { own, type Ownership } from './owner.js';
 import { readRepaired, refuseDuplicates } from './repair.js';
 import { MemoryTable } from './memory_table.js';
 import { buildTables, JsonWork, undoOne, type TableSet, type WorkHost } from './json_work.js';
-import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../../domain/rows.js';
+import { COLLECTION_NAMES, emptyDb, emptyLists, stateOf, type AnyRow, type DbData } from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
 import { StorageUnavailable, type SeqName, type Store, type UnitOfWork, type WorkScope } from '../store.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
@@ -247,10 +247,10 @@ export class JsonStore implements Store, WorkHost {
   /** The state as it is durable once `durable` is: every other live work's changes left out. */
   state(durable: Set<JsonWork> = new Set(this.live)): DbData {
     const pending = [...this.live].filter((w) => !durable.has(w));
-    const data = emptyDb() as Record<CollectionName, AnyRow[]>;
+    const data = emptyLists();
     if (!pending.length) {
       for (const name of COLLECTION_NAMES) data[name] = this.tables[name].all();
-      return data as unknown as DbData;
+      return stateOf(data);
     }
     const entries = pending.flatMap((w) => w.undo).sort((a, b) => b.seq - a.seq);
     const touched = new Set(entries.map((u) => u.table));
@@ -260,11 +260,12 @@ export class JsonStore implements Store, WorkHost {
         continue;
       }
       const copy = new MemoryTable<AnyRow>(name, SCHEMA[name] as never, this.tables[name].all());
+      // cast: undoOne touches the table its entries name, and these entries name this one only
       const tables = { [name]: copy } as unknown as TableSet;
       for (const u of entries) if (u.table === name) undoOne(tables, u);
       data[name] = copy.all();
     }
-    return data as unknown as DbData;
+    return stateOf(data);
   }
 
   /** Removes document and result files no record names (after a reset, a restore or a crash). */

@@ -143,6 +143,7 @@ export class JsonWork {
 
   private table<K extends CollectionName>(name: K): TableOps<Collections[K]> {
     type R = Collections[K];
+    // cast: the table set is keyed by name (TableSet); the table under `name` holds that collection's rows
     const t = () => this.store.tables[name] as unknown as MemoryTable<R>;
     return {
       get: async (id) => t().get(id),

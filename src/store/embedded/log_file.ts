@@ -15,7 +15,14 @@ import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { exists, makeDirs, onlyFiles } from './dirs.js';
 import { fromV1, replayV1 } from './log_v1.js';
-import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../../domain/rows.js';
+import {
+  COLLECTION_NAMES,
+  emptyLists,
+  stateOf,
+  type AnyRow,
+  type CollectionName,
+  type DbData,
+} from '../../domain/rows.js';
 import { lostWith, type Warn } from '../../domain/side_paths.js';
 
 export const STORE_FORMAT = 'dipswitch-store';
@@ -355,12 +362,11 @@ function fromDb(collections: Record<string, unknown>, path: string): Tables {
 }
 
 function toDb(tables: Tables): DbData {
-  const db = emptyDb() as Record<CollectionName, AnyRow[]>;
+  const db = emptyLists();
   for (const [name, rows] of tables) db[name] = [...rows.values()];
-  const state = db as unknown as DbData;
+  const state = stateOf(db);
   // records stored before a field was renamed read as they are now (rewritten at the next compaction)
-  state.numbers = state.numbers.map((n) => ({ ...n, data: upgradeDid(n.data as unknown as Record<string, unknown>) }));
-  return state;
+  return { ...state, numbers: state.numbers.map((n) => ({ ...n, data: upgradeDid(n.data) })) };
 }
 
 function applyChanges(tables: Tables, changes: Change[]): void {

@@ -27,6 +27,7 @@ export function fromV1(doc: Record<string, unknown>): Record<string, unknown> {
 }
 
 function v1Steps(schedule: V1Step[]): AnyRow[] {
+  // cast: a v1 step's `kind` is any text the old format wrote; the step table reads it as it reads its own rows
   return schedule.map((s, i) => ({
     account_id: s.account_id,
     seq: i,

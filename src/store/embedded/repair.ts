@@ -2,7 +2,14 @@
 import { inaccessible, StoreRefused, type LogFile } from './log_file.js';
 import { MemoryTable } from './memory_table.js';
 import { UniqueViolation } from '../table.js';
-import { COLLECTION_NAMES, emptyDb, type AnyRow, type CollectionName, type DbData } from '../../domain/rows.js';
+import {
+  COLLECTION_NAMES,
+  emptyLists,
+  stateOf,
+  type AnyRow,
+  type CollectionName,
+  type DbData,
+} from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
 
 /** A row set aside by a repair, with its collection. */
@@ -16,7 +23,7 @@ export interface AsideRow {
  * held first: the first holder keeps it, the others are set aside (a store repair).
  */
 export function withoutDuplicates(data: DbData): { kept: DbData; aside: AsideRow[] } {
-  const kept = emptyDb() as Record<CollectionName, AnyRow[]>;
+  const kept = emptyLists();
   const aside: AsideRow[] = [];
   for (const name of COLLECTION_NAMES) {
     const table = new MemoryTable<AnyRow>(name, SCHEMA[name] as never, []);
@@ -31,7 +38,7 @@ export function withoutDuplicates(data: DbData): { kept: DbData; aside: AsideRow
       }
     }
   }
-  return { kept: kept as unknown as DbData, aside };
+  return { kept: stateOf(kept), aside };
 }
 
 /** The store made from what was read, or refused when two of its rows hold one unique key. */

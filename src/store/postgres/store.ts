@@ -170,6 +170,7 @@ export class PgStore implements Store {
     if ('read' in scope && scope.ahead) ahead.set(aheadKey(scope.ahead.collection, scope.ahead.id), scope.ahead.row);
     if ('account' in scope) {
       const account = client.escapeLiteral(scope.account);
+      // cast: pg types one result per query; a text of several statements answers one result each
       const results = (await client.query(
         `${beginAccount(account)}; SELECT row FROM ${table('clocks')} WHERE id = ${account}`,
       )) as unknown as pg.QueryResult<{ row: string }>[];
@@ -179,6 +180,7 @@ export class PgStore implements Store {
     if ('callerOf' in scope) {
       const { index, value } = scope.callerOf;
       const sql = beginCaller(client.escapeLiteral(index), client.escapeLiteral(stored(value)));
+      // cast: pg types one result per query; a text of several statements answers one result each
       const results = (await client.query(sql)) as unknown as pg.QueryResult<CallerFound>[];
       begun = { lookup: scope.callerOf, rows: callerRows(results[1]?.rows[0]) };
       if (begun.rows.key) ahead.set(aheadKey('clocks', begun.rows.key.account_id), begun.rows.clock);

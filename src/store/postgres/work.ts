@@ -5,7 +5,8 @@ import { changed, deepFreeze, keysOf, refusal, type Taken } from '../table.js';
 import { namedFiles } from '../files.js';
 import {
   COLLECTION_NAMES,
-  emptyDb,
+  emptyLists,
+  stateOf,
   type AnyRow,
   type CollectionName,
   type Collections,
@@ -182,11 +183,11 @@ export class PgWork {
       },
       exportState: async () => {
         await this.flush();
-        const state = emptyDb() as Record<CollectionName, AnyRow[]>;
+        const state = emptyLists();
         const all = await this.db.query<{ c: number; row: string }>(EXPORT_STATE);
         for (const { c, row } of all.rows)
           state[COLLECTION_NAMES[c] as CollectionName].push(deepFreeze(JSON.parse(row) as AnyRow));
-        return state as unknown as DbData;
+        return stateOf(state);
       },
     });
   }
@@ -334,6 +335,7 @@ export class PgWork {
       return ahead.rows as PageRows<R>;
     // PostgreSQL's text holds no NUL: such a cursor is read against the whole list
     if (after?.includes('\u0000') || before?.includes('\u0000'))
+      // cast: every collection's rows carry `id` and `inserted_at` (Keyed), which the generic R does not say
       return cutPage((await this.table(name).list(accountId)) as unknown as R[] & Keyed[], w) as PageRows<R>;
     await this.flush();
     const found = await this.db.query<PageFound>(pageSql(name, w), [accountId, after, before, w.size]);
