@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import * as prettier from 'prettier';
@@ -85,6 +85,39 @@ describe('the checks npm test runs first', () => {
     );
     expect(run.status, run.stderr).toBe(3);
   }, 60_000);
+});
+
+/** Every .ts file under a folder of src, with its text. */
+function sources(folder: string): { file: string; text: string }[] {
+  const root = join(projectRoot, 'src', folder);
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ file: join('src', folder, f), text: readFileSync(join(root, f), 'utf8') }));
+}
+
+describe('the layers above the store (docs/architecture.md)', () => {
+  it('name no backend: nothing in http, api, control, simulation or engine says PostgreSQL', () => {
+    const naming = ['http', 'api', 'control', 'simulation', 'engine']
+      .flatMap(sources)
+      .filter((s) => /postgres/i.test(s.text))
+      .map((s) => s.file);
+    expect(naming).toEqual([]);
+  });
+
+  it('hold no double cast; each one in the store says why on the line before', () => {
+    const all = ['.'].flatMap(sources);
+    const outside = all.filter((s) => !s.file.startsWith(join('src', 'store')) && s.text.includes('as unknown as'));
+    expect(outside.map((s) => s.file)).toEqual([]);
+    const unexplained = sources('store').flatMap(({ file, text }) => {
+      const lines = text.split('\n');
+      return lines.flatMap((line, i) => {
+        if (!line.includes('as unknown as')) return [];
+        const above = lines.slice(Math.max(0, i - 3), i + 1).join('\n');
+        return /\/\/ cast: /.test(above) ? [] : [`${file}:${i + 1}`];
+      });
+    });
+    expect(unexplained).toEqual([]);
+  });
 });
 
 describe('the PostgreSQL tests from any checkout', () => {

@@ -203,8 +203,8 @@ export class Snapshots {
 
   /**
    * Saves a copy read in whole-state work (`run`), so the copy is one moment of the state; the shelf is
-   * read before it and written after it, outside its lock (on PostgreSQL the shelf's statements take
-   * connections of their own, which the account work waiting for that lock may hold). Past a limit:
+   * read before it and written after it, outside its lock (a shelf of a shared store takes connections
+   * of its own, which the account work waiting for that lock may hold). Past a limit:
    * 422 `limit_reached`.
    */
   async save(run: WholeStateRun, name: string, owner?: string): Promise<void> {

@@ -6,12 +6,12 @@
  * account's clock set to its time, so a crash loses nothing and a restart resumes; lifecycle steps due
  * at the same instant share one unit (one durable write for a thousand bulk dips started together).
  *
- * Over a shared store (PostgreSQL) several instances run one schedule. A step runs in the work
+ * Over a shared store several instances run one schedule. A step runs in the work
  * that removes it, under its account's lock, so it runs once whoever reaches it. A step is claimed
  * (`claim`, for CLAIM_LEASE_MS of wall time) by the instance whose work made it due at once, and by
  * the one sending a delivery outside any lock: the others wait for it, keeping the account's time
  * order, and take it over only once the claim has lapsed (that instance died). Instances tell each
- * other of new steps (LISTEN/NOTIFY) so that a `real` clock's timer is set on each of them.
+ * other of new steps (the store's `tell`) so that a `real` clock's timer is set on each of them.
  */
 import type { StepKind, StepRow } from '../domain/rows.js';
 import { StorageUnavailable, type UnitOfWork } from '../store/store.js';

@@ -80,8 +80,7 @@ export function windowAhead(query: Record<string, unknown>): PageWindow | undefi
   const size = (n: unknown) => (typeof n === 'string' && /^[1-9][0-9]{0,2}$/.test(n) ? Number(n) : undefined);
   const key = (c: unknown) => {
     const parts = typeof c === 'string' ? cursorParts(c) : undefined;
-    // PostgreSQL's text holds no NUL (such a cursor is the handler's to read)
-    return parts && !parts.some((p) => p.includes('\u0000')) ? ([parts[1], parts[2]] as const) : undefined;
+    return parts ? ([parts[1], parts[2]] as const) : undefined;
   };
   const w: PageWindow = {
     after: key(after),
@@ -149,7 +148,7 @@ export async function pageOf<R extends Keyed, T>(
 
 /**
  * The 200 answer of a list the store pages itself (the account's whole list of one collection, in list
- * order): only the page is read, which on PostgreSQL is one statement by the list's sort key.
+ * order): only the page is read, which a store with a sort-key index reads by that index.
  */
 export async function storePageOf<R extends Keyed, T>(
   ctx: ListContext,

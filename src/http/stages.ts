@@ -58,8 +58,8 @@ export async function authenticateStage(p: Pipeline, call: Call, meta: Operation
   if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
   const header = call.req.headers.authorization;
   try {
-    // a write's unit of work begins with the caller's key: on PostgreSQL the key, its account's lock and
-    // clock in one round trip; it is held for the handler (an upload's is begun after its body is read)
+    // a write's unit of work begins with the caller's key (a store may read the key, take its account's
+    // lock and read its clock at once); it is held for the handler (an upload's begins after its body)
     const writes = meta.api === 'openapi' && call.req.method !== 'GET' && !meta.multipart;
     const lookup = writes ? lookupIn(header) : undefined;
     if (lookup) call.held = await hold(p.runtime.store, { callerOf: lookup });

@@ -27,12 +27,13 @@ export function fromV1(doc: Record<string, unknown>): Record<string, unknown> {
 }
 
 function v1Steps(schedule: V1Step[]): AnyRow[] {
-  // cast: a v1 step's `kind` is any text the old format wrote; the step table reads it as it reads its own rows
-  return schedule.map((s, i) => ({
+  const rows = schedule.map((s, i) => ({
     account_id: s.account_id,
     seq: i,
     data: { id: s.id, inserted_at: s.at, at: s.at, kind: s.kind, ref: s.ref },
-  })) as unknown as AnyRow[];
+  }));
+  // cast: a v1 step's `kind` is any text the old format wrote; the step table reads it as it reads its own rows
+  return rows as unknown as AnyRow[];
 }
 
 export function replayV1(tables: Tables, text: string): void {

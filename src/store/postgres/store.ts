@@ -35,7 +35,9 @@ import {
   table,
 } from './sql.js';
 import { callerRows, type CallerFound } from './answers.js';
-import { aheadKey, PgWork, prepared, reindex, statementName } from './work.js';
+import { reindex } from './index_keys.js';
+import { prepared, statementName } from './statements.js';
+import { aheadKey, PgWork } from './work.js';
 import type { AnyRow } from '../../domain/rows.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
 

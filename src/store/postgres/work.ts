@@ -1,7 +1,7 @@
-/** A unit of work on PostgreSQL: its statements, prepared once per connection, and the collections over them. */
+/** A unit of work on PostgreSQL: the collections over its statements (statements.ts), its writes sent together. */
 import pg from 'pg';
 import type { TableOps } from '../collections.js';
-import { changed, deepFreeze, keysOf, refusal, type Taken } from '../table.js';
+import { changed, deepFreeze, refusal, type Taken } from '../table.js';
 import { namedFiles } from '../files.js';
 import {
   COLLECTION_NAMES,
@@ -13,9 +13,10 @@ import {
   type DbData,
 } from '../../domain/rows.js';
 import { cutPage, sameWindow, type PageRows, type PageWindow } from '../page.js';
-import { SCHEMA, type TableDef } from '../schema.js';
 import { UnitOfWork, type CallerLookup, type CallerRows, type PageAhead, type SeqName } from '../store.js';
 import type { PgPeers } from './peers.js';
+import { indexKeys } from './index_keys.js';
+import type { Queries } from './statements.js';
 import { callerRows, pageOf, parsed, violationOf, windowKey, type CallerFound, type PageFound } from './answers.js';
 import {
   callerSql,
@@ -28,73 +29,6 @@ import {
   stored,
   table,
 } from './sql.js';
-
-/** What a unit of work sends its statements through. */
-export interface Queries {
-  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
-  /** Statements whose values are literals in their text, sent in one round trip. */
-  batch(text: string): Promise<unknown>;
-}
-
-/** The names of the statements prepared, one per text (a unit of work's texts are a fixed few per collection). */
-const statementNames = new Map<string, string>();
-
-/** The name a statement is prepared under, the same on every connection. */
-export function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (name === undefined) statementNames.set(text, (name = `dipswitch_${statementNames.size}`));
-  return name;
-}
-
-/**
- * A connection whose statements are prepared once (on each connection) and then only executed:
- * PostgreSQL parses and plans a unit of work's few texts once, not at every call.
- */
-export function prepared(client: pg.PoolClient): Queries {
-  return {
-    query: <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
-      client.query<R>({ name: statementName(text), text, values }),
-    batch: (text) => client.query(text),
-  };
-}
-
-/**
- * The statement inserting a row's index keys, given the numbers of its parameters: the collection,
- * the row's id and sort, and (from `keys` on) the keys' index names, keys and uniqueness as arrays.
- * A unique key another row holds is not inserted (and so not returned).
- */
-function insertKeys(n: { collection: number; id: number; sort: number; keys: number }, onlyIf = ''): string {
-  return `INSERT INTO row_index (collection, index_name, key, id, sort, is_unique)
-    SELECT $${n.collection}, k.index_name, k.key, $${n.id}, $${n.sort}, k.is_unique
-    FROM unnest($${n.keys}::text[], $${n.keys + 1}::text[], $${n.keys + 2}::boolean[]) AS k(index_name, key, is_unique)
-    ${onlyIf}
-    ON CONFLICT (collection, index_name, key) WHERE is_unique DO NOTHING
-    RETURNING index_name, key`;
-}
-
-/** A row's index keys (schema.ts), and the same as the three arrays `insertKeys` takes. */
-function indexKeys(name: CollectionName, row: AnyRow) {
-  const keys: { index: string; key: string; unique: boolean }[] = [];
-  const def = SCHEMA[name] as TableDef<AnyRow>;
-  for (const [index, d] of Object.entries(def.indexes))
-    // a key a row gives twice is one key (as in the embedded store)
-    for (const key of new Set(keysOf(d.key(row)).map(stored))) keys.push({ index, key, unique: !!d.unique });
-  return { keys, keyColumns: [keys.map((k) => k.index), keys.map((k) => k.key), keys.map((k) => k.unique)] };
-}
-
-/**
- * A migration that gives the rows of a collection the keys of its indexes as schema.ts defines them
- * now (an index added to a collection that already has rows).
- */
-export async function reindex(db: Pick<pg.ClientBase, 'query'>, name: CollectionName): Promise<void> {
-  await db.query('DELETE FROM row_index WHERE collection = $1', [name]);
-  const rows = await db.query<{ sort: string; row: string }>(`SELECT sort, row FROM ${table(name)}`);
-  for (const r of rows.rows) {
-    const row = JSON.parse(r.row) as AnyRow;
-    const { keyColumns } = indexKeys(name, row);
-    await db.query(insertKeys({ collection: 1, id: 2, sort: 3, keys: 4 }), [name, row.data.id, r.sort, ...keyColumns]);
-  }
-}
 
 type Keyed = { data: { id: string; inserted_at: string } };
 
@@ -211,7 +145,9 @@ export class PgWork {
       !lookup.page
     )
       return begun.rows;
-    const { ahead, page } = lookup;
+    const { ahead } = lookup;
+    // a window whose cursor holds a NUL, which text cannot, is not read ahead: its handler's page reads it
+    const page = lookup.page && !holdsNul(lookup.page.window) ? lookup.page : undefined;
     const params: unknown[] = [lookup.index, stored(lookup.value)];
     if (ahead) params.push(ahead.id);
     if (page) params.push(windowKey(page.window.after), windowKey(page.window.before), page.window.size);
@@ -334,7 +270,7 @@ export class PgWork {
     if (ahead?.collection === name && ahead.accountId === accountId && sameWindow(ahead.window, w))
       return ahead.rows as PageRows<R>;
     // PostgreSQL's text holds no NUL: such a cursor is read against the whole list
-    if (after?.includes('\u0000') || before?.includes('\u0000'))
+    if (holdsNul(w))
       // cast: every collection's rows carry `id` and `inserted_at` (Keyed), which the generic R does not say
       return cutPage((await this.table(name).list(accountId)) as unknown as R[] & Keyed[], w) as PageRows<R>;
     await this.flush();
@@ -396,3 +332,7 @@ export class PgWork {
     };
   }
 }
+
+/** Whether a window's cursors hold a NUL, which PostgreSQL's text cannot. */
+const holdsNul = (w: PageWindow): boolean =>
+  [w.after, w.before].some((k) => k?.some((part) => part.includes('\u0000')) ?? false);
