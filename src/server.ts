@@ -26,7 +26,9 @@ import { serverMetrics, type Metrics } from './engine/metrics.js';
 import { MemorySnapshotShelf, Snapshots } from './engine/sandboxes.js';
 import { ScenarioShelf } from './testing/scenario_runner.js';
 import type { Fired } from './engine/schedule.js';
+import { Claims } from './engine/claims.js';
 import { Scheduler } from './engine/scheduler.js';
+import { WorkRunner } from './engine/work.js';
 import { SmppBinds, SmppServer, type Bound, type SmppHooks } from './engine/transport/smpp.js';
 import { smppHooks } from './simulation/smpp.js';
 import { runners } from './simulation/simulation.js';
@@ -112,14 +114,14 @@ function wireSmpp(parts: {
   clocks: Clocks;
   faults: Faults;
   journal: Journal;
-  scheduler: Scheduler;
+  runner: WorkRunner;
   deliveries: DeliveryWorker;
   binds: SmppBinds;
   logger: Logger;
   metrics: Metrics;
   messageIds?: MessageIdForm;
 }): SmppHooks {
-  const { store, deliveries, binds, scheduler } = parts;
+  const { store, deliveries, binds, runner } = parts;
   store.peers?.hear('smpp', (keyId) => {
     if (binds.count(keyId))
       void deliveries
@@ -135,7 +137,7 @@ function wireSmpp(parts: {
     ...parts,
     messageIds: parts.messageIds,
     wall: wallClock,
-    work: (accountId, fn) => scheduler.work(accountId, fn),
+    work: (accountId, fn) => runner.work(accountId, fn),
     wake: (keyId) => deliveries.wake(keyId),
   });
   // every PDU exchanged is counted as it is journaled
@@ -175,10 +177,15 @@ async function openStore(
   return { pg, store: pg ?? (await JsonStore.open(opts.store as JsonStoreOptions, logger)) };
 }
 
+/** The defaults, with the limits the options give. */
+function limitsOf(opts: ServerOptions): Limits {
+  const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
+  return { ...DEFAULT_LIMITS, ...Object.fromEntries(given) };
+}
+
 export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const logger = opts.logger ?? consoleLogger;
-  const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
-  const limits: Limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(given) };
+  const limits = limitsOf(opts);
   const instance = instanceName();
   const { pg, store } = await openStore(opts, logger, instance);
   const fixtures = opts.fixtures ?? (() => fixtureState());
@@ -201,15 +208,16 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     policy: new OutboundPolicy({ allow: opts.outboundAllow, deny: opts.outboundDeny }),
     logger,
   });
+  const claims = new Claims({ instance, shared: !!store.peers, wall: wallClock });
+  const runner = new WorkRunner({ store, clocks, ids, random, claims, scheduled: (a) => scheduler.notify(a) });
   const scheduler = new Scheduler({
     store,
     clocks,
-    ids,
-    random,
     logger,
     deliveries,
     runners,
-    instance,
+    runner,
+    claims,
     ran: journalStep(journal, logger),
     wall: wallClock,
     setTimer: unrefTimer,
@@ -219,7 +227,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     clocks,
     faults,
     journal,
-    scheduler,
+    runner,
     deliveries,
     binds,
     logger,
@@ -243,7 +251,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     limits,
     scenarios: new ScenarioShelf(opts.scenarioDirs),
     streams: new Set(),
-    work: (accountId, fn, workOpts) => scheduler.work(accountId, fn, workOpts),
+    work: (accountId, fn, workOpts) => runner.work(accountId, fn, workOpts),
     ...resets({ store, fixtures, faults, journal, clocks, scheduler, ids, random }),
     async close() {
       for (const end of [...runtime.streams]) end();

@@ -1,10 +1,11 @@
 /** The scheduler's vocabulary: what a step did, what runs one, what the scheduler is built from. */
-import type { Ids, Logger, Random } from '../deps.js';
+import type { Logger } from '../deps.js';
 import type { StepKind, StepRow } from '../domain/rows.js';
 import type { Store } from '../store/store.js';
 import type { Clocks } from './clock.js';
 import type { DeliveryWorker } from './deliveries.js';
-import type { Work } from './work.js';
+import type { Claims } from './claims.js';
+import type { Work, WorkRunner } from './work.js';
 
 /** The account's next step is further ahead than an advance to it may go: it is at `at`, `ms` ahead. */
 export class NextTooFar extends Error {
@@ -30,13 +31,13 @@ export type Runner = (step: StepRow, work: Work) => Promise<string>;
 export interface SchedulerOptions {
   store: Store;
   clocks: Clocks;
-  ids: Ids;
-  random: Random;
   logger: Logger;
   deliveries: DeliveryWorker;
   runners: Record<Exclude<StepKind, 'delivery'>, Runner>;
-  /** This instance's name among those over a shared store (claims). */
-  instance: string;
+  /** Runs a step's unit of work with its Work (the runner every unit of work goes through). */
+  runner: WorkRunner;
+  /** Steps another instance is running (over a shared store). */
+  claims: Claims;
   /** Called with each step run here, once it ran (the journal keeps it: the dashboard's timeline). */
   ran?(accountId: string, fired: Fired): Promise<void>;
   /** Wall time and a timer on it; injected so nothing here reads time itself. */

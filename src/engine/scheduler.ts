@@ -2,42 +2,40 @@
  * The one scheduler: lifecycle steps and delivery attempts wait in the store on their account's
  * clock, and run in time order when `advance` moves the clock past them, right after the work that
  * scheduled them commits when they are due at once, or, for a clock in `real` mode, when one timer
- * set for the earliest due step fires. Never a polling loop. A step runs in a unit of work with the
- * account's clock set to its time, so a crash loses nothing and a restart resumes; lifecycle steps due
- * at the same instant share one unit (one durable write for a thousand bulk dips started together).
+ * set for the earliest due step fires (alarm.ts). A step runs in a unit of work with the account's
+ * clock set to its time, so a crash loses nothing and a restart resumes; lifecycle steps due at the
+ * same instant share one unit (one durable write for a thousand bulk dips started together). An
+ * account's steps run one at a time, in its queue (queues.ts).
  *
- * Over a shared store several instances run one schedule. A step runs in the work
- * that removes it, under its account's lock, so it runs once whoever reaches it. A step is claimed
- * (`claim`, for CLAIM_LEASE_MS of wall time) by the instance whose work made it due at once, and by
- * the one sending a delivery outside any lock: the others wait for it, keeping the account's time
- * order, and take it over only once the claim has lapsed (that instance died). Instances tell each
- * other of new steps (the store's `tell`) so that a `real` clock's timer is set on each of them.
+ * Over a shared store several instances run one schedule. A step runs in the work that removes it,
+ * under its account's lock, so it runs once whoever reaches it; one another instance has claimed
+ * (claims.ts) is looked at again every CLAIM_WAIT_MS until it is gone or the claim lapsed, the one
+ * poll here. Instances tell each other of new steps (the store's `tell`) so that a `real` clock's
+ * timer is set on each of them.
  */
 import type { StepKind, StepRow } from '../domain/rows.js';
 import { StorageUnavailable, type UnitOfWork } from '../store/store.js';
+import { Alarm } from './alarm.js';
 import type { Clock } from './clock.js';
+import { AccountQueues } from './queues.js';
 import { NextTooFar, type Fired, type SchedulerOptions } from './schedule.js';
-import { makeWork, type Work, type WorkOptions } from './work.js';
-import { cleanupFailed } from '../domain/side_paths.js';
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the store refused a write, the timer tries again this much later. */
 const STORAGE_RETRY_MS = 1_000;
-/** How long (wall time) a claim holds: past a delivery's timeout twice (a duplicate fault sends twice). */
-export const CLAIM_LEASE_MS = 30_000;
 /** The most lifecycle steps due at one instant that run in one unit of work. */
 const STEPS_TOGETHER = 200;
 /** How often an instance looks again at a step another one is running. */
 const CLAIM_WAIT_MS = 20;
 
 export class Scheduler {
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queues = new AccountQueues();
   private readonly kicked = new Set<string>();
-  private timer: { cancel(): void } | undefined;
-  private timerDue = Infinity;
+  private readonly alarm: Alarm;
   private stopped = false;
 
-  constructor(private readonly opts: SchedulerOptions) {}
+  constructor(private readonly opts: SchedulerOptions) {
+    this.alarm = new Alarm(opts, () => void this.runRealClocks());
+  }
 
   start(): void {
     this.stopped = false;
@@ -49,9 +47,7 @@ export class Scheduler {
 
   stop(): void {
     this.stopped = true;
-    this.timer?.cancel();
-    this.timer = undefined;
-    this.timerDue = Infinity;
+    this.alarm.cancel();
   }
 
   /**
@@ -62,7 +58,7 @@ export class Scheduler {
     accountId: string,
     target: number | { next: true; within?: number },
   ): Promise<{ from: string; now: string; fired: Fired[] }> {
-    return this.exclusive(accountId, async () => {
+    return this.queues.run(accountId, async () => {
       const before = await this.read((w) => this.opts.clocks.of(w, accountId));
       const from = before.ms();
       let to: number | undefined = typeof target === 'number' ? target : undefined;
@@ -88,24 +84,26 @@ export class Scheduler {
     // one look at the account's due steps waiting in its queue covers every write before it
     if (this.kicked.has(accountId)) return;
     this.kicked.add(accountId);
-    void this.exclusive(accountId, async () => {
-      this.kicked.delete(accountId);
-      const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
-      await this.runUntil(accountId, clock.ms());
-      const next = await this.read((w) => w.steps.earliest(accountId));
-      if (next && clock.mode === 'real') this.wakeIn(Date.parse(next.data.at) - clock.ms());
-    }).catch((e) => this.failed(e));
+    void this.queues
+      .run(accountId, async () => {
+        this.kicked.delete(accountId);
+        const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
+        await this.runUntil(accountId, clock.ms());
+        const next = await this.read((w) => w.steps.earliest(accountId));
+        if (next && clock.mode === 'real') this.wakeIn(Date.parse(next.data.at) - clock.ms());
+      })
+      .catch((e) => this.failed(e));
   }
 
   /** Resolves once the account's queued scheduler work (due steps, deliveries) is done. */
-  async idle(accountId: string): Promise<void> {
-    // its failures are said where they happen (failed()); this only waits for it to settle
-    await this.queues.get(accountId)?.catch(cleanupFailed);
+  idle(accountId: string): Promise<void> {
+    // its failures are said where they happen (failed())
+    return this.queues.idle(accountId);
   }
 
   /** Runs the account's due steps now and waits for them (a simulated call that sets off deliveries). */
   runDue(accountId: string): Promise<Fired[]> {
-    return this.exclusive(accountId, async () => {
+    return this.queues.run(accountId, async () => {
       const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
       return this.runUntil(accountId, clock.ms());
     });
@@ -121,7 +119,7 @@ export class Scheduler {
       const due = await this.read((w) => this.dueTogether(w, accountId, upTo));
       const [step] = due;
       if (!step) break;
-      if (this.heldElsewhere(step)) {
+      if (this.opts.claims.heldElsewhere(step)) {
         await new Promise<void>((resolve) => this.opts.setTimer(resolve, CLAIM_WAIT_MS));
         continue;
       }
@@ -145,7 +143,7 @@ export class Scheduler {
     const [first] = steps;
     if (!first || Date.parse(first.data.at) > upTo) return [];
     const together = (s: StepRow) =>
-      s.data.at === first.data.at && s.data.kind !== 'delivery' && !this.heldElsewhere(s);
+      s.data.at === first.data.at && s.data.kind !== 'delivery' && !this.opts.claims.heldElsewhere(s);
     if (!together(first)) return [first];
     const end = steps.findIndex((s, i) => i >= STEPS_TOGETHER || !together(s));
     return steps.slice(0, end === -1 ? steps.length : end);
@@ -180,7 +178,7 @@ export class Scheduler {
   /** Removes a due step in `w` if it is this instance's to run: false when it is gone or another runs it. */
   private async take(w: UnitOfWork, step: StepRow): Promise<boolean> {
     const stored = await w.steps.getAnyAccount(step.data.id);
-    if (!stored || this.heldElsewhere(stored)) return false;
+    if (!stored || this.opts.claims.heldElsewhere(stored)) return false;
     await w.steps.remove(stored);
     return true;
   }
@@ -188,7 +186,7 @@ export class Scheduler {
   /** Runs a lifecycle step's runner in `w` with the clock at its time; answers what it did. */
   private async runLifecycle(w: UnitOfWork, clock: Clock, step: StepRow): Promise<string> {
     const run = this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>];
-    return (await this.within(w, step.account_id, clock, (work) => run(step, work))).out;
+    return (await this.opts.runner.within(w, step.account_id, clock, (work) => run(step, work))).out;
   }
 
   private said(step: StepRow, what: string | null): void {
@@ -200,70 +198,6 @@ export class Scheduler {
       });
   }
 
-  /** Whether another instance is running the step now (its claim has not lapsed). */
-  private heldElsewhere(step: StepRow): boolean {
-    return !!step.claim && step.claim.by !== this.opts.instance && step.claim.until > this.opts.wall();
-  }
-
-  private claim(): { by: string; until: number } {
-    return { by: this.opts.instance, until: this.opts.wall() + CLAIM_LEASE_MS };
-  }
-
-  /**
-   * Over a shared store, in the work that made them: the account's steps due by `nowMs` are this
-   * instance's to run, right after the commit, so another instance's `advance` waits for them
-   * rather than running (and reporting) them itself, as one instance would.
-   */
-  async claimDue(w: UnitOfWork, accountId: string, nowMs: number): Promise<void> {
-    if (!this.opts.store.peers) return;
-    for (const step of await w.steps.list(accountId)) {
-      if (Date.parse(step.data.at) > nowMs) break;
-      if (this.heldElsewhere(step)) continue;
-      await w.steps.update(step, (s) => {
-        s.claim = this.claim();
-      });
-    }
-  }
-
-  /**
-   * A unit of work of one account for a handler or a control call (Runtime.work): once committed, the
-   * timer here wakes for any step it scheduled.
-   */
-  async work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts: WorkOptions = {}): Promise<T> {
-    let earliest: number | null = null;
-    const ahead = opts.read ? opts.readAhead : undefined;
-    const scope = opts.read ? { read: true as const, ahead: ahead?.ahead, page: ahead?.page } : { account: accountId };
-    const body = async (w: UnitOfWork) => {
-      const clock = ahead ? this.opts.clocks.from(accountId, ahead.clock) : await this.opts.clocks.of(w, accountId);
-      const done = await this.within(w, accountId, clock, fn);
-      earliest = done.earliest;
-      return done.out;
-    };
-    const result = opts.held ? await opts.held.finish(body) : await this.opts.store.run(scope, body);
-    if (earliest !== null) this.notify(accountId);
-    return result;
-  }
-
-  /**
-   * Runs `fn` on the account's Work inside `w`: the one way steps enter the schedule. The steps it
-   * scheduled are told to the other instances with this commit, and those already due are claimed here.
-   */
-  private async within<T>(
-    w: UnitOfWork,
-    accountId: string,
-    clock: Clock,
-    fn: (work: Work) => Promise<T>,
-  ): Promise<{ out: T; earliest: number | null }> {
-    const work = makeWork(this.opts, w, accountId, clock);
-    const out = await fn(work);
-    const earliest = work.earliest;
-    if (earliest !== null) {
-      await w.tell('steps', accountId);
-      if (earliest <= clock.ms()) await this.claimDue(w, accountId, clock.ms());
-    }
-    return { out, earliest };
-  }
-
   /** Runs one step; null when it was not this instance's to run (another ran it, or is running it). */
   private async runStep(step: StepRow): Promise<string | null> {
     const { store, clocks, logger } = this.opts;
@@ -272,11 +206,11 @@ export class Scheduler {
       // sent outside any lock: claimed first, so no other instance sends it meanwhile
       const mine = await store.run({ account: accountId }, async (w) => {
         const stored = await w.steps.getAnyAccount(step.data.id);
-        if (!stored || this.heldElsewhere(stored)) return null;
+        if (!stored || this.opts.claims.heldElsewhere(stored)) return null;
         await clocks.advanceTo(w, accountId, Date.parse(step.data.at));
-        if (!store.peers) return stored;
+        if (!this.opts.claims.shared) return stored;
         return w.steps.update(stored, (s) => {
-          s.claim = this.claim();
+          s.claim = this.opts.claims.claim();
         });
       });
       if (!mine) return null;
@@ -335,9 +269,7 @@ export class Scheduler {
         const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
         if (clock.mode === 'real') soonest = Math.min(soonest, Date.parse(step.data.at) - clock.ms());
       }
-      this.timer?.cancel();
-      this.timer = undefined;
-      this.timerDue = Infinity;
+      this.alarm.cancel();
       if (soonest !== Infinity) this.wakeIn(soonest);
     } catch (e) {
       this.failed(e);
@@ -345,23 +277,15 @@ export class Scheduler {
   }
 
   private wakeIn(ms: number): void {
-    if (this.stopped) return;
-    const delay = Math.min(Math.max(0, ms), MAX_TIMER_MS);
-    const due = this.opts.wall() + delay;
-    if (this.timer && due >= this.timerDue) return;
-    this.timer?.cancel();
-    this.timerDue = due;
-    this.timer = this.opts.setTimer(() => void this.runRealClocks(), delay);
+    if (!this.stopped) this.alarm.soonest(ms);
   }
 
   private async runRealClocks(): Promise<void> {
-    this.timer = undefined;
-    this.timerDue = Infinity;
     try {
       const steps = await this.read((w) => w.steps.all());
       const accounts = new Set(steps.map((s) => s.account_id));
       for (const accountId of accounts) {
-        await this.exclusive(accountId, async () => {
+        await this.queues.run(accountId, async () => {
           const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
           if (clock.mode === 'real') await this.runUntil(accountId, clock.ms());
         });
@@ -376,24 +300,9 @@ export class Scheduler {
   private failed(e: unknown): void {
     if (e instanceof StorageUnavailable) {
       this.opts.logger.warn(`scheduler: ${e.message}; trying again in ${STORAGE_RETRY_MS} ms`);
-      this.timer?.cancel();
-      this.timerDue = Infinity;
-      this.timer = this.opts.setTimer(() => void this.runRealClocks(), STORAGE_RETRY_MS);
+      if (!this.stopped) this.alarm.in(STORAGE_RETRY_MS);
       return;
     }
     this.opts.logger.warn(`scheduler: ${(e as Error).stack ?? String(e)}`);
-  }
-
-  /** Runs `fn` when the account's previous scheduler work is done, so steps never interleave. */
-  private exclusive<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(accountId) ?? Promise.resolve();
-    const next = previous.then(fn, fn);
-    // the chain goes on after a failure, which the caller of `next` hears
-    const settled = next.catch(cleanupFailed);
-    this.queues.set(accountId, settled);
-    void settled.then(() => {
-      if (this.queues.get(accountId) === settled) this.queues.delete(accountId);
-    });
-    return next;
   }
 }

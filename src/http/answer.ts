@@ -76,7 +76,7 @@ export function send(
 async function callerClock(p: Pipeline, call: Call): Promise<Clock> {
   const principal = call.principal;
   if (!principal) return p.runtime.clocks.server();
-  if (call.read) return p.runtime.clocks.from(principal.accountId, call.read.clock);
+  if (call.work) return p.runtime.clocks.from(principal.accountId, call.work.caller.clock);
   return (
     p.runtime.store
       .run({ read: true }, (w) => p.runtime.clocks.of(w, principal.accountId))

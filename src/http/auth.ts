@@ -5,7 +5,7 @@
 import { mayAct } from '../domain/permissions.js';
 import { secretMatches } from '../domain/secrets.js';
 import type { ApiKeyRow, UserRow } from '../domain/rows.js';
-import type { CallerLookup, CallerRows, UnitOfWork } from '../store/store.js';
+import type { CallerRows, KeyLookup } from '../store/store.js';
 import type { Scope } from '../contract.js';
 import { DomainError } from '../domain/errors.js';
 
@@ -19,8 +19,11 @@ export interface Principal {
 const unauthenticated = (sub_code: 'missing_key' | 'unknown_key' | 'inactive_key', detail: string): DomainError =>
   new DomainError('access_denied.unauthenticated', [{ detail, sub_code }]);
 
-/** Where the Authorization header points: a key by one of its unique indexes, and the secret Basic gives. */
-function lookupOf(header: string | undefined): { lookup: CallerLookup; secret?: string } {
+/**
+ * Where the Authorization header points: a key by one of its unique indexes, and the secret Basic
+ * gives; throws 403 `access_denied.unauthenticated` when it names no key.
+ */
+export function credentialsIn(header: string | undefined): { key: KeyLookup; secret?: string } {
   const [scheme = '', value = ''] = (header ?? '').trim().split(/\s+/, 2);
   if (!scheme) throw unauthenticated('missing_key', 'An API key is required: Authorization: Bearer <key>.');
   if (!value)
@@ -28,27 +31,18 @@ function lookupOf(header: string | undefined): { lookup: CallerLookup; secret?: 
       'missing_key',
       'The Authorization header has no scheme before the key: send Authorization: Bearer <key>.',
     );
-  if (scheme.toLowerCase() === 'bearer') return { lookup: { index: 'key', value } };
+  if (scheme.toLowerCase() === 'bearer') return { key: { index: 'key', value } };
   if (scheme.toLowerCase() === 'basic') {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon <= 0) throw unauthenticated('unknown_key', 'The identity and secret do not match an API key.');
-    return { lookup: { index: 'identity', value: decoded.slice(0, colon) }, secret: decoded.slice(colon + 1) };
+    return { key: { index: 'identity', value: decoded.slice(0, colon) }, secret: decoded.slice(colon + 1) };
   }
   throw unauthenticated('missing_key', 'The Authorization scheme must be Bearer or Basic.');
 }
 
-/** The key the Authorization header names, if it names one (`authenticate` says why not). */
-export function lookupIn(header: string | undefined): CallerLookup | undefined {
-  try {
-    return lookupOf(header).lookup;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The caller behind the Authorization header, or why it may not call (403 `access_denied.unauthenticated`). */
-function principalOf(rows: CallerRows, basicSecret: string | undefined): Principal {
+export function principalOf(rows: CallerRows, basicSecret: string | undefined): Principal {
   const { key, user } = rows;
   if (!key || (basicSecret !== undefined && !secretMatches(basicSecret, key.secret_hash)))
     throw unauthenticated(
@@ -58,29 +52,6 @@ function principalOf(rows: CallerRows, basicSecret: string | undefined): Princip
   if (!key.data.active) throw unauthenticated('inactive_key', 'The API key is not active.');
   if (key.user_id && !user) throw unauthenticated('unknown_key', "The API key's user no longer exists.");
   return { accountId: key.account_id, key, user: user ?? null };
-}
-
-/**
- * Who calls, read in one go with what every call reads next (CallerRows: the account's clock, the
- * fault rules' version): the principal, or the refusal the call meets once faults had their say.
- */
-export async function authenticate(
-  store: UnitOfWork,
-  header: string | undefined,
-  ahead?: Pick<CallerLookup, 'ahead' | 'page'>,
-): Promise<{ principal: Principal; rows: CallerRows } | { refusal: unknown; rows?: CallerRows }> {
-  let found: ReturnType<typeof lookupOf>;
-  try {
-    found = lookupOf(header);
-  } catch (refusal) {
-    return { refusal };
-  }
-  const rows = await store.caller(ahead ? { ...found.lookup, ...ahead } : found.lookup);
-  try {
-    return { principal: principalOf(rows, found.secret), rows };
-  } catch (refusal) {
-    return { refusal, rows };
-  }
 }
 
 /** Throws 403 `access_denied.no_scope` unless the caller may act on the scope. */

@@ -3,8 +3,7 @@ import type { Request, Response } from 'express';
 import { stopwatch } from '../deps.js';
 import { invalidField } from '../domain/errors.js';
 import type { Clock } from '../engine/clock.js';
-import type { HeldWork } from '../store/held.js';
-import type { CallerRows } from '../store/store.js';
+import type { CallWork } from '../store/call.js';
 import type { Principal } from './auth.js';
 import type { StreamWriter } from './handler.js';
 import type { Upload } from './multipart.js';
@@ -19,10 +18,8 @@ export interface Call {
   principal: Principal | null;
   /** The failure of authentication, raised after faults had their chance. */
   unauthenticated?: unknown;
-  /** What was read with the caller's key: its account's clock row, the fault rules' version. */
-  read?: CallerRows;
-  /** A write's unit of work, begun with the caller's key and held for its handler (src/store/held.ts). */
-  held?: HeldWork;
+  /** The call's work, begun with the caller's key and what the call reads (src/store/call.ts). */
+  work?: CallWork;
   query: Record<string, unknown>;
   body?: unknown;
   upload?: Upload;
@@ -34,11 +31,9 @@ export interface Call {
   clock?: Clock;
 }
 
-/** Ends the call's held unit of work, if any, keeping nothing of it. */
+/** Lets go of the account's lock the call's work holds, if any, keeping nothing of it. */
 export async function release(call: Call): Promise<void> {
-  const held = call.held;
-  call.held = undefined;
-  await held?.abandon();
+  await call.work?.release();
 }
 
 export type Reply = { status: number; body: unknown; contentType?: string; stream?: (out: StreamWriter) => void };

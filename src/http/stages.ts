@@ -8,10 +8,10 @@ import { simHandlers } from '../control/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { FaultEffect } from '../engine/faults.js';
 import { DEMO_ACCOUNT } from '../store/fixtures.js';
-import { hold } from '../store/held.js';
-import type { CallerLookup } from '../store/store.js';
+import { beginCall, type Prefetch } from '../store/call.js';
+import type { KeyLookup } from '../store/store.js';
 import { answerStage } from './answer.js';
-import { authenticate, authorize, lookupIn } from './auth.js';
+import { authorize, credentialsIn, principalOf } from './auth.js';
 import { declaredQuery, ownOrigin, parseJsonBody, release, type Call, type Reply } from './call.js';
 import {
   handlerContext,
@@ -49,30 +49,18 @@ export function routeStage(p: Pipeline, call: Call): Route {
 }
 
 /**
- * Who calls: the key of the Authorization header (held until faults had their say). A control
+ * Who calls: the key of the Authorization header (a refusal is held until faults had their say). The
+ * call's work begins here, with the caller's key and what the call will read (prefetchOf); a control
  * call's key, if any, names the account it acts on; acting without one, or on the whole server,
  * needs the control API's authority (controlAuthority).
  */
 export async function authenticateStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
   if (meta.api === 'sim') call.authority = controlAuthority(p, call, meta);
   if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
-  const header = call.req.headers.authorization;
   try {
-    // a write's unit of work begins with the caller's key (a store may read the key, take its account's
-    // lock and read its clock at once); it is held for the handler (an upload's begins after its body)
-    const writes = meta.api === 'openapi' && call.req.method !== 'GET' && !meta.multipart;
-    const lookup = writes ? lookupIn(header) : undefined;
-    if (lookup) call.held = await hold(p.runtime.store, { callerOf: lookup });
-    const ahead = readAhead(p, call, meta);
-    const found = call.held
-      ? await authenticate(call.held.work, header)
-      : await p.runtime.store.run({ read: true }, (w) => authenticate(w, header, ahead));
-    call.read = found.rows;
-    if ('principal' in found) call.principal = found.principal;
-    else {
-      call.unauthenticated = found.refusal;
-      await release(call);
-    }
+    const { key, secret } = credentialsIn(call.req.headers.authorization);
+    call.work = await beginCall(p.runtime.store, prefetchOf(p, call, meta, key));
+    call.principal = principalOf(call.work.caller, secret);
   } catch (e) {
     call.unauthenticated = e;
     await release(call);
@@ -106,16 +94,22 @@ function controlAuthority(p: Pipeline, call: Call, meta: OperationMeta<string>):
   return false;
 }
 
-/** What a GET reads first (Pipeline's `readsAhead`: a record, or a page of a list), read with the caller's key. */
-function readAhead(p: Pipeline, call: Call, meta: OperationMeta<string>): Pick<CallerLookup, 'ahead' | 'page'> {
-  const reads = call.req.method === 'GET' ? p.readsAhead[meta.operationId as OperationId] : undefined;
-  if (!reads) return {};
+/**
+ * What a call of the simulated API will read, told to the store as its work begins: a write, its
+ * account (an upload's work begins once its body is read); a GET, the record or the page of a list
+ * it reads first (Pipeline's `readsAhead`).
+ */
+function prefetchOf(p: Pipeline, call: Call, meta: OperationMeta<string>, key: KeyLookup): Prefetch {
+  if (meta.api !== 'openapi') return { key };
+  if (call.req.method !== 'GET') return { key, writes: meta.multipart ? 'later' : 'now' };
+  const reads = p.readsAhead[meta.operationId as OperationId];
+  if (!reads) return { key };
   if ('page' in reads) {
     const window = windowAhead(call.query as Record<string, unknown>);
-    return window ? { page: { collection: reads.collection, window } } : {};
+    return window ? { key, reads: { collection: reads.collection, window } } : { key };
   }
   const id = call.route?.params[reads.param];
-  return typeof id === 'string' ? { ahead: { collection: reads.collection, id } } : {};
+  return typeof id === 'string' ? { key, reads: { collection: reads.collection, id } } : { key };
 }
 
 /** An injected fault answers (or delays) a call of the simulated API, before authorization: /__sim/faults. */
@@ -127,19 +121,17 @@ export async function faultStage(p: Pipeline, call: Call, meta: OperationMeta<st
     template: meta.path,
     operationId: meta.operationId,
     accountId: call.principal?.accountId,
-    faultsVersion: call.read?.faultsVersion,
+    faultsVersion: call.work?.caller.faultsVersion,
   };
-  // a held work goes on when no rule can fire; otherwise it ends first: the rules may be read (on
-  // a connection of their own) and a delay must not hold the account, and the handler begins anew
-  if (call.held) {
-    if (p.runtime.faults.quiet(inbound)) return;
-    await release(call);
-  }
+  if (p.runtime.faults.quiet(inbound)) return;
+  // a rule may fire: the call's work lets go of its account first (the rules may be read, and a delay
+  // must not hold the account); its handler's work begins anew
+  await release(call);
   const effect = await p.runtime.faults.inbound(inbound);
   if (effect) {
     p.runtime.logger.info(`fault fired on ${call.req.method} ${call.req.path}`, { kind: 'fault', ...effect });
-    // a delayed call reads its record after the delay, as the real service would
-    if (effect.delay_ms && call.read) call.read = { ...call.read, ahead: undefined, page: undefined };
+    // a delayed call reads its records after the delay, as the real service would
+    if (effect.delay_ms) call.work?.readAgain();
     call.answered = await injectFault(p, effect, call);
   }
 }
@@ -280,8 +272,7 @@ export async function handleStage(p: Pipeline, call: Call, checked: Checked): Pr
       if (!reply) throw new DomainError('not_implemented', [{ detail: `${id} is not simulated yet.` }]);
       return reply;
     },
-    // a read takes the clock read with the caller's key; a write reads it under its account's lock
-    // (with the key, in the work held since authentication, if there is one)
-    { read: call.req.method === 'GET' || !call.principal, readAhead: call.read, held: call.held },
+    // the call's work, begun with the caller's key; an operation needing no key only reads
+    call.work ? { call: call.work } : { read: true },
   );
 }

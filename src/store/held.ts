@@ -1,7 +1,8 @@
 /**
- * A unit of work begun now and finished later (Store.run's callback, held open): a write's work is
- * begun with the caller's key (WorkScope `callerOf`), so that on PostgreSQL the key, the account's
- * lock and its clock are one round trip, and the pipeline's stages run before its handler finishes it.
+ * A unit of work begun now and finished later (Store.run's callback, held open): a call's write is
+ * begun with the caller's key (src/store/call.ts), so that a backend may read the key, take the
+ * account's lock and read its clock in one round trip, and the pipeline's stages run before its
+ * handler finishes it.
  */
 import type { Store, UnitOfWork, WorkScope } from './store.js';
 import { cleanupFailed } from '../domain/side_paths.js';

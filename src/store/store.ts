@@ -30,15 +30,15 @@ export class StorageUnavailable extends Error {
  * What work may touch and whom it waits for: one account's records (serialized with the
  * account's other work), the whole state (alone), or reads only (waits for no one). `callerOf`: the
  * account of the caller's API key, its work begun with the caller's rows (its first `caller` answers
- * them without reading again); it reads only when no key matches (src/store/held.ts).
+ * them without reading again); it reads only when no key matches (src/store/call.ts).
  */
 export type WorkScope =
   | { account: string }
   | { callerOf: CallerLookup }
   | { global: true }
-  | { read: true; ahead?: RowAhead; page?: PageAhead };
+  | { read: true; ahead?: readonly RowAhead[]; page?: PageAhead };
 
-/** A row read ahead of the work that wants it (with the caller's key: CallerLookup's `ahead`), found or not. */
+/** A row read ahead of the work that wants it (with the caller's key: src/store/call.ts), found or not. */
 export interface RowAhead {
   collection: CollectionName;
   id: string;
@@ -70,9 +70,13 @@ export interface WorkFiles {
 }
 
 /** An API key found by one of its unique indexes (`key`: the bearer key, `identity`: Basic's identity). */
-export interface CallerLookup {
+export interface KeyLookup {
   index: 'key' | 'identity';
   value: string;
+}
+
+/** The caller's key, and what the call reads next (src/store/call.ts's Prefetch, as the backend reads it). */
+export interface CallerLookup extends KeyLookup {
   /**
    * A row the call will read by its id (a GET of one record): a backend whose reads are round trips
    * reads it in the same one (CallerRows' `ahead`); the embedded store, whose reads are free, need not.

@@ -169,7 +169,7 @@ export class PgStore implements Store {
     const ahead = new Map<string, AnyRow | undefined>();
     let begun: { lookup: CallerLookup; rows: CallerRows } | undefined;
     if ('global' in scope) await client.query(BEGIN_WHOLE_STATE);
-    if ('read' in scope && scope.ahead) ahead.set(aheadKey(scope.ahead.collection, scope.ahead.id), scope.ahead.row);
+    if ('read' in scope) for (const row of scope.ahead ?? []) ahead.set(aheadKey(row.collection, row.id), row.row);
     if ('account' in scope) {
       const account = client.escapeLiteral(scope.account);
       // cast: pg types one result per query; a text of several statements answers one result each
