@@ -3,29 +3,29 @@ import { defineConfig } from 'vitest/config';
 
 /** Files about the process, the package or the embedded store itself: not run again on PostgreSQL. */
 const EMBEDDED_ONLY = [
-  'test/cli.test.ts',
-  'test/package.test.ts',
-  'test/dashboard.test.ts',
-  'test/tooling.test.ts',
-  'test/deps.test.ts',
-  'test/journal.test.ts',
+  'test/cli/cli.test.ts',
+  'test/project/package.test.ts',
+  'test/project/dashboard.test.ts',
+  'test/project/tooling.test.ts',
+  'test/project/deps.test.ts',
+  'test/control/journal.test.ts',
   // the runnable commands of the README and docs/ against the built command, in memory
-  'test/docs.test.ts',
+  'test/project/docs.test.ts',
   // processes on one store folder, and npm start: the embedded store's owner
   'test/store/ownership.test.ts',
   'test/reliability/{memory,crash}.test.ts',
   // its servers are in memory whatever the project (bounds on what a caller can make it hold)
   'test/reliability/hosting.test.ts',
-  'test/pg_*.test.ts',
+  'test/store/{postgres,instances}.test.ts',
   // its PostgreSQL half starts its own server
-  'test/held.test.ts',
+  'test/store/held.test.ts',
   'test/store/isolation.test.ts',
   // the receiver checker's own dipswitch is in memory whatever the project
-  'test/check_receiver.test.ts',
+  'test/trust/check_receiver.test.ts',
   // recording is the proxy's; its replays start from fixture files, whatever the backend
-  'test/record.test.ts',
+  'test/trust/record.test.ts',
   // the shadow dipswitch is in memory whatever the project
-  'test/shadow.test.ts',
+  'test/trust/shadow.test.ts',
 ];
 
 export default defineConfig({
@@ -46,23 +46,23 @@ export default defineConfig({
     // a worker keeps the modules it loaded from one file to the next (the app's contract and validators
     // are loaded once a worker, not once a file); no test mocks a module or relies on a fresh one
     isolate: false,
-    sequence: { sequencer: (await import('./test/sequencer.js')).SlowFirst },
+    sequence: { sequencer: (await import('./test/support/sequencer.js')).SlowFirst },
     projects: [
       {
         extends: true,
-        // the command is built once for the tests that spawn it (test/build_global.ts)
-        test: { name: 'embedded', include: ['test/**/*.test.ts'], globalSetup: ['test/build_global.ts'] },
+        // the command is built once for the tests that spawn it (test/support/build_global.ts)
+        test: { name: 'embedded', include: ['test/**/*.test.ts'], globalSetup: ['test/support/build_global.ts'] },
       },
       {
         extends: true,
         test: {
           // the API suite again with every test server on PostgreSQL: one throwaway server for the run,
-          // a database per test server copied from a template (test/pg_global.ts)
+          // a database per test server copied from a template (test/support/pg_global.ts)
           name: 'postgres',
           include: ['test/**/*.test.ts'],
           exclude: EMBEDDED_ONLY,
           env: { DIPSWITCH_TEST_STORE: 'postgres', SMPP_PORT: '0' },
-          globalSetup: ['test/pg_global.ts'],
+          globalSetup: ['test/support/pg_global.ts'],
         },
       },
     ],

@@ -295,7 +295,7 @@ async function dipswitchFigures(total: number): Promise<{ figures: Figure[]; sta
 
 /** A PostgreSQL server of the tests' kind, and a database `name` on it holding the fixtures and `total` records. */
 async function seededPostgres(name: string, total: number) {
-  const { startPostgres } = await import('../test/pg_server.js');
+  const { startPostgres } = await import('../test/support/pg_server.js');
   const { PgStore } = await import('../src/store/postgres/store.js');
   const { silentLogger } = await import('../src/deps.js');
   const server = await startPostgres();

@@ -1,5 +1,5 @@
 /** The simulation figures: wall time of one advance that completes many dips, or one very large one. */
-import { envelope } from '../test/helpers.js';
+import { envelope } from '../test/support/helpers.js';
 import type { Receiver } from '../src/testing/receiver.js';
 import { buildServer, listen, scratchOptions } from '../src/server.js';
 import { DEMO_ACCOUNT as DEMO } from '../src/store/fixtures.js';

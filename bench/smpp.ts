@@ -5,8 +5,8 @@
  */
 import { listenSmpp } from '../src/server.js';
 import { serve } from './sim.js';
-import { envelope } from '../test/helpers.js';
-import { client } from '../test/smpp_client.js';
+import { envelope } from '../test/support/helpers.js';
+import { client } from '../test/support/smpp_client.js';
 
 const BACKLOG = 10_000;
 const AUTH = { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO, envelope, onlyError, useServer } from './helpers.js';
+import { DEMO, envelope, onlyError, useServer } from '../support/helpers.js';
 
 describe('API keys', () => {
   const server = useServer();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchKeyword } from '../src/domain/keywords.js';
-import { envelope, onlyError, useServer } from './helpers.js';
+import { matchKeyword } from '../../src/domain/keywords.js';
+import { envelope, onlyError, useServer } from '../support/helpers.js';
 
 describe('auto responses', () => {
   const server = useServer();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO, envelope, onlyError, PARTNER, useServer } from './helpers.js';
+import { DEMO, envelope, onlyError, PARTNER, useServer } from '../support/helpers.js';
 
 const CAMPAIGN = '01KEAQ8JB0DEM0CAMPA1GN0001';
 const DEMO_GROUP = '0a0a0a0a-0000-4000-8000-000000000601';

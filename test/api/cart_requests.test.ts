@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, expectInvalid, useServer } from './helpers.js';
+import { envelope, expectInvalid, useServer } from '../support/helpers.js';
 
 /** A valid request of each of the 13 types. */
 const VALID: Record<string, unknown> = {

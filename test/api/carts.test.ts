@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, expectInvalid, onlyError, useServer } from './helpers.js';
+import { envelope, expectInvalid, onlyError, useServer } from '../support/helpers.js';
 
 describe('carts and checkout', () => {
   const server = useServer();

@@ -3,7 +3,7 @@
  * section 9): its envelope types, record fields and operations.
  */
 import { describe, expect, it } from 'vitest';
-import { envelope, useServer } from './helpers.js';
+import { envelope, useServer } from '../support/helpers.js';
 
 describe("the provider's client as evidence", () => {
   const server = useServer();

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { contractDigest, loadContract, projectRoot, readContractDocument } from '../src/contract.js';
-import { handlers } from '../src/api/index.js';
-import { backend } from '../src/http/backend.js';
-import { fixtureProblems, readFixtureFile } from '../src/store/fixtures.js';
-import { useServer } from './helpers.js';
+import { contractDigest, loadContract, projectRoot, readContractDocument } from '../../src/contract.js';
+import { handlers } from '../../src/api/index.js';
+import { backend } from '../../src/http/backend.js';
+import { fixtureProblems, readFixtureFile } from '../../src/store/fixtures.js';
+import { useServer } from '../support/helpers.js';
 
 /** Operations whose issue has not landed: they answer 501. Shrinks as each resource is built. */
 const STILL_501: string[] = [];

@@ -2,9 +2,9 @@
 // validator accepts it, and a fresh server answers it with a 2xx, sent in the order below (each record
 // an example creates is the one the next examples address).
 import { describe, expect, it } from 'vitest';
-import { loadContract, type ApiName } from '../src/contract.js';
-import { backend } from '../src/http/backend.js';
-import { useServer } from './helpers.js';
+import { loadContract, type ApiName } from '../../src/contract.js';
+import { backend } from '../../src/http/backend.js';
+import { useServer } from '../support/helpers.js';
 
 interface Operation {
   api: ApiName;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, expectInvalid, onlyError, useServer } from './helpers.js';
+import { envelope, expectInvalid, onlyError, useServer } from '../support/helpers.js';
 
 describe('DID destinations', () => {
   const server = useServer();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, expectInvalid, onlyError, useServer } from './helpers.js';
+import { envelope, expectInvalid, onlyError, useServer } from '../support/helpers.js';
 
 /** A small binary file that looks like a PDF, every byte value in it. */
 const pdf = (size = 3000): Uint8Array<ArrayBuffer> => {

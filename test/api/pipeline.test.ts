@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../src/contract.js';
-import { envelope, onlyError, useServer, startTestServer } from './helpers.js';
+import { loadContract } from '../../src/contract.js';
+import { envelope, onlyError, useServer, startTestServer } from '../support/helpers.js';
 
 describe('request pipeline', () => {
   const server = useServer();

@@ -4,9 +4,9 @@
  * aborted bulk dips, suspended users, a second shared resource group, stale fixture overwrite requests.
  */
 import { describe, expect, it } from 'vitest';
-import { startReceiver } from '../src/testing/receiver.js';
-import { expectConforms } from './conformance.js';
-import { envelope, onlyError, useServer } from './helpers.js';
+import { startReceiver } from '../../src/testing/receiver.js';
+import { expectConforms } from '../support/conformance.js';
+import { envelope, onlyError, useServer } from '../support/helpers.js';
 
 const pdf = () => new Blob([Buffer.from('%PDF-1.4\n%…\n')], { type: 'application/pdf' });
 

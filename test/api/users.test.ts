@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, onlyError, useServer } from './helpers.js';
+import { envelope, onlyError, useServer } from '../support/helpers.js';
 
 describe('users', () => {
   const server = useServer();

@@ -5,10 +5,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../src/contract.js';
-import { startReceiver } from '../src/testing/receiver.js';
-import { COMMAND, eventually, freePort, runCli, startCli } from './cli_process.js';
-import { DEMO, envelope, useServer } from './helpers.js';
+import { projectRoot } from '../../src/contract.js';
+import { startReceiver } from '../../src/testing/receiver.js';
+import { COMMAND, eventually, freePort, runCli, startCli } from '../support/cli_process.js';
+import { DEMO, envelope, useServer } from '../support/helpers.js';
 
 const scratch = (name: string) => mkdtempSync(join(tmpdir(), `dipswitch-cli-${name}-`));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO, envelope, START, useServer } from './helpers.js';
+import { DEMO, envelope, START, useServer } from '../support/helpers.js';
 
 describe('virtual clocks', () => {
   const server = useServer();

@@ -7,8 +7,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { envelope, useReceiver, useServer } from '../helpers.js';
-import { runCliAsync } from '../cli_process.js';
+import { envelope, useReceiver, useServer } from '../support/helpers.js';
+import { runCliAsync } from '../support/cli_process.js';
 
 describe('coverage', () => {
   const server = useServer();

@@ -1,6 +1,6 @@
 /** Error texts that say what is wrong: a duration too large, a key without its scheme, the control contract as YAML. */
 import { describe, expect, it } from 'vitest';
-import { onlyError, useServer } from '../helpers.js';
+import { onlyError, useServer } from '../support/helpers.js';
 
 describe('error texts that do not mislead', () => {
   const server = useServer();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, MemoryJournalLog, type Recorded } from '../src/engine/journal.js';
+import { Journal, MemoryJournalLog, type Recorded } from '../../src/engine/journal.js';
 
 /** A call of the simulated API with these bodies. */
 const call = (requestBody: string, responseText: string): Recorded => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO, envelope, useServer } from './helpers.js';
+import { DEMO, envelope, useServer } from '../support/helpers.js';
 
 describe('request journal', () => {
   const server = useServer();

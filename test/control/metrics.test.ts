@@ -1,7 +1,7 @@
 /** GET /__sim/metrics: Prometheus's text format, read by a parser of that format, its counters matching the journal. */
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
-import { envelope, startTestServer, useReceiver, useServer } from '../helpers.js';
+import { envelope, startTestServer, useReceiver, useServer } from '../support/helpers.js';
 
 interface Family {
   name: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/deps.js';
-import { buildServer, listen } from '../src/server.js';
-import { eventually } from './support/eventually.js';
+import { silentLogger } from '../../src/deps.js';
+import { buildServer, listen } from '../../src/server.js';
+import { eventually } from '../support/eventually.js';
 
 describe('a clock in real mode', () => {
   it('runs due steps by itself, from one timer, without an advance', async () => {

@@ -1,6 +1,6 @@
 // The one redaction rule (src/engine/redact.ts): what the journal, the delivery log and the server log show.
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactBody, redactHeaders, redactText, redactUrl } from '../src/engine/redact.js';
+import { REDACTED, redactBody, redactHeaders, redactText, redactUrl } from '../../src/engine/redact.js';
 
 describe('redaction', () => {
   it("a URL's password goes, wherever the URL sits in a body; a string without one is kept as it is", () => {

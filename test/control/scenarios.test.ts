@@ -2,9 +2,9 @@ import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatTimeline } from '../src/testing/scenario.js';
-import { ScenarioShelf } from '../src/testing/scenario_runner.js';
-import { useServer } from './helpers.js';
+import { formatTimeline } from '../../src/testing/scenario.js';
+import { ScenarioShelf } from '../../src/testing/scenario_runner.js';
+import { useServer } from '../support/helpers.js';
 
 const shelf = new ScenarioShelf();
 const builtIn = await shelf.names();

@@ -4,7 +4,7 @@
  * an admin token set and without one.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO, envelope, startTestServer, useServer, type TestServer } from '../helpers.js';
+import { DEMO, envelope, startTestServer, useServer, type TestServer } from '../support/helpers.js';
 
 const sandbox = async (server: TestServer, name: string, headers: Record<string, string> = {}) => {
   const made = await server.call('POST', '/__sim/accounts', { key: null, body: { name }, headers });

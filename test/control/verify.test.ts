@@ -1,6 +1,6 @@
 /** Verify with near misses: calls and deliveries counted against a pattern, the closest misses field by field. */
 import { describe, expect, it } from 'vitest';
-import { envelope, useReceiver, useServer } from '../helpers.js';
+import { envelope, useReceiver, useServer } from '../support/helpers.js';
 
 describe('verify', () => {
   const server = useServer();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/deps.js';
 import { loadContract } from '../../src/contract.js';
-import { DEMO, startTestServer } from '../helpers.js';
+import { DEMO, startTestServer } from '../support/helpers.js';
 import { seedRecords } from './records.js';
 import { deref, mutate, sample, type Schema } from './schema.js';
 

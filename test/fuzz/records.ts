@@ -1,5 +1,5 @@
 /** One record of each kind in the Demo account, and the path parameter values that name them. */
-import { envelope, PARTNER, type TestServer } from '../helpers.js';
+import { envelope, PARTNER, type TestServer } from '../support/helpers.js';
 
 export async function seedRecords(s: TestServer): Promise<Record<string, string>> {
   const post = async (path: string, type: string, data: unknown, key?: string) =>

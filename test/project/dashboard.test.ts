@@ -4,11 +4,11 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { projectRoot } from '../src/contract.js';
-import { startReceiver, type Receiver } from '../src/testing/receiver.js';
-import { silentLogger } from '../src/deps.js';
-import { Shadow } from '../src/trust/shadow.js';
-import { callAt, envelope, startTestServer, useServer, type TestServer, startTestProxy } from './helpers.js';
+import { projectRoot } from '../../src/contract.js';
+import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
+import { silentLogger } from '../../src/deps.js';
+import { Shadow } from '../../src/trust/shadow.js';
+import { callAt, envelope, startTestServer, useServer, type TestServer, startTestProxy } from '../support/helpers.js';
 
 const executable = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (p): p is string => !!p && existsSync(p),

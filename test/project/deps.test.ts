@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { systemRandom } from '../src/deps.js';
+import { systemRandom } from '../../src/deps.js';
 
 describe('systemRandom', () => {
   it('hands out bytes that never repeat across its pool refills, each call a copy of its own', () => {

@@ -10,9 +10,9 @@ import { readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../src/contract.js';
-import { startReceiver } from '../src/testing/receiver.js';
-import { startCli } from './cli_process.js';
+import { projectRoot } from '../../src/contract.js';
+import { startReceiver } from '../../src/testing/receiver.js';
+import { startCli } from '../support/cli_process.js';
 
 const read = (path: string) => readFileSync(join(projectRoot, path), 'utf8');
 const PAGES = readdirSync(join(projectRoot, 'docs'))
@@ -78,8 +78,8 @@ describe('the docs', () => {
     }
   });
 
-  it('shows the library example exactly as test/library_example.test.ts runs it', () => {
-    const example = read('test/library_example.test.ts').split('\n').slice(1).join('\n').trim();
+  it('shows the library example exactly as test/project/library_example.test.ts runs it', () => {
+    const example = read('test/project/library_example.test.ts').split('\n').slice(1).join('\n').trim();
     const block = /<!-- library-example -->\n+```ts\n([\s\S]*?)```/.exec(read('docs/library.md'))?.[1]?.trim();
     expect(block).toBe(example);
   });

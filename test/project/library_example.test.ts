@@ -1,4 +1,4 @@
-// The library example of docs/library.md, verbatim (test/docs.test.ts checks that they match).
+// The library example of docs/library.md, verbatim (test/project/docs.test.ts checks that they match).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startDipswitch, type Dipswitch } from 'dipswitch';
 

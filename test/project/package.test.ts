@@ -5,8 +5,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../src/contract.js';
-import { startCli } from './cli_process.js';
+import { projectRoot } from '../../src/contract.js';
+import { startCli } from '../support/cli_process.js';
 
 interface LockEntry {
   version?: string;
@@ -24,7 +24,7 @@ const npm = (args: string[], cwd: string) =>
   });
 
 /**
- * Packs a copy of the project with the build the suite made (test/build_global.ts), so packing
+ * Packs a copy of the project with the build the suite made (test/support/build_global.ts), so packing
  * does not compile again; answers the tarball.
  */
 function pack(into: string): string {
@@ -177,9 +177,9 @@ describe('the package', () => {
     // the library example (docs/library.md), run by vitest in the new project, against the installed package
     for (const tool of ['vitest', 'tsx'])
       symlinkSync(join(projectRoot, 'node_modules', tool), join(client, 'node_modules', tool), 'dir');
-    cpSync(join(projectRoot, 'test', 'library_example.test.ts'), join(client, 'example.test.ts'));
+    cpSync(join(projectRoot, 'test', 'project', 'library_example.test.ts'), join(client, 'example.test.ts'));
     // the client team's test written with the typed control client, in vitest and in node:test
-    cpSync(join(projectRoot, 'test', 'client_example.test.ts'), join(client, 'client.test.ts'));
+    cpSync(join(projectRoot, 'test', 'project', 'client_example.test.ts'), join(client, 'client.test.ts'));
     cpSync(join(projectRoot, 'test', 'support', 'client_example.node.mjs'), join(client, 'client.node.mjs'));
     const example = spawnSync(process.execPath, [join(projectRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
       cwd: client,

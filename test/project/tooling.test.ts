@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../src/contract.js';
+import { projectRoot } from '../../src/contract.js';
 
 /** What `npm test` runs before the suite (`format:check`, `lint`) refuses, shown on small files. */
 describe('the checks npm test runs first', () => {
@@ -80,7 +80,13 @@ describe('the checks npm test runs first', () => {
   it('a process that loaded the throwaway PostgreSQL keeps the exit code it set', () => {
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', "await import('./test/pg_server.ts'); process.exitCode = 3;"],
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        "await import('./test/support/pg_server.ts'); process.exitCode = 3;",
+      ],
       { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 },
     );
     expect(run.status, run.stderr).toBe(3);
@@ -124,7 +130,7 @@ describe('the PostgreSQL tests from any checkout', () => {
   it('a folder others cannot enter (0700, as a clone under /root or a mktemp -d folder) is seen as one', async () => {
     const { chmodSync, mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const { reachableByOthers } = await import('./pg_server.js');
+    const { reachableByOthers } = await import('../support/pg_server.js');
     const dir = mkdtempSync(join(tmpdir(), 'dipswitch-0700-'));
     try {
       mkdirSync(join(dir, 'node_modules'), { mode: 0o755 });

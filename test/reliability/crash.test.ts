@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
 import { startReceiver } from '../../src/testing/receiver.js';
-import { COMMAND } from '../cli_process.js';
+import { COMMAND } from '../support/cli_process.js';
 
 /** Starts `src/cli/main.ts` as its own process on a data file; answers it and its base URL. */
 async function start(file: string): Promise<{ child: ChildProcess; base: string }> {

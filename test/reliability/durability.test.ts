@@ -9,7 +9,7 @@ import { buildServer, listen, type Runtime } from '../../src/server.js';
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
 import { JsonStore } from '../../src/store/embedded/json_store.js';
 import { StoreRefused, type LogFile } from '../../src/store/embedded/log_file.js';
-import { DEMO, envelope } from '../helpers.js';
+import { DEMO, envelope } from '../support/helpers.js';
 
 const START = new Date('2026-03-01T12:00:00.000Z');
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'dipswitch-durable-')), 'db.json');

@@ -12,8 +12,9 @@ import type { Limits } from '../../src/limits.js';
 import { buildServer, controlExposure, listen, type ServerOptions } from '../../src/server.js';
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
 import { SANDBOX_BLOCKS } from '../../src/engine/sandboxes.js';
-import { envelope, callAt } from '../helpers.js';
-import { COMMAND } from '../cli_process.js';
+import { envelope, callAt } from '../support/helpers.js';
+import { eventually } from '../support/eventually.js';
+import { COMMAND } from '../support/cli_process.js';
 
 async function server(opts: Partial<ServerOptions> = {}, limits: Partial<Limits> = {}) {
   const { app, runtime } = await buildServer({
@@ -43,12 +44,11 @@ async function server(opts: Partial<ServerOptions> = {}, limits: Partial<Limits>
   };
 }
 
-/** Resolves when the socket is closed by the other end, with how long that took. */
-function closedWithin(socket: Socket): Promise<{ ms: number; answer: string }> {
-  const started = performance.now();
+/** Resolves when the socket is closed by the other end, with what it was answered. */
+function closedWithin(socket: Socket): Promise<{ answer: string }> {
   let answer = '';
   socket.on('data', (c: Buffer) => (answer += c.toString()));
-  return new Promise((resolve) => socket.on('close', () => resolve({ ms: performance.now() - started, answer })));
+  return new Promise((resolve) => socket.on('close', () => resolve({ answer })));
 }
 
 function open(port: number): Promise<Socket> {
@@ -112,9 +112,9 @@ describe('bounds', () => {
     const socket = await open(s.port);
     const closed = closedWithin(socket);
     socket.write('GET /api/v1/carts HTTP/1.1\r\nHost: 127.0.0.1\r\n'); // and never the blank line
-    const { ms, answer } = await closed;
+    // the 408 is the cut: a server without the timeout waits for the rest forever (the test's own timeout)
+    const { answer } = await closed;
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
-    expect(ms).toBeLessThan(3_000);
   });
 
   it('a client sending its body slowly is cut off at --request-timeout', async () => {
@@ -126,10 +126,9 @@ describe('bounds', () => {
         'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"type":',
     );
     const drip = setInterval(() => socket.writable && socket.write(' '), 100);
-    const { ms, answer } = await closed;
+    const { answer } = await closed;
     clearInterval(drip);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
-    expect(ms).toBeLessThan(3_000);
     expect((await s.call('GET', '/api/v1/carts')).body.count).toBe(0);
   });
 
@@ -140,8 +139,8 @@ describe('bounds', () => {
     const { answer } = await closedWithin(extra);
     expect(answer).toBe('');
     for (const socket of sockets) socket.destroy();
-    await new Promise((r) => setTimeout(r, 50));
-    expect((await s.call('GET', '/api/v1/carts')).status).toBe(200);
+    // served once the server has seen the others close
+    await eventually(async () => (await s!.call('GET', '/api/v1/carts').catch(() => undefined))?.status === 200);
   });
 
   it('an answer lists the first 100 problems and counts the rest', async () => {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
-import { COMMAND } from '../cli_process.js';
+import { COMMAND } from '../support/cli_process.js';
 
 async function start(): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(

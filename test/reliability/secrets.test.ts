@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer, listen } from '../../src/server.js';
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
-import { envelope, callAt } from '../helpers.js';
+import { envelope, callAt } from '../support/helpers.js';
 
 async function server(opts: { simAdminToken?: string; outboundAllow?: string[] } = {}) {
   const lines: string[] = [];

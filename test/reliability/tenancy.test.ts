@@ -3,7 +3,7 @@ import { loadContract } from '../../src/contract.js';
 import { seededRandom } from '../../src/deps.js';
 import { deref, sample, type Schema } from '../fuzz/schema.js';
 import { seedRecords } from '../fuzz/records.js';
-import { DEMO, startTestServer } from '../helpers.js';
+import { DEMO, startTestServer } from '../support/helpers.js';
 
 describe('tenancy matrix', () => {
   it('every operation with an id in its path: the Partner key on a Demo record answers 404 and changes nothing', async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/deps.js';
 import { loadContract } from '../../src/contract.js';
 import { deref, sample, type Schema } from '../fuzz/schema.js';
-import { startTestServer } from '../helpers.js';
+import { startTestServer } from '../support/helpers.js';
 
 type Fix = (data: Record<string, any>, i: number) => void;
 

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { envelope, useServer, useReceiver } from './helpers.js';
-import { expectConforms } from './conformance.js';
+import { envelope, useServer, useReceiver } from '../support/helpers.js';
+import { expectConforms } from '../support/conformance.js';
 
 describe('bulk dip lifecycle', () => {
   const server = useServer();

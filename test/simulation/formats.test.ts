@@ -6,9 +6,9 @@ import { createHmac } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { envelope, useReceiver, useServer } from './helpers.js';
-import { expectConforms } from './conformance.js';
-import { emailDefects, xmlRead } from './strict_mime.js';
+import { envelope, useReceiver, useServer } from '../support/helpers.js';
+import { expectConforms } from '../support/conformance.js';
+import { emailDefects, xmlRead } from '../support/strict_mime.js';
 
 /** The fields and files of a multipart/form-data body, read by busboy. */
 function formData(contentType: string, body: Buffer) {

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseRouteReply } from '../src/simulation/inbound/calls.js';
-import { envelope, useServer, useReceiver } from './helpers.js';
-import { expectConforms } from './conformance.js';
+import { parseRouteReply } from '../../src/simulation/inbound/calls.js';
+import { envelope, useServer, useReceiver } from '../support/helpers.js';
+import { expectConforms } from '../support/conformance.js';
 
 describe('inbound SMS', () => {
   const server = useServer();

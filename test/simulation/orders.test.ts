@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, useServer, useReceiver } from './helpers.js';
-import { expectConforms } from './conformance.js';
+import { envelope, useServer, useReceiver } from '../support/helpers.js';
+import { expectConforms } from '../support/conformance.js';
 
 describe('order lifecycle', () => {
   const server = useServer();

@@ -3,12 +3,13 @@
 // races come out as on one instance; faults, journal and snapshots are shared; and an instance
 // killed during an `advance` leaves every step run exactly once.
 import { afterAll, describe, expect, it } from 'vitest';
-import { ScenarioShelf } from '../src/testing/scenario_runner.js';
-import { runScenario, type ScenarioResult } from '../src/testing/scenario.js';
-import { startReceiver } from '../src/testing/receiver.js';
-import { startCli, type Running } from './cli_process.js';
-import { callAt, envelope, liveJournal, START } from './helpers.js';
-import { usePostgres } from './pg.js';
+import { ScenarioShelf } from '../../src/testing/scenario_runner.js';
+import { runScenario, type ScenarioResult } from '../../src/testing/scenario.js';
+import { startReceiver } from '../../src/testing/receiver.js';
+import { startCli, type Running } from '../support/cli_process.js';
+import { callAt, envelope, liveJournal, START } from '../support/helpers.js';
+import { usePostgres } from '../support/pg.js';
+import { eventually } from '../support/eventually.js';
 
 type Instance = Running & { base: string };
 
@@ -158,12 +159,10 @@ describe('three instances over one PostgreSQL database', () => {
     // the order moves to PROCESSING 5 s after the checkout, on the account's clock
     expect((await call(a.base, 'POST', `/api/v1/carts/${cart.id}/checkout`)).status).toBe(200);
     a.child.kill('SIGKILL');
-    let status = 'NEW';
-    for (let i = 0; status === 'NEW' && i < 100; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await call(b.base, 'GET', `/api/v1/orders/${cart.id}`)).body.data.status;
-    }
-    expect(status).not.toBe('NEW');
+    await eventually(
+      async () => (await call(b.base, 'GET', `/api/v1/orders/${cart.id}`)).body.data.status !== 'NEW',
+      'the other instance to move the order on',
+    );
   }, 60_000);
 
   it('an instance killed during an advance of many due steps: each step runs exactly once', async () => {
@@ -192,10 +191,7 @@ describe('three instances over one PostgreSQL database', () => {
       const before = hooks.received.length;
       const advancing = call(a!.base, 'POST', '/__sim/clock/advance', { by: 'PT2M' }).catch(() => null);
       // killed once a few of the steps' events arrived: mid-advance
-      for (let i = 0; hooks.received.length < before + 5; i++) {
-        if (i > 2_000) throw new Error('the advance sent no events');
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      await eventually(() => hooks.received.length >= before + 5, 'a few of the advance’s events', 10_000);
       a!.child.kill('SIGKILL');
       await advancing;
       const after = await call(b!.base, 'POST', '/__sim/clock/advance', { by: 'PT2M' });

@@ -9,8 +9,8 @@ import { JsonStore } from '../../src/store/embedded/json_store.js';
 import { fixtureState } from '../../src/store/fixtures.js';
 import { PgStore } from '../../src/store/postgres/store.js';
 import type { Store } from '../../src/store/store.js';
-import { DEMO } from '../helpers.js';
-import { usePostgres } from '../pg.js';
+import { DEMO } from '../support/helpers.js';
+import { usePostgres } from '../support/pg.js';
 
 const pg = usePostgres();
 

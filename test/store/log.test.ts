@@ -2,10 +2,10 @@ import { appendFileSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/deps.js';
-import { buildServer, listen } from '../src/server.js';
-import { ScenarioShelf } from '../src/testing/scenario_runner.js';
-import { JsonStore } from '../src/store/embedded/json_store.js';
+import { silentLogger } from '../../src/deps.js';
+import { buildServer, listen } from '../../src/server.js';
+import { ScenarioShelf } from '../../src/testing/scenario_runner.js';
+import { JsonStore } from '../../src/store/embedded/json_store.js';
 
 const shelf = new ScenarioShelf();
 

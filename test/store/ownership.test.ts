@@ -15,9 +15,10 @@ import { LogFile, StoreRefused } from '../../src/store/embedded/log_file.js';
 import { StoreHeld } from '../../src/store/embedded/owner.js';
 import { fixtureState } from '../../src/store/fixtures.js';
 import type { CartRow } from '../../src/domain/rows.js';
-import { runCli, startCli } from '../cli_process.js';
-import { DEMO } from '../helpers.js';
+import { runCli, startCli } from '../support/cli_process.js';
+import { DEMO } from '../support/helpers.js';
 import { projectRoot } from '../../src/contract.js';
+import { eventually } from '../support/eventually.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'dipswitch-owner-'));
 
@@ -169,16 +170,12 @@ describe('npm start in a script', () => {
       });
     });
     npm.kill('SIGTERM');
-    const freeBy = Date.now() + 5_000;
-    let free = false;
-    while (!free && Date.now() < freeBy) {
-      free = await new Promise<boolean>((resolve) => {
+    const free = () =>
+      new Promise<boolean>((resolve) => {
         const probe = createServer()
           .once('error', () => resolve(false))
           .listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
       });
-      if (!free) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(free, `port ${port} still held 5 s after SIGTERM to npm`).toBe(true);
+    await eventually(free, `port ${port} free after SIGTERM to npm`, 5_000);
   });
 });

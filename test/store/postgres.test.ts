@@ -2,23 +2,23 @@
 // running every scenario, a restart, and two instances over one database.
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/deps.js';
-import { buildServer, listen, listenSmpp, type Runtime } from '../src/server.js';
-import { fixtureState } from '../src/store/fixtures.js';
-import { cutPage, keyOf, type PageWindow, type SortKey } from '../src/store/page.js';
-import { UniqueViolation } from '../src/store/table.js';
-import { hold } from '../src/store/held.js';
-import { PgStore } from '../src/store/postgres/store.js';
-import { withoutPassword } from '../src/store/postgres/url.js';
-import { PgJournalLog } from '../src/store/postgres/shared.js';
-import { postgresUrl } from '../src/cli/values.js';
-import { MIGRATIONS } from '../src/store/postgres/sql.js';
+import { silentLogger } from '../../src/deps.js';
+import { buildServer, listen, listenSmpp, type Runtime } from '../../src/server.js';
+import { fixtureState } from '../../src/store/fixtures.js';
+import { cutPage, keyOf, type PageWindow, type SortKey } from '../../src/store/page.js';
+import { UniqueViolation } from '../../src/store/table.js';
+import { hold } from '../../src/store/held.js';
+import { PgStore } from '../../src/store/postgres/store.js';
+import { withoutPassword } from '../../src/store/postgres/url.js';
+import { PgJournalLog } from '../../src/store/postgres/shared.js';
+import { postgresUrl } from '../../src/cli/values.js';
+import { MIGRATIONS } from '../../src/store/postgres/sql.js';
 import pgClient from 'pg';
-import { COLLECTION_NAMES } from '../src/domain/rows.js';
-import { DEMO, PARTNER, envelope, START, callAt } from './helpers.js';
-import { usePostgres } from './pg.js';
-import { client, messageOf } from './smpp_client.js';
-import { eventually } from './support/eventually.js';
+import { COLLECTION_NAMES } from '../../src/domain/rows.js';
+import { DEMO, PARTNER, envelope, START, callAt } from '../support/helpers.js';
+import { usePostgres } from '../support/pg.js';
+import { client, messageOf } from '../support/smpp_client.js';
+import { eventually } from '../support/eventually.js';
 
 describe('the PostgreSQL store', () => {
   const pg = usePostgres();
@@ -152,7 +152,16 @@ describe('the PostgreSQL store', () => {
       await begun;
       // the write waits for the whole state's lock; then the whole-state work truncates the tables
       const write = hold(store, { callerOf: { index: 'key', value: 'demo-admin-key' } });
-      await new Promise((r) => setTimeout(r, 300));
+      // the write is waiting for the lock when the database says a session waits on an advisory lock
+      await eventually(
+        async () =>
+          (
+            await store.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'advisory' AND datname = current_database()",
+            )
+          )[0]?.n === 1,
+        'the write to wait for the whole state’s lock',
+      );
       go();
       await whole;
       const held = await write;

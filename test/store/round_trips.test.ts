@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { envelope, startTestServer, type TestServer } from '../helpers.js';
+import { envelope, startTestServer, type TestServer } from '../support/helpers.js';
 
 const onPostgres = process.env.DIPSWITCH_TEST_STORE === 'postgres';
 

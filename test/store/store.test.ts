@@ -2,13 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/deps.js';
-import { buildServer, listen } from '../src/server.js';
-import { fixtureState } from '../src/store/fixtures.js';
-import { JsonStore } from '../src/store/embedded/json_store.js';
-import { LogFile } from '../src/store/embedded/log_file.js';
-import { emptyDb } from '../src/domain/rows.js';
-import { envelope } from './helpers.js';
+import { silentLogger } from '../../src/deps.js';
+import { buildServer, listen } from '../../src/server.js';
+import { fixtureState } from '../../src/store/fixtures.js';
+import { JsonStore } from '../../src/store/embedded/json_store.js';
+import { LogFile } from '../../src/store/embedded/log_file.js';
+import { emptyDb } from '../../src/domain/rows.js';
+import { envelope } from '../support/helpers.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'dipswitch-')), 'db.json');
 
@@ -71,17 +71,23 @@ describe('store', () => {
     const log = (store as unknown as { log: LogFile }).log;
     const original = log.append.bind(log);
     let onDisk = false;
+    let appending!: () => void;
+    let writeNow!: () => void;
+    const started = new Promise<void>((r) => (appending = r));
+    const gate = new Promise<void>((r) => (writeNow = r));
     log.append = async (changes) => {
-      await new Promise((r) => setTimeout(r, 20));
+      appending();
+      await gate;
       await original(changes);
       onDisk = true;
     };
     const write = store.run({ account: key.account_id }, (w) =>
       w.apiKeys.update(key, (d) => (d.data.name = 'renamed')),
     );
-    await new Promise((r) => setTimeout(r, 5));
-    const seen = await store.run({ read: true }, (w) => w.apiKeys.byKey('demo-admin-key'));
-    expect(seen!.data.name).toBe('renamed');
+    await started;
+    const seen = store.run({ read: true }, (w) => w.apiKeys.byKey('demo-admin-key'));
+    writeNow();
+    expect((await seen)!.data.name).toBe('renamed');
     expect(onDisk).toBe(true);
     await write;
   });

@@ -3,9 +3,9 @@
  * is newer than dist, so the tests that run `dipswitch` as a process spawn the built command, as a
  * user runs it, rather than compiling the sources in every process.
  */
-import { projectRoot } from '../src/contract.js';
+import { projectRoot } from '../../src/contract.js';
 // @ts-expect-error a plain script without types
-import { buildIfStale } from '../scripts/build-if-stale.mjs';
+import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 
 export default function setup(): void {
   const status = (buildIfStale as (root: string) => number)(projectRoot);

@@ -1,10 +1,10 @@
 /** The `dipswitch` command as a test runs it: spawned, its output read, its exit code awaited. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { projectRoot } from '../src/contract.js';
-export { eventually } from './support/eventually.js';
+import { projectRoot } from '../../src/contract.js';
+export { eventually } from './eventually.js';
 
-/** The built command (test/build_global.ts builds it when a source changed); `bin` runs another file (the packed package's). */
+/** The built command (test/support/build_global.ts builds it when a source changed); `bin` runs another file (the packed package's). */
 export const COMMAND = ['dist/src/cli/main.js'];
 
 export interface Finished {

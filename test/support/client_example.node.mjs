@@ -1,4 +1,4 @@
-// The client test of test/client_example.test.ts with node:test, as a team on Node's own runner writes it.
+// The client test of test/project/client_example.test.ts with node:test, as a team on Node's own runner writes it.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';

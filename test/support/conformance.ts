@@ -1,6 +1,6 @@
 /** Checks what dipswitch sent out against the contract's `webhooks` payload schemas. */
 import { expect } from 'vitest';
-import { componentValidator } from '../src/contract.js';
+import { componentValidator } from '../../src/contract.js';
 
 export function expectConforms(
   schema:

@@ -7,19 +7,19 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import http, { type Server } from 'node:http';
 import { afterEach, beforeEach, expect, inject } from 'vitest';
-import type { App } from '../src/http/app.js';
-import { silentLogger } from '../src/deps.js';
-import { buildServer, listen, type Runtime, type ServerOptions } from '../src/server.js';
-import type { MemoryFiles } from '../src/store/files.js';
-import type { JsonStore } from '../src/store/embedded/json_store.js';
-import type { DbData } from '../src/domain/rows.js';
-import type { UnitOfWork } from '../src/store/store.js';
-import { startReceiver, type Receiver } from '../src/testing/receiver.js';
-import { startProxy, type ProxyOptions } from '../src/trust/proxy.js';
+import type { App } from '../../src/http/app.js';
+import { silentLogger } from '../../src/deps.js';
+import { buildServer, listen, type Runtime, type ServerOptions } from '../../src/server.js';
+import type { MemoryFiles } from '../../src/store/files.js';
+import type { JsonStore } from '../../src/store/embedded/json_store.js';
+import type { DbData } from '../../src/domain/rows.js';
+import type { UnitOfWork } from '../../src/store/store.js';
+import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
+import { startProxy, type ProxyOptions } from '../../src/trust/proxy.js';
 import { PG_TEMPLATES } from './pg_templates.js';
 
 /** The Demo and Partner accounts of the default fixtures (interface.md section 3). */
-export { DEMO_ACCOUNT as DEMO, PARTNER_ACCOUNT as PARTNER } from '../src/store/fixtures.js';
+export { DEMO_ACCOUNT as DEMO, PARTNER_ACCOUNT as PARTNER } from '../../src/store/fixtures.js';
 export const START = new Date('2026-03-01T12:00:00.000Z');
 
 export interface CallOptions {

@@ -2,12 +2,12 @@
  * Global setup of the suite's PostgreSQL project (vitest.config.ts): one throwaway server for the
  * whole run, and two template databases made once: one migrated, one migrated and seeded with the
  * default fixtures. Each test server's database is a copy of one of them (`CREATE DATABASE …
- * TEMPLATE`, test/helpers.ts), which costs a file copy rather than a migration and a seeding per test.
+ * TEMPLATE`, test/support/helpers.ts), which costs a file copy rather than a migration and a seeding per test.
  */
 import type { TestProject } from 'vitest/node';
-import { silentLogger } from '../src/deps.js';
-import { fixtureState } from '../src/store/fixtures.js';
-import { PgStore } from '../src/store/postgres/store.js';
+import { silentLogger } from '../../src/deps.js';
+import { fixtureState } from '../../src/store/fixtures.js';
+import { PgStore } from '../../src/store/postgres/store.js';
 import { startPostgres } from './pg_server.js';
 import { PG_TEMPLATES } from './pg_templates.js';
 

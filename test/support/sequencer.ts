@@ -8,13 +8,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /** Files that take longest (fuzzing, child processes, the package, a browser), slowest first. */
 const SLOW = [
   'postgres:test/fuzz/fuzz.test.ts',
-  'embedded:test/pg_instances.test.ts',
-  'embedded:test/cli.test.ts',
-  'embedded:test/package.test.ts',
+  'embedded:test/store/instances.test.ts',
+  'embedded:test/cli/cli.test.ts',
+  'embedded:test/project/package.test.ts',
   'embedded:test/reliability/hosting.test.ts',
   'postgres:test/reliability/hosting.test.ts',
   'embedded:test/fuzz/fuzz.test.ts',
-  'embedded:test/dashboard.test.ts',
+  'embedded:test/project/dashboard.test.ts',
   'embedded:test/reliability/memory.test.ts',
   'postgres:test/reliability/races.test.ts',
 ];

@@ -3,14 +3,14 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { emailDefects } from './strict_mime.js';
+import { emailDefects } from '../support/strict_mime.js';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { envelope, useServer, useReceiver, type TestServer } from './helpers.js';
+import { envelope, useServer, useReceiver, type TestServer } from '../support/helpers.js';
 
 const TLS = {
-  key: readFileSync(new URL('./tls/key.pem', import.meta.url)),
-  cert: readFileSync(new URL('./tls/cert.pem', import.meta.url)),
+  key: readFileSync(new URL('../tls/key.pem', import.meta.url)),
+  cert: readFileSync(new URL('../tls/cert.pem', import.meta.url)),
 };
 
 interface Relay {

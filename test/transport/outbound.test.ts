@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, normalizeHost, OutboundPolicy } from '../src/engine/transport/outbound.js';
+import { classify, normalizeHost, OutboundPolicy } from '../../src/engine/transport/outbound.js';
 
 describe('outbound policy', () => {
   it('normalizes every spelling of an address before judging it', () => {

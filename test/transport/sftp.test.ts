@@ -1,9 +1,9 @@
 import { simpleParser } from 'mailparser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startReceiver } from '../src/testing/receiver.js';
-import { expectConforms } from './conformance.js';
-import { envelope, useServer } from './helpers.js';
-import { startSftpServer, type SftpServer } from './sftp_server.js';
+import { startReceiver } from '../../src/testing/receiver.js';
+import { expectConforms } from '../support/conformance.js';
+import { envelope, useServer } from '../support/helpers.js';
+import { startSftpServer, type SftpServer } from '../support/sftp_server.js';
 
 describe('SFTP deliveries', () => {
   const server = useServer();

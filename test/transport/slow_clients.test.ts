@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { SMPP_WINDOW } from '../../src/engine/transport/smpp.js';
 import { listenSmpp } from '../../src/server.js';
-import { envelope, useServer, type TestServer } from '../helpers.js';
+import { envelope, useServer, type TestServer } from '../support/helpers.js';
 import { connect } from 'node:net';
 import smpp from 'smpp';
 
@@ -40,28 +40,22 @@ describe('a slow client', () => {
     socket.pause();
     const box = (await server().call('POST', '/__sim/accounts', { key: null, body: { name: 'other' } })).body;
 
-    const longest: number[] = [];
     const traces: string[] = [];
     for (let wave = 0; wave < 10; wave++) {
       const calls = Array.from({ length: 20 }, async (_, i) => {
-        const started = performance.now();
         const answer = await server().call('POST', '/__sim/inbound/sms', {
           key: null,
           body: { to: NUMBER, from: '+14155550123', text: `message ${wave * 20 + i}` },
         });
         expect(answer.status).toBe(200);
         traces.push(answer.body.trace.at(-1).detail);
-        return performance.now() - started;
       });
-      longest.push(Math.max(...(await Promise.all(calls))));
+      await Promise.all(calls);
       // another account is never held up by this one's bind
       const other = await server().call('GET', '/api/v1/numbers', { key: box.keys.admin });
       expect(other.status).toBe(200);
     }
-    expect(Math.max(...longest), `the slowest call of each wave: ${longest.map((ms) => Math.round(ms))}`).toBeLessThan(
-      15_000,
-    );
-    // answered as pending while the bind held them, then as waiting once it was closed
+    // each call answered (the test's timeout is the bound's failure): as pending while the bind held them, then as waiting once it was closed
     expect(traces.some((t) => t.startsWith('pending'))).toBe(true);
     expect(traces.at(-1)).toBe('no bind of the key: waiting for one');
     const journal = (await server().call('GET', '/__sim/requests?api=smpp&method=DELIVER_SM', { key: null })).body;

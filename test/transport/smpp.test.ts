@@ -3,13 +3,13 @@
 // input on the wire gets SMPP's answers and breaks nothing else.
 import { connect as tcp, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { REDACTED } from '../src/engine/journal.js';
-import { SMPP_STATUS } from '../src/engine/transport/smpp.js';
-import { listenSmpp } from '../src/server.js';
-import { envelope, useServer, type TestServer } from './helpers.js';
-import { client, messageOf } from './smpp_client.js';
+import { REDACTED } from '../../src/engine/journal.js';
+import { SMPP_STATUS } from '../../src/engine/transport/smpp.js';
+import { listenSmpp } from '../../src/server.js';
+import { envelope, useServer, type TestServer } from '../support/helpers.js';
+import { client, messageOf } from '../support/smpp_client.js';
 import smpp from 'smpp';
-import { eventually } from './support/eventually.js';
+import { eventually } from '../support/eventually.js';
 
 const NUMBER = '+13125550100';
 

@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { SMPP_STATUS } from '../../src/engine/transport/smpp.js';
 import { numberOfAddress } from '../../src/domain/smpp_addresses.js';
 import { listenSmpp } from '../../src/server.js';
-import { envelope, startTestServer, useServer, type TestServer } from '../helpers.js';
-import { client, messageOf } from '../smpp_client.js';
+import { envelope, startTestServer, useServer, type TestServer } from '../support/helpers.js';
+import { client, messageOf } from '../support/smpp_client.js';
 import { eventually } from '../support/eventually.js';
 
 async function smppKey(s: TestServer) {

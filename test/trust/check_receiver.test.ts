@@ -2,11 +2,11 @@ import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readContractDocument } from '../src/contract.js';
-import { checkReceiver, type CaseResult } from '../src/trust/check_receiver.js';
-import type { ReceiverAuth } from '../src/trust/receiver_tour.js';
-import { runCliAsync } from './cli_process.js';
-import { expectConforms } from './conformance.js';
+import { readContractDocument } from '../../src/contract.js';
+import { checkReceiver, type CaseResult } from '../../src/trust/check_receiver.js';
+import type { ReceiverAuth } from '../../src/trust/receiver_tour.js';
+import { runCliAsync } from '../support/cli_process.js';
+import { expectConforms } from '../support/conformance.js';
 
 /** How a test receiver behaves: a correct one, one that ignores signatures, one that refuses a repeat with 409. */
 type Behaviour = 'correct' | 'ignores signatures' | 'refuses repeats';

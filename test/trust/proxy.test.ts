@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/deps.js';
-import { startProxy, type Violation } from '../src/trust/proxy.js';
-import { startTestServer, type TestServer } from './helpers.js';
+import { silentLogger } from '../../src/deps.js';
+import { startProxy, type Violation } from '../../src/trust/proxy.js';
+import { startTestServer, type TestServer } from '../support/helpers.js';
 
 describe('validating proxy', () => {
   let upstream: TestServer;

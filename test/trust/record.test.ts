@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../src/contract.js';
-import { silentLogger } from '../src/deps.js';
-import { fixtureState, loadFixtureFile, readFixtureFile } from '../src/store/fixtures.js';
-import { runScenario } from '../src/testing/scenario.js';
-import { ScenarioShelf } from '../src/testing/scenario_runner.js';
-import { Recorder } from '../src/trust/recording.js';
-import { runCliAsync } from './cli_process.js';
-import { callAt, startTestServer, type TestServer, startTestProxy } from './helpers.js';
+import { loadContract } from '../../src/contract.js';
+import { silentLogger } from '../../src/deps.js';
+import { fixtureState, loadFixtureFile, readFixtureFile } from '../../src/store/fixtures.js';
+import { runScenario } from '../../src/testing/scenario.js';
+import { ScenarioShelf } from '../../src/testing/scenario_runner.js';
+import { Recorder } from '../../src/trust/recording.js';
+import { runCliAsync } from '../support/cli_process.js';
+import { callAt, startTestServer, type TestServer, startTestProxy } from '../support/helpers.js';
 
 /** The request body example of an operation of the contract. */
 function example(operationId: string): unknown {

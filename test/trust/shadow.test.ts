@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/deps.js';
-import { parityMarkdown, type ParityReport } from '../src/trust/parity.js';
-import { Shadow } from '../src/trust/shadow.js';
-import { runCliAsync, startCli } from './cli_process.js';
-import { callAt, envelope, startTestServer, type TestServer, startTestProxy } from './helpers.js';
+import { silentLogger } from '../../src/deps.js';
+import { parityMarkdown, type ParityReport } from '../../src/trust/parity.js';
+import { Shadow } from '../../src/trust/shadow.js';
+import { runCliAsync, startCli } from '../support/cli_process.js';
+import { callAt, envelope, startTestServer, type TestServer, startTestProxy } from '../support/helpers.js';
 
 /**
  * The "real service" is a second dipswitch that differs from the shadow in two known ways, each a
