@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { projectRoot } from '../contract.js';
-import { StoreInaccessible, StoreRefused } from '../store/embedded/log_file.js';
+import { StoreInaccessible, StoreRefused } from '../store/embedded/refusals.js';
 import { StoreHeld } from '../store/embedded/owner.js';
 
 export const CONFIG_FILE = 'dipswitch.config.json';

@@ -8,7 +8,8 @@ import { projectRoot } from '../../src/contract.js';
 import { buildServer, listen, type Runtime } from '../../src/server.js';
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
 import { JsonStore } from '../../src/store/embedded/json_store.js';
-import { StoreRefused, type LogFile } from '../../src/store/embedded/log_file.js';
+import type { LogFile } from '../../src/store/embedded/log_file.js';
+import { StoreRefused } from '../../src/store/embedded/refusals.js';
 import { DEMO, envelope } from '../support/helpers.js';
 
 const START = new Date('2026-03-01T12:00:00.000Z');

@@ -13,7 +13,9 @@ import { dirname, join } from 'node:path';
 import { DiskFiles, MemoryFiles, namedFiles, type FileArea } from '../files.js';
 import { Locks, type Release } from './locks.js';
 import type { Logger as FullLogger } from '../../deps.js';
-import { inaccessible, LogFile, type Change } from './log_file.js';
+import { LogFile } from './log_file.js';
+import type { Change } from './log_line.js';
+import { inaccessible } from './refusals.js';
 import { makeDirs } from './dirs.js';
 import { own, type Ownership } from './owner.js';
 import { readRepaired, refuseDuplicates } from './repair.js';
@@ -29,13 +31,15 @@ type Logger = Pick<FullLogger, 'warn'>;
 
 export type JsonStoreOptions = { memory: true } | { file: string; repair?: boolean };
 
-export class JsonStore implements Store, WorkHost {
-  tables: TableSet;
+export class JsonStore implements Store {
+  private tables: TableSet;
   readonly files: FileArea;
   readonly location: string;
-  undoSeq = 0;
+  private undoSeq = 0;
   /** Work with changes not yet on disk: running, or waiting for its append. */
-  readonly live = new Set<JsonWork>();
+  private readonly live = new Set<JsonWork>();
+  /** The store as its units of work see it (json_work.ts). */
+  private readonly host: WorkHost;
   private queue: JsonWork[] = [];
   private writing: Promise<void> | null = null;
   private readonly locks = new Locks();
@@ -59,7 +63,18 @@ export class JsonStore implements Store, WorkHost {
     this.location = log ? log.path : 'memory';
     this.seqs = { steps: 0, sandboxes: 0 };
     this.seqsPast(data);
-    this.reader = new JsonWork(this, true, false);
+    this.host = {
+      tables: () => this.tables,
+      setTables: (tables) => (this.tables = tables),
+      files,
+      nextUndo: () => this.undoSeq++,
+      isLive: (work) => void this.live.add(work),
+      nextSeq: (name) => this.nextSeq(name),
+      seqsPast: (d) => this.seqsPast(d),
+      keepReferencedFiles: () => this.keepReferencedFiles(),
+      state: () => this.state(),
+    };
+    this.reader = new JsonWork(this.host, true, false);
   }
 
   /** Opens the store; a file that is not a store, or damaged, is refused (StoreRefused). */
@@ -107,13 +122,13 @@ export class JsonStore implements Store, WorkHost {
   }
 
   /** Moves the counters past every value `data` holds (on open, and when the state is replaced). */
-  seqsPast(data: DbData): void {
+  private seqsPast(data: DbData): void {
     const max = (xs: number[]) => xs.reduce((m, x) => Math.max(m, x), -1) + 1;
     this.seqs.steps = Math.max(this.seqs.steps, max(data.steps.map((s) => s.seq)));
     this.seqs.sandboxes = Math.max(this.seqs.sandboxes, max(data.accounts.map((a) => a.sandbox_block ?? -1)));
   }
 
-  nextSeq(name: SeqName): number {
+  private nextSeq(name: SeqName): number {
     return this.seqs[name]++;
   }
 
@@ -130,7 +145,7 @@ export class JsonStore implements Store, WorkHost {
       return result;
     }
     const release: Release = 'account' in scope ? await this.locks.account(scope.account) : await this.locks.global();
-    const work = new JsonWork(this, false, 'global' in scope);
+    const work = new JsonWork(this.host, false, 'global' in scope);
     let result: T;
     try {
       result = await fn(work.uow);
@@ -143,7 +158,7 @@ export class JsonStore implements Store, WorkHost {
     // the next work of the account may start now; it is durable only after this one
     release();
     await durable;
-    for (const hook of work.afterCommit) {
+    for (const hook of work.commitHooks) {
       try {
         await hook();
       } catch (e) {
@@ -163,7 +178,7 @@ export class JsonStore implements Store, WorkHost {
 
   /** Queues the work for the next append; resolves once it is on disk. */
   private commit(work: JsonWork): Promise<void> {
-    if (work.poisoned) return Promise.reject(new StorageUnavailable(work.poisoned));
+    if (work.poison) return Promise.reject(new StorageUnavailable(work.poison));
     if (!work.changes.length && !work.replaced) {
       // work that changed nothing waits only for what it may have seen to be durable
       return this.writing ?? Promise.resolve();
@@ -223,7 +238,7 @@ export class JsonStore implements Store, WorkHost {
     for (const w of works) {
       w.undo = [];
       w.replaced = null;
-      w.poisoned = cause;
+      w.poison = cause;
       w.durable.reject(error);
       for (const undo of w.onAbort) void undo().catch(cleanupFailed);
     }
@@ -245,7 +260,7 @@ export class JsonStore implements Store, WorkHost {
   }
 
   /** The state as it is durable once `durable` is: every other live work's changes left out. */
-  state(durable: Set<JsonWork> = new Set(this.live)): DbData {
+  private state(durable: Set<JsonWork> = new Set(this.live)): DbData {
     const pending = [...this.live].filter((w) => !durable.has(w));
     const data = emptyLists();
     if (!pending.length) {
@@ -269,7 +284,7 @@ export class JsonStore implements Store, WorkHost {
   }
 
   /** Removes document and result files no record names (after a reset, a restore or a crash). */
-  async keepReferencedFiles(): Promise<void> {
+  private async keepReferencedFiles(): Promise<void> {
     await this.files.keepOnly(new Set(namedFiles(this.tables.documents.all(), this.tables.bulk_dip_tasks.all())));
   }
 

@@ -1,13 +1,13 @@
 /**
  * One unit of work of the embedded store: it changes the tables at once and remembers how to undo
- * each change, until its store commits it (json_store.ts). It sees its store through WorkHost.
+ * each change, until its store commits it (json_store.ts). It sees its store through WorkHost; what
+ * every backend's work shares is src/store/work_base.ts.
  */
-import { namedFiles, type FileArea } from '../files.js';
+import type { FileArea } from '../files.js';
 import { deferred } from './deferred.js';
-import type { Change } from './log_file.js';
+import type { Change } from './log_line.js';
 import { MemoryTable } from './memory_table.js';
-import { changed, deepFreeze, refusal, UniqueViolation, type Taken } from '../table.js';
-import type { TableOps } from '../collections.js';
+import { refusal, UniqueViolation, type Taken } from '../table.js';
 import {
   COLLECTION_NAMES,
   type AnyRow,
@@ -16,18 +16,21 @@ import {
   type DbData,
 } from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
-import { StorageUnavailable, UnitOfWork, type SeqName } from '../store.js';
+import type { SeqName, WorkFiles } from '../store.js';
+import { WorkBase, type RowStore } from '../work_base.js';
 
 export type TableSet = Record<CollectionName, MemoryTable<AnyRow>>;
 
-/** The store a work belongs to, as the work sees it. */
+/** The store a work belongs to, as the work sees it (JsonStore keeps its own fields private). */
 export interface WorkHost {
-  tables: TableSet;
+  tables(): TableSet;
+  /** The whole state replaced (and put back, when the work that replaced it fails). */
+  setTables(tables: TableSet): void;
   readonly files: FileArea;
-  /** The order of every undo entry, across works (a failed append undoes them newest first). */
-  undoSeq: number;
-  /** Works with changes not yet on disk. */
-  readonly live: Set<JsonWork>;
+  /** The order of the next undo entry, across works (a failed append undoes them newest first). */
+  nextUndo(): number;
+  /** The work has changes not yet on disk. */
+  isLive(work: JsonWork): void;
   nextSeq(name: SeqName): number;
   seqsPast(data: DbData): void;
   keepReferencedFiles(): Promise<void>;
@@ -49,83 +52,77 @@ export function buildTables(data: DbData): TableSet {
   return tables;
 }
 
-/** One unit of work of the embedded store. */
-export class JsonWork {
+/** One unit of work of the embedded store: the base's guards and wrappers over its memory tables. */
+export class JsonWork extends WorkBase {
   undo: Undo[] = [];
   changes: Change[] = [];
   /** The whole state was replaced: the commit writes a snapshot. */
   replaced: TableSet | null = null;
-  poisoned: unknown = null;
-  readonly afterCommit: (() => void | Promise<void>)[] = [];
+  /** The disk refused a write of the store while this work's changes were not yet on it. */
+  poison: unknown = null;
+  readonly commitHooks: (() => void | Promise<void>)[] = [];
   readonly onAbort: (() => Promise<void>)[] = [];
   readonly durable = deferred();
-  readonly uow: UnitOfWork;
 
   constructor(
     private readonly store: WorkHost,
-    readonly readOnly: boolean,
-    readonly global: boolean,
+    readOnly: boolean,
+    global: boolean,
   ) {
-    const files = store.files;
-    this.uow = new UnitOfWork({
-      table: (name) => this.table(name) as never,
-      files: {
-        put: async (id, bytes) => {
-          this.writable();
-          await files.put(id, bytes);
-          this.onAbort.push(() => files.remove(id));
-        },
-        get: (id) => files.get(id),
-        remove: (id) => {
-          this.writable();
-          this.afterCommit.push(() => files.remove(id));
-        },
-      },
-      afterCommit: (fn) => {
-        this.writable();
-        this.afterCommit.push(fn);
-      },
-      nextSeq: async (name) => store.nextSeq(name),
-      replaceAll: async (data) => this.replaceAll(data),
-      removeAccount: async (accountId) => {
-        this.wholeState();
-        const { documents, bulk_dip_tasks } = this.store.tables;
-        for (const id of namedFiles(documents.list(accountId), bulk_dip_tasks.list(accountId)))
-          this.afterCommit.push(() => files.remove(id));
-        for (const name of COLLECTION_NAMES) {
-          const table = this.store.tables[name];
-          for (const row of [...table.list(accountId)]) this.record(name, row, undefined);
-        }
-      },
-      exportState: async () => this.store.state(),
-    });
+    super(readOnly, global);
   }
 
-  private writable(): void {
-    if (this.poisoned) throw new StorageUnavailable(this.poisoned);
-    if (this.readOnly) throw new Error('this unit of work only reads');
+  protected override poisoned(): unknown {
+    return this.poison;
   }
 
-  private wholeState(): void {
-    this.writable();
-    if (!this.global) throw new Error('only whole-state work may do this');
+  protected files(): WorkFiles {
+    const files = this.store.files;
+    return {
+      put: async (id, bytes) => {
+        await files.put(id, bytes);
+        this.onAbort.push(() => files.remove(id));
+      },
+      get: (id) => files.get(id),
+      remove: (id) => {
+        this.commitHooks.push(() => files.remove(id));
+      },
+    };
   }
 
-  private replaceAll(data: DbData): void {
-    this.wholeState();
-    this.replaced ??= this.store.tables;
-    this.store.tables = buildTables(data);
+  protected afterCommit(fn: () => void | Promise<void>): void {
+    this.commitHooks.push(fn);
+  }
+
+  protected nextSeq(name: SeqName): Promise<number> {
+    return Promise.resolve(this.store.nextSeq(name));
+  }
+
+  protected exportState(): Promise<DbData> {
+    return Promise.resolve(this.store.state());
+  }
+
+  protected async dropAccount(accountId: string): Promise<void> {
+    for (const name of COLLECTION_NAMES) {
+      const table = this.store.tables()[name];
+      for (const row of [...table.list(accountId)]) this.record(name, row, undefined);
+    }
+  }
+
+  protected async replaceState(data: DbData): Promise<void> {
+    this.replaced ??= this.store.tables();
+    this.store.setTables(buildTables(data));
     this.store.seqsPast(data);
     this.changes = [];
     this.undo = [];
-    this.store.live.add(this);
-    this.afterCommit.push(() => this.store.keepReferencedFiles());
+    this.store.isLive(this);
+    this.commitHooks.push(() => this.store.keepReferencedFiles());
   }
 
   /** Makes a change to a table and remembers how to undo it. */
   record(name: CollectionName, before: AnyRow | undefined, after: AnyRow | undefined, taken?: Taken): void {
     this.writable();
-    const table = this.store.tables[name];
+    const table = this.store.tables()[name];
     if (after) {
       try {
         table.put(after);
@@ -137,32 +134,26 @@ export class JsonWork {
       table.delete(before);
       this.changes.push(['del', name, before.data.id]);
     } else return;
-    this.undo.push({ seq: this.store.undoSeq++, table: name, before, after });
-    this.store.live.add(this);
+    this.undo.push({ seq: this.store.nextUndo(), table: name, before, after });
+    this.store.isLive(this);
   }
 
-  private table<K extends CollectionName>(name: K): TableOps<Collections[K]> {
+  protected rows<K extends CollectionName>(name: K): RowStore<Collections[K]> {
     type R = Collections[K];
     // cast: the table set is keyed by name (TableSet); the table under `name` holds that collection's rows
-    const t = () => this.store.tables[name] as unknown as MemoryTable<R>;
+    const t = () => this.store.tables()[name] as unknown as MemoryTable<R>;
     return {
       get: async (id) => t().get(id),
       list: async (accountId) => t().list(accountId),
       one: async (index, key) => t().one(index, key),
       many: async (index, key) => [...t().many(index, key)],
       all: async () => t().all(),
+      current: async (id) => t().get(id),
       insert: async (row, taken) => {
         if (t().get(row.data.id)) throw new UniqueViolation(name, 'id', row.data.id);
-        const frozen = deepFreeze(row);
-        this.record(name, undefined, frozen, taken);
-        return frozen;
+        this.record(name, undefined, row, taken);
       },
-      update: async (row, change, taken) => {
-        const current = t().get(row.data.id);
-        const next = changed(name, row.data.id, current, change);
-        this.record(name, current, next, taken);
-        return next;
-      },
+      replace: async (before, after, taken) => this.record(name, before, after, taken),
       remove: async (row) => {
         const current = t().get(row.data.id);
         if (current) this.record(name, current, undefined);
@@ -172,9 +163,9 @@ export class JsonWork {
 
   /** Puts the tables back as they were before this work. */
   rollback(): void {
-    for (const u of this.undo.reverse()) undoOne(this.store.tables, u);
+    for (const u of this.undo.reverse()) undoOne(this.store.tables(), u);
     this.undo = [];
-    if (this.replaced) this.store.tables = this.replaced;
+    if (this.replaced) this.store.setTables(this.replaced);
     this.replaced = null;
   }
 }

@@ -1,18 +1,19 @@
 /**
  * The embedded store on disk: `db.json`, a snapshot of the whole state marked as a dipswitch store,
  * and `db.json.log`, an append-only change log. Each commit appends one line holding the rows it
- * changed, with the line's length and CRC-32, and fsyncs it; from time to time the whole state is
- * written as the new snapshot (temporary file, fsync, rename) and the log starts over.
+ * changed, with the line's length and CRC-32 (log_line.ts), and fsyncs it; from time to time the
+ * whole state is written as the new snapshot (temporary file, fsync, rename) and the log starts over.
  *
  * Reading tells a torn write from damage: a bad *last* line was never acknowledged (a crash
  * mid-append) and is dropped with a warning; a bad line with good lines after it is damage, and the
- * store refuses to open (StoreDamaged) unless asked to repair, which moves the file aside and keeps
- * the valid prefix. A file that is not a dipswitch store is refused, never overwritten.
+ * store refuses to open (StoreRefused, `damaged`: refusals.ts) unless asked to repair, which moves
+ * the file aside and keeps the valid prefix (the repairs of a store are repair.ts's). A file that
+ * is not a dipswitch store is refused, never overwritten; a store of the first format is read
+ * through log_v1.ts and rewritten in this one.
  */
 import { upgradeDid } from '../../domain/numbers.js';
 import { copyFile, open, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { exists, makeDirs, onlyFiles } from './dirs.js';
 import { fromV1, replayV1 } from './log_v1.js';
 import {
@@ -24,81 +25,15 @@ import {
   type DbData,
 } from '../../domain/rows.js';
 import { lostWith, type Warn } from '../../domain/side_paths.js';
+import { logLine, parseLine, type Change } from './log_line.js';
+import { StoreRefused } from './refusals.js';
 
 export const STORE_FORMAT = 'dipswitch-store';
 export const STORE_VERSION = 2;
 const LOG_HEADER = `#dipswitch-log ${STORE_VERSION}\n`;
 
-/** One change: a row put or deleted (by id) in a collection. */
-export type Change = ['put', CollectionName, AnyRow] | ['del', CollectionName, string];
-
 /** Compact once the log holds this many bytes. */
 const COMPACT_AT_BYTES = 32 * 1024 * 1024;
-
-/** The store cannot be opened as it is: the message says which file, where, and what to do. */
-export class StoreRefused extends Error {
-  constructor(
-    message: string,
-    readonly kind: 'damaged' | 'not_a_store' | 'newer',
-  ) {
-    super(message);
-  }
-}
-
-/** What an operating system error code means for a store, in words. */
-const FS_REASONS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'read-only file system',
-  ENOENT: 'no such file or folder',
-  ENOTDIR: 'a part of the path is not a folder',
-  EISDIR: 'it is a folder',
-  ENOSPC: 'no space left on the device',
-  // not the operating system's: the path is a FIFO, a device or a socket (dirs.ts onlyFiles)
-  ENOTFILE: 'not a regular file (a FIFO, a device or a socket): give the path of a file',
-};
-
-/** The store's files cannot be read or written (permissions, a read-only disk): the message names the path. */
-export class StoreInaccessible extends Error {
-  constructor(
-    store: string,
-    override readonly cause: NodeJS.ErrnoException,
-  ) {
-    const reason = FS_REASONS[cause.code ?? ''] ?? cause.message;
-    const code = cause.code && cause.code !== 'ENOTFILE' ? ` (${cause.code})` : '';
-    super(`cannot use the store ${store}: ${cause.path ?? store}: ${reason}${code}`);
-  }
-}
-
-/** `e` as a StoreInaccessible of `store` when it is an operating system error about a path; otherwise `e`. */
-export function inaccessible(store: string, e: unknown): unknown {
-  const err = e as NodeJS.ErrnoException;
-  return err && typeof err.code === 'string' && typeof err.path === 'string' && err.code in FS_REASONS
-    ? new StoreInaccessible(store, err)
-    : e;
-}
-
-const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
-
-/** A log line: `<bytes> <crc32> <json>`. */
-export function logLine(changes: Change[]): string {
-  const json = JSON.stringify(changes);
-  return `${Buffer.byteLength(json)} ${hex(crc32(json))} ${json}\n`;
-}
-
-/** The changes of a log line, or null when its length or checksum do not match. */
-function parseLine(line: string): Change[] | null {
-  const m = /^(\d+) ([0-9a-f]{8}) /.exec(line);
-  if (!m) return null;
-  const json = line.slice(m[0].length);
-  if (Buffer.byteLength(json) !== Number(m[1]) || hex(crc32(json)) !== m[2]) return null;
-  try {
-    const changes = JSON.parse(json) as unknown;
-    return Array.isArray(changes) ? (changes as Change[]) : null;
-  } catch {
-    return null;
-  }
-}
 
 export interface ReadResult {
   /** null: there is no store here yet. */

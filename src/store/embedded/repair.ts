@@ -1,5 +1,6 @@
 /** Repairs of a damaged embedded store that work on its rows (the log's own damage is log_file.ts's). */
-import { inaccessible, StoreRefused, type LogFile } from './log_file.js';
+import type { LogFile } from './log_file.js';
+import { inaccessible, StoreRefused } from './refusals.js';
 import { MemoryTable } from './memory_table.js';
 import { UniqueViolation } from '../table.js';
 import {

@@ -1,8 +1,6 @@
 /** A unit of work on PostgreSQL: the collections over its statements (statements.ts), its writes sent together. */
 import pg from 'pg';
-import type { TableOps } from '../collections.js';
-import { changed, deepFreeze, refusal, type Taken } from '../table.js';
-import { namedFiles } from '../files.js';
+import { deepFreeze, refusal, type Taken } from '../table.js';
 import {
   COLLECTION_NAMES,
   emptyLists,
@@ -13,7 +11,8 @@ import {
   type DbData,
 } from '../../domain/rows.js';
 import { cutPage, sameWindow, type PageRows, type PageWindow } from '../page.js';
-import { UnitOfWork, type CallerLookup, type CallerRows, type PageAhead, type SeqName } from '../store.js';
+import type { CallerLookup, CallerRows, PageAhead, PeerTopic, SeqName, WorkFiles } from '../store.js';
+import { WorkBase, type RowStore } from '../work_base.js';
 import type { PgPeers } from './peers.js';
 import { indexKeys } from './index_keys.js';
 import type { Queries } from './statements.js';
@@ -45,85 +44,74 @@ const PENDING_BYTES = 1 << 20;
 /** A value as an SQL literal (the statements sent in one round trip carry their values in their text). */
 const literal = (value: string): string => pg.escapeLiteral(value);
 
-export class PgWork {
-  readonly uow: UnitOfWork;
-
+export class PgWork extends WorkBase {
   constructor(
     private readonly db: Queries,
-    private readonly readOnly: boolean,
-    private readonly global: boolean,
-    afterCommit: (() => void | Promise<void>)[],
-    peers: PgPeers,
+    readOnly: boolean,
+    global: boolean,
+    private readonly hooks: (() => void | Promise<void>)[],
+    private readonly peers: PgPeers,
     /** Rows read with the work's first statement (aheadKey): read from here until the work writes them. */
     private readonly ahead = new Map<string, AnyRow | undefined>(),
     /** A page read with the caller's key: a read-only work's page of the same list and window. */
     private readonly pageAhead?: PageAhead,
   ) {
-    this.uow = new UnitOfWork({
-      // NOTIFY in a transaction is delivered at its commit, and only then
-      tell: async (topic, payload) => {
-        this.writable();
-        const told = peers.telling(topic, '$1::text', 1);
-        await db.query(`SELECT ${told.sql}`, [payload, ...told.params]);
+    super(readOnly, global);
+  }
+
+  /** NOTIFY in a transaction is delivered at its commit, and only then. */
+  protected override async tell(topic: PeerTopic, payload: string): Promise<void> {
+    const told = this.peers.telling(topic, '$1::text', 1);
+    await this.db.query(`SELECT ${told.sql}`, [payload, ...told.params]);
+  }
+
+  protected files(): WorkFiles {
+    const db = this.db;
+    return {
+      put: async (id, bytes) => {
+        await db.query('INSERT INTO files VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET bytes = excluded.bytes', [
+          id,
+          bytes,
+        ]);
       },
-      table: (name) => this.table(name) as never,
-      caller: (lookup) => this.caller(lookup),
-      files: {
-        put: async (id, bytes) => {
-          this.writable();
-          await db.query('INSERT INTO files VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET bytes = excluded.bytes', [
-            id,
-            bytes,
-          ]);
-        },
-        get: async (id) =>
-          (await db.query<{ bytes: Buffer }>('SELECT bytes FROM files WHERE id = $1', [id])).rows[0]?.bytes,
-        remove: (id) => {
-          this.writable();
-          // deleted in the transaction, just before its commit: the file goes only if the work commits
-          this.fileRemovals.push(id);
-        },
-      },
-      afterCommit: (fn) => {
-        afterCommit.push(fn);
-      },
-      nextSeq: async (name: SeqName) => {
-        const r = await db.query<{ value: string }>(
-          'UPDATE seqs SET value = value + 1 WHERE name = $1 RETURNING value - 1 AS value',
-          [name],
-        );
-        return Number(r.rows[0]?.value ?? 0);
-      },
-      replaceAll: async (data) => this.replaceAll(data),
-      removeAccount: async (accountId) => {
-        this.wholeState();
-        await this.flush();
-        const named = await db.query<{ id: string; kind: 'document' | 'task' }>(
-          `SELECT id, 'document' AS kind FROM ${table('documents')} WHERE account_id = $1
-           UNION ALL SELECT id, 'task' AS kind FROM ${table('bulk_dip_tasks')} WHERE account_id = $1`,
-          [accountId],
-        );
-        const ofKind = (kind: string) => named.rows.filter((r) => r.kind === kind).map((r) => ({ data: r }));
-        const fileIds = namedFiles(ofKind('document'), ofKind('task'));
-        for (const name of COLLECTION_NAMES) {
-          await db.query(
-            `DELETE FROM row_index WHERE collection = $1 AND id IN (SELECT id FROM ${table(name)} WHERE account_id = $2)`,
-            [name, accountId],
-          );
-          await db.query(`DELETE FROM ${table(name)} WHERE account_id = $1`, [accountId]);
-        }
-        await db.query('DELETE FROM list_counts WHERE account_id = $1', [accountId]);
-        if (fileIds.length) await db.query('DELETE FROM files WHERE id = ANY($1)', [fileIds]);
-      },
-      exportState: async () => {
-        await this.flush();
-        const state = emptyLists();
-        const all = await this.db.query<{ c: number; row: string }>(EXPORT_STATE);
-        for (const { c, row } of all.rows)
-          state[COLLECTION_NAMES[c] as CollectionName].push(deepFreeze(JSON.parse(row) as AnyRow));
-        return stateOf(state);
-      },
-    });
+      get: async (id) =>
+        (await db.query<{ bytes: Buffer }>('SELECT bytes FROM files WHERE id = $1', [id])).rows[0]?.bytes,
+      // deleted in the transaction, just before its commit: the file goes only if the work commits
+      remove: (id) => void this.fileRemovals.push(id),
+    };
+  }
+
+  protected afterCommit(fn: () => void | Promise<void>): void {
+    this.hooks.push(fn);
+  }
+
+  protected async nextSeq(name: SeqName): Promise<number> {
+    const r = await this.db.query<{ value: string }>(
+      'UPDATE seqs SET value = value + 1 WHERE name = $1 RETURNING value - 1 AS value',
+      [name],
+    );
+    return Number(r.rows[0]?.value ?? 0);
+  }
+
+  protected async dropAccount(accountId: string): Promise<void> {
+    await this.flush();
+    for (const name of COLLECTION_NAMES) {
+      await this.db.query(
+        `DELETE FROM row_index WHERE collection = $1 AND id IN (SELECT id FROM ${table(name)} WHERE account_id = $2)`,
+        [name, accountId],
+      );
+      await this.db.query(`DELETE FROM ${table(name)} WHERE account_id = $1`, [accountId]);
+    }
+    await this.db.query('DELETE FROM list_counts WHERE account_id = $1', [accountId]);
+  }
+
+  protected async exportState(): Promise<DbData> {
+    await this.flush();
+    const state = emptyLists();
+    const all = await this.db.query<{ c: number; row: string }>(EXPORT_STATE);
+    for (const { c, row } of all.rows)
+      state[COLLECTION_NAMES[c] as CollectionName].push(deepFreeze(JSON.parse(row) as AnyRow));
+    return stateOf(state);
   }
 
   /** The caller's rows read as the work began (WorkScope `callerOf`): the answer to the same lookup, once. */
@@ -134,7 +122,7 @@ export class PgWork {
   }
 
   /** The caller's rows (CallerRows) in one statement. */
-  private async caller(lookup: CallerLookup): Promise<CallerRows> {
+  protected override async caller(lookup: CallerLookup): Promise<CallerRows> {
     const begun = this.begun;
     this.begun = undefined;
     if (
@@ -203,23 +191,13 @@ export class PgWork {
     await this.flush();
   }
 
-  private writable(): void {
-    if (this.readOnly) throw new Error('this unit of work only reads');
-  }
-
-  private wholeState(): void {
-    this.writable();
-    if (!this.global) throw new Error('only whole-state work may do this');
-  }
-
-  private async rows<R extends AnyRow>(sql: string, params: unknown[]): Promise<R[]> {
+  private async select<R extends AnyRow>(sql: string, params: unknown[]): Promise<R[]> {
     await this.flush();
     const r = await this.db.query<{ row: string }>(sql, params);
     return r.rows.map((x) => deepFreeze(JSON.parse(x.row) as R));
   }
 
-  private async replaceAll(data: DbData): Promise<void> {
-    this.wholeState();
+  protected async replaceState(data: DbData): Promise<void> {
     await this.flush();
     await this.db.query(`TRUNCATE row_index, list_counts, ${COLLECTION_NAMES.map(table).join(', ')}`);
     for (const name of COLLECTION_NAMES)
@@ -272,56 +250,49 @@ export class PgWork {
     // PostgreSQL's text holds no NUL: such a cursor is read against the whole list
     if (holdsNul(w))
       // cast: every collection's rows carry `id` and `inserted_at` (Keyed), which the generic R does not say
-      return cutPage((await this.table(name).list(accountId)) as unknown as R[] & Keyed[], w) as PageRows<R>;
+      return cutPage((await this.rows(name).list(accountId)) as unknown as R[] & Keyed[], w) as PageRows<R>;
     await this.flush();
     const found = await this.db.query<PageFound>(pageSql(name, w), [accountId, after, before, w.size]);
     return pageOf<R>(found.rows[0], w);
   }
 
-  private table<K extends CollectionName>(name: K): TableOps<Collections[K]> {
+  protected rows<K extends CollectionName>(name: K): RowStore<Collections[K]> {
     type R = Collections[K];
     const t = table(name);
     const one = async (id: string) => {
       const key = aheadKey(name, id);
       if (this.ahead.has(key)) return deepFreeze(this.ahead.get(key)) as R | undefined;
-      return (await this.rows<R>(`SELECT row FROM ${t} WHERE id = $1`, [id]))[0];
+      return (await this.select<R>(`SELECT row FROM ${t} WHERE id = $1`, [id]))[0];
     };
     return {
       get: one,
-      list: (accountId) => this.rows<R>(`SELECT row FROM ${t} WHERE account_id = $1 ORDER BY sort`, [accountId]),
+      list: (accountId) => this.select<R>(`SELECT row FROM ${t} WHERE account_id = $1 ORDER BY sort`, [accountId]),
       one: async (index, key) =>
         (
-          await this.rows<R>(
+          await this.select<R>(
             `SELECT c.row FROM row_index i JOIN ${t} c ON c.id = i.id
              WHERE i.collection = $1 AND i.index_name = $2 AND i.key = $3 LIMIT 1`,
             [name, index, stored(key)],
           )
         )[0],
       many: (index, key) =>
-        this.rows<R>(
+        this.select<R>(
           `SELECT c.row FROM row_index i JOIN ${t} c ON c.id = i.id
            WHERE i.collection = $1 AND i.index_name = $2 AND i.key = $3 ORDER BY i.sort`,
           [name, index, stored(key)],
         ),
-      all: () => this.rows<R>(`SELECT row FROM ${t} ORDER BY sort`, []),
+      all: () => this.select<R>(`SELECT row FROM ${t} ORDER BY sort`, []),
       page: (accountId, window) => this.page<R>(name, accountId, window),
+      current: async (id) => (await this.select<R>(`SELECT row FROM ${t} WHERE id = $1 FOR UPDATE`, [id]))[0],
       insert: async (row, taken) => {
-        this.writable();
         this.refusing(name, taken);
-        const frozen = deepFreeze(row);
-        await this.write(name, frozen, true);
-        return frozen;
+        await this.write(name, row, true);
       },
-      update: async (row, change, taken) => {
-        this.writable();
+      replace: async (_before, after, taken) => {
         this.refusing(name, taken);
-        const current = (await this.rows<R>(`SELECT row FROM ${t} WHERE id = $1 FOR UPDATE`, [row.data.id]))[0];
-        const next = changed(name, row.data.id, current, change);
-        await this.write(name, next, false);
-        return next;
+        await this.write(name, after, false);
       },
       remove: async (row) => {
-        this.writable();
         this.ahead.set(aheadKey(name, row.data.id), undefined);
         const id = literal(row.data.id);
         await this.later(
