@@ -39,8 +39,10 @@ export const handlers: HandlerMap = {
 };
 
 /**
- * What GETs read first (a store whose reads are round trips reads it with the caller's key): a record,
- * or the page of a list the store pages itself. A list shown newest first is left to its handler.
+ * What GETs read first, told to the store with the caller's key (src/store/call.ts's Prefetch), which
+ * may read it in the same round trip: a record, or the page of a list the store pages itself. A list
+ * shown newest first is left to its handler. test/store/round_trips.test.ts proves each entry against
+ * its handler (a wrong one costs a round trip more).
  */
 export const readsAhead: ReadsAhead = {
   getApiKey: { collection: 'api_keys', param: 'id' },
