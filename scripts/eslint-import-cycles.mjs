@@ -1,4 +1,5 @@
-// An ESLint rule of the project's: no import circle among the sources, type-only imports counted.
+// An ESLint rule of the project's: no import circle among the sources of a top folder (src, test…),
+// type-only imports counted.
 // import-x/no-cycle skips `import type`, which lets two files that each need the other's types stand
 // as one tangle a reader cannot take apart; here every relative import (and re-export) is an edge.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -84,8 +85,10 @@ export const noImportCycle = {
   },
   create(context) {
     const file = context.filename;
-    const root = join(context.cwd, 'src');
-    if (!file.startsWith(root)) return {};
+    // the circles of the file's top folder (src, test, bench…): one graph of each
+    const top = relative(context.cwd, file).split(/[\\/]/)[0];
+    const root = join(context.cwd, top ?? '');
+    if (!top || top.startsWith('..') || !existsSync(root) || !statSync(root).isDirectory()) return {};
     const circle = circlesNow(root).find((c) => c.includes(file));
     if (!circle) return {};
     return {
