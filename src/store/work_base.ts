@@ -7,7 +7,6 @@
  */
 import type { TableOps } from './collections.js';
 import { namedFiles } from './files.js';
-import type { PageRows, PageWindow } from './page.js';
 import {
   StorageUnavailable,
   UnitOfWork,
@@ -20,14 +19,8 @@ import {
 import { changed, deepFreeze, type Taken } from './table.js';
 import type { AnyRow, CollectionName, Collections, DbData } from '../domain/rows.js';
 
-/** A backend's rows of one collection: its reads, and the writes the base checked and froze. */
-export interface RowStore<R extends AnyRow> {
-  get(id: string): Promise<R | undefined>;
-  list(accountId: string): Promise<readonly R[]>;
-  one(index: string, key: string): Promise<R | undefined>;
-  many(index: string, key: string): Promise<readonly R[]>;
-  all(): Promise<readonly R[]>;
-  page?(accountId: string, window: PageWindow): Promise<PageRows<R>>;
+/** A backend's rows of one collection: its reads (as TableOps has them), and the writes the base checked and froze. */
+export interface RowStore<R extends AnyRow> extends Omit<TableOps<R>, 'insert' | 'update' | 'remove'> {
   /** The row as stored now, read to change it (locked for the change where the backend locks rows). */
   current(id: string): Promise<R | undefined>;
   /** Stores a new row; a unique key another row holds is refused with `taken`'s error. */
@@ -116,13 +109,15 @@ export abstract class WorkBase {
   private table<K extends CollectionName>(name: K): TableOps<Collections[K]> {
     type R = Collections[K];
     const rows = this.rows(name);
+    // the reads are the backend's own (its rows' functions close over their work)
+    const { get, list, one, many, all, page } = rows;
     return {
-      get: (id) => rows.get(id),
-      list: (accountId) => rows.list(accountId),
-      one: (index, key) => rows.one(index, key),
-      many: (index, key) => rows.many(index, key),
-      all: () => rows.all(),
-      page: rows.page?.bind(rows),
+      get,
+      list,
+      one,
+      many,
+      all,
+      page,
       insert: async (row, taken) => {
         this.writable();
         const frozen = deepFreeze(row);

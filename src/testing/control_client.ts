@@ -7,6 +7,7 @@
  */
 import { AssertionError } from 'node:assert';
 import { loadContract, type SimOperationId } from '../contract.js';
+import { wallClock } from '../deps.js';
 import { holdsSubset } from '../domain/verify.js';
 import type { components, operations } from '../generated/sim.js';
 
@@ -177,18 +178,19 @@ function holds(d: S['delivery'], f: DeliveryFilter): boolean {
   }
 }
 
-function deliveriesOf(invoke: Invoke): ControlClient['deliveries'] {
+/** The deliveries of the account; `waitFor` reads time from `wall` (src/deps.ts's wall clock). */
+function deliveriesOf(invoke: Invoke, wall: () => number): ControlClient['deliveries'] {
   const list = async (kind?: S['delivery']['kind']) =>
     (await invoke('simDeliveries', { query: { kind } })).deliveries as S['delivery'][];
   return {
     list,
     async waitFor(filter, opts = {}) {
       const timeout = opts.timeout ?? 5_000;
-      const until = Date.now() + timeout;
+      const until = wall() + timeout;
       for (;;) {
         const found = (await list(filter.kind)).find((d) => holds(d, filter));
         if (found) return found;
-        if (Date.now() > until)
+        if (wall() > until)
           throw new AssertionError({
             message: `No delivery holding ${JSON.stringify(filter)} came within ${timeout} ms.`,
             expected: filter,
@@ -237,7 +239,7 @@ export function connectDipswitch(url: string, opts: ConnectOptions = {}): Contro
       call: (call) => invoke('simInboundCall', { body: call }),
     },
     faults: faultsOf(invoke),
-    deliveries: deliveriesOf(invoke),
+    deliveries: deliveriesOf(invoke, wallClock),
     requests: {
       list: (query) => invoke('simRequests', { query }),
       verify: (pattern) => verifying(() => invoke('simVerifyRequests', { body: pattern })),

@@ -45,7 +45,7 @@ async function server(opts: Partial<ServerOptions> = {}, limits: Partial<Limits>
 }
 
 /** Resolves when the socket is closed by the other end, with what it was answered. */
-function closedWithin(socket: Socket): Promise<{ answer: string }> {
+function answerUntilClosed(socket: Socket): Promise<{ answer: string }> {
   let answer = '';
   socket.on('data', (c: Buffer) => (answer += c.toString()));
   return new Promise((resolve) => socket.on('close', () => resolve({ answer })));
@@ -110,7 +110,7 @@ describe('bounds', () => {
   it('a client sending its headers slowly is cut off at --headers-timeout', async () => {
     s = await server({}, { headersTimeoutMs: 300, requestTimeoutMs: 600 });
     const socket = await open(s.port);
-    const closed = closedWithin(socket);
+    const closed = answerUntilClosed(socket);
     socket.write('GET /api/v1/carts HTTP/1.1\r\nHost: 127.0.0.1\r\n'); // and never the blank line
     // the 408 is the cut: a server without the timeout waits for the rest forever (the test's own timeout)
     const { answer } = await closed;
@@ -120,7 +120,7 @@ describe('bounds', () => {
   it('a client sending its body slowly is cut off at --request-timeout', async () => {
     s = await server({}, { headersTimeoutMs: 300, requestTimeoutMs: 600 });
     const socket = await open(s.port);
-    const closed = closedWithin(socket);
+    const closed = answerUntilClosed(socket);
     socket.write(
       'POST /api/v1/carts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-admin-key\r\n' +
         'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"type":',
@@ -136,7 +136,7 @@ describe('bounds', () => {
     s = await server({}, { connections: 5 });
     const sockets = await Promise.all(Array.from({ length: 5 }, () => open(s!.port)));
     const extra = await open(s.port);
-    const { answer } = await closedWithin(extra);
+    const { answer } = await answerUntilClosed(extra);
     expect(answer).toBe('');
     for (const socket of sockets) socket.destroy();
     // served once the server has seen the others close
