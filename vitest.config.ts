@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 const EMBEDDED_ONLY = [
   'test/cli/cli.test.ts',
   'test/project/package.test.ts',
+  'test/project/recipes.test.ts',
+  'test/project/client_types.test.ts',
   'test/project/dashboard.test.ts',
   'test/project/tooling.test.ts',
   'test/project/deps.test.ts',

@@ -47,7 +47,6 @@ export interface Dipswitch extends Omit<ControlClient, 'reset'> {
    * The fixture accounts back to how they began, with every fault rule and journal entry that is not a
    * sandbox's; the sandboxes other callers hold go on untouched (`removeSandboxes`: removed too).
    */
-  reset(opts?: { removeSandboxes?: boolean }): Promise<components['schemas']['reset_result']>;
   close(): Promise<void>;
 }
 
@@ -68,14 +67,6 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
     url,
     smppPort: smpp?.port ?? null,
     keys: { ...FIXTURE_KEYS },
-    async reset(resetOpts) {
-      const res = await fetch(`${url}/__sim/reset`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ keep_sandboxes: !resetOpts?.removeSandboxes }),
-      });
-      return (await res.json()) as components['schemas']['reset_result'];
-    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -88,10 +79,26 @@ export type { Sandbox } from './engine/sandboxes.js';
 export {
   connectDipswitch,
   ControlError,
+  VerificationError,
+  type CallPattern,
   type ConnectOptions,
   type ControlClient,
+  type CoverageQuery,
   type DeliveryFilter,
+  type DeliveryPattern,
   type FaultHandle,
+  type FaultRequest,
+  type HttpMethod,
+  type JournalQuery,
+  type NearMiss,
   type SandboxClient,
 } from './testing/control_client.js';
+export type { OperationId, SimOperationId } from './contract.js';
+/** The schemas, operations and paths of /api/v1 (contract/openapi.yaml), for a client's own code. */
+export type { components as ApiComponents, operations as ApiOperations, paths as ApiPaths } from './generated/api.js';
+/** The schemas of /api/v1 by name: `ApiSchemas['did']`. */
+export type ApiSchemas = import('./generated/api.js').components['schemas'];
+/** The schemas of the control API by name: `SimSchemas['fault']`. */
+export type SimSchemas = components['schemas'];
+export { coverageGate, type CoverageGateOptions, type CoverageVerdict } from './testing/coverage_gate.js';
 export { scenario, type Answer, type Scenario, type ScenarioContext } from './testing/scenario.js';

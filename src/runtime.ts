@@ -9,6 +9,7 @@ import type { DeliveryWorker } from './engine/deliveries.js';
 import type { Faults } from './engine/faults.js';
 import type { Metrics } from './engine/metrics.js';
 import type { Journal } from './engine/journal.js';
+import type { Coverage } from './engine/coverage.js';
 import type { Snapshots } from './engine/sandboxes.js';
 import type { components } from './generated/sim.js';
 import type { Scheduler } from './engine/scheduler.js';
@@ -38,6 +39,8 @@ export interface Runtime {
   logger: Logger;
   faults: Faults;
   journal: Journal;
+  /** Coverage of the contract, kept past the accounts that made it (`GET /__sim/coverage`). */
+  coverage: Coverage;
   deliveries: DeliveryWorker;
   /** SMPP: the binds of this process, what a bind does to the account, and the server once listening. */
   smpp: { binds: SmppBinds; hooks: SmppHooks; server?: SmppServer };
@@ -56,7 +59,7 @@ export interface Runtime {
   work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts?: WorkOptions): Promise<T>;
   /**
    * The whole server back to the fixtures: state, clocks, schedule, delivery log, faults and
-   * journal; every sandbox removed, or with `keepSandboxes` kept as it is with everything of its own.
+   * journal; every sandbox kept as it is with everything of its own (`keepSandboxes: false`: removed).
    */
   reset(opts?: { keepSandboxes?: boolean }): Promise<void>;
   /**

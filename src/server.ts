@@ -22,6 +22,7 @@ import { DeliveryWorker } from './engine/deliveries.js';
 import { classify, OutboundPolicy, type Deniable } from './engine/transport/outbound.js';
 import { Faults, MemoryFaultRules } from './engine/faults.js';
 import { Journal, MemoryJournalLog } from './engine/journal.js';
+import { addTally, Coverage, KEPT_TALLIES, MemoryTallyShelf } from './engine/coverage.js';
 import { serverMetrics, type Metrics } from './engine/metrics.js';
 import { MemorySnapshotShelf, Snapshots } from './engine/sandboxes.js';
 import { ScenarioShelf } from './testing/scenario_runner.js';
@@ -36,7 +37,7 @@ import { settleDelivery } from './simulation/lifecycles.js';
 import { fixtureState } from './store/fixtures.js';
 import type { MessageIdForm } from './domain/smpp_addresses.js';
 import { JsonStore, type JsonStoreOptions } from './store/embedded/json_store.js';
-import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/postgres/shared.js';
+import { PgFaultRules, PgJournalLog, PgSnapshotShelf, PgTallyShelf } from './store/postgres/shared.js';
 import type { PgStore } from './store/postgres/store.js';
 import type { Store } from './store/store.js';
 import type { ClockMode, DbData } from './domain/rows.js';
@@ -92,19 +93,26 @@ function journalStep(journal: Journal, logger: Logger) {
       );
 }
 
-/** Faults, the journal and snapshots: shared by the instances over PostgreSQL; otherwise they live in this process. */
+/**
+ * Faults, the journal, snapshots and the coverage kept past its accounts: shared by the instances over
+ * PostgreSQL; otherwise they live in this process.
+ */
 function shared(pg: PgStore | undefined, store: Store, random: Random, limits: Limits, logger: Logger) {
+  const faults = new Faults(random, pg ? new PgFaultRules(pg) : new MemoryFaultRules());
+  const journal = new Journal(
+    pg ? new PgJournalLog(pg, limits.journalBytes) : new MemoryJournalLog(limits.journalBytes),
+    store.peers,
+    (m) => logger.warn(m),
+  );
+  const tallies = pg ? new PgTallyShelf(pg, KEPT_TALLIES, addTally) : new MemoryTallyShelf();
   return {
-    faults: new Faults(random, pg ? new PgFaultRules(pg) : new MemoryFaultRules()),
-    journal: new Journal(
-      pg ? new PgJournalLog(pg, limits.journalBytes) : new MemoryJournalLog(limits.journalBytes),
-      store.peers,
-      (m) => logger.warn(m),
-    ),
+    faults,
+    journal,
     snapshots: new Snapshots(
       { count: limits.snapshots, bytes: limits.snapshotBytes },
       pg ? new PgSnapshotShelf(pg) : new MemorySnapshotShelf(),
     ),
+    coverage: new Coverage({ store, journal, faults, shelf: tallies }),
   };
 }
 
@@ -194,7 +202,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const startMs = opts.startTime?.getTime() ?? wallClock();
   const clocks = new Clocks(wallClock, { mode: opts.clockMode ?? 'real', startMs });
   const ids = makeIds(random, () => clocks.server().ms());
-  const { faults, journal, snapshots } = shared(pg, store, random, limits, logger);
+  const { faults, journal, snapshots, coverage } = shared(pg, store, random, limits, logger);
   // the binds journal their deliver_sm through the hooks, made below (they wake the worker)
   const binds = new SmppBinds((exchange) => hooks.journal(exchange), stalledBind(logger));
   const metrics = serverMetrics({ store, journal, clocks, smppBinds: () => binds.total() });
@@ -240,19 +248,11 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     store,
     clocks,
     ids,
-    random,
-    logger,
-    faults,
-    journal,
-    deliveries,
-    scheduler,
-    snapshots,
-    fixtures,
-    limits,
+    ...{ random, logger, faults, journal, coverage, deliveries, scheduler, snapshots, fixtures, limits },
     scenarios: new ScenarioShelf(opts.scenarioDirs),
     streams: new Set(),
     work: (accountId, fn, workOpts) => runner.work(accountId, fn, workOpts),
-    ...resets({ store, fixtures, faults, journal, clocks, scheduler, ids, random }),
+    ...resets({ store, fixtures, faults, journal, coverage, clocks, scheduler, ids, random }),
     async close() {
       for (const end of [...runtime.streams]) end();
       await runtime.smpp.server?.close();

@@ -1,7 +1,8 @@
 /**
  * `dipswitch coverage --url URL`: what a client's suite met of the contract (`GET /__sim/coverage`
  * of a running dipswitch), as a table, JSON, Markdown or JUnit XML; `--fail-under N` exits 1 when
- * the share of documented answers seen, of the operations called, is under N percent (a CI gate).
+ * the share of documented answers seen, of the operations called, is under N percent (a CI gate;
+ * no call seen is 0%). `--run` gates on the sandboxes one run made, removed ones included.
  */
 import type { components } from '../generated/sim.js';
 import { Stop } from './stop.js';
@@ -12,6 +13,8 @@ type Delivered = components['schemas']['coverage_delivered'];
 export interface CoverageFlags {
   url: string;
   key?: string;
+  run?: string;
+  accountId?: string;
   adminToken?: string;
   failUnder?: number;
   format: 'table' | 'json' | 'junit' | 'markdown';
@@ -68,50 +71,78 @@ function markdown(c: Coverage): string {
 const xml = (s: string) =>
   s.replace(/[<>&'"]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[ch] ?? ch);
 
-/** JUnit XML: a test suite per kind; an answer never seen is a failure, what was never called or sent is skipped. */
-function junit(c: Coverage): string {
-  const suite = (name: string, cases: { name: string; failure?: string; skipped?: boolean }[]) => {
+type Case = { name: string; failure?: string; skipped?: string };
+
+/**
+ * JUnit XML, its counts those of its cases: a suite per kind, and with a gate (`failUnder`) a case
+ * for the gate itself. An answer never seen is a failure only when the gate fails (it is what made
+ * it fail); otherwise it is skipped with the reason, as is what was never called or sent.
+ */
+function junit(c: Coverage, failUnder: number | undefined): string {
+  const failed = failUnder !== undefined && c.summary.percent < failUnder;
+  const suite = (name: string, cases: Case[]) => {
     const failures = cases.filter((t) => t.failure).length;
-    const skipped = cases.filter((t) => t.skipped).length;
+    const skipped = cases.filter((t) => t.skipped !== undefined).length;
     const body = cases.map((t) => {
       const open = `    <testcase classname="dipswitch.${xml(name)}" name="${xml(t.name)}" time="0"`;
       if (t.failure) return `${open}>\n      <failure message="${xml(t.failure)}" type="not-seen"/>\n    </testcase>`;
-      if (t.skipped) return `${open}>\n      <skipped/>\n    </testcase>`;
+      if (t.skipped !== undefined) return `${open}>\n      <skipped message="${xml(t.skipped)}"/>\n    </testcase>`;
       return `${open}/>`;
     });
-    return [
-      `  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="0">`,
-      ...body,
-      '  </testsuite>',
-    ].join('\n');
+    return {
+      cases: cases.length,
+      failures,
+      skipped,
+      text: [
+        `  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="0">`,
+        ...body,
+        '  </testsuite>',
+      ].join('\n'),
+    };
   };
-  const operations = c.operations.flatMap((o) =>
+  const operations = c.operations.flatMap((o): Case[] =>
     o.calls
       ? o.answers
           .filter((a) => a.documented)
-          .map((a) => ({
-            name: `${o.operation_id} ${a.status}`,
-            ...(a.seen ? {} : { failure: `${o.operation_id} never answered ${a.status} to the client` }),
-          }))
-      : [{ name: o.operation_id, skipped: true }],
+          .map((a) => {
+            const name = `${o.operation_id} ${a.status}`;
+            if (a.seen) return { name };
+            const why = `${o.operation_id} never answered ${a.status} to the client`;
+            return failed ? { name, failure: why } : { name, skipped: `${why} (the gate passes)` };
+          })
+      : [{ name: o.operation_id, skipped: 'never called' }],
   );
-  const sent = (list: readonly Delivered[]) =>
-    list.map((d) => ({ name: d.kind, ...(d.delivered ? {} : { skipped: true }) }));
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="dipswitch coverage" tests="${operations.length}">`,
+  const sent = (list: readonly Delivered[]): Case[] =>
+    list.map((d) => ({ name: d.kind, ...(d.delivered ? {} : { skipped: 'never sent' }) }));
+  const suites = [
+    ...(failUnder === undefined
+      ? []
+      : [
+          suite('gate', [
+            {
+              name: `coverage at least ${failUnder}%`,
+              ...(failed ? { failure: `coverage ${c.summary.percent}% is under ${failUnder}%` } : {}),
+            },
+          ]),
+        ]),
     suite('operations', operations),
     suite('events', sent(c.deliveries.events)),
     suite('cdrs', sent(c.deliveries.cdrs)),
     suite('formats', sent(c.deliveries.formats)),
+  ];
+  const total = (k: 'cases' | 'failures' | 'skipped') => suites.reduce((n, s) => n + s[k], 0);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="dipswitch coverage" tests="${total('cases')}" failures="${total('failures')}" errors="0" skipped="${total('skipped')}">`,
+    ...suites.map((s) => s.text),
     '</testsuites>',
   ].join('\n');
 }
 
 /** Renders the coverage in a format (`coverage` of the CLI, and its tests). */
-export function renderCoverage(c: Coverage, format: CoverageFlags['format']): string {
+export function renderCoverage(c: Coverage, format: CoverageFlags['format'], failUnder?: number): string {
   if (format === 'json') return JSON.stringify(c, null, 2);
-  if (format === 'junit') return junit(c);
+  if (format === 'junit') return junit(c, failUnder);
   if (format === 'markdown') return markdown(c);
   return table(c);
 }
@@ -122,14 +153,17 @@ export async function coverage(f: CoverageFlags): Promise<void> {
   if (f.adminToken) headers['x-sim-admin-token'] = f.adminToken;
   let res: Response;
   try {
-    res = await fetch(new URL('/__sim/coverage', f.url), { headers });
+    const target = new URL('/__sim/coverage', f.url);
+    if (f.run) target.searchParams.set('run', f.run);
+    if (f.accountId) target.searchParams.set('account_id', f.accountId);
+    res = await fetch(target, { headers });
   } catch (e) {
     throw new Stop(`cannot reach ${f.url}: ${(e as Error).message}`, 1);
   }
   const text = await res.text();
   if (res.status !== 200) throw new Stop(`${f.url} answered ${res.status}: ${text.slice(0, 300)}`, 1);
   const report = JSON.parse(text) as Coverage;
-  console.log(renderCoverage(report, f.format));
+  console.log(renderCoverage(report, f.format, f.failUnder));
   if (f.failUnder !== undefined && report.summary.percent < f.failUnder)
     throw new Stop(`coverage ${report.summary.percent}% is under --fail-under ${f.failUnder}%`, 1);
 }

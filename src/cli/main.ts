@@ -105,6 +105,12 @@ function coverageCommand(root: Command): void {
       new Option('--url <url>', 'the dipswitch, e.g. http://127.0.0.1:4010').argParser(url).makeOptionMandatory(),
     )
     .option('--key <key>', "an account's key: that account's coverage (every account's without)")
+    .addOption(
+      new Option('--run <run>', 'the sandboxes made for this run (DIPSWITCH_RUN), live and removed').env(
+        'DIPSWITCH_RUN',
+      ),
+    )
+    .option('--account-id <id>', 'one account, live or removed')
     .option('--admin-token <token>', 'the admin token, where the server has one')
     .addOption(
       new Option(

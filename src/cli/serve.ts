@@ -178,5 +178,28 @@ export async function serve(f: ServeFlags): Promise<void> {
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
+  stopWithLauncher(logger, shutdown);
   await banner(f, server, runtime, logger, smpp?.port ?? null);
+}
+
+/** How often a server that npx launched looks for its launcher. */
+const LAUNCHER_CHECK_MS = 250;
+
+/**
+ * Stops with npx. `npx dipswitch &` then `kill -TERM` of that job signals npm alone: npm passes it to
+ * the shell it ran the command in, which dies without passing it on, and the server, its child,
+ * would go on holding the port. Launched by `npm exec` (npx), the server watches its parent: once it
+ * is gone (the server handed to init or a subreaper), it stops as on SIGTERM. A server started any
+ * other way outlives its shell, as a background process does.
+ */
+function stopWithLauncher(logger: { info(m: string): void }, shutdown: () => void): void {
+  if (process.env.npm_command !== 'exec') return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    logger.info('the npx that launched this server is gone: stopping');
+    shutdown();
+  }, LAUNCHER_CHECK_MS);
+  timer.unref();
 }

@@ -1,16 +1,16 @@
 /** Control API (contract/sim.yaml): back to the fixtures, the accounts and their keys, sandboxes, users suspended, shared resource groups. */
-import { notFound } from '../domain/errors.js';
+import { invalidField, notFound } from '../domain/errors.js';
 import { createSandbox, type Sandbox } from '../engine/sandboxes.js';
 import type { SimHandlerMap } from '../http/handler.js';
 import type { Runtime } from '../runtime.js';
 import { read } from './read.js';
 
 /** A fresh account with its keys, numbers and clock (`POST /__sim/accounts`, and the library's `sandbox()`). */
-export async function newSandbox(runtime: Runtime, name: string | undefined): Promise<Sandbox> {
+export async function newSandbox(runtime: Runtime, name: string | undefined, run?: string): Promise<Sandbox> {
   const id = runtime.ids.uuid();
   // whole-state work, so that parallel creates cannot pass the limit together
   return runtime.store.run({ global: true }, async (w) =>
-    createSandbox(w, runtime, await runtime.clocks.of(w, id), id, name, runtime.limits.sandboxes),
+    createSandbox(w, runtime, await runtime.clocks.of(w, id), id, name, runtime.limits.sandboxes, run),
   );
 }
 
@@ -30,7 +30,17 @@ async function setSuspended(runtime: Runtime, accountId: string, id: string, sus
 export const accountHandlers = {
   simReset: async ({ runtime, own, body }) => {
     if (own !== undefined) await runtime.resetAccount(own);
-    else await runtime.reset({ keepSandboxes: body?.keep_sandboxes === true });
+    else {
+      const remove = body?.remove_sandboxes === true || body?.keep_sandboxes === false;
+      if (
+        body?.remove_sandboxes !== undefined &&
+        body.keep_sandboxes !== undefined &&
+        body.remove_sandboxes === body.keep_sandboxes
+      )
+        throw invalidField('/keep_sandboxes', 'remove_sandboxes and keep_sandboxes say opposite things: give one.');
+      // the sandboxes other tests hold are kept unless their removal is asked for
+      await runtime.reset({ keepSandboxes: !remove });
+    }
     const accounts = (await read(runtime, (w) => w.accounts.all())).length;
     return {
       status: 200,
@@ -66,7 +76,10 @@ export const accountHandlers = {
     },
   }),
 
-  simCreateSandbox: async ({ runtime, body }) => ({ status: 201, body: await newSandbox(runtime, body?.name) }),
+  simCreateSandbox: async ({ runtime, body }) => ({
+    status: 201,
+    body: await newSandbox(runtime, body?.name, body?.run),
+  }),
 
   simDeleteAccount: async ({ runtime, params, own }) => {
     // with an account's key, only that account itself (a sandbox's test removing its sandbox)

@@ -1,16 +1,16 @@
 /**
  * Control API (contract/sim.yaml): coverage of the contract by a client's suite, from the journal
  * and the delivery log: which operations it called and which documented answers it saw, what its
- * receivers were sent and how they answered, which fault effects fired. Scoped to the key's account.
+ * receivers were sent and how they answered, which fault effects fired. Scoped to the key's account;
+ * without a key, to a run's sandboxes, one account, or every account; kept past the sandboxes
+ * (src/engine/coverage.ts).
  */
 import { loadContract, readContractDocument } from '../contract.js';
-import type { JournalEntry } from '../engine/journal.js';
-import type { DeliveryRow } from '../domain/rows.js';
+import { invalidParameter } from '../domain/errors.js';
+import type { CoverageScope, DeliveryList, Tally } from '../engine/coverage.js';
 import type { SimHandlerMap } from '../http/handler.js';
-import { read } from './read.js';
-
-/** The newest calls coverage reads (the journal's own bound, 64 MB, usually holds fewer). */
-const SCANNED_CALLS = 50_000;
+import type { Runtime } from '../runtime.js';
+import { checkAccount } from './patterns.js';
 
 interface Documented {
   operationId: string;
@@ -59,45 +59,25 @@ function deliveryKinds() {
   return enums;
 }
 
-/** How a delivery's attempts were answered, counted by status (`no answer` when none came). */
-function answersOf(rows: readonly DeliveryRow[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of rows)
-    for (const a of r.data.attempts) {
-      const key = a.status === null ? 'no answer' : String(a.status);
-      out[key] = (out[key] ?? 0) + 1;
-    }
-  return out;
-}
-
-/** The kind a delivery counts for in a list (an event's kind, a CDR's kind, a message's format). */
-function kindOf(row: DeliveryRow, list: 'events' | 'cdrs' | 'formats'): string | undefined {
-  if (list === 'formats') return row.data.kind === 'sms' || row.data.kind === 'mms' ? row.request.format : undefined;
-  if ((list === 'events') !== (row.data.kind === 'event') || (list === 'cdrs') !== (row.data.kind === 'cdr'))
-    return undefined;
-  try {
-    return (JSON.parse(row.request.body) as { data?: { kind?: string } }).data?.kind;
-  } catch {
-    return undefined;
-  }
-}
-
-function delivered(rows: readonly DeliveryRow[], list: 'events' | 'cdrs' | 'formats', kinds: string[]) {
-  return kinds.map((kind) => {
-    const of = rows.filter((r) => kindOf(r, list) === kind);
-    return { kind, delivered: of.length, answers: answersOf(of) };
-  });
+/** Each kind of a list with what was delivered and how it was answered, the contract's kinds first. */
+function delivered(tally: Tally, list: DeliveryList, kinds: string[]) {
+  const of = tally.deliveries[list] ?? {};
+  const extra = Object.keys(of).filter((k) => !kinds.includes(k));
+  return [...kinds, ...extra].map((kind) => ({
+    kind,
+    delivered: of[kind]?.delivered ?? 0,
+    answers: of[kind]?.answers ?? {},
+  }));
 }
 
 /** Each operation with its calls and the answers seen, documented first. */
-function operationCoverage(calls: readonly JournalEntry[]) {
-  const seen = new Map<string, Map<number, number>>();
-  for (const c of calls) {
-    if (!c.operation_id) continue;
-    const statuses = seen.get(c.operation_id) ?? new Map<number, number>();
-    statuses.set(c.status, (statuses.get(c.status) ?? 0) + 1);
-    seen.set(c.operation_id, statuses);
-  }
+function operationCoverage(tally: Tally) {
+  const seen = new Map(
+    Object.entries(tally.calls).map(([op, statuses]) => [
+      op,
+      new Map(Object.entries(statuses).map(([status, n]) => [Number(status), n])),
+    ]),
+  );
   return operations().map((o) => {
     const statuses = seen.get(o.operationId) ?? new Map<number, number>();
     const extra = [...statuses.keys()].filter((s) => !o.statuses.includes(s)).sort((a, b) => a - b);
@@ -114,30 +94,42 @@ function operationCoverage(calls: readonly JournalEntry[]) {
   });
 }
 
+/** The accounts a coverage query counts: a run's sandboxes, one account, the key's account, or every account. */
+async function scopeOf(
+  runtime: Runtime,
+  own: string | undefined,
+  query: { run?: string; account_id?: string },
+): Promise<CoverageScope> {
+  if (query.run !== undefined && query.account_id !== undefined)
+    throw invalidParameter('run', 'Give run or account_id, not both.');
+  if (own !== undefined) {
+    if (query.run !== undefined)
+      throw invalidParameter('run', "A key's coverage is its account's: ask for a run's without a key.");
+    if (query.account_id !== undefined && query.account_id !== own)
+      throw invalidParameter('account_id', "A key's coverage is its account's; name no other.");
+    return { account_id: own };
+  }
+  if (query.run !== undefined) {
+    const scope = { run: query.run };
+    if (!(await runtime.coverage.knows(scope)))
+      throw invalidParameter('run', `No sandbox was made with run ${query.run}.`);
+    return scope;
+  }
+  if (query.account_id !== undefined) {
+    await checkAccount(runtime, query.account_id, 'query');
+    return { account_id: query.account_id };
+  }
+  return 'all';
+}
+
 export const coverageHandlers = {
-  simCoverage: async ({ runtime, own }) => {
-    const calls: JournalEntry[] = [];
-    let cursor: string | undefined;
-    const filter = { api: 'v1' as const, ...(own === undefined ? {} : { account_id: own }) };
-    while (calls.length < SCANNED_CALLS) {
-      const page = await runtime.journal.page(filter, 1_000, cursor);
-      calls.push(...page.requests);
-      if (!page.next_cursor) break;
-      cursor = page.next_cursor;
-    }
-    const ops = operationCoverage(calls);
+  simCoverage: async ({ runtime, own, query }) => {
+    const tally = await runtime.coverage.of(await scopeOf(runtime, own, query ?? {}));
+    const ops = operationCoverage(tally);
     const called = ops.filter((o) => o.calls > 0);
     const answers = called.flatMap((o) => o.answers.filter((a) => a.documented));
     const seen = answers.filter((a) => a.seen > 0).length;
-    const rows = await read(runtime, (w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
     const kinds = deliveryKinds();
-    const effects = new Map<string, number>();
-    for (const rule of await runtime.faults.list(own))
-      for (const [name, value] of Object.entries(rule.effect)) {
-        if (value === undefined || value === false || name === 'body' || !rule.fired) continue;
-        const effect = name === 'status' ? `status ${String(value)}` : name;
-        effects.set(effect, (effects.get(effect) ?? 0) + rule.fired);
-      }
     return {
       status: 200,
       body: {
@@ -146,15 +138,16 @@ export const coverageHandlers = {
           operations: ops.length,
           answers_seen: seen,
           answers: answers.length,
-          percent: answers.length ? Math.round((seen / answers.length) * 1000) / 10 : 100,
+          // no call seen is no coverage: a gate on an empty suite fails
+          percent: answers.length ? Math.round((seen / answers.length) * 1000) / 10 : 0,
         },
         operations: ops,
         deliveries: {
-          events: delivered(rows, 'events', kinds.events),
-          cdrs: delivered(rows, 'cdrs', kinds.cdrs),
-          formats: delivered(rows, 'formats', kinds.formats),
+          events: delivered(tally, 'events', kinds.events),
+          cdrs: delivered(tally, 'cdrs', kinds.cdrs),
+          formats: delivered(tally, 'formats', kinds.formats),
         },
-        faults: [...effects].map(([effect, fired]) => ({ effect, fired })),
+        faults: Object.entries(tally.faults).map(([effect, fired]) => ({ effect, fired })),
       },
     };
   },

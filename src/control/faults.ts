@@ -35,18 +35,24 @@ export const faultHandlers = {
       if (!(await read(runtime, (w) => w.accounts.getAnyAccount(id))))
         throw invalidField('/match/account_id', `No account has the id ${id}.`);
     }
-    assertNoViolations(ruleProblems(match, body.effect, apiOperations()));
-    return {
-      status: 201,
-      body: await runtime.faults.add({
-        id: runtime.ids.uuid(),
-        match,
-        effect: body.effect,
-        times: body.times ?? null,
-        probability: body.probability ?? null,
-        scope: own === undefined ? 'all' : 'account',
-      }),
-    };
+    assertNoViolations(ruleProblems(body.match, body.effect, apiOperations()));
+    const rule = await runtime.faults.add({
+      id: runtime.ids.uuid(),
+      match,
+      effect: body.effect,
+      times: body.times ?? null,
+      probability: body.probability ?? null,
+      scope: own === undefined ? 'all' : 'account',
+    });
+    // a rule of the whole server that names no account reaches every team's calls: said, not hidden
+    const reach =
+      own === undefined && match.account_id === undefined
+        ? {
+            warning:
+              "This rule matches every account's calls and deliveries, every sandbox included: narrow it with match.account_id, or make it with the account's key.",
+          }
+        : {};
+    return { status: 201, body: { ...rule, ...reach } };
   },
 
   simListFaults: async ({ runtime, own }) => ({ status: 200, body: { faults: await runtime.faults.list(own) } }),

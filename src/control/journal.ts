@@ -2,6 +2,7 @@
 import { DomainError, invalidParameter, notFound } from '../domain/errors.js';
 import { JOURNAL_STREAMS, type JournalFilter } from '../engine/journal.js';
 import type { SimHandlerMap, StreamWriter } from '../http/handler.js';
+import { checkCallPattern } from './patterns.js';
 import { read } from './read.js';
 
 /** A journal filter narrowed to the calls of the caller's account, when a key was given. */
@@ -13,6 +14,8 @@ export const journalHandlers = {
     if (query.cursor !== undefined && !/^\d{1,15}$/.test(query.cursor))
       throw invalidParameter('cursor', 'cursor is not a next_cursor of this journal.');
     const { limit = 100, cursor, ...filter } = query;
+    // a filter naming what no call could be would answer an empty page that looks like "never called"
+    await checkCallPattern(runtime, filter, filter.api, 'query', true);
     return { status: 200, body: await runtime.journal.page(ownCalls(filter, own), limit, cursor) };
   },
 

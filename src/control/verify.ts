@@ -8,6 +8,8 @@ import { bodyChecks, verify, type Check, type CountRule, type Verification } fro
 import type { JournalEntry } from '../engine/journal.js';
 import type { DeliveryRow } from '../domain/rows.js';
 import type { SimHandlerMap } from '../http/handler.js';
+import { pathHolds } from '../domain/matching.js';
+import { checkCallPattern, checkDeliveryPattern } from './patterns.js';
 import { read } from './read.js';
 
 /** The newest calls a verification looks at (each journal page holds at most 1,000). */
@@ -20,15 +22,6 @@ const equal = <R>(field: string, expected: unknown, actual: (r: R) => unknown): 
   holds: (a) => a === expected,
 });
 
-/** A path template as the pattern of the literal paths it routes. */
-const templatePattern = (template: string): RegExp =>
-  new RegExp(
-    `^${template
-      .split(/(\{\w+\})/)
-      .map((part) => (/^\{\w+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
-      .join('')}/?$`,
-  );
-
 type CallPattern = NonNullable<Parameters<SimHandlerMap['simVerifyRequests']>[0]['body']>['match'];
 
 /** The checks of a call pattern, one per field it names. */
@@ -37,13 +30,7 @@ function callChecks(match: CallPattern): Check<JournalEntry>[] {
   if (match.method !== undefined) checks.push(equal('method', match.method.toUpperCase(), (e) => e.method));
   if (match.path !== undefined) {
     const path = match.path;
-    const pattern = /[{}]/.test(path) ? templatePattern(path) : null;
-    checks.push({
-      field: 'path',
-      expected: path,
-      actual: (e) => e.path,
-      holds: (a) => (pattern ? pattern.test(String(a)) : a === path),
-    });
+    checks.push({ field: 'path', expected: path, actual: (e) => e.path, holds: (a) => pathHolds(path, String(a)) });
   }
   if (match.operation_id !== undefined) checks.push(equal('operation_id', match.operation_id, (e) => e.operation_id));
   if (match.status !== undefined) checks.push(equal('status', match.status, (e) => e.status));
@@ -115,6 +102,7 @@ const ruleOf = (count: CountRule | undefined): CountRule => count ?? { at_least:
 
 export const verifyHandlers = {
   simVerifyRequests: async ({ runtime, body, own }) => {
+    await checkCallPattern(runtime, body.match, body.api, { pointer: '/match' });
     const calls: JournalEntry[] = [];
     let cursor: string | undefined;
     const filter = { api: body.api ?? 'v1', ...(own === undefined ? {} : { account_id: own }) };
@@ -132,6 +120,7 @@ export const verifyHandlers = {
   },
 
   simVerifyDeliveries: async ({ runtime, body, own }) => {
+    await checkDeliveryPattern(runtime, body.match, { pointer: '/match' });
     const rows = await read(runtime, (w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
     // newest first, as the journal answers
     const deliveries = rows.map((r) => r.data).reverse();

@@ -43,6 +43,8 @@ export type AccountRow = Frozen<{
   account_id: string;
   sandbox_block: number | null;
   sandbox_keys?: { admin: string; readonly: string; standard: string } | null;
+  /** The run a sandbox was made for (`POST /__sim/accounts {run}`): its coverage is counted with the run's. */
+  sandbox_run?: string | null;
   data: { id: string; name: string; inserted_at: string };
 }>;
 

@@ -6,6 +6,7 @@
  */
 import type { Random } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
+import { callHolds } from '../domain/matching.js';
 import type { FaultEffect, FaultMatch, FaultRule, FaultRules, SmppFaultPoint } from '../store/shared.js';
 
 export type { FaultEffect, FaultMatch, FaultRule, FaultRules, FaultScope, SmppFaultPoint } from '../store/shared.js';
@@ -80,12 +81,7 @@ export class MemoryFaultRules implements FaultRules {
 const inboundMatch =
   (call: InboundCall) =>
   (m: FaultMatch): boolean =>
-    m.url === undefined &&
-    m.smpp === undefined &&
-    (!m.method || m.method.toUpperCase() === call.method) &&
-    (!m.path || m.path === call.template || m.path === call.path) &&
-    (!m.operation_id || m.operation_id === call.operationId) &&
-    (!m.account_id || m.account_id === call.accountId);
+    m.url === undefined && m.smpp === undefined && callHolds(m, call);
 
 export class Faults {
   constructor(

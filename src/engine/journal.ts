@@ -5,6 +5,7 @@
  * buffer), and a call without a valid key keeps no body at all.
  */
 import type { Peers } from '../store/store.js';
+import { pathHolds } from '../domain/matching.js';
 import { redactBody, redactHeaders, redactText } from './redact.js';
 import { lostWith, type Warn } from '../domain/side_paths.js';
 import {
@@ -113,7 +114,7 @@ export function matches(e: Kept, f: JournalFilter): boolean {
   const api = f.api ?? 'v1';
   return (
     (api === 'all' || api === (e.api === 'openapi' ? 'v1' : e.api)) &&
-    (!f.path || e.path.includes(f.path)) &&
+    (!f.path || pathHolds(f.path, e.path)) &&
     (!f.method || e.method === f.method.toUpperCase()) &&
     (f.status === undefined || e.status === f.status) &&
     (!f.operation_id || e.operation_id === f.operation_id) &&

@@ -7,6 +7,7 @@ import type { Ids, Random } from '../deps.js';
 import { COLLECTION_NAMES, type AnyRow, type DbData } from '../domain/rows.js';
 import type { Store } from '../store/store.js';
 import type { Clocks } from './clock.js';
+import type { Coverage } from './coverage.js';
 import type { Faults } from './faults.js';
 import type { Journal } from './journal.js';
 import { fillSandbox } from './sandboxes.js';
@@ -20,24 +21,39 @@ export interface Resets {
   removeAccount(accountId: string): Promise<boolean>;
 }
 
+/**
+ * Keeps what the account covered before its records go, so a suite's coverage outlives its
+ * sandboxes; false when there is no such account.
+ */
+async function keptCoverage(store: Store, coverage: Coverage, accountId: string): Promise<boolean> {
+  const account = await store.run({ read: true }, (w) => w.accounts.getAnyAccount(accountId));
+  if (account) await coverage.keep(accountId, account.sandbox_run ?? null);
+  return !!account;
+}
+
 export function resets(parts: {
   store: Store;
   fixtures: () => DbData;
   faults: Faults;
   journal: Journal;
+  coverage: Coverage;
   clocks: Clocks;
   scheduler: Scheduler;
   ids: Ids;
   random: Random;
 }): Resets {
-  const { store, fixtures, faults, journal, clocks, scheduler, ids, random } = parts;
+  const { store, fixtures, faults, journal, coverage, clocks, scheduler, ids, random } = parts;
+  const keepCoverage = (accountId: string) => keptCoverage(store, coverage, accountId);
   return {
     async reset(opts = {}) {
-      if (!opts.keepSandboxes) {
+      if (opts.keepSandboxes === false) {
         await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
         await faults.clear();
         await journal.clear();
+        await coverage.clear();
       } else {
+        for (const a of await store.run({ read: true }, (w) => w.accounts.all()))
+          if (a.sandbox_block === null) await coverage.keep(a.account_id, null);
         const kept = await store.run({ global: true }, async (w) => {
           const boxes = (await w.accounts.sandboxes()).map((a) => a.account_id);
           const state = fixtures();
@@ -56,6 +72,7 @@ export function resets(parts: {
       await scheduler.rearm();
     },
     async resetAccount(accountId) {
+      if (!(await keepCoverage(accountId))) return false;
       const found = await store.run({ global: true }, async (w) => {
         const account = await w.accounts.getAnyAccount(accountId);
         if (!account) return false;
@@ -66,7 +83,8 @@ export function resets(parts: {
         const keys = account.sandbox_keys ?? undefined;
         await w.removeAccount(accountId);
         clocks.forget();
-        const made = { id: accountId, name: account.data.name, block: account.sandbox_block, keys };
+        const run = account.sandbox_run ?? undefined;
+        const made = { id: accountId, name: account.data.name, block: account.sandbox_block, keys, run };
         await fillSandbox(w, { ids, random }, await clocks.of(w, accountId), made);
         return true;
       });
@@ -78,6 +96,7 @@ export function resets(parts: {
       return true;
     },
     async removeAccount(accountId) {
+      if (!(await keepCoverage(accountId))) return false;
       const found = await store.run({ global: true }, async (w) => {
         if (!(await w.accounts.getAnyAccount(accountId))) return false;
         await w.removeAccount(accountId);

@@ -21,6 +21,8 @@ export type { Snapshot, SnapshotShelf } from '../store/shared.js';
 export interface Sandbox {
   id: string;
   name: string;
+  /** The run it was made for, if one was named: its coverage is counted with the run's. */
+  run?: string;
   keys: { admin: string; readonly: string; standard: string };
   numbers: string[];
 }
@@ -63,6 +65,7 @@ export async function createSandbox(
   id: string,
   name: string | undefined,
   limit: number,
+  run?: string,
 ): Promise<Sandbox> {
   const live = (await store.accounts.sandboxes()).length;
   if (live >= limit) {
@@ -71,7 +74,7 @@ export async function createSandbox(
     ]);
   }
   const { block } = await freeNumbers(store);
-  return fillSandbox(store, sources, clock, { id, name: name ?? `Sandbox ${id.slice(0, 8)}`, block });
+  return fillSandbox(store, sources, clock, { id, name: name ?? `Sandbox ${id.slice(0, 8)}`, block, run });
 }
 
 /**
@@ -82,7 +85,7 @@ export async function fillSandbox(
   store: UnitOfWork,
   sources: { ids: Ids; random: Random },
   clock: Clock,
-  made: { id: string; name: string; block: number; keys?: Sandbox['keys'] },
+  made: { id: string; name: string; block: number; keys?: Sandbox['keys']; run?: string },
 ): Promise<Sandbox> {
   const { ids, random } = sources;
   const { id, name: label, block } = made;
@@ -92,6 +95,7 @@ export async function fillSandbox(
     account_id: id,
     sandbox_block: block,
     sandbox_keys: null,
+    sandbox_run: made.run ?? null,
     data: { id, name: label, inserted_at: now },
   });
   const user = (role: Role, first: string) =>
@@ -150,7 +154,7 @@ export async function fillSandbox(
     account_id: id,
     data: { id: ids.uuid(), name: `${label} group`, inserted_at: now },
   });
-  return { id, name: label, keys, numbers };
+  return { id, name: label, ...(made.run ? { run: made.run } : {}), keys, numbers };
 }
 
 export interface SnapshotLimits {

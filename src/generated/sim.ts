@@ -58,9 +58,11 @@ export interface paths {
          * @description With an account's key: that account alone, back to how it began (a sandbox as it was made, with the same keys and
          *     numbers; an account of the fixtures as the fixtures give it), its clock, schedule, delivery log, fault rules and
          *     journal entries cleared; every other account goes on untouched.
-         *     Without a key (the control API's authority): the whole server back to the fixtures (a `--fixtures` file read again,
-         *     so an edit is taken), every sandbox removed, every clock, schedule, delivery log, fault rule and journal entry cleared;
-         *     with `keep_sandboxes` the sandboxes and everything of theirs are kept as they are.
+         *     Without a key (the control API's authority): the accounts of the fixtures back to the fixtures (a `--fixtures`
+         *     file read again, so an edit is taken), their clocks, schedules, delivery logs, fault rules and journal entries
+         *     cleared, and every rule of the whole server removed; the sandboxes, which other tests may hold, are kept as they
+         *     are with everything of theirs. `remove_sandboxes: true` removes every sandbox too, and the coverage kept of
+         *     removed ones: the whole server as it started.
          */
         readonly post: operations["simReset"];
         readonly delete?: never;
@@ -684,7 +686,11 @@ export interface paths {
          *     operation of the simulated API, whether it was called and which of its documented answers the client saw;
          *     each event kind, CDR kind and message format delivered to the client's receivers and how they answered; each
          *     kind of fault effect that fired. `summary.percent` is the share of the documented answers of the operations
-         *     called that were seen: `dipswitch coverage --fail-under N` makes it a CI gate.
+         *     called that were seen, 0 when no call was seen: `dipswitch coverage --fail-under N` makes it a CI gate.
+         *     What a sandbox covered outlives it: when it is reset or removed its counts are kept (for the 10,000 accounts
+         *     removed last), under its id and its run. `run` counts the sandboxes made for a run, live and removed;
+         *     `account_id` one account, live or removed. Without either, with a key, the key's account; without a key,
+         *     every account, removed sandboxes included.
          */
         readonly get: operations["simCoverage"];
         readonly put?: never;
@@ -788,8 +794,13 @@ export interface components {
         };
         readonly reset_request: {
             /**
-             * @description A reset of the whole server keeps every sandbox (its records, clock, schedule, deliveries, rules and journal) as it is.
+             * @description A reset of the whole server removes every sandbox too (by default it keeps them, with their records, clock, schedule, deliveries, rules and journal, as they are).
              * @default false
+             */
+            readonly remove_sandboxes?: boolean;
+            /**
+             * @description The default, said explicitly; `false` is `remove_sandboxes: true`.
+             * @default true
              */
             readonly keep_sandboxes?: boolean;
         };
@@ -832,6 +843,8 @@ export interface components {
         readonly sandbox: {
             readonly id: string;
             readonly name: string;
+            /** @description A test run (a CI job, a suite): its sandboxes' coverage is counted together with `GET /__sim/coverage?run=`, kept after they are removed. */
+            readonly run?: string;
             readonly keys: {
                 readonly admin: string;
                 readonly readonly: string;
@@ -966,6 +979,8 @@ export interface components {
         };
         readonly sandbox_request: {
             readonly name?: string;
+            /** @description A test run (a CI job, a suite): its sandboxes' coverage is counted together with `GET /__sim/coverage?run=`, kept after they are removed. */
+            readonly run?: string;
         };
         readonly snapshot_request: {
             readonly name: string;
@@ -979,6 +994,11 @@ export interface components {
             }[];
         };
         readonly fault_match: {
+            /**
+             * @description Every call of the API (an inbound rule): matching everything is said so; an empty match is refused.
+             * @constant
+             */
+            readonly any?: true;
             readonly method?: string;
             readonly path?: string;
             readonly operation_id?: string;
@@ -1025,6 +1045,8 @@ export interface components {
              * @enum {string}
              */
             readonly scope: "account" | "all";
+            /** @description On the rule as made: said when it reaches every account (made without a key, naming no account). */
+            readonly warning?: string;
         };
         readonly fault_list: {
             readonly faults: readonly components["schemas"]["fault"][];
@@ -1041,7 +1063,7 @@ export interface components {
                 readonly answers_seen: number;
                 /** @description The documented answers of the operations called. */
                 readonly answers: number;
-                /** @description answers_seen of answers, as a percentage (100 when nothing was called). */
+                /** @description answers_seen of answers, as a percentage (0 when nothing was called: no call seen is no coverage). */
                 readonly percent: number;
             };
             readonly operations: readonly {
@@ -1082,6 +1104,11 @@ export interface components {
         };
         readonly verify_requests: {
             readonly match: {
+                /**
+                 * @description Every call: matching everything is said so; an empty match is refused.
+                 * @constant
+                 */
+                readonly any?: true;
                 readonly method?: string;
                 /** @description A literal path, or a template of the contract (`/api/v1/carts/{id}`). */
                 readonly path?: string;
@@ -1106,6 +1133,11 @@ export interface components {
         };
         readonly verify_deliveries: {
             readonly match: {
+                /**
+                 * @description Every delivery: matching everything is said so; an empty match is refused.
+                 * @constant
+                 */
+                readonly any?: true;
                 /** @enum {string} */
                 readonly kind?: "event" | "cdr" | "sms" | "mms" | "dlr" | "route" | "result";
                 /** @description A prefix of the target. */
@@ -1340,7 +1372,7 @@ export interface operations {
             readonly content: {
                 /**
                  * @example {
-                 *       "keep_sandboxes": true
+                 *       "remove_sandboxes": true
                  *     }
                  */
                 readonly "application/json": components["schemas"]["reset_request"];
@@ -1533,7 +1565,7 @@ export interface operations {
             readonly query?: {
                 /** @description Which API's calls: /api/v1, /__sim, the SMPP PDUs (method the command, path smpp://SYSTEM_ID, status the command_status), the lifecycle steps the clock ran (method the step's kind, path its record's id, the response body what it did), or all. */
                 readonly api?: "v1" | "sim" | "smpp" | "step" | "all";
-                /** @description Calls whose path contains this. */
+                /** @description Calls of this path: a template of the contract (`/api/v1/carts/{id}`: every path it routes) or a literal path, as a fault rule or a verify names it. A path, method or operation_id no route of the API asked could match is refused (422), with the nearest names. */
                 readonly path?: string;
                 /** @description Only this method. */
                 readonly method?: string;
@@ -2329,7 +2361,12 @@ export interface operations {
     };
     readonly simCoverage: {
         readonly parameters: {
-            readonly query?: never;
+            readonly query?: {
+                /** @description The sandboxes made with this `run`, live and removed. */
+                readonly run?: string;
+                /** @description One account, live or removed. */
+                readonly account_id?: string;
+            };
             readonly header?: never;
             readonly path?: never;
             readonly cookie?: never;
@@ -2346,6 +2383,7 @@ export interface operations {
                 };
             };
             readonly 403: components["responses"]["forbidden"];
+            readonly 422: components["responses"]["unprocessable"];
         };
     };
     readonly simMetrics: {

@@ -5,6 +5,7 @@
 import type { ErrorObject as AjvError } from 'ajv';
 import { ERRORS_PER_ANSWER } from '../limits.js';
 import { DomainError, type ErrorInit } from '../domain/errors.js';
+import { didYouMean } from '../domain/matching.js';
 
 /** Keywords that only say "a branch failed"; the branch's own errors say what is wrong. */
 const combinators = new Set(['oneOf', 'anyOf', 'allOf', 'if', 'not']);
@@ -42,8 +43,11 @@ function describe(e: AjvError, field: string): string {
       return `${field} is not an accepted field.`;
     case 'const':
       return `${field} must be ${JSON.stringify(p.allowedValue)}.`;
-    case 'enum':
-      return `${field} must be one of ${(p.allowedValues as unknown[]).join(', ')}.`;
+    case 'enum': {
+      const allowed = p.allowedValues as unknown[];
+      const near = typeof e.data === 'string' ? didYouMean(e.data, allowed.map(String)) : '';
+      return `${field} must be one of ${allowed.join(', ')}.${near}`;
+    }
     case 'discriminator':
       return `${field} must be one of the accepted types.`;
     case 'pattern': {

@@ -9,6 +9,8 @@ import type { DbData } from '../domain/rows.js';
 // ---- fault rules
 
 export interface FaultMatch {
+  /** Every call: an inbound rule that says so (an empty match is refused). */
+  any?: true;
   method?: string;
   /** A path template (`/api/v1/carts/{id}`) or a literal path. */
   path?: string;
@@ -100,6 +102,7 @@ export type JournalApi = ApiName | 'smpp' | 'step';
 
 export interface JournalFilter {
   api?: 'v1' | 'sim' | 'smpp' | 'step' | 'all';
+  /** A template of the contract (every path it routes) or a literal path (src/domain/matching.ts). */
   path?: string;
   method?: string;
   status?: number;
@@ -155,4 +158,32 @@ export interface SnapshotShelf {
   get(name: string): Promise<Snapshot | undefined>;
   /** Keeps the snapshot under its name, over one of the same name. */
   put(name: string, snapshot: Snapshot): Promise<void>;
+}
+
+// ---- coverage kept past its account
+
+/** What one account's calls, deliveries and fault rules covered, by operation and answer. */
+export interface Tally {
+  /** Calls by operationId, then by status. */
+  calls: Record<string, Record<string, number>>;
+  /** Deliveries by list (events, cdrs, formats), then by kind: how many went out and how they were answered. */
+  deliveries: Record<string, Record<string, { delivered: number; answers: Record<string, number> }>>;
+  /** Fault effects fired, by effect (`status 503`, `drop`). */
+  faults: Record<string, number>;
+}
+
+/** An account's coverage kept when it was reset or removed: the run its sandbox was made for, if any. */
+export interface KeptTally {
+  account_id: string;
+  run: string | null;
+  tally: Tally;
+}
+
+/** Where kept coverage lives: this process, or the shared store (src/store/postgres/shared.ts). */
+export interface TallyShelf {
+  /** Adds `tally` to what is kept of the account (made when none is). */
+  add(kept: KeptTally): Promise<void>;
+  /** What is kept of the accounts a filter names: one account, a run's sandboxes, or every account. */
+  list(filter: { account_id?: string; run?: string }): Promise<KeptTally[]>;
+  clear(): Promise<void>;
 }

@@ -6,12 +6,38 @@
  * sandbox's client acts on that sandbox alone (its key goes with every call).
  */
 import { AssertionError } from 'node:assert';
-import { loadContract, type SimOperationId } from '../contract.js';
+import { loadContract, type OperationId, type SimOperationId } from '../contract.js';
 import { wallClock } from '../deps.js';
-import { holdsSubset } from '../domain/verify.js';
 import type { components, operations } from '../generated/sim.js';
 
 type S = components['schemas'];
+
+/** The methods a pattern can name (any case is taken; these are the ones a route has). */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A pattern's operation and method typed from the contract, so a typo (`listNumbrs`) does not compile. */
+type Typed<M> = Omit<M, 'operation_id' | 'method'> & {
+  /** An operationId of /api/v1 (or of /__sim, for `api: 'sim'`). */
+  operation_id?: OperationId | SimOperationId;
+  method?: HttpMethod;
+};
+
+/** A pattern of calls for `requests.verify`. */
+export type CallPattern = Omit<S['verify_requests'], 'match'> & { match: Typed<S['verify_requests']['match']> };
+
+/** A pattern of deliveries for `deliveries.verify`. */
+export type DeliveryPattern = Omit<S['verify_deliveries'], 'match'> & {
+  match: Omit<S['verify_deliveries']['match'], 'method'> & { method?: HttpMethod };
+};
+
+/** A fault rule as `faults.add` takes it. */
+export type FaultRequest = Omit<S['fault_request'], 'match'> & { match: Typed<S['fault_request']['match']> };
+
+/** A query of the journal. */
+export type JournalQuery = Typed<NonNullable<operations['simRequests']['parameters']['query']>>;
+
+/** A call or delivery that came closest to a failed verification, and each field that differed. */
+export type NearMiss = S['near_miss'];
 type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type Ok<Op> = Op extends { responses: infer R }
   ? R extends { 200: { content: { 'application/json': infer B } } }
@@ -47,13 +73,36 @@ export interface FaultHandle {
   remove(): Promise<void>;
 }
 
-/** What a delivery must hold for `waitFor`: its fields as given; its body (JSON) holding `body`. */
-export interface DeliveryFilter {
-  kind?: S['delivery']['kind'];
-  target?: string;
-  outcome?: S['delivery']['outcome'];
-  body?: unknown;
+/** What a delivery must hold for `waitFor`: a pattern of `deliveries.verify` (an empty one is refused). */
+export type DeliveryFilter = DeliveryPattern['match'];
+
+/** A failed verification: the count expected and found, and the near misses, typed. */
+export class VerificationError extends AssertionError {
+  /** How many matched. */
+  readonly count: number;
+  /** The count asked for, in words (`exactly 1`). */
+  readonly expectedCount: string;
+  readonly nearMisses: NearMiss[];
+
+  constructor(
+    init: { message: string; expected: unknown; actual: unknown; operator: string },
+    found: { count: number; expectedCount: string; nearMisses: NearMiss[] },
+  ) {
+    super(init);
+    this.count = found.count;
+    this.expectedCount = found.expectedCount;
+    this.nearMisses = found.nearMisses;
+  }
 }
+
+/** Which sandboxes' coverage: one run's (their `run`), or one account's; the client's own without either. */
+export interface CoverageQuery {
+  run?: string;
+  accountId?: string;
+}
+
+/** The run a sandbox is made for when none is given: `DIPSWITCH_RUN` of the environment, if set. */
+const runOfEnvironment = (): string | undefined => process.env.DIPSWITCH_RUN || undefined;
 
 export interface ControlClient {
   readonly url: string;
@@ -72,31 +121,41 @@ export interface ControlClient {
     call(call: S['inbound_call']): Promise<S['call_result']>;
   };
   faults: {
-    add(rule: S['fault_request']): Promise<FaultHandle>;
+    add(rule: FaultRequest): Promise<FaultHandle>;
     list(): Promise<S['fault'][]>;
   };
   deliveries: {
     list(kind?: S['delivery']['kind']): Promise<S['delivery'][]>;
-    /** The first delivery that holds the filter, waiting for one up to `timeout` ms (5,000 by default). */
+    /**
+     * The first delivery that holds the filter, waiting for one up to `timeout` ms (5,000 by default);
+     * the filter is checked by the server as a verify's pattern is (an empty or impossible one is refused).
+     */
     waitFor(filter: DeliveryFilter, opts?: { timeout?: number }): Promise<S['delivery']>;
-    /** Throws an AssertionError naming the nearest misses when the count does not hold. */
-    verify(pattern: S['verify_deliveries']): Promise<S['verified']>;
+    /** Throws a VerificationError naming the nearest misses when the count does not hold. */
+    verify(pattern: DeliveryPattern): Promise<S['verified']>;
   };
   requests: {
-    list(query?: NonNullable<operations['simRequests']['parameters']['query']>): Promise<S['journal_page']>;
-    /** Throws an AssertionError naming the nearest misses when the count does not hold. */
-    verify(pattern: S['verify_requests']): Promise<S['verified']>;
+    list(query?: JournalQuery): Promise<S['journal_page']>;
+    /** Throws a VerificationError naming the nearest misses when the count does not hold. */
+    verify(pattern: CallPattern): Promise<S['verified']>;
   };
   snapshots: {
     save(name: string): Promise<void>;
     restore(name: string): Promise<void>;
     list(): Promise<{ name: string; bytes: number }[]>;
   };
-  coverage(): Promise<S['coverage']>;
-  /** This client's account back to how it began (with a key); the whole server without one. */
-  reset(): Promise<S['reset_result']>;
-  /** A fresh sandbox, and a client that acts on it alone. */
-  sandbox(name?: string): Promise<SandboxClient>;
+  /** The coverage of the client's account (with a key), of a run's sandboxes, of one account, or of every account. */
+  coverage(query?: CoverageQuery): Promise<S['coverage']>;
+  /**
+   * This client's account back to how it began (with a key); without one, the fixture accounts, the
+   * sandboxes others hold kept (`removeSandboxes: true` removes them too).
+   */
+  reset(opts?: { removeSandboxes?: boolean }): Promise<S['reset_result']>;
+  /**
+   * A fresh sandbox, and a client that acts on it alone; made for `opts.run` (by default the
+   * environment's `DIPSWITCH_RUN`), so a run's coverage is one query.
+   */
+  sandbox(name?: string, opts?: { run?: string }): Promise<SandboxClient>;
 }
 
 export interface SandboxClient extends ControlClient, Readonly<S['sandbox']> {
@@ -105,8 +164,13 @@ export interface SandboxClient extends ControlClient, Readonly<S['sandbox']> {
 }
 
 /** The failed verification as a test failure: the expectation, the nearest miss field by field, as a diff. */
-function verificationFailure(error: ControlError): AssertionError {
-  const body = error.body as { errors?: { detail: string }[]; near_misses?: S['near_miss'][] };
+function verificationFailure(error: ControlError): VerificationError {
+  const body = error.body as {
+    errors?: { detail: string }[];
+    near_misses?: NearMiss[];
+    count?: number;
+    expected?: string;
+  };
   const misses = body.near_misses ?? [];
   const nearest = misses[0];
   const lines = [body.errors?.[0]?.detail ?? 'The verification failed.'];
@@ -118,12 +182,10 @@ function verificationFailure(error: ControlError): AssertionError {
   if (!misses.length) lines.push('  no call came near it');
   const side = (pick: 'expected' | 'actual') =>
     Object.fromEntries((nearest?.differences ?? []).map((d) => [d.field, d[pick]]));
-  return new AssertionError({
-    message: lines.join('\n'),
-    expected: side('expected'),
-    actual: side('actual'),
-    operator: 'verify',
-  });
+  return new VerificationError(
+    { message: lines.join('\n'), expected: side('expected'), actual: side('actual'), operator: 'verify' },
+    { count: body.count ?? 0, expectedCount: body.expected ?? '', nearMisses: misses },
+  );
 }
 
 /** Calls one operation of the control API by its id, as the contract says, with the client's key and token. */
@@ -165,19 +227,6 @@ async function verifying<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Whether a delivery holds a filter of `waitFor`. */
-function holds(d: S['delivery'], f: DeliveryFilter): boolean {
-  if (f.kind !== undefined && d.kind !== f.kind) return false;
-  if (f.outcome !== undefined && d.outcome !== f.outcome) return false;
-  if (f.target !== undefined && !d.target.startsWith(f.target)) return false;
-  if (f.body === undefined) return true;
-  try {
-    return holdsSubset(JSON.parse(d.body), f.body);
-  } catch {
-    return typeof f.body === 'string' && d.body.includes(f.body);
-  }
-}
-
 /** The deliveries of the account; `waitFor` reads time from `wall` (src/deps.ts's wall clock). */
 function deliveriesOf(invoke: Invoke, wall: () => number): ControlClient['deliveries'] {
   const list = async (kind?: S['delivery']['kind']) =>
@@ -188,15 +237,20 @@ function deliveriesOf(invoke: Invoke, wall: () => number): ControlClient['delive
       const timeout = opts.timeout ?? 5_000;
       const until = wall() + timeout;
       for (;;) {
-        const found = (await list(filter.kind)).find((d) => holds(d, filter));
-        if (found) return found;
-        if (wall() > until)
-          throw new AssertionError({
-            message: `No delivery holding ${JSON.stringify(filter)} came within ${timeout} ms.`,
-            expected: filter,
-            actual: (await list(filter.kind)).map((d) => ({ kind: d.kind, target: d.target, outcome: d.outcome })),
-            operator: 'waitFor',
-          });
+        // the server's own check and match: a pattern it refuses is thrown at once, not waited on
+        try {
+          const { matches } = await invoke('simVerifyDeliveries', { body: { match: filter, count: { at_least: 1 } } });
+          const oldest = matches[matches.length - 1];
+          const found = (await list(filter.kind)).find((d) => d.id === oldest);
+          if (found) return found;
+        } catch (e) {
+          if (!(e instanceof ControlError && e.body.errors?.[0]?.code === 'verification_failed')) throw e;
+          if (wall() > until) {
+            const failure = verificationFailure(e);
+            failure.message = `No delivery holding ${JSON.stringify(filter)} came within ${timeout} ms.\n${failure.message}`;
+            throw failure;
+          }
+        }
         await new Promise((r) => setTimeout(r, 50));
       }
     },
@@ -249,10 +303,14 @@ export function connectDipswitch(url: string, opts: ConnectOptions = {}): Contro
       restore: async (name) => void (await invoke('simRestoreSnapshot', { params: { name } })),
       list: async () => (await invoke('simListSnapshots')).snapshots as { name: string; bytes: number }[],
     },
-    coverage: () => invoke('simCoverage'),
-    reset: () => invoke('simReset'),
-    async sandbox(name) {
-      const made = await invoke('simCreateSandbox', { body: name === undefined ? {} : { name } });
+    coverage: (query = {}) => invoke('simCoverage', { query: { run: query.run, account_id: query.accountId } }),
+    reset: (resetOpts = {}) =>
+      invoke('simReset', { body: resetOpts.removeSandboxes ? { remove_sandboxes: true } : {} }),
+    async sandbox(name, boxOpts = {}) {
+      const run = boxOpts.run ?? runOfEnvironment();
+      const made = await invoke('simCreateSandbox', {
+        body: { ...(name === undefined ? {} : { name }), ...(run === undefined ? {} : { run }) },
+      });
       const box = connectDipswitch(url, { key: made.keys.admin, adminToken: opts.adminToken });
       return {
         ...box,

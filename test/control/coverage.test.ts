@@ -92,4 +92,93 @@ describe('coverage', () => {
     const markdown = await cli('--format', 'markdown');
     expect(markdown.stdout).toContain('| operation | createCart |');
   });
+
+  it('a sandbox that made no call is 0%, never 100%, and --fail-under fails it', async () => {
+    // the failing case: "0 of 0 seen, 100%" let an empty suite pass its gate
+    const box = (await server().call('POST', '/__sim/accounts', { key: null, body: {} })).body;
+    const empty = (await server().call('GET', '/__sim/coverage', { key: box.keys.admin })).body.summary;
+    expect(empty).toMatchObject({ operations_called: 0, answers: 0, percent: 0 });
+    const gate = await runCliAsync(['coverage', '--url', server().base, '--key', box.keys.admin, '--fail-under', '1']);
+    expect(gate.status).toBe(1);
+    expect(gate.stderr).toContain('coverage 0% is under --fail-under 1%');
+    const zero = await runCliAsync(['coverage', '--url', server().base, '--key', box.keys.admin, '--fail-under', '0']);
+    expect(zero.status).toBe(0);
+  });
+
+  it("a run's coverage outlives its sandboxes, counts their calls alone, and is one query", async () => {
+    const made = async (run: string) =>
+      (await server().call('POST', '/__sim/accounts', { key: null, body: { run } })).body;
+    const a1 = await made('run-a');
+    const a2 = await made('run-a');
+    const b = await made('run-b');
+    expect(a1.run).toBe('run-a');
+    await server().call('POST', '/api/v1/carts', { key: a1.keys.admin, body: envelope('cart', { name: 'a1' }) });
+    await server().call('GET', '/api/v1/carts/nope', { key: a2.keys.admin });
+    await server().call('GET', '/api/v1/numbers', { key: b.keys.admin });
+    // a fault fired in a sandbox of the run, then the sandbox reset: its counts stay
+    await server().call('POST', '/__sim/faults', {
+      key: a2.keys.admin,
+      body: { match: { operation_id: 'listCarts' }, effect: { status: 503 }, times: 1 },
+    });
+    await server().call('GET', '/api/v1/carts', { key: a2.keys.admin });
+    await server().call('POST', '/__sim/reset', { key: a2.keys.admin });
+    for (const box of [a1, a2, b]) await server().call('DELETE', `/__sim/accounts/${box.id}`, { key: null });
+
+    const coverageOf = async (query: string) => await server().call('GET', `/__sim/coverage?${query}`, { key: null });
+    const runA = (await coverageOf('run=run-a')).body;
+    const calls = (c: typeof runA) =>
+      Object.fromEntries(
+        c.operations
+          .filter((o: { calls: number }) => o.calls)
+          .map((o: { operation_id: string; calls: number }) => [o.operation_id, o.calls]),
+      );
+    expect(calls(runA)).toEqual({ createCart: 1, getCart: 1, listCarts: 1 });
+    expect(runA.faults).toEqual([{ effect: 'status 503', fired: 1 }]);
+    expect(runA.summary.percent).toBeGreaterThan(0);
+    expect(calls((await coverageOf('run=run-b')).body)).toEqual({ listNumbers: 1 });
+    // still per account on request, and in the server-wide view
+    expect(calls((await coverageOf(`account_id=${a1.id}`)).body)).toEqual({ createCart: 1 });
+    expect(calls((await coverageOf('')).body)).toMatchObject({
+      createCart: 1,
+      getCart: 1,
+      listCarts: 1,
+      listNumbers: 1,
+    });
+    // a run no sandbox was made for is a typo, not an empty suite
+    const unknown = await coverageOf('run=run-c');
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0].source).toEqual({ parameter: 'run' });
+    // the CLI gates on the run, its JUnit counts equal to its cases
+    const cli = await runCliAsync([
+      'coverage',
+      '--url',
+      server().base,
+      '--run',
+      'run-a',
+      '--format',
+      'junit',
+      '--fail-under',
+      '1',
+    ]);
+    expect(cli.status, cli.stderr).toBe(0);
+    const cases = cli.stdout.match(/<testcase /g)?.length;
+    expect(cli.stdout).toContain(`<testsuites name="dipswitch coverage" tests="${cases}"`);
+    // unseen answers are skipped, with the reason, while the gate passes
+    expect(cli.stdout).not.toContain('<failure');
+    expect(cli.stdout).toMatch(/<skipped message="createCart never answered 422 to the client \(the gate passes\)"\/>/);
+    const failing = await runCliAsync([
+      'coverage',
+      '--url',
+      server().base,
+      '--run',
+      'run-a',
+      '--format',
+      'junit',
+      '--fail-under',
+      '100',
+    ]);
+    expect(failing.status).toBe(1);
+    expect(failing.stdout).toContain('<failure message="coverage');
+    expect(failing.stdout).toContain('<failure message="createCart never answered 422 to the client"');
+  });
 });

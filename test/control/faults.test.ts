@@ -142,6 +142,30 @@ describe('inbound faults', () => {
     expect((await server().call('GET', '/__sim/faults', { key: null })).body.faults).toEqual([]);
     expect((await fault({ match: {}, effect: {} })).status).toBe(422);
   });
+
+  it('an empty match is refused: every call of every account is said with any: true, and the answer warns', async () => {
+    // the failing case: {"match":{}} made every call of every account, sandboxes included, answer 503
+    const empty = await fault({ match: {}, effect: { status: 503 } });
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors[0]).toMatchObject({ source: { pointer: '/match' } });
+    expect((await server().call('GET', '/api/v1/carts')).status).toBe(200);
+    const all = await fault({ match: { any: true }, effect: { status: 503 }, times: 1 });
+    expect(all.status).toBe(201);
+    expect(all.body.warning).toMatch(/every account/);
+    expect((await server().call('GET', '/api/v1/carts')).status).toBe(503);
+    // narrowed to one account, or made with a key: no warning
+    const partner = await fault({ match: { any: true, account_id: PARTNER }, effect: { status: 503 } });
+    expect(partner.status).toBe(422);
+    const narrowed = await fault({ match: { account_id: PARTNER }, effect: { status: 503 }, times: 1 });
+    expect(narrowed.status).toBe(201);
+    expect(narrowed.body.warning).toBeUndefined();
+    const own = await server().call('POST', '/__sim/faults', {
+      body: { match: { operation_id: 'listCarts' }, effect: { status: 500 } },
+    });
+    expect(own.body.warning).toBeUndefined();
+    const keyEmpty = await server().call('POST', '/__sim/faults', { body: { match: {}, effect: { status: 500 } } });
+    expect(keyEmpty.status).toBe(422);
+  });
 });
 
 describe('outbound faults', () => {

@@ -61,12 +61,32 @@ describe('request journal', () => {
     await server().call('POST', '/api/v1/carts', { body: envelope('cart', {}) });
     const q = async (query: string) =>
       (await server().call('GET', `/__sim/requests?${query}`, { key: null })).body.count;
-    expect(await q('path=/carts')).toBe(2);
+    expect(await q('path=/api/v1/carts')).toBe(2);
     expect(await q('method=post')).toBe(1);
     expect(await q('status=422')).toBe(1);
     expect(await q('operation_id=listCarts')).toBe(1);
     expect(await q('since=2026-03-01T12:00:00.000Z')).toBe(2);
     expect(await q('until=2026-02-01T00:00:00.000Z')).toBe(0);
+    // a path is a template of the contract (every path it routes) or a literal path, as a verify names it
+    await server().call('GET', '/api/v1/carts/nope');
+    expect(await q(`path=${encodeURIComponent('/api/v1/carts/{id}')}`)).toBe(1);
+    expect(await q('path=/api/v1/carts/nope')).toBe(1);
+  });
+
+  it('refuses a filter no call could match, naming the nearest (a typo is not "never called")', async () => {
+    const refused = async (query: string) => {
+      const res = await server().call('GET', `/__sim/requests?${query}`, { key: null });
+      expect(res.status).toBe(422);
+      return res.body.errors[0];
+    };
+    expect(await refused('operation_id=listNumbrs')).toMatchObject({
+      source: { parameter: 'operation_id' },
+      detail: expect.stringContaining('`listNumbers`'),
+    });
+    expect((await refused('path=/api/v1/numbrs')).detail).toContain('/api/v1/numbers');
+    expect((await refused('method=FETCH')).source).toEqual({ parameter: 'method' });
+    expect((await refused('api=sim&operation_id=listCarts')).detail).toContain('/__sim');
+    expect((await refused('account_id=no-such-account')).source).toEqual({ parameter: 'account_id' });
   });
 });
 

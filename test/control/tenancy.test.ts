@@ -131,15 +131,26 @@ describe('two sandboxes in parallel', () => {
     expect((await server().call('GET', '/api/v1/numbers')).body.count).toBe(10);
   });
 
-  it('a reset of the whole server keeps the sandboxes when asked to, and removes them otherwise', async () => {
+  it('a reset of the whole server keeps the sandboxes others hold, and removes them only when asked to', async () => {
     const a = await sandbox(server(), 'a');
     await server().call('POST', '/api/v1/carts', { key: a.keys.admin, body: envelope('cart', { name: 'a' }) });
     await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 'demo' }) });
-    const kept = await server().call('POST', '/__sim/reset', { key: null, body: { keep_sandboxes: true } });
+    // no options: the fixture accounts back to the fixtures, every sandbox kept
+    const kept = await server().call('POST', '/__sim/reset', { key: null });
     expect(kept.body).toMatchObject({ scope: 'all' });
     expect((await server().call('GET', '/api/v1/carts')).body.count).toBe(0);
     expect((await server().call('GET', '/api/v1/carts', { key: a.keys.admin })).body.count).toBe(1);
-    await server().call('POST', '/__sim/reset', { key: null });
+    // the old explicit form says the same; contradicting options are refused
+    expect((await server().call('POST', '/__sim/reset', { key: null, body: { keep_sandboxes: true } })).status).toBe(
+      200,
+    );
+    const both = await server().call('POST', '/__sim/reset', {
+      key: null,
+      body: { keep_sandboxes: true, remove_sandboxes: true },
+    });
+    expect(both.status).toBe(422);
+    expect((await server().call('GET', '/api/v1/carts', { key: a.keys.admin })).body.count).toBe(1);
+    await server().call('POST', '/__sim/reset', { key: null, body: { remove_sandboxes: true } });
     expect((await server().call('GET', '/api/v1/carts', { key: a.keys.admin })).status).toBe(403);
   });
 

@@ -78,4 +78,49 @@ describe('verify', () => {
       { field: '/body/data/kind', expected: 'did.deleted', actual: 'did.updated' },
     ]);
   });
+
+  it('a typo in the pattern is refused with the nearest name, never counted as "no such call"', async () => {
+    // the failing case this guards: "at most 0 calls of listNumbrs" passed, since no call is ever listNumbrs
+    const typo = await verify({ match: { operation_id: 'listNumbrs' }, count: { at_most: 0 } });
+    expect(typo.status).toBe(422);
+    expect(typo.body.errors[0]).toMatchObject({
+      code: 'invalid_parameter',
+      source: { pointer: '/match/operation_id' },
+      detail: expect.stringMatching(/^No operation of \/api\/v1 is called listNumbrs\. Did you mean `listNumbers`/),
+    });
+    const path = await verify({ match: { path: '/api/v1/numbrs' }, count: { exactly: 0 } });
+    expect(path.status).toBe(422);
+    expect(path.body.errors[0].detail).toContain('`/api/v1/numbers`');
+    const method = await verify({ match: { operation_id: 'listNumbers', method: 'POST' }, count: { exactly: 0 } });
+    expect(method.body.errors[0]).toMatchObject({ source: { pointer: '/match/method' } });
+    const account = await verify({ match: { account_id: 'nobody' }, count: { exactly: 0 } });
+    expect(account.body.errors[0]).toMatchObject({ source: { pointer: '/match/account_id' } });
+    const kind = await server().call('POST', '/__sim/deliveries/verify', {
+      key: null,
+      body: { match: { kind: 'evnt' }, count: { exactly: 0 } },
+    });
+    expect(kind.status).toBe(422);
+    expect(kind.body.errors[0].detail).toContain('Did you mean `event`?');
+    const outcome = await server().call('POST', '/__sim/deliveries/verify', {
+      key: null,
+      body: { match: { outcome: 'delivred' }, count: { exactly: 0 } },
+    });
+    expect(outcome.body.errors[0].detail).toContain('`delivered`');
+  });
+
+  it('an empty pattern is refused; matching everything is said with any: true', async () => {
+    const empty = await verify({ match: {}, count: { at_most: 0 } });
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors[0]).toMatchObject({ source: { pointer: '/match' } });
+    expect(empty.body.errors[0].detail).toContain('"any": true');
+    const deliveries = await server().call('POST', '/__sim/deliveries/verify', {
+      key: null,
+      body: { match: {}, count: { at_most: 0 } },
+    });
+    expect(deliveries.status).toBe(422);
+    await server().call('GET', '/api/v1/carts');
+    expect((await verify({ match: { any: true }, count: { exactly: 1 } })).body.count).toBe(1);
+    const mixed = await verify({ match: { any: true, method: 'GET' } });
+    expect(mixed.body.errors[0]).toMatchObject({ source: { pointer: '/match/any' } });
+  });
 });

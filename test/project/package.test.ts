@@ -1,95 +1,13 @@
 // The package as a client team gets it: packed, installed from the tarball into a new project
 // (production dependencies only, offline, from the npm cache), then used as a library and a command.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
 import { startCli } from '../support/cli_process.js';
-
-interface LockEntry {
-  version?: string;
-  dev?: boolean;
-  link?: boolean;
-  [k: string]: unknown;
-}
-
-const npm = (args: string[], cwd: string) =>
-  spawnSync('npm', args, {
-    cwd,
-    encoding: 'utf8',
-    timeout: 300_000,
-    env: { ...process.env, npm_config_loglevel: 'warn' },
-  });
-
-/**
- * Packs a copy of the project with the build the suite made (test/support/build_global.ts), so packing
- * does not compile again; answers the tarball.
- */
-function pack(into: string): string {
-  const copy = join(into, 'project');
-  mkdirSync(copy);
-  for (const entry of [
-    'src',
-    'dist',
-    'contract',
-    'fixtures',
-    'scenarios',
-    'scripts',
-    'package.json',
-    'package-lock.json',
-    'tsconfig.json',
-    'tsconfig.build.json',
-    'README.md',
-  ])
-    cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true });
-  symlinkSync(join(projectRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  const packed = npm(['pack', '--ignore-scripts', '--pack-destination', into, '--json'], copy);
-  expect(packed.status, packed.stderr).toBe(0);
-  return join(into, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
-}
-
-/**
- * A lockfile for a project depending on the tarball alone: the production part of this project's
- * lockfile, so `npm ci --offline` installs from the npm cache without asking a registry anything.
- */
-function lockfileFor(tarball: string): object {
-  const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
-  const lock = JSON.parse(readFileSync(join(projectRoot, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, LockEntry>;
-  };
-  // this project's lockfile names no tarball URLs: the registry's are put back, for the cache to find them by
-  const registry = 'https://registry.npmjs.org';
-  const production = Object.entries(lock.packages)
-    .filter(([path, e]) => path !== '' && !e.dev && !e.link)
-    .map(([path, e]) => {
-      const name =
-        (e.name as string | undefined) ?? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
-      const file = `${name.split('/').pop()}-${e.version}.tgz`;
-      return [path, { resolved: `${registry}/${name}/-/${file}`, ...e }] as const;
-    });
-  const spec = `file:${tarball}`;
-  return {
-    name: 'client',
-    lockfileVersion: 3,
-    requires: true,
-    packages: {
-      '': { name: 'client', dependencies: { dipswitch: spec } },
-      'node_modules/dipswitch': {
-        version: manifest.version,
-        resolved: spec,
-        license: manifest.license,
-        dependencies: manifest.dependencies,
-        peerDependencies: manifest.peerDependencies,
-        peerDependenciesMeta: manifest.peerDependenciesMeta,
-        bin: manifest.bin,
-        engines: manifest.engines,
-      },
-      ...Object.fromEntries(production),
-    },
-  };
-}
+import { lockfileFor, npm, pack } from '../support/packed.js';
 
 describe('the package', () => {
   it('packs dist, the contracts, fixtures and scenarios only; installs offline without engine warnings; works as a library and a command', async () => {

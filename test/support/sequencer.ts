@@ -11,6 +11,7 @@ const SLOW = [
   'embedded:test/store/instances.test.ts',
   'embedded:test/cli/cli.test.ts',
   'embedded:test/project/package.test.ts',
+  'embedded:test/project/recipes.test.ts',
   'embedded:test/reliability/hosting.test.ts',
   'postgres:test/reliability/hosting.test.ts',
   'embedded:test/fuzz/fuzz.test.ts',

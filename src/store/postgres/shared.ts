@@ -14,8 +14,12 @@ import type {
   Kept,
   Snapshot,
   SnapshotShelf,
+  KeptTally,
+  Tally,
+  TallyShelf,
 } from '../shared.js';
 import type { PgStore } from './store.js';
+import { templatePattern } from '../../domain/matching.js';
 import type { DbData } from '../../domain/rows.js';
 
 /** The statement a change of the rules ends with: their version moves, so every instance reads them again. */
@@ -219,7 +223,11 @@ export class PgJournalLog implements JournalLog {
     const api = f.api ?? 'v1';
     if (api !== 'all')
       where.push(`api = '${api === 'v1' ? 'openapi' : api === 'smpp' || api === 'step' ? api : 'sim'}'`);
-    if (f.path) is('strpos(path, ?) > 0', column(f.path));
+    // a template of the contract names every path it routes; a literal path itself (src/domain/matching.ts)
+    if (f.path) {
+      if (/[{}]/.test(f.path)) is('path ~ ?', templatePattern(f.path).source);
+      else is('path = ?', column(f.path));
+    }
     if (f.method) is('method = ?', f.method.toUpperCase());
     if (f.status !== undefined) is('status = ?', f.status);
     if (f.operation_id) is('operation_id = ?', column(f.operation_id));
@@ -293,5 +301,54 @@ export class PgSnapshotShelf implements SnapshotShelf {
       for (const [id, bytes] of snapshot.files)
         await query('INSERT INTO snapshot_files (name, id, bytes) VALUES ($1, $2, $3)', [name, id, bytes]);
     });
+  }
+}
+
+/**
+ * Coverage kept past its account, shared by the instances: a tally is added to in one transaction
+ * holding the account's row, so two instances keeping the same account's coverage add up.
+ */
+export class PgTallyShelf implements TallyShelf {
+  constructor(
+    private readonly db: PgStore,
+    private readonly bound: number,
+    private readonly add_: (into: Tally, from: Tally) => Tally,
+  ) {}
+
+  async add(k: KeptTally): Promise<void> {
+    await this.db.transaction(async (query) => {
+      // the row made if missing, then locked, so two instances keeping one account's coverage add up
+      await query(
+        `INSERT INTO tallies (account_id, run, tally) VALUES ($1, $2, '{"calls":{},"deliveries":{},"faults":{}}')
+         ON CONFLICT (account_id) DO NOTHING`,
+        [k.account_id, k.run],
+      );
+      const found = (await query('SELECT tally FROM tallies WHERE account_id = $1 FOR UPDATE', [k.account_id])) as {
+        rows: { tally: string }[];
+      };
+      const tally = this.add_(
+        JSON.parse(found.rows[0]?.tally ?? '{"calls":{},"deliveries":{},"faults":{}}') as Tally,
+        k.tally,
+      );
+      await query(
+        `UPDATE tallies SET tally = $2, run = coalesce($3, run), seq = nextval(pg_get_serial_sequence('tallies', 'seq'))
+         WHERE account_id = $1`,
+        [k.account_id, JSON.stringify(tally), k.run],
+      );
+      await query('DELETE FROM tallies WHERE seq <= (SELECT max(seq) FROM tallies) - $1', [this.bound]);
+    });
+  }
+
+  async list(f: { account_id?: string; run?: string }): Promise<KeptTally[]> {
+    const rows = await this.db.query<{ account_id: string; run: string | null; tally: string }>(
+      `SELECT account_id, run, tally FROM tallies
+       WHERE ($1::text IS NULL OR account_id = $1) AND ($2::text IS NULL OR run = $2) ORDER BY seq`,
+      [f.account_id ?? null, f.run ?? null],
+    );
+    return rows.map((r) => ({ account_id: r.account_id, run: r.run, tally: JSON.parse(r.tally) as Tally }));
+  }
+
+  async clear(): Promise<void> {
+    await this.db.query('DELETE FROM tallies');
   }
 }

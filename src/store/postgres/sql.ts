@@ -45,6 +45,10 @@ export const MIGRATIONS: (string | { reindex: CollectionName })[] = [
      PRIMARY KEY (collection, account_id));
    DELETE FROM list_counts;
    ${countLists()}`,
+  // coverage kept past its account (shared.ts): one tally an account, the oldest dropped past the bound
+  `CREATE TABLE IF NOT EXISTS tallies (account_id text PRIMARY KEY, run text, seq bigserial NOT NULL, tally text NOT NULL);
+   CREATE INDEX IF NOT EXISTS tallies_run ON tallies (run);
+   CREATE INDEX IF NOT EXISTS tallies_seq ON tallies (seq);`,
 ];
 
 /** Counts every list (of every collection and account) into list_counts, emptied first. */
