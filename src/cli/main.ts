@@ -90,6 +90,7 @@ function serveCommand(root: Command): void {
   for (const l of LIMIT_FLAGS) serveCmd.addOption(opt(l.flag, l.help, l.env).argParser(wholeNumber(LIMIT_MIN)));
   logOptions(serveCmd).action(async (_opts, cmd: Command) => {
     applyConfig(cmd);
+    storeContradiction(cmd);
     // the default SMPP port, taken by another instance, gives way to a free one; a port asked for does not
     const smppPortAsked = cmd.getOptionValueSource('smppPort') !== 'default';
     await (await import('./serve.js')).serve({ ...cmd.opts<ServeFlags>(), smppPortAsked });
@@ -198,16 +199,57 @@ function program(): Command {
   return root;
 }
 
-/** An environment variable of a flag that is set but empty counts as unset (`HOST=` is no address). */
-function unsetEmpty(root: Command): void {
+/**
+ * Store flags that say opposite things are refused, not settled silently: `--memory` keeps nothing, so
+ * `--data FILE` or `--store URL` beside it (from the command line, the environment or the config file)
+ * cannot both be meant.
+ */
+function storeContradiction(cmd: Command): void {
+  if (!cmd.getOptionValue('memory')) return;
+  for (const [name, flag] of [
+    ['data', '--data'],
+    ['store', '--store'],
+  ] as const) {
+    const source = cmd.getOptionValueSource(name);
+    if (source !== undefined && source !== 'default')
+      throw new Stop(
+        `--memory keeps nothing, and ${flag} (from the ${source}) says where to keep the store: give one`,
+        2,
+      );
+  }
+}
+
+const TRUE = ['true', '1', 'yes', 'on'];
+const FALSE = ['false', '0', 'no', 'off'];
+
+/**
+ * The environment variables of flags: one set but empty counts as unset (`HOST=` is no address); a
+ * switch's (`MEMORY`) is read as true or false (`MEMORY=false` is off), and any other value is
+ * refused. Answers the refusal, if there is one.
+ */
+function readEnvironment(root: Command): string | undefined {
   for (const cmd of [root, ...root.commands])
-    for (const o of cmd.options) if (o.envVar && process.env[o.envVar] === '') delete process.env[o.envVar];
+    for (const o of cmd.options) {
+      const value = o.envVar === undefined ? undefined : process.env[o.envVar];
+      if (o.envVar === undefined || value === undefined) continue;
+      if (value === '') delete process.env[o.envVar];
+      else if (!o.required && !o.optional) {
+        if (FALSE.includes(value.toLowerCase())) delete process.env[o.envVar];
+        else if (!TRUE.includes(value.toLowerCase()))
+          return `${o.envVar}=${value} is neither true nor false (${o.long}): give ${TRUE[0]} or ${FALSE[0]}`;
+      }
+    }
+  return undefined;
 }
 
 /** `dipswitch` with `argv` (without node and the script); resolves to the exit code it wants, or undefined to keep running. */
 export async function run(argv: string[]): Promise<number | undefined> {
   const root = program();
-  unsetEmpty(root);
+  const refused = readEnvironment(root);
+  if (refused) {
+    console.error(`dipswitch: ${refused}`);
+    return 2;
+  }
   const first = argv[0];
   const commands = root.commands.map((c) => c.name());
   if (first !== undefined && !first.startsWith('-') && !commands.includes(first) && first !== 'help') {

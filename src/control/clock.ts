@@ -65,7 +65,11 @@ export const clockHandlers = {
     }
     try {
       const moved = await runtime.scheduler.advance(accountId, target);
-      return { status: 200, body: { ...moved, moved: durationText(Date.parse(moved.now) - Date.parse(moved.from)) } };
+      // measured from the reading the target was set from: on a real clock the clock has run on a little
+      // since, and `by: PT10M` moved it ten minutes from when it was asked, not 9 min 59.999 s
+      const from = new Date(now).toISOString();
+      const by = typeof target === 'number' ? target - now : Date.parse(moved.now) - now;
+      return { status: 200, body: { ...moved, from, moved: durationText(by) } };
     } catch (e) {
       if (!(e instanceof NextTooFar)) throw e;
       throw invalidField(

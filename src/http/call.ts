@@ -18,6 +18,8 @@ export interface Call {
   principal: Principal | null;
   /** The failure of authentication, raised after faults had their chance. */
   unauthenticated?: unknown;
+  /** The account whose credentials a refused call named (an inactive key, a wrong secret): its journal holds the call. */
+  claimed?: string;
   /** The call's work, begun with the caller's key and what the call reads (src/store/call.ts). */
   work?: CallWork;
   query: Record<string, unknown>;
@@ -65,10 +67,18 @@ export function declaredQuery(
   return out;
 }
 
-export function parseJsonBody(req: Request): unknown {
+/**
+ * The JSON body of a call. The spec's wire format is JSON sent as `application/json`: on /api/v1 a
+ * body without a Content-Type is refused as one of another type is (docs/decisions.md, "Content-Type");
+ * the control API, dipswitch's own, reads such a body as JSON (`curl -d` sends none).
+ */
+export function parseJsonBody(req: Request, api: 'openapi' | 'sim' = 'openapi'): unknown {
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   if (raw.length === 0) return {};
-  const type = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? '';
+  const given = req.headers['content-type'];
+  if (given === undefined && api === 'openapi')
+    throw invalidField('/', 'Content-Type must be application/json; the request says no type for its body.');
+  const type = (given ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw invalidField('/', `Content-Type must be application/json, not ${type}.`);
   }

@@ -63,6 +63,7 @@ export async function authenticateStage(p: Pipeline, call: Call, meta: Operation
     call.principal = principalOf(call.work.caller, secret);
   } catch (e) {
     call.unauthenticated = e;
+    call.claimed = call.work?.caller.key?.account_id;
     await release(call);
   }
 }
@@ -182,7 +183,7 @@ export async function parseStage(p: Pipeline, call: Call, meta: OperationMeta<st
   call.upload = meta.multipart ? await readMultipart(call.req) : undefined;
   // the file itself is checked by the handler; the schema sees that it is there
   call.body = meta.jsonBody
-    ? parseJsonBody(call.req)
+    ? parseJsonBody(call.req, meta.api)
     : call.upload
       ? { ...call.upload.fields, ...(call.upload.file ? { file: '' } : {}) }
       : undefined;

@@ -62,8 +62,35 @@ function describe(e: AjvError, field: string): string {
   }
 }
 
+/**
+ * A body that gives none of the alternatives a `oneOf` or `anyOf` of required fields offers (`{}` for
+ * "one of by, to, next") fails each branch with its own `required` error: one error says it,
+ * "give one of by, to, next", at the object.
+ */
+function alternativesMissing(errors: AjvError[]): { at: string; names: string[] } | undefined {
+  const missing = errors.filter(
+    (e) => e.keyword === 'required' && /\/(oneOf|anyOf)\/\d+\/required$/.test(e.schemaPath),
+  );
+  if (missing.length < 2 || missing.some((e) => e.instancePath !== missing[0]?.instancePath)) return undefined;
+  if (errors.some((e) => !combinators.has(e.keyword) && !missing.includes(e))) return undefined;
+  return {
+    at: missing[0]?.instancePath ?? '',
+    names: missing.map((e) => (e.params as { missingProperty: string }).missingProperty),
+  };
+}
+
 /** Turns Ajv's errors into one `invalid_parameter` DomainError, one entry per location. */
 export function validationError(errors: AjvError[]): DomainError {
+  const alternatives = alternativesMissing(errors);
+  if (alternatives) {
+    const [, where = '', ...rest] = alternatives.at.split('/');
+    const detail = `Give one of ${alternatives.names.join(', ')}.`;
+    const source =
+      where === 'query' || where === 'path' || where === 'header'
+        ? { parameter: decodePointer(rest[0] ?? '') }
+        : { pointer: rest.length ? `/${rest.join('/')}` : '/' };
+    return new DomainError('invalid_parameter', [{ detail, source }]);
+  }
   const byLocation = new Map<string, { e: AjvError; init: ErrorInit }>();
   for (const e of errors) {
     if (combinators.has(e.keyword)) continue;

@@ -49,8 +49,9 @@ export function smppHooks(deps: SmppDeps): SmppHooks {
       const keys = await deps.store.run({ read: true }, (w) => w.apiKeys.bySmppSystemId(systemId));
       if (!keys.length) return { status: SMPP_STATUS.ESME_RINVSYSID };
       const key = keys.find((k) => secretMatches(password, k.smpp_secret_hash));
-      if (!key) return { status: SMPP_STATUS.ESME_RINVPASWD };
-      if (!key.data.active) return { status: SMPP_STATUS.ESME_RBINDFAIL };
+      // a known system id: the refusal is its account's to see
+      if (!key) return { status: SMPP_STATUS.ESME_RINVPASWD, accountId: keys[0]?.account_id };
+      if (!key.data.active) return { status: SMPP_STATUS.ESME_RBINDFAIL, accountId: key.account_id };
       return { keyId: key.data.id, accountId: key.account_id };
     },
     submit: (bind, pdu) => submit(deps, bind, pdu),

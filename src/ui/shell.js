@@ -18,9 +18,10 @@ $('token').addEventListener('submit', (e) => {
 
 export async function loadAccounts() {
   state.accounts = (await sim('GET', '/__sim/accounts')).accounts;
-  if (!state.accounts.some((a) => a.id === state.accountId)) state.accountId = state.accounts[0]?.id ?? '';
+  if (!state.accounts.some((a) => a.id === state.accountId)) state.accountId = '';
   const select = $('account');
   select.replaceChildren(
+    h('option', { value: '', selected: state.accountId === '' }, 'All accounts'),
     ...state.accounts.map((a) =>
       h('option', { value: a.id, selected: a.id === state.accountId }, `${a.name} (${a.id.slice(0, 8)}…)`),
     ),
@@ -42,8 +43,21 @@ export async function refreshClock() {
 
 for (const tab of all('#tabs button')) tab.addEventListener('click', () => void show(tab.dataset.view));
 
+/** The view a link names (`#faults`), if it names one. */
+const linked = () => {
+  const view = decodeURIComponent(location.hash.slice(1));
+  return view in views ? view : undefined;
+};
+
+window.addEventListener('hashchange', () => {
+  const view = linked();
+  if (view && view !== state.view) void show(view);
+});
+
 export async function show(view) {
   state.view = view;
+  // each tab has a link of its own, to open, share and screenshot it directly
+  if (location.hash !== `#${view}`) history.replaceState(null, '', `#${view}`);
   clearInterval(state.timer ?? undefined);
   state.timer = null;
   for (const tab of all('#tabs button')) tab.classList.toggle('active', tab.dataset.view === view);
@@ -67,7 +81,7 @@ export async function start() {
   try {
     await loadAccounts();
     $('token').hidden = true;
-    await show(state.view);
+    await show(linked() ?? state.view);
   } catch (e) {
     if (!(e instanceof NeedsToken)) say(e instanceof Error ? e.message : String(e), true);
   }

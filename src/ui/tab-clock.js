@@ -1,6 +1,6 @@
 // @ts-check
 // Clock: the account clock, its pending steps, and the buttons that move it.
-import { account, sim } from './api.js';
+import { acting, sim } from './api.js';
 import { $, clockTime, h, inTime, say } from './dom.js';
 import { refreshClock } from './shell.js';
 
@@ -20,7 +20,7 @@ export async function clockView() {
         h(
           'h2',
           {},
-          `Clock of ${account()?.name ?? ''}: `,
+          `Clock of ${acting()?.name ?? ''}: `,
           h('span', { id: 'clock-now' }, clockTime(clock.now)),
           h('span', { class: 'muted' }, ` (${clock.mode})`),
         ),

@@ -1,7 +1,7 @@
 // @ts-check
 // Coverage: what the account's client met of the contract: the operations it called and the answers
 // it saw, what its receivers were sent and how they answered, the faults that fired.
-import { sim } from './api.js';
+import { account, accountQuery, server } from './api.js';
 import { $, h } from './dom.js';
 
 /** @param {{ status: number, documented: boolean, seen: number }} a */
@@ -33,13 +33,15 @@ const sent = (list) =>
     );
 
 export async function coverageView() {
-  const c = await sim('GET', '/__sim/coverage');
+  // the server's view (removed sandboxes included), or the account picked
+  const query = accountQuery();
+  const c = await server('GET', `/__sim/coverage${query ? `?${query}` : ''}`);
   const s = c.summary;
   $('view').replaceChildren(
     h(
       'section',
       { id: 'coverage' },
-      h('h2', {}, 'Coverage'),
+      h('h2', {}, `Coverage of ${account()?.name ?? 'every account'}`),
       h(
         'p',
         { class: 'summary' },

@@ -1,6 +1,6 @@
 // @ts-check
 // Deliveries: every delivery with its attempts, and "Redeliver now".
-import { account, sim } from './api.js';
+import { account, server, state } from './api.js';
 import { $, all, clockTime, h, pretty, say, statusClass } from './dom.js';
 import { every } from './shell.js';
 
@@ -25,15 +25,24 @@ function sentView(d) {
   ];
 }
 
+/** The server's deliveries, narrowed to the account picked. */
+const shownDeliveries = async () =>
+  (await server('GET', '/__sim/deliveries')).deliveries.filter(
+    (d) => !state.accountId || d.account_id === state.accountId,
+  );
+
+const heading = (n) =>
+  h('h2', {}, `Deliveries of ${account()?.name ?? 'every account'} `, h('span', { class: 'muted' }, `${n}`));
+
 export async function deliveriesView() {
   const render = async () => {
-    const { deliveries } = await sim('GET', '/__sim/deliveries');
+    const deliveries = await shownDeliveries();
     const open = new Set(all('details[open]').map((d) => d.dataset.id));
     $('view').replaceChildren(
       h(
         'section',
         {},
-        h('h2', {}, `Deliveries of ${account()?.name ?? ''} `, h('span', { class: 'muted' }, `${deliveries.length}`)),
+        heading(deliveries.length),
         deliveries.length === 0 ? h('p', { class: 'muted' }, 'Nothing has been sent yet.') : null,
         ...deliveries
           .slice()
@@ -63,7 +72,7 @@ export async function deliveriesView() {
                   {
                     class: 'redeliver',
                     onclick: async () => {
-                      await sim('POST', `/__sim/deliveries/${encodeURIComponent(d.id)}/redeliver`);
+                      await server('POST', `/__sim/deliveries/${encodeURIComponent(d.id)}/redeliver`);
                       say(`redelivered ${d.id}`);
                       await render();
                     },

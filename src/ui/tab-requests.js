@@ -1,6 +1,6 @@
 // @ts-check
 // Requests: the journal, live, and one call opened to its request, answer and errors.
-import { headers, sim, state } from './api.js';
+import { headers, server, state } from './api.js';
 import { $, clockTime, h, json, maybe$, statusClass, wallTime } from './dom.js';
 import { show } from './shell.js';
 
@@ -89,7 +89,6 @@ export function requestFilters() {
     path: maybe$('f-path')?.value ?? '',
     status: maybe$('f-status')?.value ?? '',
     operation: maybe$('f-operation')?.value ?? '',
-    mine: maybe$('f-mine')?.checked ?? false,
   };
 }
 
@@ -98,7 +97,7 @@ export function matches(entry, f) {
     (!f.path || entry.path.includes(f.path)) &&
     (!f.status || String(entry.status).startsWith(f.status)) &&
     (!f.operation || (entry.operation_id ?? '').includes(f.operation)) &&
-    (!f.mine || entry.account_id === state.accountId)
+    (!state.accountId || entry.account_id === state.accountId)
   );
 }
 
@@ -141,7 +140,10 @@ export async function follow(api) {
   state.stream?.abort();
   const controller = new AbortController();
   state.stream = controller;
-  const res = await fetch(`/__sim/requests/stream?api=${api}`, { headers: headers(), signal: controller.signal });
+  const res = await fetch(`/__sim/requests/stream?api=${api}`, {
+    headers: headers({}, true),
+    signal: controller.signal,
+  });
   if (!res.ok || !res.body) return;
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
@@ -193,19 +195,14 @@ export async function requestsView() {
           oninput: renderCalls,
         }),
         h('input', { id: 'f-operation', placeholder: 'operation', value: f.operation, oninput: renderCalls }),
-        h(
-          'label',
-          {},
-          h('input', { id: 'f-mine', type: 'checkbox', checked: f.mine, onchange: renderCalls }),
-          ' this account only',
-        ),
       ),
       h('div', { class: 'scroll' }, h('table', { id: 'calls' })),
     ),
     h('section', { id: 'detail' }, callDetail(state.selectedCall)),
   );
   $('view').replaceChildren(view);
-  const page = await sim('GET', `/__sim/requests?api=${f.api}&limit=200`);
+  // the server's view: every account's calls, those refused before an account was known included
+  const page = await server('GET', `/__sim/requests?api=${f.api}&limit=200`);
   const live = state.calls.filter((c) => !page.requests.some((p) => p.id === c.id));
   state.calls = [...page.requests, ...live].sort((a, b) => b.id - a.id);
   renderCalls();

@@ -1,6 +1,6 @@
 // @ts-check
 // State: accounts and sandboxes, snapshots, and the record browser (its lists read from the contract).
-import { account, call, listResources, sim, state } from './api.js';
+import { acting, call, listResources, sim, state } from './api.js';
 import { $, h, json, maybe$, say } from './dom.js';
 import { loadAccounts, show } from './shell.js';
 
@@ -128,7 +128,7 @@ async function browserSection() {
   return h(
     'section',
     {},
-    h('h2', {}, `Records of ${account()?.name ?? ''}`),
+    h('h2', {}, `Records of ${acting()?.name ?? ''}`),
     h(
       'div',
       { class: 'toolbar' },

@@ -1,7 +1,7 @@
 // @ts-check
 // Timeline: the account's clock as an axis; each record's lifecycle steps (run, and waiting) and each
 // delivery's attempts (and its next retry) placed on it, a row per record or delivery.
-import { account, sim } from './api.js';
+import { acting, server, sim } from './api.js';
 import { $, clockTime, h } from './dom.js';
 
 /**
@@ -12,8 +12,8 @@ import { $, clockTime, h } from './dom.js';
 /** The rows: one per record whose steps ran or wait, then one per delivery. */
 async function rowsOf() {
   const clock = await sim('GET', '/__sim/clock');
-  const id = encodeURIComponent(account()?.id ?? '');
-  const ran = await sim('GET', `/__sim/requests?api=step&account_id=${id}&limit=500`);
+  const id = encodeURIComponent(acting()?.id ?? '');
+  const ran = await server('GET', `/__sim/requests?api=step&account_id=${id}&limit=500`);
   const { deliveries } = await sim('GET', '/__sim/deliveries');
   /** @type {Map<string, Row>} */
   const records = new Map();
@@ -64,7 +64,7 @@ export async function timelineView() {
     h(
       'section',
       {},
-      h('h2', {}, `Timeline of ${account()?.name ?? ''} `, h('span', { class: 'muted' }, `${rows.length} rows`)),
+      h('h2', {}, `Timeline of ${acting()?.name ?? ''} `, h('span', { class: 'muted' }, `${rows.length} rows`)),
       h(
         'p',
         { class: 'muted' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, onlyError, useServer } from '../support/helpers.js';
+import { DEMO, envelope, onlyError, useServer } from '../support/helpers.js';
 
 describe('authentication and tenancy', () => {
   const server = useServer();
@@ -19,6 +19,12 @@ describe('authentication and tenancy', () => {
     const inactive = await server().call('GET', '/api/v1/api_keys', { key: 'demo-operator-key' });
     expect(inactive.status).toBe(403);
     expect(onlyError(inactive).sub_code).toBe('inactive_key');
+    // refused before any account is known: the server's journal alone; for an account's inactive key: its too
+    const journaled = (await server().call('GET', '/__sim/requests?operation_id=listApiKeys', { key: null })).body;
+    expect(journaled.requests.map((e: { account_id: string | null }) => e.account_id)).toEqual([DEMO, null]);
+    const own = (await server().call('GET', '/__sim/requests?operation_id=listApiKeys', { key: 'demo-admin-key' }))
+      .body;
+    expect(own.count).toBe(1);
   });
 
   it('basic auth takes identity and secret; a wrong secret is unknown_key', async () => {

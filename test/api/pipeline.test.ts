@@ -41,6 +41,23 @@ describe('request pipeline', () => {
     expect(onlyError(res)).toMatchObject({ code: 'invalid_parameter', source: { pointer: '/' } });
   });
 
+  it('a JSON body with no Content-Type is refused on /api/v1, read as JSON on /__sim', async () => {
+    const res = await fetch(`${server().base}/api/v1/carts`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-admin-key' },
+      body: new TextEncoder().encode(JSON.stringify({ type: 'cart', data: { name: 'untyped' } })),
+    });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { errors: { detail: string; source: unknown }[] }).errors).toEqual([
+      expect.objectContaining({ source: { pointer: '/' }, detail: expect.stringContaining('no type for its body') }),
+    ]);
+    const control = await fetch(`${server().base}/__sim/clock/advance`, {
+      method: 'POST',
+      body: new TextEncoder().encode(JSON.stringify({ by: 'PT1M' })),
+    });
+    expect(control.status).toBe(200);
+  });
+
   it('an unknown path answers 404 not_found', async () => {
     const res = await server().call('GET', '/api/v1/no_such_resource');
     expect(res.status).toBe(404);

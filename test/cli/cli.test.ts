@@ -46,6 +46,9 @@ describe('dipswitch: help, version and flags', () => {
     [['serv'], "unknown command 'serv', did you mean serve?"],
     [['proxy'], 'proxy needs --upstream URL'],
     [['proxy', '--upstream', 'ftp://example.test'], 'an http:// or https:// URL is needed'],
+    // contradictions are refused, never settled silently (the test adds --memory)
+    [['--data', './elsewhere.json'], '--memory keeps nothing, and --data (from the cli) says where to keep the store'],
+    [['--store', 'postgres://127.0.0.1/db'], '--memory keeps nothing, and --store (from the cli)'],
   ])('%j is refused at start with one line and exit code 2', (args, says) => {
     const run = runCli([...args, '--memory'].filter((a) => !(args[0] === 'proxy' && a === '--memory')));
     expect(run.status).toBe(2);
@@ -59,6 +62,24 @@ describe('dipswitch: help, version and flags', () => {
     expect(oneLine(run.stderr)).toContain("from env 'PORT' is invalid");
     const clock = runCli(['--memory'], { env: { CLOCK: 'frozn' } });
     expect(clock.status).toBe(2);
+  });
+
+  it('a switch from the environment is read as true or false: MEMORY=false keeps the store on disk', async () => {
+    const maybe = runCli([], { env: { MEMORY: 'maybe' } });
+    expect(maybe.status).toBe(2);
+    expect(oneLine(maybe.stderr)).toBe(
+      'dipswitch: MEMORY=maybe is neither true nor false (--memory): give true or false',
+    );
+    const both = runCli(['--data', join(scratch('memory-both'), 'db.json')], { env: { MEMORY: 'true' } });
+    expect(both.status).toBe(2);
+    expect(oneLine(both.stderr)).toContain('--memory keeps nothing');
+    const data = join(scratch('memory-false'), 'db.json');
+    const server = await startCli(['--data', data, '--port', '0'], { env: { MEMORY: 'false' } });
+    try {
+      await eventually(() => server.out().includes(`store: ${data}`), 'the banner to name the store file');
+    } finally {
+      await server.stop();
+    }
   });
 
   it('an empty environment variable counts as unset (HOST= is no address)', async () => {

@@ -204,6 +204,55 @@ describe.skipIf(!executable)('dashboard', () => {
     await shot(page, 'faults');
   });
 
+  it('opened at #faults, shows a server-wide rule, marked, for every account and for a sandbox picked', async () => {
+    // the failing case: with the picked account's key, the tab said "No rule" while this rule delayed every call
+    const box = (await server().call('POST', '/__sim/accounts', { key: null, body: { name: 'team a' } })).body;
+    const rule = await server().call('POST', '/__sim/faults', {
+      key: null,
+      body: { match: { any: true }, effect: { delay_ms: 1 }, times: 3 },
+    });
+    expect(rule.body.warning).toMatch(/every account/);
+    for (let i = 0; i < 3; i++) await server().call('GET', '/api/v1/carts', { key: box.keys.admin });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${server().base}/__sim/ui#faults`);
+    const row = page.locator('#faults tr.server-wide');
+    await row.waitFor();
+    await expect(row.locator('td.reach').textContent()).resolves.toBe('server-wide: every account');
+    await expect(row.locator('td.fired').textContent()).resolves.toBe('3');
+    await page.locator('#account').selectOption({ label: `team a (${box.id.slice(0, 8)}…)` });
+    await expect.poll(() => page!.locator('#faults tr.server-wide td.fired').textContent()).toBe('3');
+    await expect(page.locator('#view').textContent()).resolves.not.toContain('No rule');
+    await shot(page, 'faults-server-wide');
+    // its fired effects are in the Coverage tab, whose link opens it directly
+    await page.locator('#account').selectOption({ label: 'All accounts' });
+    await page.goto(`${server().base}/__sim/ui#coverage`);
+    await page.locator('#coverage').waitFor();
+    await expect.poll(() => page!.locator('#coverage').textContent()).toContain('delay_ms');
+  });
+
+  it('a call with a wrong key is in Requests; the dashboard journals and covers none of its own calls', async () => {
+    page = await open(server().base);
+    await page.locator('#calls').waitFor();
+    await fetch(`${server().base}/api/v1/numbers`, { headers: { authorization: 'Bearer not-a-key' } });
+    await page.locator('#calls tr.call', { hasText: '/api/v1/numbers' }).waitFor();
+    // browse: the state browser's /api/v1 calls and the tabs' /__sim calls
+    await page.getByRole('button', { name: 'State' }).click();
+    await page.locator('#records').waitFor();
+    await page.getByRole('button', { name: 'Coverage' }).click();
+    await page.locator('#coverage').waitFor();
+    expect(page.url()).toMatch(/#coverage$/);
+    const journal = (await server().call('GET', '/__sim/requests?api=all&limit=1000', { key: null })).body;
+    const paths = journal.requests.map(
+      (r: { method: string; path: string; status: number }) => `${r.method} ${r.path}`,
+    );
+    expect(paths).toContain('GET /api/v1/numbers');
+    // no control call of the dashboard's (the journal read just now is kept after its own answer)
+    expect(paths.filter((p: string) => p.includes('/__sim/'))).toEqual([]);
+    expect(paths.filter((p: string) => p.startsWith('GET /api/v1/') && p !== 'GET /api/v1/numbers')).toEqual([]);
+    const covered = (await server().call('GET', '/__sim/coverage', { key: null })).body;
+    expect(covered.summary.operations_called).toBe(1);
+  });
+
   it('a scenario run shows its timeline', async () => {
     page = await open(server().base);
     await page.getByRole('button', { name: 'Scenarios' }).click();
@@ -281,7 +330,8 @@ describe.skipIf(!executable)('dashboard behind an admin token', () => {
     await page.getByLabel('admin token').fill('sesame');
     await page.getByRole('button', { name: 'Use token' }).click();
     await page.locator('#calls').waitFor();
-    await expect(page.locator('#account option').count()).resolves.toBe(2);
+    // every account (the server's view), then each account
+    await expect(page.locator('#account option').count()).resolves.toBe(3);
     await page.getByRole('button', { name: 'Clock', exact: true }).click();
     await page.locator('#clock-now').waitFor();
   });

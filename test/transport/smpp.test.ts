@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/engine/journal.js';
 import { SMPP_STATUS } from '../../src/engine/transport/smpp.js';
 import { listenSmpp } from '../../src/server.js';
-import { envelope, useServer, type TestServer } from '../support/helpers.js';
+import { DEMO, envelope, useServer, type TestServer } from '../support/helpers.js';
 import { client, messageOf } from '../support/smpp_client.js';
 import smpp from 'smpp';
 import { eventually } from '../support/eventually.js';
@@ -77,6 +77,20 @@ describe('the SMPP server', () => {
     await server().call('PATCH', `/api/v1/api_keys/${key.id}`, { body: envelope('api_key', { active: false }) });
     expect(await c.bind('transmitter', systemId, secret)).toBe(SMPP_STATUS.ESME_RBINDFAIL);
     c.close();
+    // refused for the account's own credentials: in its journal; for an unknown system id: the server's alone
+    const binds = async (key: string | null) =>
+      (await server().call('GET', '/__sim/requests?api=smpp', { key })).body.requests.map(
+        (e: { method: string; status: number; account_id: string | null }) => [e.method, e.status, e.account_id],
+      );
+    await eventually(async () => (await binds(null)).length === 3, 'the three binds journaled');
+    // each is journaled once its account's clock is read: in any order
+    const byMethod = (rows: unknown[][]) => rows.sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(byMethod(await binds(null))).toEqual([
+      ['BIND_RECEIVER', SMPP_STATUS.ESME_RINVSYSID, null],
+      ['BIND_TRANSCEIVER', SMPP_STATUS.ESME_RINVPASWD, DEMO],
+      ['BIND_TRANSMITTER', SMPP_STATUS.ESME_RBINDFAIL, DEMO],
+    ]);
+    expect(byMethod(await binds('demo-admin-key')).map((b) => b[0])).toEqual(['BIND_TRANSCEIVER', 'BIND_TRANSMITTER']);
   });
 
   it('a message waits for a bind, then goes out when one binds; a transmitter does not receive', async () => {

@@ -62,7 +62,14 @@ export interface Exchange {
 /** What the server asks of the rest of dipswitch. */
 export interface SmppHooks {
   /** The key a bind's credentials name, or the command_status refusing it. */
-  authenticate(systemId: string, password: string): Promise<{ keyId: string; accountId: string } | { status: number }>;
+  /**
+   * The key a bind's credentials name, or the status it is refused with (and the account whose
+   * system id it named, when the id is known: the refusal is journaled as that account's).
+   */
+  authenticate(
+    systemId: string,
+    password: string,
+  ): Promise<{ keyId: string; accountId: string } | { status: number; accountId?: string }>;
   /** A `submit_sm` of a bound client: its command_status, and its message id when accepted. */
   submit(bind: Bound, pdu: PDU): Promise<{ status: number; message_id?: string }>;
   /** A bind that may receive is up: messages waiting for its key go out. */
@@ -195,6 +202,8 @@ export class SmppBinds {
 interface Connection {
   session: Session;
   bound?: Bound;
+  /** The account whose system id a refused bind named: its journal holds the refusal. */
+  claimed?: string;
   timer: NodeJS.Timeout;
   /** Once bound: the enquire_link that wakes when the bind has been silent (SmppLimits.enquireLinkMs). */
   idle?: NodeJS.Timeout;
@@ -299,7 +308,8 @@ export class SmppServer {
       response = answerOf(pdu, SMPP_STATUS.ESME_RSYSERR);
     }
     const latencyMs = performance.now() - started;
-    this.hooks.journal({ systemId, accountId: conn.bound?.accountId, request: pdu, response, latencyMs });
+    const accountId = conn.bound?.accountId ?? conn.claimed;
+    this.hooks.journal({ systemId, accountId, request: pdu, response, latencyMs });
     if (!response) {
       conn.session.destroy();
       return;
@@ -339,7 +349,10 @@ export class SmppServer {
     conn.session.pause();
     try {
       const auth = await this.hooks.authenticate(systemId, String(pdu.password ?? ''));
-      if ('status' in auth) return answerOf(pdu, auth.status);
+      if ('status' in auth) {
+        conn.claimed = auth.accountId;
+        return answerOf(pdu, auth.status);
+      }
       const faulted = await applied(await this.hooks.fault('bind', systemId, auth.accountId), pdu);
       if (faulted !== undefined) return faulted;
       if (this.binds.count(auth.keyId) >= this.limits.bindsPerKey) return answerOf(pdu, SMPP_STATUS.ESME_RBINDFAIL);
