@@ -53,7 +53,22 @@ export default defineConfig({
       {
         extends: true,
         // the command is built once for the tests that spawn it (test/support/build_global.ts)
-        test: { name: 'embedded', include: ['test/**/*.test.ts'], globalSetup: ['test/support/build_global.ts'] },
+        test: {
+          name: 'embedded',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/containers/**'],
+          globalSetup: ['test/support/build_global.ts'],
+        },
+      },
+      {
+        extends: true,
+        // dipswitch's image, built once for the run from the Dockerfile (test/support/image_global.ts), and
+        // the containers, Testcontainers and compose stack made from it
+        test: {
+          name: 'containers',
+          include: ['test/containers/**/*.test.ts'],
+          globalSetup: ['test/support/build_global.ts', 'test/support/image_global.ts'],
+        },
       },
       {
         extends: true,
@@ -62,7 +77,7 @@ export default defineConfig({
           // a database per test server copied from a template (test/support/pg_global.ts)
           name: 'postgres',
           include: ['test/**/*.test.ts'],
-          exclude: EMBEDDED_ONLY,
+          exclude: [...EMBEDDED_ONLY, 'test/containers/**'],
           env: { DIPSWITCH_TEST_STORE: 'postgres', SMPP_PORT: '0' },
           globalSetup: ['test/support/pg_global.ts'],
         },

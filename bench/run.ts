@@ -15,6 +15,7 @@ import type { DbData } from '../src/domain/rows.js';
 import { pairedRatios, type PairedRatio } from './paired.js';
 import { proxyFigures, proxyRows } from './proxy.js';
 import { smppBench, type SmppFigures } from './smpp.js';
+import { containerFigures, containerTable } from './container.js';
 import {
   AUTH,
   CONNECTIONS,
@@ -482,6 +483,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'profile') return void console.log(await profiles());
   if (process.env.BENCH_ONLY === 'ratios') return void console.log(table(ratioRows(await ratioFigures())));
   if (process.env.BENCH_ONLY === 'sim') return void console.log(await simulationFigures());
+  if (process.env.BENCH_ONLY === 'container') return void console.log(containerTable(await containerFigures()));
   if (process.env.BENCH_ONLY === 'proxy') return void console.log(table(proxyRows(await proxyFigures(), () => '')));
   console.log('ceiling');
   const ceilings: Figure[] = [];

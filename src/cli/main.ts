@@ -60,7 +60,9 @@ function serveCommand(root: Command): void {
       ),
     )
     .addOption(opt('--open-sandboxes', 'with --admin-token, anyone may still make a sandbox', 'OPEN_SANDBOXES'))
-    .addOption(opt('--unsafe-open-control', 'allow an unguarded /__sim on a non-loopback --host'))
+    .addOption(
+      opt('--unsafe-open-control', 'allow an unguarded /__sim on a non-loopback --host', 'UNSAFE_OPEN_CONTROL'),
+    )
     .addOption(
       opt(
         '--outbound-allow <hosts>',

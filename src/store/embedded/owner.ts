@@ -5,10 +5,12 @@
  *
  * The hold is a listening local socket, which the kernel closes with the process however it ends
  * (SIGKILL included), so a lock is never left stale and nothing needs cleaning before the next
- * start: on Linux an abstract socket named after the folder's real path (nothing on disk), on
- * Windows a named pipe, elsewhere a socket file `.dipswitch.lock` in the folder (found stale, it is
- * replaced: a connection to it is refused once its process is gone). A second opener connects to
- * the holder, which answers what it is (pid, command, since when), and is refused with that.
+ * start: a socket file `.dipswitch.lock` in the folder (found stale, it is replaced: a connection to
+ * it is refused once its process is gone), which processes that share the folder's file system on
+ * one machine all see, containers on one volume included; on Linux also an abstract socket named
+ * after the folder's real path (held even where the folder cannot hold a socket file); on Windows a
+ * named pipe. A second opener connects to the holder, which answers what it is (pid, command, since
+ * when), and is refused with that. Two machines sharing a network disk do not see each other's hold.
  */
 import { createHash } from 'node:crypto';
 import { realpath, rm } from 'node:fs/promises';
@@ -48,13 +50,28 @@ export interface Ownership {
   release(): Promise<void>;
 }
 
-/** Where the folder's hold lives on this platform. */
-function addressOf(folder: string): { path: string; file: boolean } {
+/** Where the folder's holds live on this platform: each must be taken. */
+function addressesOf(folder: string): { path: string; file: boolean }[] {
   const name = `dipswitch-store-${createHash('sha256').update(folder).digest('hex').slice(0, 32)}`;
-  if (process.platform === 'linux') return { path: `\0${name}`, file: false };
-  if (process.platform === 'win32') return { path: `\\\\.\\pipe\\${name}`, file: false };
-  return { path: join(folder, '.dipswitch.lock'), file: true };
+  if (process.platform === 'win32') return [{ path: `\\\\.\\pipe\\${name}`, file: false }];
+  const file = { path: join(folder, '.dipswitch.lock'), file: true };
+  return process.platform === 'linux' ? [{ path: `\0${name}`, file: false }, file] : [file];
 }
+
+/**
+ * A folder that cannot hold a socket file (a path too long for one, a file system without them; a
+ * path that is no folder, which opening the store then reports): its other holds stand.
+ */
+const NO_SOCKET_FILE = new Set([
+  'ENAMETOOLONG',
+  'EACCES',
+  'EPERM',
+  'ENOTSUP',
+  'EOPNOTSUPP',
+  'EROFS',
+  'ENOTDIR',
+  'ENOENT',
+]);
 
 /** What the holder at `path` says it is; null when none answers (no holder, or it is gone). */
 function ask(path: string): Promise<Holder | null | 'refused'> {
@@ -95,19 +112,44 @@ function listenOn(server: Server, path: string): Promise<void> {
  */
 export async function own(folder: string): Promise<Ownership> {
   const real = await realpath(folder);
-  const { path, file } = addressOf(real);
   const holder: Holder = {
     pid: process.pid,
     command: ['dipswitch', ...process.argv.slice(2)].join(' '),
     since: new Date(wallClock()).toISOString(),
   };
+  const held: Server[] = [];
+  const releaseAll = () => Promise.all(held.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  try {
+    for (const address of addressesOf(real)) {
+      const server = await hold(address, real, holder);
+      if (server) held.push(server);
+    }
+  } catch (e) {
+    await releaseAll();
+    throw e;
+  }
+  return {
+    describe(url) {
+      holder.url = url;
+    },
+    release: async () => {
+      await releaseAll();
+    },
+  };
+}
+
+/** Takes one hold of the folder; null when the folder cannot hold a socket file (NO_SOCKET_FILE). */
+async function hold(address: { path: string; file: boolean }, real: string, holder: Holder): Promise<Server | null> {
+  const { path, file } = address;
   const server = createServer((socket) => socket.end(JSON.stringify(holder)));
   for (let attempt = 0; ; attempt++) {
     try {
       await listenOn(server, path);
       break;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      if (file && NO_SOCKET_FILE.has(code)) return null;
+      if (code !== 'EADDRINUSE') throw e;
       const answer = await ask(path);
       // a socket file whose process is gone: nobody holds the folder
       if (answer === 'refused' && file && attempt === 0) {
@@ -118,13 +160,5 @@ export async function own(folder: string): Promise<Ownership> {
     }
   }
   server.unref();
-  return {
-    describe(url) {
-      holder.url = url;
-    },
-    release: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-      }),
-  };
+  return server;
 }
