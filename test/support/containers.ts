@@ -11,6 +11,9 @@ export const CONTAINERS_CONF = join(projectRoot, 'containers', 'containers.conf'
 
 /** The image the suite built, and why the container tests are skipped when they are. */
 export const IMAGE = process.env.DIPSWITCH_TEST_IMAGE ?? 'localhost/dipswitch:test';
+/** PostgreSQL for the compose stack: POSTGRES_IMAGE, or the stand-in the suite builds (containers/stand-in-postgres). */
+export const POSTGRES_STAND_IN = 'localhost/postgres:15-stand-in';
+export const POSTGRES_IMAGE = process.env.POSTGRES_IMAGE ?? POSTGRES_STAND_IN;
 export const skipped = (): string | undefined => process.env.DIPSWITCH_CONTAINERS_SKIPPED || undefined;
 
 /** Runs podman with the project's settings. */

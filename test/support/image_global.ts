@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/contract.js';
-import { CONTAINERS_CONF, IMAGE, podman } from './containers.js';
+import { CONTAINERS_CONF, IMAGE, podman, POSTGRES_STAND_IN } from './containers.js';
 
 const CA = '/etc/ssl/certs/ca-certificates.crt';
 
@@ -46,4 +46,12 @@ export default function setup(): void {
     900_000,
   );
   if (build.status !== 0) throw new Error(`podman build: ${build.stderr.slice(-3000)}`);
+  // the compose stack's PostgreSQL, a stand-in for the official image on the same Debian base
+  if (!process.env.POSTGRES_IMAGE && podman(['image', 'exists', POSTGRES_STAND_IN]).status !== 0) {
+    const pg = podman(
+      ['build', '--tag', POSTGRES_STAND_IN, join(projectRoot, 'containers', 'stand-in-postgres')],
+      600_000,
+    );
+    if (pg.status !== 0) throw new Error(`the stand-in PostgreSQL image: ${pg.stderr.slice(-3000)}`);
+  }
 }
