@@ -13,6 +13,7 @@ import { connectDipswitch } from '../../src/testing/control_client.js';
 import { startReceiver } from '../../src/testing/receiver.js';
 import { SMPP_STATUS } from '../../src/engine/transport/smpp.js';
 import { eventually } from '../support/eventually.js';
+import { expectRunnable } from '../support/runnable.js';
 import { client as smppClient } from '../support/smpp_client.js';
 import {
   CONTAINERS_CONF,
@@ -177,6 +178,21 @@ describe.skipIf(!!skipped())('the image', () => {
       expect(ran.stdout.trim().split('\n').pop()).toBe('ready');
     } finally {
       podman(['rm', '--force', '--time', '0', name]);
+    }
+  });
+
+  it("the README's five-minute walk passes against the container, its receiver on the host", async () => {
+    const receiver = await startReceiver();
+    try {
+      // a throwaway container: the walk drives /__sim without a token, as against `npm start -- --memory`
+      const c = run({ UNSAFE_OPEN_CONTROL: 'true' });
+      started.push(c);
+      await healthy(c);
+      await expectRunnable('README.md', c.base, receiver.url.replace('127.0.0.1', HOST_LOOPBACK));
+      const paths = receiver.received.map((r) => `${r.method} ${r.path}`);
+      expect(paths).toContain('POST /sms');
+    } finally {
+      await receiver.close();
     }
   });
 

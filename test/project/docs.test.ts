@@ -4,7 +4,7 @@
  * fresh server (the built command, in memory) and a receiver on loopback, each answer holding the JSON shown after
  * its block; the examples that are code (the library example, the signature checks) run as they are written.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
 import { startReceiver } from '../../src/testing/receiver.js';
 import { startCli } from '../support/cli_process.js';
+import { expectRunnable } from '../support/runnable.js';
 
 const read = (path: string) => readFileSync(join(projectRoot, path), 'utf8');
 const PAGES = readdirSync(join(projectRoot, 'docs'))
@@ -114,47 +115,6 @@ describe('the docs', () => {
   });
 });
 
-interface Step {
-  command: string;
-  /** What the page shows after the command (a JSON document the answer must hold), if anything. */
-  shows?: unknown;
-}
-
-/** A page's runnable blocks, each with the JSON block that follows it; its addresses become the test's. */
-function steps(page: string, server: string, receiver: string): Step[] {
-  const text = read(page).replaceAll('http://127.0.0.1:4010', server).replaceAll('http://127.0.0.1:4011', receiver);
-  const out: Step[] = [];
-  let last: Step | undefined;
-  for (const m of text.matchAll(/```(\w+)( runnable)?\n([\s\S]*?)```/g)) {
-    const [, lang, runnable, body = ''] = m;
-    if (lang === 'sh' && runnable) out.push((last = { command: body }));
-    else if (lang === 'json' && last && last.shows === undefined) last.shows = JSON.parse(body);
-    else last = undefined;
-  }
-  return out;
-}
-
-/** Whether `actual` holds `shown`: every field shown, with its value; every item shown, somewhere in the array. */
-function holds(actual: unknown, shown: unknown): boolean {
-  if (Array.isArray(shown))
-    return Array.isArray(actual) && shown.every((item) => actual.some((a: unknown) => holds(a, item)));
-  if (shown !== null && typeof shown === 'object')
-    return (
-      actual !== null &&
-      typeof actual === 'object' &&
-      Object.entries(shown).every(([k, v]) => holds((actual as Record<string, unknown>)[k], v))
-    );
-  return actual === shown;
-}
-
-/** Runs a bash script to its end (asynchronously: the receiver answers from this process meanwhile). */
-function bash(script: string): Promise<{ status: number | null; stdout: string }> {
-  const child = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let stdout = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout })));
-}
-
 describe('the runnable commands of each page', () => {
   for (const page of ['README.md', ...PAGES]) {
     if (!/```sh runnable/.test(read(page))) continue;
@@ -162,28 +122,7 @@ describe('the runnable commands of each page', () => {
       const server = await startCli(['--memory', '--port', '0']);
       const receiver = await startReceiver();
       try {
-        const all = steps(page, server.base, receiver.url);
-        const marker = (i: number) => `=== step ${i} ===`;
-        // standard error into standard output: an answer `get` shows lands in its step, in order
-        const script = [
-          'exec 2>&1',
-          'set -eo pipefail',
-          // each answer on a line of its own, as a terminal shows a block's answers one after another
-          'curl() { command curl "$@"; echo; }',
-          ...all.flatMap((s, i) => [`echo '${marker(i)}'`, s.command, 'echo']),
-        ].join('\n');
-        const run = await bash(script);
-        expect(run.status, run.stdout).toBe(0);
-        all.forEach((step, i) => {
-          const printed = run.stdout.slice(run.stdout.indexOf(marker(i)), run.stdout.indexOf(marker(i + 1)) >>> 0);
-          if (step.shows === undefined) return;
-          const answers = printed
-            .split('\n')
-            .filter((l) => l.startsWith('{'))
-            .map((l) => JSON.parse(l) as unknown);
-          expect(answers.length, `step ${i} printed an answer: ${step.command}`).toBeGreaterThan(0);
-          expect(holds(answers[answers.length - 1], step.shows), `step ${i}: ${step.command}\n${printed}`).toBe(true);
-        });
+        await expectRunnable(page, server.base, receiver.url);
         if (page === 'README.md') {
           // what the README says the receiver prints
           const paths = receiver.received.map((r) => `${r.method} ${r.path}`);
