@@ -1,0 +1,89 @@
+"""The client and its fixtures, run with pytest -n 4: each test's sandbox is its own, whatever the others do."""
+import http.server
+import json
+import threading
+
+import pytest
+
+from dipswitch import ControlError, VerificationError
+
+API = "/api/v1"
+
+
+def get(box, path):
+    import urllib.request
+
+    req = urllib.request.Request(box.url + path, headers={"authorization": f"Bearer {box.keys['admin']}"})
+    try:
+        with urllib.request.urlopen(req) as res:
+            return res.status
+    except urllib.error.HTTPError as e:  # type: ignore[attr-defined]
+        return e.code
+
+
+@pytest.mark.parametrize("worker_round", range(8))
+def test_sandboxes_never_see_each_other(dipswitch_sandbox, worker_round):
+    box = dipswitch_sandbox
+    rule = box.faults.add(match={"operation_id": "listNumbers"}, effect={"status": 503}, times=1)
+    assert [get(box, f"{API}/numbers"), get(box, f"{API}/numbers")] == [503, 200]
+    assert rule.fired() == 1
+    # only its own calls, whatever the other workers' sandboxes do meanwhile
+    box.requests.verify({"operation_id": "listNumbers"}, count={"exactly": 2})
+    assert [r["id"] for r in box.faults.list()] == [rule.id]
+    box.reset()
+    box.requests.verify({"any": True}, count={"exactly": 0})
+    assert box.faults.list() == []
+    assert len(box.numbers) == 10
+
+
+def test_a_typo_is_refused_with_the_nearest_name(dipswitch_sandbox):
+    with pytest.raises(ControlError) as refused:
+        dipswitch_sandbox.requests.verify({"operation_id": "listNumbrs"}, count={"at_most": 0})
+    assert refused.value.status == 422
+    assert "Did you mean `listNumbers`" in str(refused.value)
+
+
+def test_a_failed_verify_shows_its_near_misses(dipswitch_sandbox):
+    get(dipswitch_sandbox, f"{API}/carts")
+    with pytest.raises(VerificationError) as failed:
+        dipswitch_sandbox.requests.verify({"operation_id": "listCarts", "status": 201}, count={"exactly": 1})
+    assert failed.value.near_misses[0]["differences"] == [{"field": "status", "expected": 201, "actual": 200}]
+    assert "status: expected 201, got 200" in str(failed.value)
+
+
+class _Receiver(http.server.BaseHTTPRequestHandler):
+    got: list = []
+
+    def do_POST(self):  # noqa: N802
+        body = self.rfile.read(int(self.headers.get("content-length", 0)))
+        _Receiver.got.append((self.path, json.loads(body or b"null")))
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_an_inbound_sms_reaches_the_tests_receiver(dipswitch_sandbox):
+    server = http.server.HTTPServer(("127.0.0.1", 0), _Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        import urllib.request
+
+        box = dipswitch_sandbox
+        url = f"http://127.0.0.1:{server.server_port}/sms"
+        headers = {"authorization": f"Bearer {box.keys['admin']}", "content-type": "application/json"}
+        made = json.loads(urllib.request.urlopen(urllib.request.Request(
+            box.url + f"{API}/switches", method="POST", headers=headers,
+            data=json.dumps({"type": "switch", "data": {"name": "py", "sms_enabled": True, "sms_protocol": "HTTP", "sms_data": url}}).encode(),
+        )).read())
+        urllib.request.urlopen(urllib.request.Request(
+            box.url + f"{API}/numbers/{box.numbers[0]}", method="PATCH", headers=headers,
+            data=json.dumps({"type": "did", "data": {"switch_id": made["data"]["id"]}}).encode(),
+        ))
+        box.inbound.sms(to=box.numbers[0], from_="+14155550123", text="hello from pytest")
+        delivered = box.deliveries.wait_for(kind="sms", outcome="delivered", body={"data": {"text": "hello from pytest"}})
+        assert delivered["target"] == url
+        assert any(path == "/sms" for path, _ in _Receiver.got)
+    finally:
+        server.shutdown()
