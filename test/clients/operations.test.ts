@@ -1,6 +1,6 @@
 /**
  * The clients in other languages kept in step with the control API: every operationId of
- * contract/sim.yaml has a client method (clients/python: OPERATIONS) or is listed in
+ * contract/sim.yaml has a client method (clients/python: OPERATIONS; clients/go: Operations) or is listed in
  * clients/omissions.json with the reason, and every operation a client names exists.
  */
 import { readFileSync } from 'node:fs';
@@ -17,6 +17,13 @@ const omissions = JSON.parse(readFileSync(join(projectRoot, 'clients', 'omission
 function pythonOperations(): Map<string, string> {
   const text = readFileSync(join(projectRoot, 'clients', 'python', 'src', 'dipswitch', '__init__.py'), 'utf8');
   const table = /OPERATIONS: Dict\[str, str\] = \{([\s\S]*?)\n\}/.exec(text)?.[1] ?? '';
+  return new Map([...table.matchAll(/"([\w.]+)": "(\w+)"/g)].map((m) => [m[2]!, m[1]!]));
+}
+
+/** The operations the Go client names, from its table of methods. */
+function goOperations(): Map<string, string> {
+  const text = readFileSync(join(projectRoot, 'clients', 'go', 'dipswitch.go'), 'utf8');
+  const table = /var Operations = map\[string\]string\{([\s\S]*?)\n\}/.exec(text)?.[1] ?? '';
   return new Map([...table.matchAll(/"([\w.]+)": "(\w+)"/g)].map((m) => [m[2]!, m[1]!]));
 }
 
@@ -37,7 +44,14 @@ describe('the clients and the control API', () => {
     }
   });
 
+  it('every operation has a Go method or a reason, and every method names an operation', () => {
+    const goOps = goOperations();
+    expect(uncovered(contract, goOps)).toEqual([]);
+    expect([...goOps.keys()].filter((id) => !contract.includes(id))).toEqual([]);
+  });
+
   it('an operation added to the contract without a method fails it, named', () => {
     expect(uncovered([...contract, 'simNewControlCall'], pythonOperations())).toEqual(['simNewControlCall']);
+    expect(uncovered([...contract, 'simNewControlCall'], goOperations())).toEqual(['simNewControlCall']);
   });
 });

@@ -1,0 +1,135 @@
+package dipswitchtest_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	dipswitch "dipswitch.test/go"
+	"dipswitch.test/go/dipswitchtest"
+)
+
+func TestMain(m *testing.M) {
+	dipswitchtest.Main(m, dipswitchtest.MainOptions{FailUnder: 1})
+}
+
+func get(t *testing.T, box *dipswitch.Sandbox, path string) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", box.URL+path, nil)
+	req.Header.Set("authorization", "Bearer "+box.Keys.Admin)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
+func TestSandboxesInParallelNeverSeeEachOther(t *testing.T) {
+	for i := 0; i < 4; i++ {
+		t.Run("sandbox", func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			box := dipswitchtest.NewSandbox(t)
+			rule, err := box.Faults.Add(ctx, dipswitch.FaultRequest{
+				Match: map[string]any{"operation_id": "listNumbers"}, Effect: map[string]any{"status": 503}, Times: 1,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := get(t, box, "/api/v1/numbers"), get(t, box, "/api/v1/numbers"); a != 503 || b != 200 {
+				t.Fatalf("statuses %d, %d", a, b)
+			}
+			if fired, _ := rule.FiredNow(ctx); fired != 1 {
+				t.Fatalf("fired %d", fired)
+			}
+			dipswitchtest.Verify(t, box.Client, dipswitch.Pattern{
+				Match: map[string]any{"operation_id": "listNumbers"}, Count: &dipswitch.Count{Exactly: dipswitch.N(2)},
+			})
+			if err := box.Reset(ctx, false); err != nil {
+				t.Fatal(err)
+			}
+			dipswitchtest.Verify(t, box.Client, dipswitch.Pattern{
+				Match: map[string]any{"any": true}, Count: &dipswitch.Count{Exactly: dipswitch.N(0)},
+			})
+		})
+	}
+}
+
+func TestATypoIsRefusedAndAMissIsNamed(t *testing.T) {
+	ctx := context.Background()
+	box := dipswitchtest.NewSandbox(t)
+	_, err := box.Requests.Verify(ctx, dipswitch.Pattern{Match: map[string]any{"operation_id": "listNumbrs"}})
+	var refused *dipswitch.ControlError
+	if !errors.As(err, &refused) || refused.Status != 422 || !strings.Contains(err.Error(), "`listNumbers`") {
+		t.Fatalf("a typo: %v", err)
+	}
+	get(t, box, "/api/v1/carts")
+	_, err = box.Requests.Verify(ctx, dipswitch.Pattern{
+		Match: map[string]any{"operation_id": "listCarts", "status": 201}, Count: &dipswitch.Count{Exactly: dipswitch.N(1)},
+	})
+	var failed *dipswitch.VerificationError
+	if !errors.As(err, &failed) || !strings.Contains(err.Error(), "status: expected 201, got 200") {
+		t.Fatalf("a near miss: %v", err)
+	}
+}
+
+func TestAnInboundSMSReachesTheTestsReceiver(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	var got []string
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.URL.Path)
+		mu.Unlock()
+	}))
+	defer receiver.Close()
+	box := dipswitchtest.NewSandbox(t)
+	post := func(method, path string, body any) map[string]any {
+		data, _ := json.Marshal(body)
+		req, _ := http.NewRequest(method, box.URL+path, strings.NewReader(string(data)))
+		req.Header.Set("authorization", "Bearer "+box.Keys.Admin)
+		req.Header.Set("content-type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var out map[string]any
+		_ = json.NewDecoder(res.Body).Decode(&out)
+		return out
+	}
+	sw := post("POST", "/api/v1/switches", map[string]any{"type": "switch", "data": map[string]any{
+		"name": "go", "sms_enabled": true, "sms_protocol": "HTTP", "sms_data": receiver.URL + "/sms",
+	}})
+	id := sw["data"].(map[string]any)["id"]
+	post("PATCH", "/api/v1/numbers/"+box.Numbers[0], map[string]any{"type": "did", "data": map[string]any{"switch_id": id}})
+	if _, err := box.Inbound.SMS(ctx, dipswitch.InboundSMS{To: box.Numbers[0], From: "+14155550123", Text: "hello from go"}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := box.Deliveries.WaitFor(ctx, map[string]any{"kind": "sms", "outcome": "delivered"}, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Target != receiver.URL+"/sms" {
+		t.Fatalf("target %s", d.Target)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) == 0 || got[0] != "/sms" {
+		t.Fatalf("the receiver got %v", got)
+	}
+}
+
+func TestMainHandsTheRunOn(t *testing.T) {
+	if os.Getenv("DIPSWITCH_RUN") == "" {
+		t.Fatal("no run")
+	}
+}

@@ -1,0 +1,3 @@
+module dipswitch.test/go
+
+go 1.19
