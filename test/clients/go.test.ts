@@ -18,9 +18,9 @@ if (!go) {
 const folder = join(projectRoot, 'clients', 'go');
 const command = `${process.execPath} ${join(projectRoot, 'dist', 'src', 'cli', 'main.js')} --memory --port 0 --clock frozen`;
 
-function goTest(args: string[]) {
+function goTest(args: string[], cwd = folder) {
   return spawnSync('go', ['test', ...args], {
-    cwd: folder,
+    cwd,
     encoding: 'utf8',
     timeout: 600_000,
     env: {
@@ -40,6 +40,13 @@ describe.skipIf(!go)('the Go client', () => {
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/--- PASS: TestSandboxesInParallelNeverSeeEachOther/);
     expect(run.stdout).toMatch(/dipswitch coverage of run go-test-\w+: .* passes the gate of 1%/);
+  });
+
+  it("the example client team's suite (examples/go) passes and its gate", () => {
+    const run = goTest(['-count=1', '-v', './...'], join(projectRoot, 'examples', 'go'));
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/--- PASS: TestTwoNumbersOrderedAndWaitedFor/);
+    expect(run.stdout).toMatch(/passes the gate of 10%/);
   });
 
   it('a failing verify fails the test with the near miss field by field', () => {

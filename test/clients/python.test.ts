@@ -21,17 +21,20 @@ if (!python) {
 const folder = join(projectRoot, 'clients', 'python');
 const command = `${process.execPath} ${join(projectRoot, 'dist', 'src', 'cli', 'main.js')} --memory --port 0 --clock frozen`;
 
-function pytest(args: string[]) {
-  return spawnSync(
-    python!,
-    ['-m', 'pytest', '-p', 'dipswitch.pytest_plugin', '--dipswitch-command', command, ...args],
-    {
-      cwd: folder,
-      encoding: 'utf8',
-      timeout: 300_000,
-      env: { ...process.env, PYTHONPATH: join(folder, 'src'), PYTHONDONTWRITEBYTECODE: '1', DIPSWITCH_RUN: '' },
+/** pytest with the plugin and the built command, in `cwd` (the client's folder by default). */
+function pytest(args: string[], cwd = folder) {
+  const argv = ['-m', 'pytest', '-p', 'dipswitch.pytest_plugin', '--dipswitch-command', command, ...args];
+  return spawnSync(python!, argv, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 300_000,
+    env: {
+      ...process.env,
+      PYTHONPATH: `${join(folder, 'src')}:${cwd}`,
+      PYTHONDONTWRITEBYTECODE: '1',
+      DIPSWITCH_RUN: '',
     },
-  );
+  });
 }
 
 describe.skipIf(!python)('the Python client', () => {
@@ -55,6 +58,13 @@ describe.skipIf(!python)('the Python client', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/1 passed/);
     expect(run.stdout).toMatch(/FAILS the gate of 100%/);
+  });
+
+  it("the example client team's suite (examples/python) passes under pytest -n 4 and its gate", () => {
+    const run = pytest(['-n', '4', '-q', '--dipswitch-fail-under', '10', '.'], join(projectRoot, 'examples', 'python'));
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/3 passed/);
+    expect(run.stdout).toMatch(/passes the gate of 10%/);
   });
 
   it('a failing verify is a test failure showing the near miss field by field', () => {
