@@ -20,7 +20,9 @@ COPY src ./src
 COPY contract ./contract
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
-RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+# production dependencies alone (prune leaves the emptied scope folders behind: removed too)
+RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+ && find node_modules -mindepth 1 -maxdepth 1 -type d -empty -delete
 
 FROM ${NODE_IMAGE}
 # the version and the repository the image is built from (CI passes both; a local build says it is one)

