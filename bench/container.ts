@@ -91,7 +91,7 @@ export async function containerFigures(): Promise<ContainerFigures> {
   const s0 = performance.now();
   podman(['stop', '--time', '30', id]);
   const stopMs = performance.now() - s0;
-  podman(['rm', id]);
+  podman(['rm', '--volumes', id]);
   console.log(`  stop ${stopMs.toFixed(0)} ms`);
 
   const directPort = freshPort();

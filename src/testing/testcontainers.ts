@@ -93,7 +93,8 @@ export class DipswitchContainer {
       container: started,
       client,
       sandbox: (name) => client().sandbox(name),
-      stop: async () => void (await started.stop()),
+      // with its anonymous /data volume
+      stop: async () => void (await started.stop({ removeVolumes: true })),
     };
   }
 }

@@ -249,7 +249,7 @@ describe.skipIf(!!skipped())('the image', () => {
       expect(ran.status, ran.stderr).toBe(0);
       expect(ran.stdout.trim().split('\n').pop()).toBe('ready');
     } finally {
-      podman(['rm', '--force', '--time', '0', name]);
+      podman(['rm', '--force', '--volumes', '--time', '0', name]);
     }
   });
 

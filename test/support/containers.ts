@@ -69,7 +69,8 @@ export function run(env: Record<string, string>, opts: { volume?: string; args?:
     id,
     base: `http://127.0.0.1:${port(4010)}`,
     smppPort: port(2775),
-    remove: () => void podman(['rm', '--force', '--time', '0', id]),
+    // with its anonymous /data volume: repeated runs leave nothing behind
+    remove: () => void podman(['rm', '--force', '--volumes', '--time', '0', id]),
   };
 }
 
