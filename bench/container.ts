@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import { AUTH, freshPort, measure, ROOT, sleep, startProcess, stop, type Figure } from './harness.js';
+import { AUTH, createCarts, freshPort, measure, ROOT, sleep, startProcess, stop, type Figure } from './harness.js';
 
 const IMAGE = process.env.DIPSWITCH_IMAGE ?? 'localhost/dipswitch:test';
 const BASE = process.env.NODE_IMAGE ?? 'localhost/node:22-bookworm-slim';
@@ -26,23 +26,10 @@ const podman = (args: string[]): string => {
 
 const sizeMb = (image: string) => Number(podman(['image', 'inspect', image, '--format', '{{.Size}}'])) / 1e6;
 
-let cart = 0;
 /** A GET of one record, and a create of a cart of a new name each time (a durable write). */
 const shapes = (base: string): { get: autocannon.Options; create: autocannon.Options } => ({
   get: { url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, headers: AUTH },
-  create: {
-    url: `${base}/api/v1/carts`,
-    method: 'POST',
-    headers: AUTH,
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({ type: 'cart', data: { name: `bench ${process.pid} ${cart++}` } }),
-        }),
-      },
-    ],
-  },
+  create: createCarts(base),
 });
 
 export interface ContainerFigures {

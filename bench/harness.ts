@@ -13,6 +13,24 @@ let nextPort = 4600;
 /** A port for the next server (each server of a run its own). */
 export const freshPort = () => nextPort++;
 
+let cartNumber = 0;
+/** Requests that each create a cart of a name not used before (a durable create); `label` starts each name. */
+export function createCarts(base: string, headers: Record<string, string> = AUTH, label = 'bench'): autocannon.Options {
+  return {
+    url: `${base}/api/v1/carts`,
+    method: 'POST',
+    headers,
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ type: 'cart', data: { name: `${label} ${process.pid} ${cartNumber++}` } }),
+        }),
+      },
+    ],
+  };
+}
+
 export interface Figure {
   name: string;
   rps: number;

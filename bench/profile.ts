@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import { AUTH, freshPort, measure, startProcess, stop } from './harness.js';
+import { AUTH, createCarts, freshPort, measure, startProcess, stop } from './harness.js';
 
 interface Profile {
   nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
@@ -67,25 +67,9 @@ export interface ProfileTarget {
 
 /** The three request shapes of the table, on a server at `base`. */
 const shapes = (base: string): [string, autocannon.Options][] => {
-  let n = 0;
   return [
     ['GET', { url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`, headers: AUTH }],
-    [
-      'create',
-      {
-        url: `${base}/api/v1/carts`,
-        method: 'POST',
-        headers: AUTH,
-        requests: [
-          {
-            setupRequest: (req) => ({
-              ...req,
-              body: JSON.stringify({ type: 'cart', data: { name: `profile ${process.pid} ${n++}` } }),
-            }),
-          },
-        ],
-      },
-    ],
+    ['create', createCarts(base, AUTH, 'profile')],
     ['list', { url: `${base}/api/v1/carts?first=25`, headers: AUTH }],
   ];
 };

@@ -19,6 +19,7 @@ import { containerFigures, containerTable } from './container.js';
 import {
   AUTH,
   CONNECTIONS,
+  createCarts,
   freshPort,
   measure,
   REPEATS,
@@ -32,24 +33,6 @@ import {
 import { startReceiver } from '../src/testing/receiver.js';
 
 const SWITCH_ID = '0b0b0b0b-0000-4000-8000-000000000001';
-
-let cartNumber = 0;
-/** Requests that each create a cart of a name not used before (a durable create). */
-function createCarts(base: string, headers: Record<string, string> = AUTH): autocannon.Options {
-  return {
-    url: `${base}/api/v1/carts`,
-    method: 'POST',
-    headers,
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({ type: 'cart', data: { name: `bench ${process.pid} ${cartNumber++}` } }),
-        }),
-      },
-    ],
-  };
-}
 
 /** A data file holding the fixtures and `total` records (carts, and one switch to PATCH). */
 function storeWith(total: number): string {

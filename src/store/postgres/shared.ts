@@ -14,9 +14,6 @@ import type {
   Kept,
   Snapshot,
   SnapshotShelf,
-  KeptTally,
-  Tally,
-  TallyShelf,
 } from '../shared.js';
 import type { PgStore } from './store.js';
 import { templatePattern } from '../../domain/matching.js';
@@ -301,54 +298,5 @@ export class PgSnapshotShelf implements SnapshotShelf {
       for (const [id, bytes] of snapshot.files)
         await query('INSERT INTO snapshot_files (name, id, bytes) VALUES ($1, $2, $3)', [name, id, bytes]);
     });
-  }
-}
-
-/**
- * Coverage kept past its account, shared by the instances: a tally is added to in one transaction
- * holding the account's row, so two instances keeping the same account's coverage add up.
- */
-export class PgTallyShelf implements TallyShelf {
-  constructor(
-    private readonly db: PgStore,
-    private readonly bound: number,
-    private readonly add_: (into: Tally, from: Tally) => Tally,
-  ) {}
-
-  async add(k: KeptTally): Promise<void> {
-    await this.db.transaction(async (query) => {
-      // the row made if missing, then locked, so two instances keeping one account's coverage add up
-      await query(
-        `INSERT INTO tallies (account_id, run, tally) VALUES ($1, $2, '{"calls":{},"deliveries":{},"faults":{}}')
-         ON CONFLICT (account_id) DO NOTHING`,
-        [k.account_id, k.run],
-      );
-      const found = (await query('SELECT tally FROM tallies WHERE account_id = $1 FOR UPDATE', [k.account_id])) as {
-        rows: { tally: string }[];
-      };
-      const tally = this.add_(
-        JSON.parse(found.rows[0]?.tally ?? '{"calls":{},"deliveries":{},"faults":{}}') as Tally,
-        k.tally,
-      );
-      await query(
-        `UPDATE tallies SET tally = $2, run = coalesce($3, run), seq = nextval(pg_get_serial_sequence('tallies', 'seq'))
-         WHERE account_id = $1`,
-        [k.account_id, JSON.stringify(tally), k.run],
-      );
-      await query('DELETE FROM tallies WHERE seq <= (SELECT max(seq) FROM tallies) - $1', [this.bound]);
-    });
-  }
-
-  async list(f: { account_id?: string; run?: string }): Promise<KeptTally[]> {
-    const rows = await this.db.query<{ account_id: string; run: string | null; tally: string }>(
-      `SELECT account_id, run, tally FROM tallies
-       WHERE ($1::text IS NULL OR account_id = $1) AND ($2::text IS NULL OR run = $2) ORDER BY seq`,
-      [f.account_id ?? null, f.run ?? null],
-    );
-    return rows.map((r) => ({ account_id: r.account_id, run: r.run, tally: JSON.parse(r.tally) as Tally }));
-  }
-
-  async clear(): Promise<void> {
-    await this.db.query('DELETE FROM tallies');
   }
 }
