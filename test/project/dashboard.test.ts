@@ -27,9 +27,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => browser?.close());
 
+/**
+ * A fresh page at 1280×800. On two cores beside the suite's heaviest files (fuzzing, 200 SMPP calls to a
+ * stalled bind) Chromium can be starved for tens of seconds: waits are generous, never a timing assertion.
+ */
+async function newPage(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(90_000);
+  return page;
+}
+
 /** The dashboard of `base` in a fresh page at 1280×800. */
 async function open(base: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await newPage();
   await page.goto(`${base}/__sim/ui`);
   return page;
 }
@@ -50,7 +60,7 @@ async function checkout(server: TestServer): Promise<string> {
   return cart.body.data.id as string;
 }
 
-describe.skipIf(!executable)('dashboard', () => {
+describe.skipIf(!executable)('dashboard', { timeout: 240_000 }, () => {
   const server = useServer();
   let page: Page | undefined;
   afterEach(async () => {
@@ -213,7 +223,7 @@ describe.skipIf(!executable)('dashboard', () => {
     });
     expect(rule.body.warning).toMatch(/every account/);
     for (let i = 0; i < 3; i++) await server().call('GET', '/api/v1/carts', { key: box.keys.admin });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page = await newPage();
     await page.goto(`${server().base}/__sim/ui#faults`);
     const row = page.locator('#faults tr.server-wide');
     await row.waitFor();
@@ -309,7 +319,7 @@ describe.skipIf(!executable)('dashboard of a shadowing proxy', () => {
   });
 });
 
-describe.skipIf(!executable)('dashboard behind an admin token', () => {
+describe.skipIf(!executable)('dashboard behind an admin token', { timeout: 240_000 }, () => {
   let server: TestServer;
   let page: Page | undefined;
   beforeEach(async () => {
