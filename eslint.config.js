@@ -9,13 +9,13 @@ const src = (...parts) => parts.map((p) => `./src/${p}`);
 /** The parts that pick or are a store backend, the handlers, and what only the top may import. */
 const BACKENDS = src('store/embedded', 'store/postgres');
 const ROOTS = src('server.ts', 'cli', 'index.ts', 'trust');
-const HANDLERS = src('api', 'control', 'http');
+const HANDLERS = src('handling', 'api', 'control', 'http');
 
 /**
  * The import rule: each part of src/ may import only the parts below it. domain imports nothing of
  * ours but the contract's types and the record shapes; store knows nothing above it; engine does not
- * know the simulation, the handlers or HTTP; simulation does not know the handlers or HTTP; only
- * http knows express and the statuses of errors; only the composition roots pick a backend.
+ * know the simulation, the handlers or HTTP; simulation does not know the handlers or HTTP; the
+ * handlers (api, control) and what they are handed (handling) know nothing of HTTP; only http knows express and the statuses of errors; only the composition roots pick a backend.
  */
 const zones = [
   {
@@ -49,6 +49,16 @@ const zones = [
     from: [...ROOTS, ...BACKENDS, './src/http/app.ts', './src/http/errors.ts'],
     message:
       'handlers call the simulation and throw domain errors; only the composition roots pick a backend (docs/architecture.md).',
+  },
+  {
+    target: src('handling', 'api', 'control'),
+    from: './src/http',
+    message: 'handlers and what they are handed know nothing of HTTP: src/http takes them (docs/architecture.md).',
+  },
+  {
+    target: './src/handling',
+    from: src('api', 'control'),
+    message: 'what a handler is handed is below the handlers (docs/architecture.md).',
   },
   {
     target: './src/http',

@@ -5,6 +5,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import { createApp, type App, type AppOptions } from './http/app.js';
+import { handlers } from './api/index.js';
+import { simHandlers } from './control/index.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import {
   consoleLogger,
@@ -283,7 +285,6 @@ export function controlExposure(
   };
 }
 
-/** Opens the store (seeding an empty one from the fixtures), starts the simulation, builds the app. */
 /** A throwaway dipswitch's settings: in memory, the same ids every run, its clock frozen at one start, silent. */
 export const scratchOptions = (): ServerOptions => ({
   store: { memory: true },
@@ -295,7 +296,7 @@ export const scratchOptions = (): ServerOptions => ({
 
 export async function buildServer(opts: ServerOptions): Promise<{ app: App; runtime: Runtime }> {
   const runtime = await createRuntime(opts);
-  const app = await createApp(runtime, opts);
+  const app = await createApp(runtime, { api: handlers, sim: simHandlers }, opts);
   return { app, runtime };
 }
 

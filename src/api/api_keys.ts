@@ -4,8 +4,8 @@
  */
 import { hashSecret, token } from '../domain/secrets.js';
 import { assertFound, inUse } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { storePageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { storePageOf } from '../handling/pagination.js';
 import type { ApiKeyRow } from '../domain/rows.js';
 
 const present = (row: ApiKeyRow) => ({ data: row.data, type: 'api_key' as const });

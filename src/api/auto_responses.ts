@@ -1,8 +1,8 @@
 /** Messaging auto responses (spec: Resources > Messaging auto response; Endpoints). */
 import { normalizeKeywords } from '../domain/keywords.js';
 import { assertFound, assertNoViolations, inUse } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { storePageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { storePageOf } from '../handling/pagination.js';
 import type { AutoResponseRow } from '../domain/rows.js';
 
 const present = (row: AutoResponseRow) => ({ data: row.data, type: 'messaging_auto_response' as const });

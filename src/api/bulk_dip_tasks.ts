@@ -6,8 +6,8 @@ import { toE164 } from '../domain/addresses.js';
 import { targetViolations } from '../domain/deliveries.js';
 import type { Violation } from '../domain/switches.js';
 import { assertFound, assertNoViolations } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { storePageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { storePageOf } from '../handling/pagination.js';
 import { startBulkDip } from '../simulation/lifecycles.js';
 import type { BulkDipTaskRow } from '../domain/rows.js';
 

@@ -4,8 +4,8 @@
  */
 import { targetViolations } from '../domain/deliveries.js';
 import { DomainError, assertFound, assertNoViolations } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { storePageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { storePageOf } from '../handling/pagination.js';
 import type { CallDataWebhookRow, Draft } from '../domain/rows.js';
 
 const present = (row: CallDataWebhookRow) => ({ data: row.data, type: 'call_data_webhook' as const });

@@ -3,10 +3,10 @@
  * An account sees its own campaigns (`shared` NO read as OWNED) and those shared with it, as PARTNER.
  */
 import { campaignVisibleTo, sharedAs } from '../domain/campaigns.js';
-import type { Principal } from '../http/auth.js';
+import type { Principal } from '../handling/principal.js';
 import { DomainError, assertFound, inUse, invalidParameter, notFound } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { pageOf } from '../handling/pagination.js';
 import type { CampaignRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 

@@ -3,10 +3,10 @@
  * and transitions). A checked-out cart is an order with the same id: it is no longer a cart, and
  * writes to it answer 422 `cart_checked_out`.
  */
-import type { Principal } from '../http/auth.js';
+import type { Principal } from '../handling/principal.js';
 import { DomainError, assertFound, inUse, invalidField, notFound } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { storePageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { storePageOf } from '../handling/pagination.js';
 import { startOrder } from '../simulation/orders.js';
 import type { CartRow, OrderRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';

@@ -1,9 +1,9 @@
 /** DID destinations (spec: Resources > DID destination; the list is inferred, interface.md section 6). */
 import { destinationViolations, type Destination } from '../domain/destinations.js';
-import type { Principal } from '../http/auth.js';
+import type { Principal } from '../handling/principal.js';
 import { assertFound, assertNoViolations, invalidField } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { pageOf } from '../handling/pagination.js';
 import type { DestinationRow, Draft } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 import { findNumber } from './numbers.js';

@@ -4,11 +4,11 @@
  * The file is written (fsynced) before its record is committed, and removed again if the record is not.
  */
 import { DOCUMENT_EDITABLE } from '../domain/lifecycles.js';
-import type { Principal } from '../http/auth.js';
+import type { Principal } from '../handling/principal.js';
 import { assertFound, invalidField, invalidParameter } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import type { Upload } from '../http/multipart.js';
-import { pageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import type { Upload } from '../handling/upload.js';
+import { pageOf } from '../handling/pagination.js';
 import type { Work } from '../engine/work.js';
 import type { DocumentRow, RequestRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';

@@ -5,8 +5,8 @@
 import { targetViolations } from '../domain/deliveries.js';
 import type { Violation } from '../domain/switches.js';
 import { assertFound, assertNoViolations } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { storePageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { storePageOf } from '../handling/pagination.js';
 import type { Draft, EventSubscriptionRow } from '../domain/rows.js';
 
 type Subscription = EventSubscriptionRow['data'];

@@ -1,5 +1,5 @@
 /** Every operation dipswitch simulates, keyed by operationId; any without a handler answers 501 `not_implemented`. */
-import type { HandlerMap, ReadsAhead } from '../http/handler.js';
+import type { HandlerMap, ReadsAhead } from '../handling/handler.js';
 import { apiKeyHandlers } from './api_keys.js';
 import { autoResponseHandlers } from './auto_responses.js';
 import { bulkDipTaskHandlers } from './bulk_dip_tasks.js';

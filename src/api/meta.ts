@@ -1,6 +1,6 @@
 /** The contract itself, served at GET /api/v1/openapi (JSON, or YAML with `?format=yaml`). */
 import { loadContract } from '../contract.js';
-import type { HandlerMap } from '../http/handler.js';
+import type { HandlerMap } from '../handling/handler.js';
 
 export const metaHandlers = {
   getOpenapi: async ({ query }) => {

@@ -3,10 +3,10 @@
  * itself, and `PATCH` to bind a switch, an API key and an auto response.
  */
 import { toE164 } from '../domain/addresses.js';
-import type { Principal } from '../http/auth.js';
+import type { Principal } from '../handling/principal.js';
 import { assertFound, invalidField } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { storePageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { storePageOf } from '../handling/pagination.js';
 import type { NumberRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 

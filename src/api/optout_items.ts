@@ -4,8 +4,8 @@
  */
 import { toE164 } from '../domain/addresses.js';
 import { assertFound, invalidField } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { pageOf, storePageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { pageOf, storePageOf } from '../handling/pagination.js';
 import type { OptoutItemRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 import { findNumber } from './numbers.js';

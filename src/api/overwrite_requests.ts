@@ -3,8 +3,8 @@
  * once. A review that takes effect answers 200 with the record; reviewing again is a no-op, 204.
  */
 import { assertFound } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { storePageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { storePageOf } from '../handling/pagination.js';
 import type { OverwriteRequestRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 

@@ -4,12 +4,12 @@
  */
 import { DOCUMENT_EDITABLE } from '../domain/lifecycles.js';
 import { dataSchemaOf } from '../domain/requests.js';
-import type { Principal } from '../http/auth.js';
+import type { Principal } from '../handling/principal.js';
 import { componentValidator } from '../contract.js';
 import { assertFound, invalidField } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { pageOf } from '../http/pagination.js';
-import { validationError } from '../http/validation.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { pageOf } from '../handling/pagination.js';
+import { validationError } from '../handling/validation.js';
 import type { RequestRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 import { findCart, removeDocuments, writableCart } from './carts.js';

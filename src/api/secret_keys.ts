@@ -4,8 +4,8 @@
  */
 import { hashSecret } from '../domain/secrets.js';
 import { assertFound, inUse, invalidField } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { storePageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { storePageOf } from '../handling/pagination.js';
 import type { SecretKeyRow } from '../domain/rows.js';
 
 const present = (row: SecretKeyRow) => ({ data: row.data, type: 'secret_key' as const });

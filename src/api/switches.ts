@@ -3,10 +3,10 @@
  * delete and the `api_key_id` binding), and the MMS encryption key attached to one.
  */
 import { applySwitchFields, switchDefaults, switchViolations, type Switch } from '../domain/switches.js';
-import type { Principal } from '../http/auth.js';
+import type { Principal } from '../handling/principal.js';
 import { assertFound, assertNoViolations, inUse, invalidField, invalidParameter, notFound } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { storePageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { storePageOf } from '../handling/pagination.js';
 import type { Draft, SwitchRow, SwitchSecrets } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 

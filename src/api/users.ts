@@ -4,8 +4,8 @@
  */
 import { hashPassword } from '../domain/secrets.js';
 import { DomainError, assertFound, invalidField } from '../domain/errors.js';
-import type { HandlerMap } from '../http/handler.js';
-import { storePageOf } from '../http/pagination.js';
+import type { HandlerMap } from '../handling/handler.js';
+import { storePageOf } from '../handling/pagination.js';
 import type { UserRow } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 

@@ -1,7 +1,7 @@
 /** Control API (contract/sim.yaml): back to the fixtures, the accounts and their keys, sandboxes, users suspended, shared resource groups. */
 import { invalidField, notFound } from '../domain/errors.js';
 import { createSandbox, type Sandbox } from '../engine/sandboxes.js';
-import type { SimHandlerMap } from '../http/handler.js';
+import type { SimHandlerMap } from '../handling/handler.js';
 import type { Runtime } from '../runtime.js';
 import { read } from './read.js';
 

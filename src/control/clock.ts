@@ -3,7 +3,7 @@ import { invalidField } from '../domain/errors.js';
 import { MAX_TIME_MS } from '../engine/clock.js';
 import { addDuration, durationText } from '../engine/duration.js';
 import { NextTooFar } from '../engine/schedule.js';
-import type { SimHandlerMap } from '../http/handler.js';
+import type { SimHandlerMap } from '../handling/handler.js';
 import type { Runtime } from '../runtime.js';
 import { read } from './read.js';
 

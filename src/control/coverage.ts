@@ -8,7 +8,7 @@
 import { loadContract, readContractDocument } from '../contract.js';
 import { invalidParameter } from '../domain/errors.js';
 import type { CoverageScope, DeliveryList, Tally } from '../engine/coverage.js';
-import type { SimHandlerMap } from '../http/handler.js';
+import type { SimHandlerMap } from '../handling/handler.js';
 import type { Runtime } from '../runtime.js';
 import { checkAccount } from './patterns.js';
 

@@ -6,7 +6,7 @@
 import { loadContract } from '../contract.js';
 import { assertNoViolations, invalidField, notFound } from '../domain/errors.js';
 import { ruleProblems, type RoutedOperation } from '../domain/fault_rules.js';
-import type { SimHandlerMap } from '../http/handler.js';
+import type { SimHandlerMap } from '../handling/handler.js';
 import { read } from './read.js';
 
 let routed: RoutedOperation[] | undefined;

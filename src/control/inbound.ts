@@ -1,7 +1,7 @@
 /** Control API (contract/sim.yaml): traffic from the outside world: an inbound SMS, an inbound call, an OSR overwrite request raised. */
 import { toE164 } from '../domain/addresses.js';
 import { invalidField } from '../domain/errors.js';
-import type { SimHandlerMap } from '../http/handler.js';
+import type { SimHandlerMap } from '../handling/handler.js';
 import { finishSmsTrace, receiveSms, routeCall, type SmsInput } from '../simulation/inbound/index.js';
 import { raiseOverwriteRequest } from '../simulation/lifecycles.js';
 import { read } from './read.js';

@@ -4,7 +4,7 @@
  * pipeline as /api/v1 (src/http/app.ts); account-scoped calls act on the account of the key in
  * Authorization, the Demo account when none is given.
  */
-import type { SimHandlerMap } from '../http/handler.js';
+import type { SimHandlerMap } from '../handling/handler.js';
 import { accountHandlers } from './accounts.js';
 import { clockHandlers } from './clock.js';
 import { faultHandlers } from './faults.js';

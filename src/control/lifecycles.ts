@@ -2,7 +2,7 @@
 import { invalidField, notFound } from '../domain/errors.js';
 import type { OrderStatus } from '../domain/lifecycles.js';
 import { MAX_TIME_MS } from '../engine/clock.js';
-import type { SimHandlerMap } from '../http/handler.js';
+import type { SimHandlerMap } from '../handling/handler.js';
 import { abortBulkDip, scheduleBulkDip } from '../simulation/lifecycles.js';
 import { moveOrderTo, moveRequestTo } from '../simulation/orders.js';
 

@@ -1,7 +1,7 @@
 /** Control API (contract/sim.yaml): the control API itself: its contract, health, scenarios, and the dashboard page. */
 import { loadContract } from '../contract.js';
 import { notFound } from '../domain/errors.js';
-import type { SimHandlerMap } from '../http/handler.js';
+import type { SimHandlerMap } from '../handling/handler.js';
 import { dashboardAsset } from './ui.js';
 
 export const metaHandlers = {

@@ -3,7 +3,7 @@
  * with an account's key, of that account's records alone (its names are its own).
  */
 import { notFound } from '../domain/errors.js';
-import type { SimHandlerMap } from '../http/handler.js';
+import type { SimHandlerMap } from '../handling/handler.js';
 
 export const snapshotHandlers = {
   simListSnapshots: async ({ runtime, own }) => ({

@@ -7,7 +7,7 @@ import { DomainError } from '../domain/errors.js';
 import { bodyChecks, verify, type Check, type CountRule, type Verification } from '../domain/verify.js';
 import type { JournalEntry } from '../engine/journal.js';
 import type { DeliveryRow } from '../domain/rows.js';
-import type { SimHandlerMap } from '../http/handler.js';
+import type { SimHandlerMap } from '../handling/handler.js';
 import { pathHolds } from '../domain/matching.js';
 import { checkCallPattern, checkDeliveryPattern } from './patterns.js';
 import { read } from './read.js';

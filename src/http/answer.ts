@@ -8,7 +8,7 @@ import type { Clock } from '../engine/clock.js';
 import { StorageUnavailable } from '../store/store.js';
 import type { Call } from './call.js';
 import { envelope, statusOf } from './errors.js';
-import type { StreamWriter } from './handler.js';
+import type { StreamWriter } from '../handling/handler.js';
 import type { Pipeline } from './pipeline.js';
 import { openStream } from './stream.js';
 

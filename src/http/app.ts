@@ -8,9 +8,9 @@
 import cors from 'cors';
 import express, { type Request, type Response } from 'express';
 import type { OpenAPIBackend } from 'openapi-backend';
-import { handlers as allHandlers, readsAhead } from '../api/index.js';
 import { loadContract } from '../contract.js';
 import { DomainError, invalidField } from '../domain/errors.js';
+import type { HandlerMap, SimHandlerMap } from '../handling/handler.js';
 import type { Runtime } from '../runtime.js';
 import { answerStage, failStage } from './answer.js';
 import { backend } from './backend.js';
@@ -71,10 +71,15 @@ function unreadable(p: Pipeline, err: { type?: string }, req: Request, res: Resp
   );
 }
 
+/** The handlers of both APIs, keyed by operationId (the composition root gives src/api's and src/control's). */
+export interface Handlers {
+  api: HandlerMap;
+  sim: SimHandlerMap;
+}
+
 /** Creates the whole server; `listen` is the caller's business (src/cli/main.ts). */
-export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promise<App> {
+export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppOptions = {}): Promise<App> {
   const [v1, sim] = [await backend('openapi'), await backend('sim')];
-  const handlers = opts.handlers ?? allHandlers;
   const errorSchemaFor = errorSchemas();
   const match = compileRoutes([loadContract(), v1], [loadContract('sim'), sim]);
   const app = express() as App;
@@ -85,8 +90,9 @@ export async function createApp(runtime: Runtime, opts: AppOptions = {}): Promis
     v1,
     sim,
     match,
-    handlers,
-    readsAhead,
+    handlers: opts.handlers ?? handlers.api,
+    simHandlers: handlers.sim,
+    readsAhead: {},
     errorSchemaFor,
     violations: app.contractViolations,
   };

@@ -4,9 +4,9 @@ import { stopwatch } from '../deps.js';
 import { invalidField } from '../domain/errors.js';
 import type { Clock } from '../engine/clock.js';
 import type { CallWork } from '../store/call.js';
-import type { Principal } from './auth.js';
-import type { StreamWriter } from './handler.js';
-import type { Upload } from './multipart.js';
+import type { Principal } from '../handling/principal.js';
+import type { StreamWriter } from '../handling/handler.js';
+import type { Upload } from '../handling/upload.js';
 import type { Route } from './router.js';
 
 /** What the pipeline knows of a call so far; each stage adds to it. */

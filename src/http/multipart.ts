@@ -5,13 +5,7 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { DomainError, invalidField } from '../domain/errors.js';
-
-export const DOCUMENT_LIMIT = 8 * 1024 * 1024;
-
-export interface Upload {
-  fields: Record<string, string>;
-  file?: { bytes: Buffer; filename: string; mimeType: string };
-}
+import { DOCUMENT_LIMIT, type Upload } from '../handling/upload.js';
 
 export function readMultipart(req: Request): Promise<Upload> {
   const type = String(req.headers['content-type'] ?? '');

@@ -6,7 +6,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIBackend } from 'openapi-backend';
 import type { Runtime } from '../runtime.js';
-import type { HandlerMap, ReadsAhead } from './handler.js';
+import type { HandlerMap, ReadsAhead, SimHandlerMap } from '../handling/handler.js';
 import type { Route } from './router.js';
 
 export interface Pipeline {
@@ -16,6 +16,7 @@ export interface Pipeline {
   sim: OpenAPIBackend;
   match: (method: string, path: string) => Route | { allow: string[] } | undefined;
   handlers: HandlerMap;
+  simHandlers: SimHandlerMap;
   readsAhead: ReadsAhead;
   /** Checks an answer against the error envelope of the API it belongs to (compiled at first use). */
   errorSchemaFor: (api: OpenAPIBackend) => ValidateFunction;

@@ -4,14 +4,13 @@
  */
 import type { ValidateFunction } from 'ajv';
 import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
-import { simHandlers } from '../control/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { FaultEffect } from '../engine/faults.js';
 import { DEMO_ACCOUNT } from '../store/fixtures.js';
 import { beginCall, type Prefetch } from '../store/call.js';
 import type { KeyLookup } from '../store/store.js';
 import { answerStage } from './answer.js';
-import { authorize, credentialsIn, principalOf } from './auth.js';
+import { authorize, credentialsIn, principalOf } from '../handling/principal.js';
 import { declaredQuery, ownOrigin, parseJsonBody, release, type Call, type Reply } from './call.js';
 import {
   handlerContext,
@@ -22,12 +21,12 @@ import {
   type PathOf,
   type QueryOf,
   type SimRequest,
-} from './handler.js';
-import { windowAhead } from './pagination.js';
+} from '../handling/handler.js';
+import { windowAhead } from '../handling/pagination.js';
 import { readMultipart } from './multipart.js';
 import type { Pipeline } from './pipeline.js';
 import type { Route } from './router.js';
-import { validationError } from './validation.js';
+import { validationError } from '../handling/validation.js';
 
 /** The operation of the method and path: 404 when no contract has the path, 405 when it lacks the method. */
 export function routeStage(p: Pipeline, call: Call): Route {
@@ -256,7 +255,7 @@ function passes<T>(
  */
 export async function handleStage(p: Pipeline, call: Call, checked: Checked): Promise<Reply> {
   if (checked.api === 'sim')
-    return runSimHandler(simHandlers, checked.id, {
+    return runSimHandler(p.simHandlers, checked.id, {
       ...checked.request,
       runtime: p.runtime,
       accountId: call.principal?.accountId ?? DEMO_ACCOUNT,

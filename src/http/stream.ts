@@ -1,6 +1,6 @@
 /** Live answers (server-sent events): headers first, then a bounded writer that ends with the caller or the server. */
 import type { Call } from './call.js';
-import type { StreamWriter } from './handler.js';
+import type { StreamWriter } from '../handling/handler.js';
 import type { Pipeline } from './pipeline.js';
 
 /** A live answer whose caller has this much unread is ended (it may reconnect): nothing grows without bound. */

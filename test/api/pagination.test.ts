@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envelope, onlyError, useServer } from '../support/helpers.js';
-import { windowAhead } from '../../src/http/pagination.js';
+import { windowAhead } from '../../src/handling/pagination.js';
 
 describe('pagination', () => {
   const server = useServer();
@@ -104,7 +104,7 @@ describe('pagination', () => {
 
 describe('pagination, newest first', () => {
   it('pages forward and back through a newest-first list with its cursors', async () => {
-    const { paginate } = await import('../../src/http/pagination.js');
+    const { paginate } = await import('../../src/handling/pagination.js');
     const rows = Array.from({ length: 7 }, (_, i) => ({
       data: { id: `id${i}`, inserted_at: `2026-01-0${i + 1}T00:00:00.000Z` },
     })).reverse();

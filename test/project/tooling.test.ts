@@ -77,6 +77,8 @@ describe('the checks npm test runs first', () => {
       // a backend reaching up for the engine's types
       'store/postgres/lint-probe-{pid}.ts':
         "import type { Faults } from '../../engine/faults.js';\n\nexport type Z = Faults;\n",
+      // a handler reaching up for HTTP's pipeline
+      'control/lint-probe-{pid}.ts': "import type { Call } from '../http/call.js';\n\nexport type W = Call;\n",
     };
     const messages: Linter.LintMessage[] = [];
     for (const [path, text] of Object.entries(probes))
@@ -86,6 +88,7 @@ describe('the checks npm test runs first', () => {
         expect.stringContaining('domain imports nothing of ours'),
         expect.stringContaining('the engine knows no simulation'),
         expect.stringContaining('the store, backends included, knows nothing above it'),
+        expect.stringContaining('handlers and what they are handed know nothing of HTTP'),
       ]);
       expect(messages.map((m) => m.ruleId)).toContain('no-restricted-imports');
     }

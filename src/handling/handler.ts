@@ -8,9 +8,9 @@ import type { operations } from '../generated/api.js';
 import type { operations as simOperations } from '../generated/sim.js';
 import type { Runtime } from '../runtime.js';
 import type { Work } from '../engine/work.js';
-import type { Principal } from './auth.js';
+import type { Principal } from './principal.js';
 import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
-import type { Upload } from './multipart.js';
+import type { Upload } from './upload.js';
 import type { CollectionName } from '../domain/rows.js';
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
