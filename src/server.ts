@@ -32,7 +32,8 @@ import type { Fired } from './engine/schedule.js';
 import { Claims } from './engine/claims.js';
 import { Scheduler } from './engine/scheduler.js';
 import { WorkRunner } from './engine/work.js';
-import { SmppBinds, SmppServer, type Bound, type SmppHooks } from './engine/transport/smpp.js';
+import { SmppServer, type SmppHooks } from './engine/transport/smpp.js';
+import { SmppBinds, type Bound } from './engine/transport/smpp_binds.js';
 import { smppHooks } from './simulation/smpp.js';
 import { runners } from './simulation/simulation.js';
 import { settleDelivery } from './simulation/lifecycles.js';
@@ -255,6 +256,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     scenarios: new ScenarioShelf(opts.scenarioDirs),
     streams: new Set(),
     work: (accountId, fn, workOpts) => runner.work(accountId, fn, workOpts),
+    call: (scope, fn) => runner.call(scope, fn),
     ...resets({ store, fixtures, faults, journal, coverage, clocks, scheduler, ids, random }),
     async close() {
       for (const end of [...runtime.streams]) end();

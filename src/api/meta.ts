@@ -6,7 +6,7 @@ export const metaHandlers = {
   getOpenapi: async ({ query }) => {
     const contract = loadContract();
     return query.format === 'yaml'
-      ? { status: 200, body: contract.yamlText() as never, contentType: 'application/yaml' }
+      ? { status: 200, body: contract.yamlText(), contentType: 'application/yaml' }
       : { status: 200, body: contract.document };
   },
 } satisfies HandlerMap;

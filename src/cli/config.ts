@@ -57,7 +57,7 @@ export function applyConfig(cmd: Command): void {
       if (typeof value !== 'string' && typeof value !== 'number')
         throw new Stop(`${file}: "${key}" must be a string or a number`, 2);
       try {
-        parsed = option.parseArg ? option.parseArg(String(value), undefined as never) : String(value);
+        parsed = option.parseArg ? option.parseArg(String(value), undefined) : String(value);
       } catch (e) {
         throw new Stop(`${file}: "${key}": ${(e as Error).message}`, 2);
       }

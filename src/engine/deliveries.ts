@@ -7,23 +7,23 @@
 import { elapsedMs, stopwatch, type Logger } from '../deps.js';
 import type { Attempt, DeliveryRow, StepRow } from '../domain/rows.js';
 import type { Store, UnitOfWork } from '../store/store.js';
-import { tarGz } from './transport/archive.js';
 import type { Clocks } from './clock.js';
 import type { FaultEffect, Faults } from './faults.js';
 import type { Metrics } from './metrics.js';
-import { send, type OutboundRequest, type OutboundResponse } from './transport/http_client.js';
-import { OutboundRefused, type OutboundPolicy } from './transport/outbound.js';
+import type { OutboundResponse } from './transport/http_client.js';
+import type { OutboundPolicy } from './transport/outbound.js';
 import { putStep } from './steps.js';
-import type { SmppBinds } from './transport/smpp.js';
-import { deliverPdus, pduShown } from './transport/smpp_messages.js';
-import { mm4Envelope, mm4Raw, mm4Send } from './transport/mm4.js';
+import type { SmppBinds } from './transport/smpp_binds.js';
 import { redactHeaders } from './redact.js';
-import { composeBody, fetchMedia } from './transport/mime.js';
-import { createHmac } from 'node:crypto';
+import { outcomeOf, refusedOutcome, type Outcome, type Sent, type Transport } from './transport/attempt.js';
+import { httpAttempt } from './transport/http_attempt.js';
+import { mm4Attempt } from './transport/mm4_attempt.js';
+import { smppAttempt } from './transport/smpp_attempt.js';
+
+export { DELIVERY_TIMEOUT_MS } from './transport/attempt.js';
 
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
 const LAST_BACKOFF_MS = 6 * 3600_000;
-export const DELIVERY_TIMEOUT_MS = 5_000;
 /** A message for an SMPP bind waits this long on the account's clock for one, then fails as expired. */
 export const SMPP_WAIT_MS = 24 * 3600_000;
 
@@ -47,27 +47,6 @@ export interface DeliveryWorkerOptions {
   smpp: SmppBinds;
 }
 
-/**
- * What an attempt came to: `answered` (a response that takes it), `failed` (retried while retries
- * last), `refused` (by the outbound policy: never retried), or `waiting` (an SMPP message whose key
- * has no receiving bind here: not an attempt).
- */
-type OutcomeKind = 'answered' | 'failed' | 'refused' | 'waiting';
-
-interface Outcome {
-  kind: OutcomeKind;
-  attempt: Attempt;
-  response: OutboundResponse | null;
-  /** What went out on the wire, for the delivery log (absent when nothing did). */
-  sent?: Sent;
-}
-
-/** What an attempt put on the wire: its headers (or envelope) and its body, as the log shows them. */
-interface Sent {
-  headers: Record<string, string>;
-  body: string | Buffer;
-}
-
 /** The most of a body sent that the log keeps (the body sent is whole). */
 const SENT_BODY_LIMIT = 64 * 1024;
 
@@ -81,19 +60,11 @@ function shownSent(body: string | Buffer): string {
   return cut ? `${shown}… (cut at 64 KB of ${bytes.length} bytes)` : shown;
 }
 
-/** An outcome from its attempt and response: answered when there is a response, else failed. */
-const outcomeOf = (attempt: Attempt, response: OutboundResponse | null): Outcome => ({
-  kind: response ? 'answered' : 'failed',
-  attempt,
-  response,
-});
-
-/** An attempt the outbound policy refused. */
-const refusedOutcome = (attempt: Attempt, why: string): Outcome => ({
-  kind: 'refused',
-  attempt: { ...attempt, error: `refused: ${why}` },
-  response: null,
-});
+/**
+ * The transports by the method a delivery's request names: SMPP and MM4 have their own; every other
+ * (the HTTP methods, SFTP) goes through the HTTP one. Each answers its attempt's outcome.
+ */
+const TRANSPORTS: Partial<Record<string, Transport>> = { SMPP: smppAttempt, MM4: mm4Attempt };
 
 export class DeliveryWorker {
   /** The keys whose waiting messages are being sent, and whether to look again after. */
@@ -232,115 +203,20 @@ export class DeliveryWorker {
     }
   }
 
-  /**
-   * The transports by the method a delivery's request names: SMPP and MM4 have their own; every
-   * other (HTTP methods, SFTP) goes through the HTTP and SFTP client. Each answers its attempt's outcome.
-   */
-  private readonly transports: Partial<Record<string, (row: DeliveryRow, attempt: Attempt) => Promise<Outcome>>> = {
-    SMPP: (row, attempt) => this.smppAttempt(row, attempt),
-    MM4: (row, attempt) => this.mm4Attempt(row, attempt),
-  };
-
   /** One attempt: refused by policy, failed by an injected fault, or really sent by its transport. */
   private async attempt(row: DeliveryRow, fault: FaultEffect | undefined): Promise<Outcome> {
-    const clock = await this.opts.store.run({ read: true }, (w) => this.opts.clocks.of(w, row.account_id));
+    const { store, clocks, policy, faults, smpp } = this.opts;
+    const clock = await store.run({ read: true }, (w) => clocks.of(w, row.account_id));
     const attempt: Attempt = { at: clock.iso(), status: null, error: null, duration_ms: 0 };
-    const refusal = this.opts.policy.refusal(row.request.url);
+    const refusal = policy.refusal(row.request.url);
     if (refusal) return refusedOutcome(attempt, refusal);
     if (fault?.fail) return outcomeOf({ ...attempt, error: 'injected fault' }, null);
     const started = stopwatch();
-    const transport = this.transports[row.request.method] ?? ((r, a) => this.httpAttempt(r, a, clock.ms()));
-    const outcome = await transport(row, attempt);
+    const transport = TRANSPORTS[row.request.method] ?? httpAttempt;
+    const file = (id: string) => store.run({ read: true }, (w) => w.files.get(id));
+    const outcome = await transport(row, attempt, { policy, faults, smpp, file, nowMs: clock.ms() });
     outcome.attempt.duration_ms = elapsedMs(started);
     return outcome;
-  }
-
-  /** One attempt over HTTP (or an SFTP upload): answered by a 2xx, failed otherwise. */
-  private async httpAttempt(row: DeliveryRow, attempt: Attempt, nowMs: number): Promise<Outcome> {
-    try {
-      const request = await this.requestOf(row, nowMs);
-      const sent = {
-        headers: request.sftp ? { 'sftp-file': `${request.url} ${request.sftp.filename}` } : request.headers,
-        body: request.body,
-      };
-      const response = await send(request, DELIVERY_TIMEOUT_MS, this.opts.policy);
-      const done = { ...attempt, status: response.status };
-      if (response.status < 200 || response.status > 299)
-        return { ...outcomeOf({ ...done, error: `answered ${response.status}` }, null), sent };
-      return { ...outcomeOf(done, response), sent };
-    } catch (e) {
-      if (e instanceof OutboundRefused) return refusedOutcome(attempt, e.message);
-      return outcomeOf({ ...attempt, error: (e as Error).message }, null);
-    }
-  }
-
-  /** One attempt of a message for an SMPP bind: its deliver_sm PDUs to a receiving bind of the key. */
-  private async smppAttempt(row: DeliveryRow, attempt: Attempt): Promise<Outcome> {
-    const message = row.request.smpp;
-    if (!message) return outcomeOf({ ...attempt, error: 'the delivery holds no SMPP message' }, null);
-    const fault = await this.opts.faults.smpp('deliver_sm', message.system_id, row.account_id);
-    if (fault?.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms));
-    if (fault?.smpp_status)
-      return outcomeOf({ ...attempt, status: fault.smpp_status, error: statusError(fault.smpp_status) }, null);
-    if (fault?.drop) return outcomeOf({ ...attempt, error: 'injected fault: the bind dropped' }, null);
-    // the parts of one message share a reference: a number from its id
-    const reference = [...row.data.id].reduce((n, c) => (n * 31 + c.charCodeAt(0)) & 0xff, 0);
-    const pdus = deliverPdus(message, reference);
-    const result = await this.opts.smpp.deliver(message.key_id, pdus, DELIVERY_TIMEOUT_MS);
-    if (result === null) return { kind: 'waiting', attempt, response: null };
-    const sent = { headers: { command: 'deliver_sm' }, body: JSON.stringify(pdus.map(pduShown), null, 1) };
-    if ('error' in result) return { ...outcomeOf({ ...attempt, error: result.error }, null), sent };
-    if (result.status)
-      return { ...outcomeOf({ ...attempt, status: result.status, error: statusError(result.status) }, null), sent };
-    return { ...outcomeOf({ ...attempt, status: 0 }, { status: 0, headers: {}, body: '' }), sent };
-  }
-
-  /** One attempt of an MM4 forward: the media fetched, the message composed and sent; an SMTP refusal fails it. */
-  private async mm4Attempt(row: DeliveryRow, attempt: Attempt): Promise<Outcome> {
-    const message = row.request.mm4;
-    if (!message) return outcomeOf({ ...attempt, error: 'the delivery holds no MM4 message' }, null);
-    try {
-      const media = await fetchMedia(message.media_urls, DELIVERY_TIMEOUT_MS, this.opts.policy);
-      const raw = mm4Raw(message, media);
-      const sent = { headers: mm4Envelope(message), body: raw };
-      try {
-        const reply = await mm4Send(message, raw, DELIVERY_TIMEOUT_MS, this.opts.policy);
-        const code = Number(/^\d{3}/.exec(reply)?.[0] ?? 250);
-        return { ...outcomeOf({ ...attempt, status: code }, { status: code, headers: {}, body: reply }), sent };
-      } catch (e) {
-        (e as { sent?: Sent }).sent = sent;
-        throw e;
-      }
-    } catch (e) {
-      const err = e as Error & { responseCode?: number; sent?: Sent };
-      if (e instanceof OutboundRefused) return refusedOutcome(attempt, err.message);
-      return {
-        ...outcomeOf({ ...attempt, status: err.responseCode ?? null, error: err.message }, null),
-        sent: err.sent,
-      };
-    }
-  }
-
-  /** A message in a format that carries its media: fetched now, the body composed, signed when asked. */
-  private async composed(spec: DeliveryRow['request']): Promise<OutboundRequest> {
-    const c = spec.compose;
-    const media = c ? await fetchMedia(c.message.media_urls ?? [], DELIVERY_TIMEOUT_MS, this.opts.policy) : [];
-    const { contentType, body } = c ? composeBody(c, media) : { contentType: '', body: Buffer.alloc(0) };
-    const signed: Record<string, string> = c?.hmac_secret
-      ? { authorization: `SERVICE0-HMAC-SHA256 ${createHmac('sha256', c.hmac_secret).update(body).digest('hex')}` }
-      : {};
-    return { ...spec, headers: { ...spec.headers, 'content-type': contentType, ...signed }, body };
-  }
-
-  /** The request as it goes out; a result file is read (and archived) at each attempt. */
-  private async requestOf(row: DeliveryRow, nowMs: number): Promise<OutboundRequest> {
-    const spec = row.request;
-    if (spec.compose) return this.composed(spec);
-    const source = spec.body_file;
-    if (!source) return { ...spec, headers: { ...spec.headers } };
-    const file = (await this.opts.store.run({ read: true }, (w) => w.files.get(source.id))) ?? Buffer.alloc(0);
-    const name = source.archive_name;
-    return { ...spec, headers: { ...spec.headers }, body: name ? await tarGz(name, file, nowMs) : file };
   }
 
   /** Logs the attempts, removes the step, and schedules the retry or settles the delivery, in one work. */
@@ -390,7 +266,3 @@ export class DeliveryWorker {
     });
   }
 }
-
-/** A deliver_sm answered with an error status, as the delivery log says it. */
-const statusError = (status: number): string =>
-  `deliver_sm answered command_status 0x${status.toString(16).padStart(8, '0')}`;

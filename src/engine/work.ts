@@ -5,8 +5,7 @@
  * all go through. Nothing else: the wiring stays in src/server.ts.
  */
 import { idsAt, type Ids, type Random } from '../deps.js';
-import type { CallWork } from '../store/call.js';
-import type { Store, UnitOfWork } from '../store/store.js';
+import type { CallerRows, CallScope, KeyLookup, Store, UnitOfWork } from '../store/store.js';
 import type { Claims } from './claims.js';
 import type { Clock, Clocks } from './clock.js';
 import { outbox, type SimPort } from './outbox.js';
@@ -21,11 +20,21 @@ export interface Work {
   readonly sim: SimPort;
 }
 
-/** How a unit of work of an account runs: read-only (`read`), or as the call's work the store began (`call`). */
+/** How a unit of work of an account runs: read-only (`read`). */
 export interface WorkOptions {
   read?: boolean;
-  /** A call's work, begun with what it reads (src/store/call.ts): the handler runs in it. */
-  call?: CallWork;
+}
+
+/**
+ * A call's unit of work as the pipeline sees it before its handler runs: who calls (the work's first
+ * read, after which the work is that account's), waiting holding nothing (a delay, a body arriving,
+ * the fault rules read), and the account's Work for the handler.
+ */
+export interface CallUnit {
+  caller(key: KeyLookup): Promise<CallerRows>;
+  wait<T>(pending: () => Promise<T>): Promise<T>;
+  /** The Work of `accountId` in this unit, its clock read now. */
+  work(accountId: string): Promise<Work>;
 }
 
 /** The nondeterminism a unit of work draws on. */
@@ -90,15 +99,36 @@ export class WorkRunner {
    */
   async work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts: WorkOptions = {}): Promise<T> {
     let earliest: number | null = null;
-    const body = async (w: UnitOfWork) => {
+    const result = await this.opts.store.run(opts.read ? { read: true } : { account: accountId }, async (w) => {
       const done = await this.within(w, accountId, await this.opts.clocks.of(w, accountId), fn);
       earliest = done.earliest;
       return done.out;
-    };
-    const result = opts.call
-      ? await opts.call.run(body)
-      : await this.opts.store.run(opts.read ? { read: true } : { account: accountId }, body);
+    });
     if (earliest !== null) this.opts.scheduled(accountId);
+    return result;
+  }
+
+  /**
+   * Runs a call in one unit of work (`scope`: a call's, or a read for a call needing no key) and
+   * commits it: `fn` authenticates through its unit, and runs its handler in the account's Work;
+   * once committed, the scheduler hears of any step the handler scheduled.
+   */
+  async call<T>(scope: CallScope | { read: true }, fn: (unit: CallUnit) => Promise<T>): Promise<T> {
+    let made: { accountId: string; work: MadeWork } | undefined;
+    const result = await this.opts.store.run('read' in scope ? scope : { call: scope }, async (w) => {
+      const out = await fn({
+        caller: (key) => w.caller(key),
+        wait: (pending) => w.wait(pending),
+        work: async (accountId) => {
+          const work = makeWork(this.opts, w, accountId, await this.opts.clocks.of(w, accountId));
+          made = { accountId, work };
+          return work;
+        },
+      });
+      if (made) await this.scheduledBy(w, made.accountId, made.work);
+      return out;
+    });
+    if (made && made.work.earliest !== null) this.opts.scheduled(made.accountId);
     return result;
   }
 
@@ -115,11 +145,15 @@ export class WorkRunner {
   ): Promise<{ out: T; earliest: number | null }> {
     const work = makeWork(this.opts, w, accountId, clock);
     const out = await fn(work);
+    await this.scheduledBy(w, accountId, work);
+    return { out, earliest: work.earliest };
+  }
+
+  /** The steps `work` scheduled are told to the other instances with its commit; those already due are claimed here. */
+  private async scheduledBy(w: UnitOfWork, accountId: string, work: MadeWork): Promise<void> {
     const earliest = work.earliest;
-    if (earliest !== null) {
-      await w.tell('steps', accountId);
-      if (earliest <= clock.ms()) await this.opts.claims.claimDue(w, accountId, clock.ms());
-    }
-    return { out, earliest };
+    if (earliest === null) return;
+    await w.tell('steps', accountId);
+    if (earliest <= work.clock.ms()) await this.opts.claims.claimDue(w, accountId, work.clock.ms());
   }
 }

@@ -11,15 +11,14 @@ import type { Work } from '../engine/work.js';
 import type { Principal } from './principal.js';
 import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
 import type { Upload } from './upload.js';
-import type { CollectionName } from '../domain/rows.js';
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
+/** The JSON body of a response's content, if it has JSON. */
+type JsonPart<C> = C extends { 'application/json': infer B } ? B : never;
+/** The text of any other content type it has (YAML, CSV…): a string, whatever its schema describes. */
+type TextPart<C> = [Exclude<keyof C, 'application/json'>] extends [never] ? never : string;
 /** An answer's body: JSON as the contract types it, the text of any other content type, nothing without content. */
-type AnswerOf<T> = T extends { content: { 'application/json': infer B } }
-  ? B
-  : T extends { content: object }
-    ? string
-    : undefined;
+type AnswerOf<T> = T extends { content: infer C } ? JsonPart<C> | TextPart<C> : undefined;
 
 /**
  * An answer that goes on after its headers (server-sent events): the pipeline sends the status and
@@ -115,15 +114,6 @@ export function runHandler<K extends OperationId>(
 export type Handler<K extends OperationId> = (ctx: Ctx<K>) => Reply<K> | Promise<Reply<K>>;
 
 export type HandlerMap = { [K in OperationId]?: Handler<K> };
-
-/**
- * What a GET reads first: a record, by the id one of its path parameters gives (a GET of one
- * record), or a page of the caller's account's list of a collection (`page`, a list the store pages
- * itself: storePageOf). The pipeline has it read with the caller's key (CallerLookup's `ahead` and `page`).
- */
-export type ReadsAhead = {
-  [K in OperationId]?: { collection: CollectionName; param: string } | { collection: CollectionName; page: true };
-};
 
 /** A request of the control API as its operation's schemas passed it (validateStage). */
 export interface SimRequest<K extends SimOperationId> {

@@ -69,30 +69,6 @@ export function windowOf(query: PageQuery, opts: ListOptions): PageWindow {
   };
 }
 
-/**
- * The window a list's query asks for, read from the query as it came, before it is validated: a
- * page to read ahead with the caller's key (CallerLookup's `page`). Undefined where the query is not
- * plainly one: the handler then reads its own page. A cursor's list is not checked here; the page is
- * used only for the window the handler asks for, its query validated and its cursors checked.
- */
-export function windowAhead(query: Record<string, unknown>): PageWindow | undefined {
-  const { first, last, after, before } = query;
-  const size = (n: unknown) => (typeof n === 'string' && /^[1-9][0-9]{0,2}$/.test(n) ? Number(n) : undefined);
-  const key = (c: unknown) => {
-    const parts = typeof c === 'string' ? cursorParts(c) : undefined;
-    return parts ? ([parts[1], parts[2]] as const) : undefined;
-  };
-  const w: PageWindow = {
-    after: key(after),
-    before: key(before),
-    size: last !== undefined ? (size(last) ?? 0) : first !== undefined ? (size(first) ?? 0) : DEFAULT_PAGE_SIZE,
-    fromEnd: last !== undefined,
-    newestFirst: false,
-  };
-  const plain = w.size > 0 && (first === undefined || last === undefined);
-  return plain && (after === undefined) === !w.after && (before === undefined) === !w.before ? w : undefined;
-}
-
 /** The page as the API answers it, its cursors bound to the list. */
 export function pageAnswer<R extends Keyed>(list: string, page: PageRows<R>): Page<R> {
   const firstRow = page.rows[0];

@@ -4,7 +4,6 @@
  */
 import { elapsedMs, wallClock } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
-import type { Clock } from '../engine/clock.js';
 import { StorageUnavailable } from '../store/store.js';
 import type { Call } from './call.js';
 import { envelope, statusOf } from './errors.js';
@@ -72,19 +71,6 @@ export function send(
   else res.send(text ?? body);
 }
 
-/** The caller's account clock for a call the handler did not reach: as read with its key, else read now. */
-async function callerClock(p: Pipeline, call: Call): Promise<Clock> {
-  const principal = call.principal;
-  if (!principal) return p.runtime.clocks.server();
-  if (call.work) return p.runtime.clocks.from(principal.accountId, call.work.caller.clock);
-  return (
-    p.runtime.store
-      .run({ read: true }, (w) => p.runtime.clocks.of(w, principal.accountId))
-      // a store that cannot be read still lets the answer go (its journal time is the server's)
-      .catch(() => p.runtime.clocks.server())
-  );
-}
-
 /** The header the dashboard sends with every call of its own (docs/dashboard.md). */
 export const DASHBOARD_HEADER = 'x-dipswitch-dashboard';
 
@@ -95,8 +81,8 @@ const DASHBOARD_OPERATIONS = new Set(['simDashboard', 'simDashboardAsset']);
 export async function answerStage(p: Pipeline, call: Call, answer: Answer): Promise<void> {
   const { status, body: payload, contentType, stream } = answer;
   const meta = call.route?.meta;
-  // the clock is read first: once the caller has the answer, the journal already holds the call
-  const clock = call.clock ?? (await callerClock(p, call));
+  // the journal's time: the caller's clock as its handler saw it, or as read with its key; else the server's
+  const clock = call.clock ?? p.runtime.clocks.server();
   const text = stream ? '"(a stream)"' : render(p, call, status, payload, contentType, answer.checked !== false);
   call.answered = true;
   const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;

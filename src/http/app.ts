@@ -7,23 +7,26 @@
  */
 import cors from 'cors';
 import express, { type Request, type Response } from 'express';
-import type { OpenAPIBackend } from 'openapi-backend';
+import { ValidationContext, type OpenAPIBackend } from 'openapi-backend';
 import { loadContract } from '../contract.js';
 import { DomainError, invalidField } from '../domain/errors.js';
 import type { HandlerMap, SimHandlerMap } from '../handling/handler.js';
 import type { Runtime } from '../runtime.js';
 import { answerStage, failStage } from './answer.js';
 import { backend } from './backend.js';
-import { newCall, release, type Call } from './call.js';
+import { newCall, type Call } from './call.js';
 import type { AppOptions, Pipeline } from './pipeline.js';
 import { compileRoutes } from './router.js';
 import {
+  ANSWERED,
   authenticateStage,
   authorizeStage,
+  controlAuthority,
   faultStage,
   handleStage,
   parseStage,
   routeStage,
+  scopeOf,
   validateStage,
 } from './stages.js';
 
@@ -45,7 +48,10 @@ function errorSchemas(): Pipeline['errorSchemaFor'] {
     let schema = compiled.get(api);
     if (!schema) {
       const components = (api.definition.components?.schemas ?? {}) as Record<string, object>;
-      compiled.set(api, (schema = api.validator.getAjv(0 as never).compile(components.error_response ?? {})));
+      compiled.set(
+        api,
+        (schema = api.validator.getAjv(ValidationContext.Response).compile(components.error_response ?? {})),
+      );
     }
     return schema;
   };
@@ -92,7 +98,6 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
     match,
     handlers: opts.handlers ?? handlers.api,
     simHandlers: handlers.sim,
-    readsAhead: {},
     errorSchemaFor,
     violations: app.contractViolations,
   };
@@ -101,20 +106,28 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  /** Runs the stages of one call, in the order it meets them. */
+  /**
+   * Runs the stages of one call, in the order it meets them: after the route, every stage to the
+   * handler's runs in the call's one unit of work (authentication its first read), committed before
+   * the answer goes.
+   */
   async function pipeline(call: Call): Promise<void> {
     try {
       const route = routeStage(p, call);
-      await authenticateStage(p, call, route.meta);
-      await faultStage(p, call, route.meta);
-      if (call.answered) return;
-      authorizeStage(p, call, route.meta);
-      await parseStage(p, call, route.meta);
-      const checked = validateStage(p, call, route);
-      await answerStage(p, call, await handleStage(p, call, checked));
+      const meta = route.meta;
+      if (meta.api === 'sim') call.authority = controlAuthority(p, call, meta);
+      const answer = await runtime.call(scopeOf(call, meta), async (unit) => {
+        await authenticateStage(p, call, meta, unit);
+        const faulted = await faultStage(p, call, meta, unit);
+        if (faulted) return faulted;
+        authorizeStage(p, call, meta);
+        await parseStage(p, call, meta, unit);
+        const checked = validateStage(p, call, route);
+        return handleStage(p, call, checked, unit);
+      });
+      if (answer === ANSWERED) call.answered = true;
+      else await answerStage(p, call, answer);
     } catch (err) {
-      // a work held for the handler ends first: the account's next call need not wait for this answer
-      await release(call);
       if (!call.answered)
         await failStage(p, call, err).catch((e) => runtime.logger.warn(`answering failed: ${String(e)}`));
     }

@@ -3,7 +3,6 @@ import type { Request, Response } from 'express';
 import { stopwatch } from '../deps.js';
 import { invalidField } from '../domain/errors.js';
 import type { Clock } from '../engine/clock.js';
-import type { CallWork } from '../store/call.js';
 import type { Principal } from '../handling/principal.js';
 import type { StreamWriter } from '../handling/handler.js';
 import type { Upload } from '../handling/upload.js';
@@ -20,8 +19,8 @@ export interface Call {
   unauthenticated?: unknown;
   /** The account whose credentials a refused call named (an inactive key, a wrong secret): its journal holds the call. */
   claimed?: string;
-  /** The call's work, begun with the caller's key and what the call reads (src/store/call.ts). */
-  work?: CallWork;
+  /** The version of the shared fault rules, read with the caller's key (Faults.quiet). */
+  faultsVersion?: number;
   query: Record<string, unknown>;
   body?: unknown;
   upload?: Upload;
@@ -31,11 +30,6 @@ export interface Call {
   authority?: boolean;
   /** The caller's clock, as the handler saw it (the journal's time). */
   clock?: Clock;
-}
-
-/** Lets go of the account's lock the call's work holds, if any, keeping nothing of it. */
-export async function release(call: Call): Promise<void> {
-  await call.work?.release();
 }
 
 export type Reply = { status: number; body: unknown; contentType?: string; stream?: (out: StreamWriter) => void };

@@ -7,11 +7,11 @@ import type { OperationId, OperationMeta, SimOperationId } from '../contract.js'
 import { DomainError } from '../domain/errors.js';
 import type { FaultEffect } from '../engine/faults.js';
 import { DEMO_ACCOUNT } from '../store/fixtures.js';
-import { beginCall, type Prefetch } from '../store/call.js';
-import type { KeyLookup } from '../store/store.js';
-import { answerStage } from './answer.js';
+import type { CallUnit } from '../engine/work.js';
+import type { CallerRows, CallScope } from '../store/store.js';
+import type { Answer } from './answer.js';
 import { authorize, credentialsIn, principalOf } from '../handling/principal.js';
-import { declaredQuery, ownOrigin, parseJsonBody, release, type Call, type Reply } from './call.js';
+import { declaredQuery, ownOrigin, parseJsonBody, type Call, type Reply } from './call.js';
 import {
   handlerContext,
   runHandler,
@@ -22,7 +22,6 @@ import {
   type QueryOf,
   type SimRequest,
 } from '../handling/handler.js';
-import { windowAhead } from '../handling/pagination.js';
 import { readMultipart } from './multipart.js';
 import type { Pipeline } from './pipeline.js';
 import type { Route } from './router.js';
@@ -48,22 +47,41 @@ export function routeStage(p: Pipeline, call: Call): Route {
 }
 
 /**
- * Who calls: the key of the Authorization header (a refusal is held until faults had their say). The
- * call's work begins here, with the caller's key and what the call will read (prefetchOf); a control
- * call's key, if any, names the account it acts on; acting without one, or on the whole server,
- * needs the control API's authority (controlAuthority).
+ * The unit of work a call runs in: one of the simulated API with a key, a call's (its key its first
+ * read; a write's, its account's work), said by its operation and the values it was given; any other
+ * call only reads.
  */
-export async function authenticateStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
-  if (meta.api === 'sim') call.authority = controlAuthority(p, call, meta);
+export function scopeOf(call: Call, meta: OperationMeta<string>): CallScope | { read: true } {
+  if (meta.api !== 'openapi' || !meta.scope) return { read: true };
+  const args: Record<string, string> = {};
+  for (const [name, value] of Object.entries(call.query)) if (typeof value === 'string') args[name] = value;
+  Object.assign(args, call.route?.params);
+  const writes = call.req.method !== 'GET' && call.req.method !== 'HEAD';
+  return { writes, task: meta.operationId, args };
+}
+
+/**
+ * Who calls: the key of the Authorization header, the call's first read (a refusal is held until
+ * faults had their say); a control call's key, if any, names the account it acts on; acting without
+ * one, or on the whole server, needs the control API's authority (controlAuthority).
+ */
+export async function authenticateStage(
+  p: Pipeline,
+  call: Call,
+  meta: OperationMeta<string>,
+  unit: CallUnit,
+): Promise<void> {
   if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
+  let rows: CallerRows | undefined;
   try {
     const { key, secret } = credentialsIn(call.req.headers.authorization);
-    call.work = await beginCall(p.runtime.store, prefetchOf(p, call, meta, key));
-    call.principal = principalOf(call.work.caller, secret);
+    rows = await unit.caller(key);
+    call.faultsVersion = rows.faultsVersion;
+    call.principal = principalOf(rows, secret);
+    call.clock = p.runtime.clocks.from(call.principal.accountId, rows.clock);
   } catch (e) {
     call.unauthenticated = e;
-    call.claimed = call.work?.caller.key?.account_id;
-    await release(call);
+    call.claimed = rows?.key?.account_id;
   }
 }
 
@@ -72,7 +90,7 @@ export async function authenticateStage(p: Pipeline, call: Call, meta: Operation
  * one is set, the caller's own account key for what acts on that account alone. Refuses a call
  * that has neither; answers whether the call has the authority (it may act without a key).
  */
-function controlAuthority(p: Pipeline, call: Call, meta: OperationMeta<string>): boolean {
+export function controlAuthority(p: Pipeline, call: Call, meta: OperationMeta<string>): boolean {
   const token = p.opts.simAdminToken;
   const authority = !token || call.req.header('x-sim-admin-token') === token;
   if (authority || !meta.actsOn) return authority;
@@ -94,83 +112,69 @@ function controlAuthority(p: Pipeline, call: Call, meta: OperationMeta<string>):
   return false;
 }
 
-/**
- * What a call of the simulated API will read, told to the store as its work begins: a write, its
- * account (an upload's work begins once its body is read); a GET, the record or the page of a list
- * it reads first (Pipeline's `readsAhead`).
- */
-function prefetchOf(p: Pipeline, call: Call, meta: OperationMeta<string>, key: KeyLookup): Prefetch {
-  if (meta.api !== 'openapi') return { key };
-  if (call.req.method !== 'GET') return { key, writes: meta.multipart ? 'later' : 'now' };
-  const reads = p.readsAhead[meta.operationId as OperationId];
-  if (!reads) return { key };
-  if ('page' in reads) {
-    const window = windowAhead(call.query as Record<string, unknown>);
-    return window ? { key, reads: { collection: reads.collection, window } } : { key };
-  }
-  const id = call.route?.params[reads.param];
-  return typeof id === 'string' ? { key, reads: { collection: reads.collection, id } } : { key };
-}
+/** A call a fault already answered on the wire (dropped, or a malformed body): nothing more is sent. */
+export const ANSWERED = Symbol('answered');
 
-/** An injected fault answers (or delays) a call of the simulated API, before authorization: /__sim/faults. */
-export async function faultStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
-  if (meta.api !== 'openapi') return;
+/**
+ * An injected fault answers (or delays) a call of the simulated API, before authorization
+ * (/__sim/faults): the rules are read, and a delay waited, holding nothing of the account.
+ */
+export async function faultStage(
+  p: Pipeline,
+  call: Call,
+  meta: OperationMeta<string>,
+  unit: CallUnit,
+): Promise<Answer | typeof ANSWERED | undefined> {
+  if (meta.api !== 'openapi') return undefined;
   const inbound = {
     method: call.req.method,
     path: call.req.path,
     template: meta.path,
     operationId: meta.operationId,
     accountId: call.principal?.accountId,
-    faultsVersion: call.work?.caller.faultsVersion,
+    faultsVersion: call.faultsVersion,
   };
-  if (p.runtime.faults.quiet(inbound)) return;
-  // a rule may fire: the call's work lets go of its account first (the rules may be read, and a delay
-  // must not hold the account); its handler's work begins anew
-  await release(call);
-  const effect = await p.runtime.faults.inbound(inbound);
-  if (effect) {
-    p.runtime.logger.info(`fault fired on ${call.req.method} ${call.req.path}`, { kind: 'fault', ...effect });
-    // a delayed call reads its records after the delay, as the real service would
-    if (effect.delay_ms) call.work?.readAgain();
-    call.answered = await injectFault(p, effect, call);
-  }
+  if (p.runtime.faults.quiet(inbound)) return undefined;
+  const effect = await unit.wait(() => p.runtime.faults.inbound(inbound));
+  if (!effect) return undefined;
+  p.runtime.logger.info(`fault fired on ${call.req.method} ${call.req.path}`, { kind: 'fault', ...effect });
+  // a delayed call reads its records after the delay, as the real service would
+  if (effect.delay_ms) await unit.wait(() => new Promise((r) => setTimeout(r, effect.delay_ms)));
+  return injectFault(effect, call);
 }
 
 /**
- * Applies an injected fault; answers whether it answered the call (a delay alone lets it go on).
- * Injected answers are not checked against the contract: they leave it on purpose.
+ * What an injected fault does to the call: drops it, answers it (malformed on the wire, or an
+ * answer of its own), or nothing more (a delay alone lets it go on). Injected answers are not
+ * checked against the contract: they leave it on purpose.
  */
-export async function injectFault(p: Pipeline, effect: FaultEffect, call: Call): Promise<boolean> {
-  if (effect.delay_ms) await new Promise((r) => setTimeout(r, effect.delay_ms));
+function injectFault(effect: FaultEffect, call: Call): Answer | typeof ANSWERED | undefined {
   if (effect.drop) {
     call.req.socket.destroy();
-    return true;
+    return ANSWERED;
   }
   if (effect.malformed) {
     call.res
       .status(effect.status ?? 200)
       .type('application/json')
       .send('{"data": {"id": ');
-    return true;
+    return ANSWERED;
   }
-  if (effect.status !== undefined) {
-    await answerStage(p, call, {
-      status: effect.status,
-      checked: false,
-      body: effect.body ?? {
-        errors: [
-          {
-            code: 'injected_fault',
-            title: 'Injected fault',
-            detail: 'A rule of /__sim/faults answered this call.',
-            sub_code: 'none',
-          },
-        ],
-      },
-    });
-    return true;
-  }
-  return false;
+  if (effect.status === undefined) return undefined;
+  return {
+    status: effect.status,
+    checked: false,
+    body: effect.body ?? {
+      errors: [
+        {
+          code: 'injected_fault',
+          title: 'Injected fault',
+          detail: 'A rule of /__sim/faults answered this call.',
+          sub_code: 'none',
+        },
+      ],
+    },
+  };
 }
 
 export function authorizeStage(p: Pipeline, call: Call, meta: OperationMeta<string>): void {
@@ -178,8 +182,9 @@ export function authorizeStage(p: Pipeline, call: Call, meta: OperationMeta<stri
   if (call.principal && meta.scope) authorize(call.principal, meta.scope);
 }
 
-export async function parseStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
-  call.upload = meta.multipart ? await readMultipart(call.req) : undefined;
+/** The body: JSON as express read it, or an upload read now (holding nothing of the account while it arrives). */
+export async function parseStage(p: Pipeline, call: Call, meta: OperationMeta<string>, unit: CallUnit): Promise<void> {
+  call.upload = meta.multipart ? await unit.wait(() => readMultipart(call.req)) : undefined;
   // the file itself is checked by the handler; the schema sees that it is there
   call.body = meta.jsonBody
     ? parseJsonBody(call.req, meta.api)
@@ -249,30 +254,26 @@ function passes<T>(
 }
 
 /**
- * The handler. One of the simulated API runs in one unit of work of the caller's account, committed
- * (durable) before this resolves: reads (GET) wait for no one; writes wait for the account's earlier
- * writes. One of the control API drives the simulator through the runtime.
+ * The handler. One of the simulated API runs in the call's unit of work, in its account's Work. One of
+ * the control API drives the simulator through the runtime, running the units of work it needs
+ * itself: the call's holds nothing meanwhile.
  */
-export async function handleStage(p: Pipeline, call: Call, checked: Checked): Promise<Reply> {
+export async function handleStage(p: Pipeline, call: Call, checked: Checked, unit: CallUnit): Promise<Reply> {
   if (checked.api === 'sim')
-    return runSimHandler(p.simHandlers, checked.id, {
-      ...checked.request,
-      runtime: p.runtime,
-      accountId: call.principal?.accountId ?? DEMO_ACCOUNT,
-      own: call.principal?.accountId,
-      origin: ownOrigin(call.req),
-      adminToken: p.opts.simAdminToken,
-    });
+    return unit.wait(async () =>
+      runSimHandler(p.simHandlers, checked.id, {
+        ...checked.request,
+        runtime: p.runtime,
+        accountId: call.principal?.accountId ?? DEMO_ACCOUNT,
+        own: call.principal?.accountId,
+        origin: ownOrigin(call.req),
+        adminToken: p.opts.simAdminToken,
+      }),
+    );
   const { id, request } = checked;
-  return p.runtime.work(
-    call.principal?.accountId ?? '',
-    async (work) => {
-      call.clock = work.clock;
-      const reply = await runHandler(p.handlers, id, handlerContext(request, work));
-      if (!reply) throw new DomainError('not_implemented', [{ detail: `${id} is not simulated yet.` }]);
-      return reply;
-    },
-    // the call's work, begun with the caller's key; an operation needing no key only reads
-    call.work ? { call: call.work } : { read: true },
-  );
+  const work = await unit.work(call.principal?.accountId ?? '');
+  call.clock = work.clock;
+  const reply = await runHandler(p.handlers, id, handlerContext(request, work));
+  if (!reply) throw new DomainError('not_implemented', [{ detail: `${id} is not simulated yet.` }]);
+  return reply;
 }

@@ -148,17 +148,20 @@ const unregisterCampaign: Apply<'UNREGISTER_CAMPAIGN'> = async (work, accountId,
   return campaignEvent(work, 'campaign.unregistered', ended);
 };
 
-const APPLY: { [T in RegistryRequest['type']]: Apply<T> } = {
-  REGISTER_BRAND: registerBrand,
-  VET_BRAND: vetBrand,
-  UNREGISTER_BRAND: unregisterBrand,
-  REGISTER_CAMPAIGN: registerCampaign,
-  UNREGISTER_CAMPAIGN: unregisterCampaign,
-};
-
 /** What completing a registry request does to the account. */
 export function applyRegistry(work: Work, accountId: string, r: RegistryRequest): Promise<void> {
-  return (APPLY[r.type] as Apply<RegistryRequest['type']>)(work, accountId, r as never);
+  switch (r.type) {
+    case 'REGISTER_BRAND':
+      return registerBrand(work, accountId, r);
+    case 'VET_BRAND':
+      return vetBrand(work, accountId, r);
+    case 'UNREGISTER_BRAND':
+      return unregisterBrand(work, accountId, r);
+    case 'REGISTER_CAMPAIGN':
+      return registerCampaign(work, accountId, r);
+    case 'UNREGISTER_CAMPAIGN':
+      return unregisterCampaign(work, accountId, r);
+  }
 }
 
 /** The registry's review ends: a PENDING brand or campaign turns ACTIVE. */

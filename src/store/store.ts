@@ -16,7 +16,6 @@
  */
 import { collectionNamed, Tables, type TableSource } from './collections.js';
 import { COLLECTION_NAMES } from '../domain/rows.js';
-import type { PageRows, PageWindow } from './page.js';
 import type { AnyRow, ApiKeyRow, ClockRow, CollectionName, DbData, UserRow } from '../domain/rows.js';
 
 /** The disk (or database) refused a write: the answer is 503 `storage_unavailable`, and nothing was kept. */
@@ -27,34 +26,23 @@ export class StorageUnavailable extends Error {
 }
 
 /**
- * What work may touch and whom it waits for: one account's records (serialized with the
- * account's other work), the whole state (alone), or reads only (waits for no one). `callerOf`: the
- * account of the caller's API key, its work begun with the caller's rows (its first `caller` answers
- * them without reading again); it reads only when no key matches (src/store/call.ts).
+ * What work may touch and whom it waits for: one account's records (serialized with the account's
+ * other work), the whole state (alone), reads only (waits for no one), or a call's (CallScope): the
+ * work of the account its caller's key names, found by the work's first read (UnitOfWork.caller).
  */
-export type WorkScope =
-  | { account: string }
-  | { callerOf: CallerLookup }
-  | { global: true }
-  | { read: true; ahead?: readonly RowAhead[]; page?: PageAhead };
+export type WorkScope = { account: string } | { global: true } | { read: true } | { call: CallScope };
 
-/** A row read ahead of the work that wants it (with the caller's key: src/store/call.ts), found or not. */
-export interface RowAhead {
-  collection: CollectionName;
-  id: string;
-  row: AnyRow | undefined;
-}
-
-/** A page of the caller's account's list (CallerLookup's `page`) to read with the caller's key. */
-export interface PageLookup {
-  collection: CollectionName;
-  window: PageWindow;
-}
-
-/** A page read ahead of the work that wants it: the list of the key's account, through `window`. */
-export interface PageAhead extends PageLookup {
-  accountId: string;
-  rows: PageRows<AnyRow>;
+/**
+ * A call of the simulated API, as its work asks the store: whether it writes (its account's work,
+ * serialized with the account's other writes, once `caller` named the account) or only reads; what it
+ * is (`task`: its operation) and the values it was given (`args`: its path parameters and query). A
+ * backend whose reads are round trips may learn from the works of a task what such a work reads
+ * first, and read it with the caller's key (src/store/postgres/read_ahead.ts).
+ */
+export interface CallScope {
+  writes: boolean;
+  task: string;
+  args: Readonly<Record<string, string>>;
 }
 
 /** Counters: the order of steps due at one time, and the blocks of sandbox numbers. */
@@ -75,17 +63,6 @@ export interface KeyLookup {
   value: string;
 }
 
-/** The caller's key, and what the call reads next (src/store/call.ts's Prefetch, as the backend reads it). */
-export interface CallerLookup extends KeyLookup {
-  /**
-   * A row the call will read by its id (a GET of one record): a backend whose reads are round trips
-   * reads it in the same one (CallerRows' `ahead`); the embedded store, whose reads are free, need not.
-   */
-  ahead?: Omit<RowAhead, 'row'>;
-  /** A page the call will read of its account's list (a list's GET), read the same way (CallerRows' `page`). */
-  page?: PageLookup;
-}
-
 /**
  * What every call of the simulated API reads first, in one read: the caller's key, its user (an
  * impersonated key's), its account's clock row, and the version of the shared fault rules (a store
@@ -97,17 +74,17 @@ export interface CallerRows {
   /** undefined: the account never changed its clock. */
   clock: ClockRow | undefined;
   faultsVersion?: number;
-  /** The row of the lookup's `ahead`, when the backend read it. */
-  ahead?: RowAhead;
-  /** The page of the lookup's `page`, when the backend read it (and the key was found). */
-  page?: PageAhead;
 }
 
 /** The backend's side of a unit of work, beside its tables. */
 export interface WorkBackend {
   table: TableSource;
   /** The caller's rows in one round trip; without it, they are read one table at a time. */
-  caller?(lookup: CallerLookup): Promise<CallerRows>;
+  caller?(key: KeyLookup): Promise<CallerRows>;
+  /** A call's work is now the work of this account (the caller's): a writing call takes its lock. */
+  bind?(accountId: string): Promise<void>;
+  /** Waits for `pending` holding nothing (UnitOfWork.wait). */
+  wait?<T>(pending: () => Promise<T>): Promise<T>;
   files: WorkFiles;
   afterCommit(fn: () => void | Promise<void>): void;
   nextSeq(name: SeqName): Promise<number>;
@@ -127,13 +104,26 @@ export class UnitOfWork extends Tables {
     this.files = backend.files;
   }
 
-  /** The rows every call reads first (CallerRows), in one read where the backend can. */
-  async caller(lookup: CallerLookup): Promise<CallerRows> {
+  /**
+   * The rows every call reads first (CallerRows), in one read where the backend can: a call's work
+   * (WorkScope `call`) begins with it, and is from then on the work of the key's account.
+   */
+  async caller(lookup: KeyLookup): Promise<CallerRows> {
     if (this.backend.caller) return this.backend.caller(lookup);
     const key = await this.apiKeys[lookup.index === 'key' ? 'byKey' : 'byIdentity'](lookup.value);
     if (!key) return { key, user: undefined, clock: undefined };
+    await this.backend.bind?.(key.account_id);
     const user = key.user_id ? await this.users.get(key.account_id, key.user_id) : undefined;
     return { key, user, clock: await this.clocks.getAnyAccount(key.account_id) };
+  }
+
+  /**
+   * Runs `pending` (a delay, a body still arriving, a read of another store) holding nothing: a
+   * call's work that wrote nothing yet lets go of its account (and its connection) meanwhile, and
+   * takes it again after, reading then what was committed meanwhile; one that wrote holds on.
+   */
+  wait<T>(pending: () => Promise<T>): Promise<T> {
+    return this.backend.wait ? this.backend.wait(pending) : pending();
   }
 
   /** Runs `fn` once the work is durable (never if it is not committed). */

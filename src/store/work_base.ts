@@ -10,8 +10,8 @@ import { namedFiles } from './files.js';
 import {
   StorageUnavailable,
   UnitOfWork,
-  type CallerLookup,
   type CallerRows,
+  type KeyLookup,
   type PeerTopic,
   type SeqName,
   type WorkFiles,
@@ -48,6 +48,8 @@ export abstract class WorkBase {
     return new UnitOfWork({
       table: (name) => this.table(name) as never,
       caller: this.caller?.bind(this),
+      bind: this.bind?.bind(this),
+      wait: this.wait?.bind(this),
       tell:
         tell &&
         (async (topic, payload) => {
@@ -150,7 +152,11 @@ export abstract class WorkBase {
   protected abstract dropAccount(accountId: string): Promise<void>;
   protected abstract exportState(): Promise<DbData>;
   /** The caller's rows in one read, where the backend can (store.ts's WorkBackend `caller`). */
-  protected caller?(lookup: CallerLookup): Promise<CallerRows>;
+  protected caller?(key: KeyLookup): Promise<CallerRows>;
+  /** A call's work becomes its caller's account's (store.ts's WorkBackend `bind`). */
+  protected bind?(accountId: string): Promise<void>;
+  /** Waits holding nothing, where the work holds something (store.ts's WorkBackend `wait`). */
+  protected wait?<T>(pending: () => Promise<T>): Promise<T>;
   /** Tells the other instances, once the work commits (a store several instances share). */
   protected tell?(topic: PeerTopic, payload: string): Promise<void>;
 }

@@ -39,6 +39,24 @@ const pointer = (path: string[] | undefined): string =>
   `/${(path ?? []).map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 
 type Prism = ReturnType<typeof import('@stoplight/prism-http').createInstance>;
+type PrismMethod = Parameters<Prism['request']>[0]['method'];
+
+const PRISM_METHODS: readonly string[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Whether prism has a name for a request's method (lower case): the proxy answers any other 405. */
+/** The proxy's answer to a method prism has no name for. */
+const unknownMethod = (method: string) => ({
+  errors: [
+    {
+      code: 'method_not_allowed',
+      title: 'Method not allowed',
+      sub_code: 'none',
+      detail: `The proxy checks no ${method} request.`,
+    },
+  ],
+});
+
+const isPrismMethod = (m: string): m is PrismMethod => PRISM_METHODS.includes(m);
 type Operations = Awaited<ReturnType<typeof import('@stoplight/prism-http').getHttpOperationsFromSpec>>;
 type PrismInput = Parameters<Prism['request']>[0];
 type PrismValidations = Extract<
@@ -70,7 +88,10 @@ async function loadPrism(upstream: string): Promise<{ prism: Prism; operations: 
 }
 
 /** The client's request as prism takes it: a JSON body parsed, headers as strings, the query as lists. */
-function prismInput(req: Request): { input: PrismInput; path: string; raw: Buffer; json: unknown; opaque?: string } {
+function prismInput(
+  req: Request,
+  method: PrismMethod,
+): { input: PrismInput; path: string; raw: Buffer; json: unknown; opaque?: string } {
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   const isJson = String(req.headers['content-type'] ?? '').includes('json');
   let body: unknown = raw.length ? raw.toString('utf8') : undefined;
@@ -94,7 +115,7 @@ function prismInput(req: Request): { input: PrismInput; path: string; raw: Buffe
     }),
   );
   return {
-    input: { method: req.method.toLowerCase() as never, url: { path: url.pathname, query }, headers, body },
+    input: { method, url: { path: url.pathname, query }, headers, body },
     path: url.pathname,
     raw,
     json,
@@ -173,7 +194,9 @@ export async function startProxy(
   });
   app.use(express.raw({ type: () => true, limit: '10mb' }));
   app.use(async (req: Request, res: Response) => {
-    const sent = prismInput(req);
+    const method = req.method.toLowerCase();
+    if (!isPrismMethod(method)) return void res.status(405).json(unknownMethod(req.method));
+    const sent = prismInput(req, method);
     const { input, path } = sent;
     const result = await prism.request(input, operations)();
     if (result._tag === 'Left') {

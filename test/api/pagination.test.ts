@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { envelope, onlyError, useServer } from '../support/helpers.js';
-import { windowAhead } from '../../src/handling/pagination.js';
 
 describe('pagination', () => {
   const server = useServer();
@@ -117,39 +116,5 @@ describe('pagination, newest first', () => {
     const back = paginate(rows, { last: 2, before: p2.page_info.first! }, opts);
     expect(ids(back)).toEqual(['id5', 'id4']);
     expect(back.page_info).toMatchObject({ has_previous_page: true, has_next_page: true });
-  });
-});
-
-describe('the window read ahead of a list (windowAhead)', () => {
-  const cursor = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString('base64url');
-
-  it('is the window of a plain query, its cursors read whatever their list', () => {
-    expect(windowAhead({})).toEqual({ size: 25, fromEnd: false, newestFirst: false });
-    expect(windowAhead({ first: '3', after: cursor(['listCarts:x', 't', 'id']) })).toMatchObject({
-      size: 3,
-      after: ['t', 'id'],
-      fromEnd: false,
-    });
-    expect(windowAhead({ last: '100', before: cursor(['any', 't', 'id']) })).toMatchObject({
-      size: 100,
-      before: ['t', 'id'],
-      fromEnd: true,
-    });
-    // a cursor's parts are any text (a store that cannot hold some of it reads the page itself)
-    expect(windowAhead({ before: cursor(['list', 't\u0000', 'id']) })).toMatchObject({ before: ['t\u0000', 'id'] });
-  });
-
-  it('is none where the query is not plainly a page: the handler reads (and refuses) it', () => {
-    for (const query of [
-      { first: '1', last: '1' },
-      { first: '0' },
-      { first: '1000' },
-      { first: '-1' },
-      { first: '2.5' },
-      { first: ['1', '2'] },
-      { after: 'not a cursor' },
-      { after: cursor(['list', 't']) },
-    ])
-      expect(windowAhead(query), JSON.stringify(query)).toBeUndefined();
   });
 });

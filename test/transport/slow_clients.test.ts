@@ -4,7 +4,7 @@
  * another bind. Another account's traffic goes on meanwhile.
  */
 import { describe, expect, it } from 'vitest';
-import { SMPP_WINDOW } from '../../src/engine/transport/smpp.js';
+import { SMPP_WINDOW } from '../../src/engine/transport/smpp_binds.js';
 import { listenSmpp } from '../../src/server.js';
 import { envelope, useServer, type TestServer } from '../support/helpers.js';
 import { connect } from 'node:net';

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import smpp, { type PDU, type Server, type Session } from 'smpp';
 import type { FaultEffect, SmppFaultPoint } from '../faults.js';
 import { answerOf, applied } from './smpp_answers.js';
+import type { Bound, BindKind, Exchange, SmppBinds } from './smpp_binds.js';
 
 /** SMPP 3.4 command_status values (section 5.1.3). */
 export const SMPP_STATUS = {
@@ -26,40 +27,6 @@ export const SMPP_STATUS = {
   ESME_RTHROTTLED: 0x58,
 } as const;
 
-export type BindKind = 'receiver' | 'transmitter' | 'transceiver';
-
-/** A bound connection: whose key it is and what it may do. */
-export interface Bound {
-  keyId: string;
-  accountId: string;
-  systemId: string;
-  kind: BindKind;
-  session: Session;
-  /**
-   * deliver_sm sent to it and not answered yet, those past their time limit included (a late
-   * deliver_sm_resp still frees its place): at most SMPP_WINDOW.
-   */
-  outstanding?: number;
-}
-
-/**
- * SMPP's window: the deliver_sm a bind may leave unanswered at once. A bind whose window is full of
- * deliver_sm it let pass their time limit neither reads nor answers: it is closed, and its key's
- * messages wait for another bind, as for none.
- */
-export const SMPP_WINDOW = 10;
-
-/** One PDU exchange, for the request journal. */
-export interface Exchange {
-  systemId: string;
-  accountId: string | undefined;
-  request: PDU;
-  /** The answer; null when the connection was dropped or no answer came. */
-  response: PDU | null;
-  latencyMs: number;
-}
-
-/** What the server asks of the rest of dipswitch. */
 export interface SmppHooks {
   /** The key a bind's credentials name, or the command_status refusing it. */
   /**
@@ -98,105 +65,6 @@ const BIND_KINDS: Record<string, BindKind> = {
   bind_transmitter: 'transmitter',
   bind_transceiver: 'transceiver',
 };
-
-/** The binds of this process, by key; `deliver_sm` goes to a receiving one, in turn. */
-export class SmppBinds {
-  private readonly byKey = new Map<string, Bound[]>();
-  private turn = 0;
-
-  constructor(
-    private readonly journal: (exchange: Exchange) => void = () => {},
-    /** Told of a bind closed because its window filled with deliver_sm it never answered. */
-    private readonly onStalled: (bind: Bound) => void = () => {},
-  ) {}
-
-  add(bind: Bound): void {
-    this.byKey.set(bind.keyId, [...(this.byKey.get(bind.keyId) ?? []), bind]);
-  }
-
-  remove(bind: Bound): void {
-    const left = (this.byKey.get(bind.keyId) ?? []).filter((b) => b !== bind);
-    if (left.length) this.byKey.set(bind.keyId, left);
-    else this.byKey.delete(bind.keyId);
-  }
-
-  count(keyId: string): number {
-    return this.byKey.get(keyId)?.length ?? 0;
-  }
-
-  /** The binds open here, every key's. */
-  total(): number {
-    let n = 0;
-    for (const binds of this.byKey.values()) n += binds.length;
-    return n;
-  }
-
-  /** A bind of the key that may receive (receiver or transceiver), each in turn. */
-  receiving(keyId: string): Bound | undefined {
-    const able = (this.byKey.get(keyId) ?? []).filter((b) => b.kind !== 'transmitter');
-    return able.length ? able[this.turn++ % able.length] : undefined;
-  }
-
-  /**
-   * Sends the PDUs (the parts of one message) to one receiving bind of the key, each after the
-   * answer to the one before: the first command_status that is not ESME_ROK, or 0; an error when
-   * no answer came; null when the key has no receiving bind here.
-   */
-  async deliver(
-    keyId: string,
-    pdus: Record<string, unknown>[],
-    timeoutMs: number,
-  ): Promise<{ status: number } | { error: string } | null> {
-    let bind = this.receiving(keyId);
-    while (bind && (bind.outstanding ?? 0) >= SMPP_WINDOW) {
-      this.stalled(bind);
-      bind = this.receiving(keyId);
-    }
-    if (!bind) return null;
-    for (const fields of pdus) {
-      const answer = await this.exchange(bind, new smpp.PDU('deliver_sm', fields), timeoutMs);
-      if (typeof answer === 'string') return { error: answer };
-      if (answer !== 0) return { status: answer };
-    }
-    return { status: 0 };
-  }
-
-  /** A bind with a window full of deliver_sm past their time limit: closed, as one that neither reads nor answers. */
-  private stalled(bind: Bound): void {
-    this.remove(bind);
-    this.onStalled(bind);
-    bind.session.destroy();
-  }
-
-  private exchange(bind: Bound, pdu: PDU, timeoutMs: number): Promise<number | string> {
-    const started = performance.now();
-    bind.outstanding = (bind.outstanding ?? 0) + 1;
-    return new Promise((resolve) => {
-      let settled = false;
-      const done = (result: number | string, response: PDU | null) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        bind.session.off('close', closed);
-        const latencyMs = performance.now() - started;
-        this.journal({ systemId: bind.systemId, accountId: bind.accountId, request: pdu, response, latencyMs });
-        resolve(result);
-      };
-      const closed = () => done('the bind closed before answering', null);
-      // past its time limit the deliver_sm keeps its place in the window until an answer comes
-      const timer = setTimeout(
-        () => done(`no deliver_sm_resp within ${timeoutMs} ms (${bind.outstanding} unanswered)`, null),
-        timeoutMs,
-      );
-      bind.session.once('close', closed);
-      const sent = bind.session.send(pdu, (resp) => {
-        bind.outstanding = Math.max(0, (bind.outstanding ?? 1) - 1);
-        done(resp.command_status, resp);
-      });
-      if (!sent) closed();
-    });
-  }
-}
 
 /** One TCP connection: its session, and its bind once it has one. */
 interface Connection {

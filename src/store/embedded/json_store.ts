@@ -133,19 +133,44 @@ export class JsonStore implements Store {
   }
 
   async run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
-    if ('callerOf' in scope) {
-      // reads are free here: the key names the account whose work this is, and its rows are read under its lock
-      const { key } = await this.reader.uow.caller(scope.callerOf);
-      return this.run(key ? { account: key.account_id } : { read: true }, fn);
-    }
-    if ('read' in scope) {
+    if ('read' in scope || ('call' in scope && !scope.call.writes)) {
+      // reads are free here: a call that only reads reads its key like any other row
       const result = await fn(this.reader.uow);
       // a read waits only for what it may have seen to be durable
       if (this.writing) await this.writing;
       return result;
     }
+    if ('call' in scope) return this.runCall(fn);
     const release: Release = 'account' in scope ? await this.locks.account(scope.account) : await this.locks.global();
-    const work = new JsonWork(this.host, false, 'global' in scope);
+    return this.finish(new JsonWork(this.host, false, 'global' in scope), () => release(), fn);
+  }
+
+  /**
+   * A call's write: its key is read like any row, and the account it names is locked before the
+   * caller's other rows are read (JsonWork's `bind`); a wait before its first change lets the lock go.
+   */
+  private runCall<T>(fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
+    let held: { account: string; release: Release } | undefined;
+    const work: JsonWork = new JsonWork(this.host, false, false, {
+      bind: async (account) => {
+        held = { account, release: await this.locks.account(account) };
+      },
+      wait: async (pending) => {
+        const now = held;
+        if (!now || work.changed()) return pending();
+        now.release();
+        try {
+          return await pending();
+        } finally {
+          now.release = await this.locks.account(now.account);
+        }
+      },
+    });
+    return this.finish(work, () => held?.release(), fn);
+  }
+
+  /** Runs `fn` in `work` and commits it: the lock goes once the work is queued, the answer once it is durable. */
+  private async finish<T>(work: JsonWork, release: () => void, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
     let result: T;
     try {
       result = await fn(work.uow);

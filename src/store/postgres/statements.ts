@@ -19,13 +19,40 @@ export function statementName(text: string): string {
 }
 
 /**
- * A connection whose statements are prepared once (on each connection) and then only executed:
- * PostgreSQL parses and plans a unit of work's few texts once, not at every call.
+ * A unit of work's connection, taken from the pool at its first statement and given back when the
+ * work ends or waits holding nothing (`release`). Its statements are prepared once (on each
+ * connection) and then only executed: PostgreSQL parses and plans a unit of work's few texts once,
+ * not at every call.
  */
-export function prepared(client: pg.PoolClient): Queries {
-  return {
-    query: <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
-      client.query<R>({ name: statementName(text), text, values }),
-    batch: (text) => client.query(text),
-  };
+export class Lease implements Queries {
+  private client?: pg.PoolClient;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    /** What a connection the pool cannot give becomes (the store's StorageUnavailable). */
+    private readonly refused: (e: unknown) => Error,
+  ) {}
+
+  private async taken(): Promise<pg.PoolClient> {
+    if (this.client) return this.client;
+    try {
+      return (this.client = await this.pool.connect());
+    } catch (e) {
+      throw this.refused(e);
+    }
+  }
+
+  async query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+    return (await this.taken()).query<R>({ name: statementName(text), text, values });
+  }
+
+  async batch(text: string): Promise<unknown> {
+    return (await this.taken()).query(text);
+  }
+
+  /** Gives the connection back to the pool (a later statement takes one again). */
+  release(): void {
+    this.client?.release();
+    this.client = undefined;
+  }
 }

@@ -14,31 +14,14 @@
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import type { Logger as FullLogger } from '../../deps.js';
-import {
-  StorageUnavailable,
-  UnitOfWork,
-  type CallerLookup,
-  type CallerRows,
-  type Store,
-  type WorkScope,
-} from '../store.js';
+import { StorageUnavailable, UnitOfWork, type Store, type WorkScope } from '../store.js';
 import { PgPeers } from './peers.js';
 import { withoutPassword } from './url.js';
-import {
-  beginAccount,
-  beginCaller,
-  BEGIN_WHOLE_STATE,
-  CALLER_FUNCTION,
-  MIGRATION_LOCK,
-  MIGRATIONS,
-  stored,
-  table,
-} from './sql.js';
-import { callerRows, type CallerFound } from './answers.js';
+import { CALLER_FUNCTION, MIGRATION_LOCK, MIGRATIONS, table } from './sql.js';
 import { reindex } from './index_keys.js';
-import { prepared, statementName } from './statements.js';
-import { aheadKey, PgWork } from './work.js';
-import type { AnyRow } from '../../domain/rows.js';
+import { ReadAhead } from './read_ahead.js';
+import { Lease, statementName } from './statements.js';
+import { PgWork } from './work.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
 
 /** The store only warns. */
@@ -70,11 +53,15 @@ export class PgStore implements Store {
 
   readonly peers: PgPeers;
 
+  /** What a call's work reads with its caller's key, learned from the works before it. */
+  private readonly readAhead = new ReadAhead();
+
   private constructor(
     private readonly pool: pg.Pool,
     created: boolean,
     url: string,
     peers: PgPeers,
+    private readonly logger: Logger,
   ) {
     this.created = created;
     this.location = withoutPassword(url);
@@ -127,67 +114,43 @@ export class PgStore implements Store {
       await pool.end();
       throw e;
     }
-    return new PgStore(pool, created, url, peers);
+    return new PgStore(pool, created, url, peers, logger);
   }
 
   async run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (e) {
-      throw new StorageUnavailable(e);
-    }
-    const afterCommit: (() => void | Promise<void>)[] = [];
-    let result: T;
+    const lease = new Lease(this.pool, (e) => new StorageUnavailable(e));
+    const hooks: (() => void | Promise<void>)[] = [];
+    const call = 'call' in scope ? scope.call : undefined;
     // reads take no transaction: at READ COMMITTED each statement sees its own snapshot either way
-    const reads = 'read' in scope;
+    const readOnly = 'read' in scope || call?.writes === false;
+    const ahead = call && readOnly ? this.readAhead.ahead(call) : {};
+    const work = new PgWork(lease, readOnly, 'global' in scope, hooks, this.peers, call && { scope: call, ahead });
+    let result: T;
     try {
-      const { ahead, begun } = await this.begin(client, scope);
-      const page = 'read' in scope ? scope.page : undefined;
-      const work = new PgWork(prepared(client), reads, 'global' in scope, afterCommit, this.peers, ahead, page);
-      if (begun) work.begunWith(begun.lookup, begun.rows);
+      if ('global' in scope) await work.beginWholeState();
+      if ('account' in scope) await work.beginAccount(scope.account);
       result = await fn(work.uow);
       // the writes not sent yet go with the COMMIT
-      if (!reads) await work.commit();
+      if (work.open) await work.commit();
     } catch (e) {
-      if (!reads) await client.query('ROLLBACK').catch(cleanupFailed);
-      client.release();
+      if (work.open) await lease.batch('ROLLBACK').catch(cleanupFailed);
+      lease.release();
+      // a call refused (a record not found) read what it reads all the same
+      if (call && readOnly) this.readAhead.learn(call, work.firstRead);
       if (e instanceof StorageUnavailable || !unavailable(e)) throw e;
       throw new StorageUnavailable(e);
     }
-    client.release();
-    for (const hook of afterCommit) await hook();
+    lease.release();
+    if (call && readOnly) this.readAhead.learn(call, work.firstRead);
+    for (const hook of hooks) {
+      try {
+        await hook();
+      } catch (e) {
+        // the work is durable: what follows it (removing a file, telling the scheduler) is not its answer
+        this.logger.warn(`store: after a commit: ${(e as Error).message}`);
+      }
+    }
     return result;
-  }
-
-  /**
-   * Begins a unit of work, in one round trip: whole-state work's transaction and lock; an account's,
-   * with its clock row, which all such work reads first (read ahead: PgWork); the caller's account's,
-   * with the caller's rows read under its locks. A read begins nothing: what it reads ahead is given.
-   */
-  private async begin(client: pg.PoolClient, scope: WorkScope) {
-    const ahead = new Map<string, AnyRow | undefined>();
-    let begun: { lookup: CallerLookup; rows: CallerRows } | undefined;
-    if ('global' in scope) await client.query(BEGIN_WHOLE_STATE);
-    if ('read' in scope) for (const row of scope.ahead ?? []) ahead.set(aheadKey(row.collection, row.id), row.row);
-    if ('account' in scope) {
-      const account = client.escapeLiteral(scope.account);
-      // cast: pg types one result per query; a text of several statements answers one result each
-      const results = (await client.query(
-        `${beginAccount(account)}; SELECT row FROM ${table('clocks')} WHERE id = ${account}`,
-      )) as unknown as pg.QueryResult<{ row: string }>[];
-      const row = results[2]?.rows[0]?.row;
-      ahead.set(aheadKey('clocks', scope.account), row === undefined ? undefined : (JSON.parse(row) as AnyRow));
-    }
-    if ('callerOf' in scope) {
-      const { index, value } = scope.callerOf;
-      const sql = beginCaller(client.escapeLiteral(index), client.escapeLiteral(stored(value)));
-      // cast: pg types one result per query; a text of several statements answers one result each
-      const results = (await client.query(sql)) as unknown as pg.QueryResult<CallerFound>[];
-      begun = { lookup: scope.callerOf, rows: callerRows(results[1]?.rows[0]) };
-      if (begun.rows.key) ahead.set(aheadKey('clocks', begun.rows.key.account_id), begun.rows.clock);
-    }
-    return { ahead, begun };
   }
 
   /**

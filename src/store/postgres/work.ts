@@ -1,6 +1,6 @@
 /** A unit of work on PostgreSQL: the collections over its statements (statements.ts), its writes sent together. */
 import pg from 'pg';
-import { deepFreeze, refusal, type Taken } from '../table.js';
+import { deepFreeze } from '../table.js';
 import {
   COLLECTION_NAMES,
   emptyLists,
@@ -11,20 +11,22 @@ import {
   type DbData,
 } from '../../domain/rows.js';
 import { cutPage, sameWindow, type PageRows, type PageWindow } from '../page.js';
-import type { CallerLookup, CallerRows, PageAhead, PeerTopic, SeqName, WorkFiles } from '../store.js';
+import type { CallerRows, CallScope, KeyLookup, PeerTopic, SeqName, WorkFiles } from '../store.js';
 import { WorkBase, type RowStore } from '../work_base.js';
 import type { PgPeers } from './peers.js';
-import { indexKeys } from './index_keys.js';
-import type { Queries } from './statements.js';
-import { callerRows, pageOf, parsed, violationOf, windowKey, type CallerFound, type PageFound } from './answers.js';
+import type { Lease } from './statements.js';
+import type { Ahead, FirstRead } from './read_ahead.js';
+import { literal, PendingWrites } from './pending.js';
+import { callerRows, pageOf, parsed, windowKey, type CallerFound, type PageFound } from './answers.js';
 import {
+  beginAccount,
+  beginCaller,
+  BEGIN_WHOLE_STATE,
   callerSql,
-  countedIn,
   countLists,
   EXPORT_STATE,
   pageSql,
   removeCounted,
-  sortOf,
   stored,
   table,
 } from './sql.js';
@@ -37,26 +39,73 @@ export const aheadKey = (name: CollectionName, id: string): string => `${name}\u
 /** A collection given at least this many rows by a whole state is analyzed with it (replaceAll). */
 const ANALYZED_ROWS = 500;
 
-/** Writes a unit of work holds before it sends them on anyway (a whole state replaced): statements, and bytes. */
-const PENDING_STATEMENTS = 500;
-const PENDING_BYTES = 1 << 20;
-
-/** A value as an SQL literal (the statements sent in one round trip carry their values in their text). */
-const literal = (value: string): string => pg.escapeLiteral(value);
-
 export class PgWork extends WorkBase {
+  /** Rows read with the work's first statement (aheadKey): read from here until the work writes them. */
+  private readonly ahead = new Map<string, AnyRow | undefined>();
+  /** A page read with the caller's key: a read-only work's page of the same list and window. */
+  private pageAhead?: { collection: CollectionName; accountId: string; window: PageWindow; rows: PageRows<AnyRow> };
+  /** A transaction is open (what a write's commit ends). */
+  open = false;
+  /** The account whose work this is, once known (a call's: once its caller's key named it). */
+  private account?: string;
+  /** What the work read first besides the caller's rows (a call's work teaches the store's ReadAhead). */
+  firstRead?: FirstRead;
+  /** The work queued a write. */
+  private wrote = false;
+
   constructor(
-    private readonly db: Queries,
+    private readonly db: Lease,
     readOnly: boolean,
     global: boolean,
     private readonly hooks: (() => void | Promise<void>)[],
     private readonly peers: PgPeers,
-    /** Rows read with the work's first statement (aheadKey): read from here until the work writes them. */
-    private readonly ahead = new Map<string, AnyRow | undefined>(),
-    /** A page read with the caller's key: a read-only work's page of the same list and window. */
-    private readonly pageAhead?: PageAhead,
+    /** A call's work: its scope, and what to read with its caller's key (ReadAhead). */
+    private readonly call?: { scope: CallScope; ahead: Ahead },
   ) {
     super(readOnly, global);
+    this.pending = new PendingWrites(db);
+  }
+
+  /** BEGIN and the whole state's exclusive lock: whole-state work. */
+  async beginWholeState(): Promise<void> {
+    await this.db.batch(BEGIN_WHOLE_STATE);
+    this.open = true;
+  }
+
+  /** BEGIN, the account's locks and its clock row (which all such work reads first), in one round trip. */
+  async beginAccount(accountId: string): Promise<void> {
+    const account = literal(accountId);
+    // cast: pg types one result per query; a text of several statements answers one result each
+    const results = (await this.db.batch(
+      `${beginAccount(account)}; SELECT row FROM ${table('clocks')} WHERE id = ${account}`,
+    )) as pg.QueryResult<{ row: string }>[];
+    const row = results[2]?.rows[0]?.row;
+    this.ahead.set(aheadKey('clocks', accountId), row === undefined ? undefined : (JSON.parse(row) as AnyRow));
+    this.open = true;
+    this.account = accountId;
+  }
+
+  protected override writable(): void {
+    if (this.call && !this.readOnly && !this.open)
+      throw new Error("a call's work writes only once its caller's key named the account");
+    super.writable();
+  }
+
+  /**
+   * Waits holding nothing: a call's write that wrote nothing yet ends its transaction (its locks go)
+   * and gives back its connection, and begins again after; a read forgets what it read ahead.
+   */
+  protected override async wait<T>(pending: () => Promise<T>): Promise<T> {
+    if (this.wrote) return pending();
+    const account = this.open ? this.account : undefined;
+    if (this.open) await this.db.batch('ROLLBACK');
+    this.open = false;
+    this.ahead.clear();
+    this.pageAhead = undefined;
+    this.db.release();
+    const out = await pending();
+    if (account !== undefined) await this.beginAccount(account);
+    return out;
   }
 
   /** NOTIFY in a transaction is delivered at its commit, and only then. */
@@ -114,80 +163,68 @@ export class PgWork extends WorkBase {
     return stateOf(state);
   }
 
-  /** The caller's rows read as the work began (WorkScope `callerOf`): the answer to the same lookup, once. */
-  private begun?: { lookup: CallerLookup; rows: CallerRows };
-
-  begunWith(lookup: CallerLookup, rows: CallerRows): void {
-    this.begun = { lookup, rows };
-  }
-
-  /** The caller's rows (CallerRows) in one statement. */
-  protected override async caller(lookup: CallerLookup): Promise<CallerRows> {
-    const begun = this.begun;
-    this.begun = undefined;
-    if (
-      begun &&
-      begun.lookup.index === lookup.index &&
-      begun.lookup.value === lookup.value &&
-      !lookup.ahead &&
-      !lookup.page
-    )
-      return begun.rows;
-    const { ahead } = lookup;
+  /**
+   * The caller's rows (CallerRows) in one statement: a call's write begins its transaction with them,
+   * under the locks of the key's account; a read reads with them what ReadAhead says the call will read.
+   */
+  protected override async caller(lookup: KeyLookup): Promise<CallerRows> {
+    if (this.call && !this.readOnly && !this.open) {
+      const sql = beginCaller(literal(lookup.index), literal(stored(lookup.value)));
+      // cast: pg types one result per query; a text of several statements answers one result each
+      const results = (await this.db.batch(sql)) as pg.QueryResult<CallerFound>[];
+      const rows = callerRows(results[1]?.rows[0]);
+      this.open = true;
+      if (rows.key) {
+        this.account = rows.key.account_id;
+        this.ahead.set(aheadKey('clocks', rows.key.account_id), rows.clock);
+      }
+      return rows;
+    }
+    const { row: ahead, page: wanted } = this.call?.ahead ?? {};
     // a window whose cursor holds a NUL, which text cannot, is not read ahead: its handler's page reads it
-    const page = lookup.page && !holdsNul(lookup.page.window) ? lookup.page : undefined;
+    const page = wanted && !holdsNul(wanted.window) ? wanted : undefined;
     const params: unknown[] = [lookup.index, stored(lookup.value)];
     if (ahead) params.push(ahead.id);
     if (page) params.push(windowKey(page.window.after), windowKey(page.window.before), page.window.size);
     const [r] = (await this.db.query<CallerFound>(callerSql(ahead?.collection, page), params)).rows;
     const rows = callerRows(r);
     const key = rows.key;
-    return {
-      ...rows,
-      ...(ahead && { ahead: { ...ahead, row: parsed(r?.ahead) } }),
-      ...(page &&
-        key &&
-        r && { page: { ...page, accountId: key.account_id, rows: pageOf(r as PageFound, page.window) } }),
-    };
+    if (key) {
+      this.account = key.account_id;
+      this.ahead.set(aheadKey('clocks', key.account_id), rows.clock);
+      if (ahead) this.ahead.set(aheadKey(ahead.collection, ahead.id), parsed(r?.ahead));
+      if (page && r) this.pageAhead = { ...page, accountId: key.account_id, rows: pageOf(r as PageFound, page.window) };
+    }
+    return rows;
+  }
+
+  /** Notes a call's first read besides its caller's rows (its account's clock). */
+  private reading(first: FirstRead): void {
+    if (!this.call || this.firstRead) return;
+    if (first.collection === 'clocks' && 'id' in first && first.id === this.account) return;
+    this.firstRead = first;
   }
 
   private readonly fileRemovals: string[] = [];
 
-  /** The errors its writes asked for, by collection, should an index refuse one (`Taken`). */
-  private readonly taken = new Map<CollectionName, Taken>();
-
-  private refusing(name: CollectionName, taken: Taken | undefined): void {
-    if (taken) this.taken.set(name, { ...this.taken.get(name), ...taken });
-  }
-
   /** The work's writes not sent yet: sent together before its next read, or with its COMMIT. */
-  private pending: string[] = [];
-  private pendingBytes = 0;
+  private readonly pending: PendingWrites;
 
-  /** Sends the writes not sent yet (before a read, which must see them), in one round trip. */
-  private async flush(): Promise<void> {
-    if (!this.pending.length) return;
-    const text = this.pending.join(';\n');
-    this.pending = [];
-    this.pendingBytes = 0;
-    await this.db.batch(text).catch((e: unknown) => {
-      const violation = violationOf(e);
-      throw violation ? refusal(violation, this.taken.get(violation.collection as CollectionName)) : e;
-    });
+  private flush(): Promise<void> {
+    return this.pending.flush();
   }
 
-  /** Queues a write; a long queue (a whole state replaced) is sent on, not held to the end. */
-  private async later(...statements: string[]): Promise<void> {
-    this.pending.push(...statements);
-    this.pendingBytes += statements.reduce((n, sql) => n + sql.length, 0);
-    if (this.pending.length >= PENDING_STATEMENTS || this.pendingBytes >= PENDING_BYTES) await this.flush();
+  private later(...statements: string[]): Promise<void> {
+    this.wrote = true;
+    return this.pending.later(...statements);
   }
 
   /** Commits: the writes not sent yet, the files to remove and COMMIT, in one round trip. */
   async commit(): Promise<void> {
-    if (this.fileRemovals.length)
-      this.pending.push(`DELETE FROM files WHERE id IN (${this.fileRemovals.map(literal).join(', ')})`);
-    this.pending.push('COMMIT');
+    const removals = this.fileRemovals.length
+      ? [`DELETE FROM files WHERE id IN (${this.fileRemovals.map(literal).join(', ')})`]
+      : [];
+    await this.pending.later(...removals, 'COMMIT');
     await this.flush();
   }
 
@@ -212,30 +249,11 @@ export class PgWork extends WorkBase {
     await this.db.query("UPDATE seqs SET value = GREATEST(value, $1) WHERE name = 'sandboxes'", [blocks]);
   }
 
-  /**
-   * Writes a row and its index keys, with the work's next round trip (`later`): a new row is
-   * inserted, refused with its keys if its id is taken; a changed one replaces the stored row and
-   * its old keys. A unique key another row holds is refused by the index's constraint. A refusal
-   * ends the work, when the statements are sent, with UniqueViolation (`violationOf`).
-   */
+  /** Writes a row and its index keys with the work's next round trip (PendingWrites.row). */
   private async write(name: CollectionName, row: AnyRow, fresh: boolean, counted = fresh): Promise<void> {
     this.ahead.set(aheadKey(name, row.data.id), row);
-    const [id, sort] = [literal(row.data.id), literal(sortOf(name, row))];
-    const values = `(${id}, ${literal(row.account_id)}, ${sort}, ${literal(JSON.stringify(row))})`;
-    const { keys } = indexKeys(name, row);
-    const keyRows = keys.map(
-      (k) => `(${literal(name)}, ${literal(k.index)}, ${literal(k.key)}, ${id}, ${sort}, ${k.unique})`,
-    );
-    const insertKeys = keyRows.length
-      ? [`INSERT INTO row_index (collection, index_name, key, id, sort, is_unique) VALUES ${keyRows.join(', ')}`]
-      : [];
-    const insert = `INSERT INTO ${table(name)} (id, account_id, sort, row) VALUES ${values}`;
-    if (fresh) return this.later(insert, ...insertKeys, ...(counted ? [countedIn(name, literal(row.account_id))] : []));
-    await this.later(
-      `${insert} ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, sort = excluded.sort, row = excluded.row`,
-      `DELETE FROM row_index WHERE collection = ${literal(name)} AND id = ${id}`,
-      ...insertKeys,
-    );
+    this.wrote = true;
+    await this.pending.row(name, row, fresh, counted);
   }
 
   /**
@@ -243,6 +261,7 @@ export class PgWork extends WorkBase {
    * key, and the counts that place the page in the list, so the list is never read whole.
    */
   private async page<R extends AnyRow>(name: CollectionName, accountId: string, w: PageWindow): Promise<PageRows<R>> {
+    this.reading({ collection: name, accountId, window: w });
     const [after, before] = [windowKey(w.after), windowKey(w.before)];
     const ahead = this.pageAhead;
     if (ahead?.collection === name && ahead.accountId === accountId && sameWindow(ahead.window, w))
@@ -260,6 +279,7 @@ export class PgWork extends WorkBase {
     type R = Collections[K];
     const t = table(name);
     const one = async (id: string) => {
+      this.reading({ collection: name, id });
       const key = aheadKey(name, id);
       if (this.ahead.has(key)) return deepFreeze(this.ahead.get(key)) as R | undefined;
       return (await this.select<R>(`SELECT row FROM ${t} WHERE id = $1`, [id]))[0];
@@ -285,11 +305,11 @@ export class PgWork extends WorkBase {
       page: (accountId, window) => this.page<R>(name, accountId, window),
       current: async (id) => (await this.select<R>(`SELECT row FROM ${t} WHERE id = $1 FOR UPDATE`, [id]))[0],
       insert: async (row, taken) => {
-        this.refusing(name, taken);
+        this.pending.refusing(name, taken);
         await this.write(name, row, true);
       },
       replace: async (_before, after, taken) => {
-        this.refusing(name, taken);
+        this.pending.refusing(name, taken);
         await this.write(name, after, false);
       },
       remove: async (row) => {
