@@ -15,6 +15,7 @@ import type { DbData } from '../src/domain/rows.js';
 import { pairedRatios, type PairedRatio } from './paired.js';
 import { proxyFigures, proxyRows } from './proxy.js';
 import { smppBench, type SmppFigures } from './smpp.js';
+import { churnRows, sandboxChurn } from './sandboxes.js';
 import { containerFigures, containerTable } from './container.js';
 import {
   AUTH,
@@ -403,6 +404,53 @@ async function ratioFigures(): Promise<PairedRatio[]> {
   }
 }
 
+/**
+ * `BENCH_ONLY=ab BENCH_BEFORE=<a built checkout>`: this build against another, side by side, on the same
+ * request shapes and stores (each embedded server its own copy of 1,000 records; both over one database).
+ * A ratio above 1 is this build faster.
+ */
+async function abFigures(): Promise<PairedRatio[]> {
+  const before = process.env.BENCH_BEFORE;
+  if (!before) throw new Error('BENCH_ONLY=ab needs BENCH_BEFORE: a checkout of the other build, built');
+  const { server, url } = await seededPostgres('ab', 1_000);
+  const started: ChildProcess[] = [];
+  const start = async (main: string, ...flags: string[]) => {
+    const port = freshPort();
+    const base = `http://127.0.0.1:${port}`;
+    const args = [main, '--no-smpp', '--port', String(port), ...flags];
+    const { child } = await startProcess(
+      process.execPath,
+      args,
+      `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
+      AUTH,
+    );
+    started.push(child);
+    return base;
+  };
+  const mains = { before: join(before, 'dist/src/cli/main.js'), now: 'dist/src/cli/main.js' };
+  try {
+    const embedded = {
+      before: await start(mains.before, '--data', writeStore('ab-before', stateWith(1_000))),
+      now: await start(mains.now, '--data', writeStore('ab-now', stateWith(1_000))),
+    };
+    const pg = { before: await start(mains.before, '--store', url), now: await start(mains.now, '--store', url) };
+    const get = (base: string) => ({
+      url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
+      headers: AUTH,
+    });
+    const list = (base: string) => ({ url: `${base}/api/v1/carts?first=25`, headers: AUTH });
+    const pairs = (name: string, of: { before: string; now: string }) => [
+      { name: `${name} GET one record, now / before`, a: get(of.before), b: get(of.now) },
+      { name: `${name} list page of 25, now / before`, a: list(of.before), b: list(of.now) },
+      { name: `${name} durable create, now / before`, a: createCarts(of.before), b: createCarts(of.now) },
+    ];
+    return await pairedRatios([...pairs('embedded', embedded), ...pairs('PostgreSQL', pg)]);
+  } finally {
+    for (const child of started) await stop(child);
+    await server.stop();
+  }
+}
+
 const ratioRows = (ratios: PairedRatio[]) =>
   ratios.map((r) => ({
     name: `side by side: ${r.name}`,
@@ -468,6 +516,8 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'sim') return void console.log(await simulationFigures());
   if (process.env.BENCH_ONLY === 'container') return void console.log(containerTable(await containerFigures()));
   if (process.env.BENCH_ONLY === 'proxy') return void console.log(table(proxyRows(await proxyFigures(), () => '')));
+  if (process.env.BENCH_ONLY === 'ab') return void console.log(table(ratioRows(await abFigures())));
+  if (process.env.BENCH_ONLY === 'sandboxes') return void console.log(table(churnRows(await sandboxChurn())));
   console.log('ceiling');
   const ceilings: Figure[] = [];
   for (const mode of ['express', 'node:http']) {

@@ -23,7 +23,7 @@ import { Clocks } from './engine/clock.js';
 import { DeliveryWorker } from './engine/deliveries.js';
 import { classify, OutboundPolicy, type Deniable } from './engine/transport/outbound.js';
 import { Faults, MemoryFaultRules } from './engine/faults.js';
-import { Journal, MemoryJournalLog } from './engine/journal.js';
+import { Journal, MemoryJournalLog, SERVER_CALLS_KEPT } from './engine/journal.js';
 import { addTally, Coverage, KEPT_TALLIES, MemoryTallyShelf } from './engine/coverage.js';
 import { serverMetrics, type Metrics } from './engine/metrics.js';
 import { MemorySnapshotShelf, Snapshots } from './engine/sandboxes.js';
@@ -104,7 +104,7 @@ function journalStep(journal: Journal, logger: Logger) {
 function shared(pg: PgStore | undefined, store: Store, random: Random, limits: Limits, logger: Logger) {
   const faults = new Faults(random, pg ? new PgFaultRules(pg) : new MemoryFaultRules());
   const journal = new Journal(
-    pg ? new PgJournalLog(pg, limits.journalBytes) : new MemoryJournalLog(limits.journalBytes),
+    pg ? new PgJournalLog(pg, limits.journalBytes, SERVER_CALLS_KEPT) : new MemoryJournalLog(limits.journalBytes),
     store.peers,
     (m) => logger.warn(m),
   );

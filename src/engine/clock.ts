@@ -123,8 +123,9 @@ export class Clocks {
     return this.view(accountId, next.data);
   }
 
-  /** Forgets what the clocks answered (the state was replaced: reset, restore). */
-  forget(): void {
-    this.answered.clear();
+  /** Forgets what the clocks answered: every account's (the state was replaced: reset, restore), or a removed account's. */
+  forget(accountId?: string): void {
+    if (accountId === undefined) this.answered.clear();
+    else this.answered.delete(accountId);
   }
 }

@@ -124,12 +124,23 @@ export function matches(e: Kept, f: JournalFilter): boolean {
   );
 }
 
+/**
+ * The calls of no account (a control call made with the admin token, a call whose key is unknown) the
+ * journal keeps at most, newest first: they outlive every sandbox, so a hosted server that makes and
+ * removes sandboxes for weeks would otherwise fill its journal with them.
+ */
+export const SERVER_CALLS_KEPT = 1_000;
+
 /** The journal of one process. */
 export class MemoryJournalLog implements JournalLog {
-  /** The kept calls, oldest first; the slots before `head` were dropped. */
+  /** The kept calls, oldest first; dropped ones leave an empty slot until the array is compacted. */
   private entries: (Kept | undefined)[] = [];
   /** Entries before this index were dropped (compacted now and then, not on every call). */
   private head = 0;
+  /** Empty slots (dropped entries), before `head` or not. */
+  private holes = 0;
+  /** The slots of the calls of no account, oldest first. */
+  private serverSlots: number[] = [];
   private heldBytes = 0;
   private next = 1;
 
@@ -139,16 +150,30 @@ export class MemoryJournalLog implements JournalLog {
     const kept: Kept = { id: this.next++, ...call };
     this.entries.push(kept);
     this.heldBytes += kept.bytes;
-    while (this.heldBytes > this.limitBytes && this.head < this.entries.length - 1) {
-      this.heldBytes -= this.entries[this.head]?.bytes ?? 0;
-      // dropped: the slot is let go now, the array compacted now and then (below)
-      this.entries[this.head++] = undefined;
-    }
-    if (this.head > 1024 && this.head > this.entries.length / 2) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
-    }
+    if (kept.account_id === null) this.serverSlots.push(this.entries.length - 1);
+    while (this.serverSlots.length > SERVER_CALLS_KEPT) this.drop(this.serverSlots.shift() ?? 0);
+    while (this.heldBytes > this.limitBytes && this.head < this.entries.length - 1) this.drop(this.head++);
+    while ((this.serverSlots[0] ?? Infinity) < this.head) this.serverSlots.shift();
+    if (this.holes > 1024 && this.holes > this.entries.length / 2) this.compact();
     return kept;
+  }
+
+  /** Lets the entry of a slot go (its slot stays empty until compacted). */
+  private drop(slot: number): void {
+    const e = this.entries[slot];
+    if (!e) return;
+    this.heldBytes -= e.bytes;
+    this.entries[slot] = undefined;
+    this.holes++;
+  }
+
+  /** The kept entries alone, in order. */
+  private compact(): void {
+    this.entries = this.entries.filter((e) => e !== undefined);
+    this.head = 0;
+    this.holes = 0;
+    this.serverSlots = [];
+    this.entries.forEach((e, i) => e?.account_id === null && this.serverSlots.push(i));
   }
 
   async page(f: JournalFilter, limit: number, before: number) {
@@ -179,7 +204,7 @@ export class MemoryJournalLog implements JournalLog {
       ? this.entries.slice(this.head).filter((e): e is Kept => e !== undefined && !dropped(scope, e.account_id))
       : [];
     this.entries = kept;
-    this.head = 0;
+    this.compact();
     this.heldBytes = kept.reduce((sum, e) => sum + e.bytes, 0);
   }
 }

@@ -105,6 +105,7 @@ export function resets(parts: {
       if (found) {
         await faults.clear(accountId);
         await journal.clear({ only: accountId });
+        clocks.forget(accountId);
       }
       return found;
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, MemoryJournalLog, type Recorded } from '../../src/engine/journal.js';
+import { Journal, MemoryJournalLog, SERVER_CALLS_KEPT, type Recorded } from '../../src/engine/journal.js';
 
 /** A call of the simulated API with these bodies. */
 const call = (requestBody: string, responseText: string): Recorded => ({
@@ -43,5 +43,21 @@ describe('the journal', () => {
     expect(page.count).toBeLessThan(100);
     expect(page.count).toBeGreaterThan(10);
     page.requests.forEach((r, i) => expect(r.response.body).toMatchObject({ i: 99 - i }));
+  });
+
+  it('keeps the newest SERVER_CALLS_KEPT calls of no account, and every call of an account', async () => {
+    const journal = new Journal(new MemoryJournalLog(64 * 1024 * 1024));
+    const total = SERVER_CALLS_KEPT * 3;
+    for (let i = 0; i < total; i++) {
+      await journal.record({ ...call('{}', JSON.stringify({ i })), account_id: null, path: '/__sim/accounts' });
+      if (i % 10 === 0) await journal.record(call('{}', JSON.stringify({ i })));
+    }
+    const server = await journal.page({ api: 'all', path: '/__sim/accounts' }, 1);
+    expect(server.count).toBe(SERVER_CALLS_KEPT);
+    expect(server.requests[0]?.response.body).toEqual({ i: total - 1 });
+    expect((await journal.page({ account_id: 'a' }, 1)).count).toBe(total / 10);
+    await journal.clear({ only: 'a' });
+    await journal.record({ ...call('{}', '{"i": "after"}'), account_id: null, path: '/__sim/accounts' });
+    expect((await journal.page({ api: 'all', path: '/__sim/accounts' }, 1)).count).toBe(SERVER_CALLS_KEPT);
   });
 });

@@ -228,7 +228,7 @@ describe('the PostgreSQL store', () => {
 
   it('the journal keeps calls that come at once in few statements, each with its own id, bounded by its bytes', async () => {
     const store = await PgStore.open(await pg().database(), silentLogger, 'test');
-    const journal = new PgJournalLog(store, 50_000);
+    const journal = new PgJournalLog(store, 50_000, 1_000);
     const statements: string[] = [];
     const query = store.query.bind(store);
     store.query = ((sql: string, ...rest: unknown[]) => {
@@ -269,6 +269,17 @@ describe('the PostgreSQL store', () => {
           .map((k) => k.id)
           .reverse(),
       );
+      // of the calls of no account, the newest `serverCallsKept` (here 1,000) stay, give or take a trim's worth
+      const few = new PgJournalLog(store, 50_000_000, 10);
+      for (let i = 0; i < 450; i++) await few.append({ ...call(i * 2), path: `/__sim/accounts/${i}` });
+      const server = await few.page({ api: 'all', path: '/__sim/accounts/449' }, 10, Infinity);
+      expect(server.count).toBe(1);
+      const none = await journal.page({ api: 'all', path: '/__sim/accounts/0' }, 10, Infinity);
+      expect(none.count).toBe(0);
+      const accountless = await store.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM journal WHERE account_id IS NULL',
+      );
+      expect(accountless[0]!.n).toBeLessThanOrEqual(10 + 200);
     } finally {
       await store.close();
     }

@@ -150,6 +150,8 @@ export class PgJournalLog implements JournalLog {
   constructor(
     private readonly db: PgStore,
     private readonly limitBytes: number,
+    /** The calls of no account kept at most (the engine's SERVER_CALLS_KEPT). */
+    private readonly serverCallsKept: number,
   ) {}
 
   append(call: Omit<Kept, 'id'>): Promise<Kept> {
@@ -205,8 +207,15 @@ export class PgJournalLog implements JournalLog {
     const before = this.appended;
     this.appended += calls.length;
     const last = rows[rows.length - 1];
-    if (last && Math.floor(before / JOURNAL_TRIM_EVERY) !== Math.floor(this.appended / JOURNAL_TRIM_EVERY))
+    if (last && Math.floor(before / JOURNAL_TRIM_EVERY) !== Math.floor(this.appended / JOURNAL_TRIM_EVERY)) {
       await this.db.query('DELETE FROM journal WHERE upto <= $1', [Number(last.upto) - this.limitBytes]);
+      // the calls of no account: the newest SERVER_CALLS_KEPT (engine/journal.ts), give or take a trim's worth
+      await this.db.query(
+        `DELETE FROM journal WHERE account_id IS NULL AND id < (SELECT coalesce(min(id), 0) FROM
+           (SELECT id FROM journal WHERE account_id IS NULL ORDER BY id DESC LIMIT $1) newest)`,
+        [this.serverCallsKept],
+      );
+    }
     return rows.map((r) => Number(r.id));
   }
 
