@@ -70,8 +70,10 @@ export class DiskFiles implements FileArea {
   async get(id: string): Promise<Buffer | undefined> {
     try {
       return await readFile(this.path(id));
-    } catch {
-      return undefined;
+    } catch (e) {
+      // a file never written (or removed) is none; a disk that cannot be read is the caller's failure
+      if (missing(e)) return undefined;
+      throw e;
     }
   }
 
@@ -83,8 +85,9 @@ export class DiskFiles implements FileArea {
     let names: string[];
     try {
       names = await readdir(this.dir);
-    } catch {
-      return;
+    } catch (e) {
+      if (missing(e)) return;
+      throw e;
     }
     await Promise.all(names.filter((n) => !ids.has(n)).map((n) => rm(join(this.dir, n), { force: true })));
   }
@@ -92,8 +95,12 @@ export class DiskFiles implements FileArea {
   async list(): Promise<string[]> {
     try {
       return await readdir(this.dir);
-    } catch {
-      return [];
+    } catch (e) {
+      if (missing(e)) return [];
+      throw e;
     }
   }
 }
+
+/** Whether a file system error says the file or folder is not there (and nothing worse). */
+const missing = (e: unknown): boolean => (e as NodeJS.ErrnoException)?.code === 'ENOENT';

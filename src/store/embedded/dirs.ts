@@ -35,7 +35,11 @@ export async function exists(path: string): Promise<boolean> {
  */
 export async function onlyFiles(paths: readonly string[]): Promise<void> {
   for (const path of paths) {
-    const found = await stat(path).catch(() => null);
+    // a path not there yet is made later; one that cannot be looked at is the caller's failure
+    const found = await stat(path).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return null;
+      throw e;
+    });
     if (!found || found.isFile()) continue;
     const [code, message] = found.isDirectory() ? ['EISDIR', 'it is a folder'] : ['ENOTFILE', 'not a regular file'];
     throw Object.assign(new Error(message), { code, path });
