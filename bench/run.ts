@@ -413,6 +413,14 @@ async function abFigures(): Promise<PairedRatio[]> {
   const before = process.env.BENCH_BEFORE;
   if (!before) throw new Error('BENCH_ONLY=ab needs BENCH_BEFORE: a checkout of the other build, built');
   const { server, url } = await seededPostgres('ab', 1_000);
+  // the other build's own database, seeded by its own store (a schema it does not know it refuses)
+  const beforeUrl = await server.database('ab_before');
+  const { PgStore: BeforeStore } = (await import(join(before, 'dist/src/store/postgres/store.js'))) as {
+    PgStore: typeof import('../src/store/postgres/store.js').PgStore;
+  };
+  const seeded = await BeforeStore.open(beforeUrl, { warn: () => undefined }, 'ab-before');
+  await seeded.run({ global: true }, (w) => w.replaceAll(stateWith(1_000)));
+  await seeded.close();
   const started: ChildProcess[] = [];
   const start = async (main: string, ...flags: string[]) => {
     const port = freshPort();
@@ -433,7 +441,7 @@ async function abFigures(): Promise<PairedRatio[]> {
       before: await start(mains.before, '--data', writeStore('ab-before', stateWith(1_000))),
       now: await start(mains.now, '--data', writeStore('ab-now', stateWith(1_000))),
     };
-    const pg = { before: await start(mains.before, '--store', url), now: await start(mains.now, '--store', url) };
+    const pg = { before: await start(mains.before, '--store', beforeUrl), now: await start(mains.now, '--store', url) };
     const get = (base: string) => ({
       url: `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`,
       headers: AUTH,

@@ -17,7 +17,7 @@ import type { CallUnit, Work, WorkOptions } from './engine/work.js';
 import type { SmppHooks, SmppServer } from './engine/transport/smpp.js';
 import type { SmppBinds } from './engine/transport/smpp_binds.js';
 import type { DbData } from './domain/rows.js';
-import type { CallScope, Store } from './store/store.js';
+import type { CallScope, Store, UnitOfWork, WorkScope } from './store/store.js';
 
 /**
  * The scenarios a server lists and runs (`GET /__sim/scenarios`, `POST /__sim/scenarios/{name}`):
@@ -58,6 +58,8 @@ export interface Runtime {
    * outbox; once committed, the scheduler wakes for any step the work scheduled.
    */
   work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts?: WorkOptions): Promise<T>;
+  /** Runs `fn` in one unit of work of `scope` and commits it (WorkRunner.run: the one runner). */
+  run<T>(scope: WorkScope, fn: (w: UnitOfWork) => Promise<T>): Promise<T>;
   /** Runs a call in one unit of work, begun with its caller's key (WorkRunner.call). */
   call<T>(scope: CallScope | { read: true }, fn: (unit: CallUnit) => Promise<T>): Promise<T>;
   /**

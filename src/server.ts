@@ -31,7 +31,7 @@ import { ScenarioShelf } from './testing/scenario_runner.js';
 import type { Fired } from './engine/schedule.js';
 import { Claims } from './engine/claims.js';
 import { Scheduler } from './engine/scheduler.js';
-import { WorkRunner } from './engine/work.js';
+import { WorkRunner, type Units } from './engine/work.js';
 import { SmppServer, type SmppHooks } from './engine/transport/smpp.js';
 import { SmppBinds, type Bound } from './engine/transport/smpp_binds.js';
 import { smppHooks } from './simulation/smpp.js';
@@ -101,7 +101,7 @@ function journalStep(journal: Journal, logger: Logger) {
  * Faults, the journal, snapshots and the coverage kept past its accounts: shared by the instances over
  * PostgreSQL; otherwise they live in this process.
  */
-function shared(pg: PgStore | undefined, store: Store, random: Random, limits: Limits, logger: Logger) {
+function shared(pg: PgStore | undefined, store: Store, units: Units, random: Random, limits: Limits, logger: Logger) {
   const faults = new Faults(random, pg ? new PgFaultRules(pg) : new MemoryFaultRules());
   const journal = new Journal(
     pg ? new PgJournalLog(pg, limits.journalBytes, SERVER_CALLS_KEPT) : new MemoryJournalLog(limits.journalBytes),
@@ -116,7 +116,7 @@ function shared(pg: PgStore | undefined, store: Store, random: Random, limits: L
       { count: limits.snapshots, bytes: limits.snapshotBytes },
       pg ? new PgSnapshotShelf(pg) : new MemorySnapshotShelf(),
     ),
-    coverage: new Coverage({ store, journal, faults, shelf: tallies }),
+    coverage: new Coverage({ units, journal, faults, shelf: tallies }),
   };
 }
 
@@ -147,6 +147,7 @@ function wireSmpp(parts: {
   });
   const hooks = smppHooks({
     ...parts,
+    units: runner,
     messageIds: parts.messageIds,
     wall: wallClock,
     work: (accountId, fn) => runner.work(accountId, fn),
@@ -201,27 +202,28 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const instance = instanceName();
   const { pg, store } = await openStore(opts, logger, instance);
   const fixtures = opts.fixtures ?? (() => fixtureState());
-  if (store.created) await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
   const random = opts.seed === undefined ? systemRandom() : seededRandom(opts.seed);
   const startMs = opts.startTime?.getTime() ?? wallClock();
   const clocks = new Clocks(wallClock, { mode: opts.clockMode ?? 'real', startMs });
   const ids = makeIds(random, () => clocks.server().ms());
-  const { faults, journal, snapshots, coverage } = shared(pg, store, random, limits, logger);
+  const claims = new Claims({ instance, shared: !!store.peers, wall: wallClock });
+  // the one runner of every unit of work
+  const runner = new WorkRunner({ store, clocks, ids, random, claims, scheduled: (a) => scheduler.notify(a) });
+  if (store.created) await runner.run({ global: true }, (w) => w.replaceAll(fixtures()));
+  const { faults, journal, snapshots, coverage } = shared(pg, store, runner, random, limits, logger);
   // the binds journal their deliver_sm through the hooks, made below (they wake the worker)
   const binds = new SmppBinds((exchange) => hooks.journal(exchange), stalledBind(logger));
-  const metrics = serverMetrics({ store, journal, clocks, smppBinds: () => binds.total() });
+  const metrics = serverMetrics({ store, units: runner, journal, clocks, smppBinds: () => binds.total() });
   const deliveries = new DeliveryWorker({
     metrics,
     smpp: binds,
     settled: settleDelivery,
-    store,
+    units: runner,
     clocks,
     faults,
     policy: new OutboundPolicy({ allow: opts.outboundAllow, deny: opts.outboundDeny }),
     logger,
   });
-  const claims = new Claims({ instance, shared: !!store.peers, wall: wallClock });
-  const runner = new WorkRunner({ store, clocks, ids, random, claims, scheduled: (a) => scheduler.notify(a) });
   const scheduler = new Scheduler({
     store,
     clocks,
@@ -256,8 +258,9 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     scenarios: new ScenarioShelf(opts.scenarioDirs),
     streams: new Set(),
     work: (accountId, fn, workOpts) => runner.work(accountId, fn, workOpts),
+    run: (scope, fn) => runner.run(scope, fn),
     call: (scope, fn) => runner.call(scope, fn),
-    ...resets({ store, fixtures, faults, journal, coverage, clocks, scheduler, ids, random }),
+    ...resets({ units: runner, fixtures, faults, journal, coverage, clocks, scheduler, ids, random }),
     async close() {
       for (const end of [...runtime.streams]) end();
       await runtime.smpp.server?.close();

@@ -9,7 +9,7 @@ import { read } from './read.js';
 export async function newSandbox(runtime: Runtime, name: string | undefined, run?: string): Promise<Sandbox> {
   const id = runtime.ids.uuid();
   // whole-state work, so that parallel creates cannot pass the limit together
-  return runtime.store.run({ global: true }, async (w) =>
+  return runtime.run({ global: true }, async (w) =>
     createSandbox(w, runtime, await runtime.clocks.of(w, id), id, name, runtime.limits.sandboxes, run),
   );
 }

@@ -26,7 +26,7 @@ async function clockOf(runtime: Runtime, accountId: string) {
 
 /** Freezes or resumes the account's clock (`POST /__sim/clock/freeze|resume`, and the library's clock). */
 export async function setFrozen(runtime: Runtime, accountId: string, frozen: boolean): Promise<void> {
-  await runtime.store.run({ account: accountId }, (w) =>
+  await runtime.run({ account: accountId }, (w) =>
     frozen ? runtime.clocks.freeze(w, accountId) : runtime.clocks.resume(w, accountId),
   );
   await runtime.scheduler.rearm();

@@ -4,4 +4,4 @@ import type { UnitOfWork } from '../store/store.js';
 
 /** Reads the store, outside any account's lock. */
 export const read = <T>(runtime: Runtime, fn: (w: UnitOfWork) => Promise<T>): Promise<T> =>
-  runtime.store.run({ read: true }, fn);
+  runtime.run({ read: true }, fn);

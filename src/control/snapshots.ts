@@ -12,12 +12,12 @@ export const snapshotHandlers = {
   }),
 
   simSaveSnapshot: async ({ runtime, body, own }) => {
-    await runtime.snapshots.save((fn) => runtime.store.run({ global: true }, fn), body.name, own);
+    await runtime.snapshots.save((fn) => runtime.run({ global: true }, fn), body.name, own);
     return { status: 201, body: { name: body.name, snapshots: await runtime.snapshots.list(own) } };
   },
 
   simRestoreSnapshot: async ({ runtime, params, own }) => {
-    if (!(await runtime.snapshots.restore((fn) => runtime.store.run({ global: true }, fn), params.name, own)))
+    if (!(await runtime.snapshots.restore((fn) => runtime.run({ global: true }, fn), params.name, own)))
       throw notFound('snapshot', params.name);
     runtime.clocks.forget();
     await runtime.scheduler.rearm();

@@ -6,7 +6,7 @@
  * past that the oldest go first.
  */
 import type { DeliveryRow } from '../domain/rows.js';
-import type { Store } from '../store/store.js';
+import type { Units } from './work.js';
 import type { FaultRule, JournalEntry, KeptTally, Tally, TallyShelf } from '../store/shared.js';
 import type { Faults } from './faults.js';
 import type { Journal } from './journal.js';
@@ -124,11 +124,11 @@ export type CoverageScope = { account_id: string } | { run: string } | 'all';
 
 /** The coverage of accounts, live and kept. */
 export class Coverage {
-  constructor(private readonly parts: { store: Store; journal: Journal; faults: Faults; shelf: TallyShelf }) {}
+  constructor(private readonly parts: { units: Units; journal: Journal; faults: Faults; shelf: TallyShelf }) {}
 
   /** The tally of the live records of some accounts (every account when `accounts` is undefined). */
   private async live(accounts: readonly string[] | undefined): Promise<Tally> {
-    const { store, journal, faults } = this.parts;
+    const { units, journal, faults } = this.parts;
     const only = accounts ? new Set(accounts) : undefined;
     const calls: JournalEntry[] = [];
     const filter = { api: 'v1' as const, ...(accounts?.length === 1 ? { account_id: accounts[0] } : {}) };
@@ -140,7 +140,7 @@ export class Coverage {
         if (!page.next_cursor) break;
         cursor = page.next_cursor;
       }
-    const rows = await store.run({ read: true }, async (w) => {
+    const rows = await units.run({ read: true }, async (w) => {
       if (!accounts) return w.deliveries.all();
       const out: DeliveryRow[] = [];
       for (const id of accounts) out.push(...(await w.deliveries.list(id)));
@@ -157,7 +157,7 @@ export class Coverage {
     if (scope === 'all') return undefined;
     if ('account_id' in scope) return [scope.account_id];
     const run = scope.run;
-    return this.parts.store.run({ read: true }, async (w) =>
+    return this.parts.units.run({ read: true }, async (w) =>
       (await w.accounts.sandboxes()).filter((a) => a.sandbox_run === run).map((a) => a.account_id),
     );
   }

@@ -6,7 +6,8 @@
  */
 import { elapsedMs, stopwatch, type Logger } from '../deps.js';
 import type { Attempt, DeliveryRow, StepRow } from '../domain/rows.js';
-import type { Store, UnitOfWork } from '../store/store.js';
+import type { UnitOfWork } from '../store/store.js';
+import type { Units } from './work.js';
 import type { Clocks } from './clock.js';
 import type { FaultEffect, Faults } from './faults.js';
 import type { Metrics } from './metrics.js';
@@ -34,7 +35,8 @@ export const SMPP_WAIT_MS = 24 * 3600_000;
 export type Settled = (w: UnitOfWork, row: DeliveryRow, delivered: boolean) => Promise<void>;
 
 export interface DeliveryWorkerOptions {
-  store: Store;
+  /** The one runner of units of work. */
+  units: Units;
   /** Registered by the simulation (src/simulation/lifecycles.ts settleDelivery); nothing by default. */
   settled?: Settled;
   /** Counts each attempt by protocol, kind and outcome. */
@@ -74,7 +76,7 @@ export class DeliveryWorker {
 
   /** Runs a due delivery step; answers what happened, for `advance`'s report. */
   async run(step: StepRow): Promise<string> {
-    const row = await this.opts.store.run({ read: true }, (w) => w.deliveries.getAnyAccount(step.data.ref));
+    const row = await this.opts.units.run({ read: true }, (w) => w.deliveries.getAnyAccount(step.data.ref));
     const runnable = ['pending', 'retrying', 'waiting'];
     if (!row || !runnable.includes(row.data.outcome)) {
       await this.record(step, row, []);
@@ -90,7 +92,7 @@ export class DeliveryWorker {
    * for it is dropped first. Answers the delivery with the new attempt, or null when the account has none of that id.
    */
   async redeliver(accountId: string, id: string): Promise<DeliveryRow | null> {
-    const row = await this.opts.store.run({ account: accountId }, async (w) => {
+    const row = await this.opts.units.run({ account: accountId }, async (w) => {
       const current = await w.deliveries.get(accountId, id);
       if (!current) return null;
       for (const step of await w.steps.ofRef(id))
@@ -102,13 +104,13 @@ export class DeliveryWorker {
     });
     if (!row) return null;
     await this.attemptAndRecord(undefined, row);
-    return (await this.opts.store.run({ read: true }, (w) => w.deliveries.get(accountId, id))) ?? null;
+    return (await this.opts.units.run({ read: true }, (w) => w.deliveries.get(accountId, id))) ?? null;
   }
 
   /** Sends one delivery now and logs it (an HTTP route callback: answered now or never). */
   async sendNow(row: DeliveryRow): Promise<OutboundResponse | null> {
     const { attempt, response } = await this.attempt(row, undefined);
-    await this.opts.store.run({ account: row.account_id }, async (w) => {
+    await this.opts.units.run({ account: row.account_id }, async (w) => {
       const current = await w.deliveries.getAnyAccount(row.data.id);
       if (current)
         await w.deliveries.update(current, (d) => {
@@ -174,9 +176,9 @@ export class DeliveryWorker {
     try {
       while (state.again) {
         state.again = false;
-        const waiting = await this.opts.store.run({ read: true }, (w) => w.deliveries.waitingFor(keyId));
+        const waiting = await this.opts.units.run({ read: true }, (w) => w.deliveries.waitingFor(keyId));
         for (const row of waiting) {
-          const claimed = await this.opts.store.run({ account: row.account_id }, async (w) => {
+          const claimed = await this.opts.units.run({ account: row.account_id }, async (w) => {
             const current = await w.deliveries.getAnyAccount(row.data.id);
             if (current?.data.outcome !== 'waiting') return undefined;
             return w.deliveries.update(current, (d) => {
@@ -193,7 +195,7 @@ export class DeliveryWorker {
 
   /** Sends what an out-of-order fault held back for this target, after the delivery that just went. */
   private async releaseHeld(after: DeliveryRow): Promise<void> {
-    const held = await this.opts.store.run({ read: true }, (w) => w.deliveries.heldFor(after.data.target));
+    const held = await this.opts.units.run({ read: true }, (w) => w.deliveries.heldFor(after.data.target));
     for (const row of held) {
       if (row.data.id === after.data.id) continue;
       await this.attemptAndRecord(undefined, {
@@ -205,15 +207,15 @@ export class DeliveryWorker {
 
   /** One attempt: refused by policy, failed by an injected fault, or really sent by its transport. */
   private async attempt(row: DeliveryRow, fault: FaultEffect | undefined): Promise<Outcome> {
-    const { store, clocks, policy, faults, smpp } = this.opts;
-    const clock = await store.run({ read: true }, (w) => clocks.of(w, row.account_id));
+    const { units, clocks, policy, faults, smpp } = this.opts;
+    const clock = await units.run({ read: true }, (w) => clocks.of(w, row.account_id));
     const attempt: Attempt = { at: clock.iso(), status: null, error: null, duration_ms: 0 };
     const refusal = policy.refusal(row.request.url);
     if (refusal) return refusedOutcome(attempt, refusal);
     if (fault?.fail) return outcomeOf({ ...attempt, error: 'injected fault' }, null);
     const started = stopwatch();
     const transport = TRANSPORTS[row.request.method] ?? httpAttempt;
-    const file = (id: string) => store.run({ read: true }, (w) => w.files.get(id));
+    const file = (id: string) => units.run({ read: true }, (w) => w.files.get(id));
     const outcome = await transport(row, attempt, { policy, faults, smpp, file, nowMs: clock.ms() });
     outcome.attempt.duration_ms = elapsedMs(started);
     return outcome;
@@ -229,7 +231,7 @@ export class DeliveryWorker {
   ): Promise<void> {
     const accountId = row?.account_id ?? step?.account_id;
     if (!accountId) return;
-    await this.opts.store.run({ account: accountId }, async (w) => {
+    await this.opts.units.run({ account: accountId }, async (w) => {
       if (step) {
         const stored = await w.steps.getAnyAccount(step.data.id);
         if (stored) await w.steps.remove(stored);

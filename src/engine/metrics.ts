@@ -7,6 +7,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Store } from '../store/store.js';
+import type { Units } from './work.js';
 import type { Clocks } from './clock.js';
 import type { Journal } from './journal.js';
 
@@ -110,18 +111,19 @@ export class Metrics {
 /** The metrics of a server, their gauges read from its parts when scraped. */
 export function serverMetrics(parts: {
   store: Store;
+  units: Units;
   journal: Journal;
   clocks: Clocks;
   smppBinds: () => number;
 }): Metrics {
-  const { store, journal, clocks } = parts;
+  const { store, units, journal, clocks } = parts;
   return new Metrics({
     journalBytes: () => journal.bytes(),
-    sandboxes: () => store.run({ read: true }, async (w) => (await w.accounts.sandboxes()).length),
+    sandboxes: () => units.run({ read: true }, async (w) => (await w.accounts.sandboxes()).length),
     storeBytes: async () => store.size?.(),
     smppBinds: parts.smppBinds,
     steps: () =>
-      store.run({ read: true }, async (w) => {
+      units.run({ read: true }, async (w) => {
         const steps = await w.steps.all();
         const now = new Map<string, number>();
         let due = 0;

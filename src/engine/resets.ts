@@ -5,7 +5,7 @@
  */
 import type { Ids, Random } from '../deps.js';
 import { COLLECTION_NAMES, type AnyRow, type DbData } from '../domain/rows.js';
-import type { Store } from '../store/store.js';
+import type { Units } from './work.js';
 import type { Clocks } from './clock.js';
 import type { Coverage } from './coverage.js';
 import type { Faults } from './faults.js';
@@ -25,14 +25,14 @@ export interface Resets {
  * Keeps what the account covered before its records go, so a suite's coverage outlives its
  * sandboxes; false when there is no such account.
  */
-async function keptCoverage(store: Store, coverage: Coverage, accountId: string): Promise<boolean> {
-  const account = await store.run({ read: true }, (w) => w.accounts.getAnyAccount(accountId));
+async function keptCoverage(units: Units, coverage: Coverage, accountId: string): Promise<boolean> {
+  const account = await units.run({ read: true }, (w) => w.accounts.getAnyAccount(accountId));
   if (account) await coverage.keep(accountId, account.sandbox_run ?? null);
   return !!account;
 }
 
 export function resets(parts: {
-  store: Store;
+  units: Units;
   fixtures: () => DbData;
   faults: Faults;
   journal: Journal;
@@ -42,19 +42,19 @@ export function resets(parts: {
   ids: Ids;
   random: Random;
 }): Resets {
-  const { store, fixtures, faults, journal, coverage, clocks, scheduler, ids, random } = parts;
-  const keepCoverage = (accountId: string) => keptCoverage(store, coverage, accountId);
+  const { units, fixtures, faults, journal, coverage, clocks, scheduler, ids, random } = parts;
+  const keepCoverage = (accountId: string) => keptCoverage(units, coverage, accountId);
   return {
     async reset(opts = {}) {
       if (opts.keepSandboxes === false) {
-        await store.run({ global: true }, (w) => w.replaceAll(fixtures()));
+        await units.run({ global: true }, (w) => w.replaceAll(fixtures()));
         await faults.clear();
         await journal.clear();
         await coverage.clear();
       } else {
-        for (const a of await store.run({ read: true }, (w) => w.accounts.all()))
+        for (const a of await units.run({ read: true }, (w) => w.accounts.all()))
           if (a.sandbox_block === null) await coverage.keep(a.account_id, null);
-        const kept = await store.run({ global: true }, async (w) => {
+        const kept = await units.run({ global: true }, async (w) => {
           const boxes = (await w.accounts.sandboxes()).map((a) => a.account_id);
           const state = fixtures();
           for (const id of boxes) {
@@ -73,7 +73,7 @@ export function resets(parts: {
     },
     async resetAccount(accountId) {
       if (!(await keepCoverage(accountId))) return false;
-      const found = await store.run({ global: true }, async (w) => {
+      const found = await units.run({ global: true }, async (w) => {
         const account = await w.accounts.getAnyAccount(accountId);
         if (!account) return false;
         if (account.sandbox_block === null) {
@@ -97,7 +97,7 @@ export function resets(parts: {
     },
     async removeAccount(accountId) {
       if (!(await keepCoverage(accountId))) return false;
-      const found = await store.run({ global: true }, async (w) => {
+      const found = await units.run({ global: true }, async (w) => {
         if (!(await w.accounts.getAnyAccount(accountId))) return false;
         await w.removeAccount(accountId);
         return true;

@@ -69,7 +69,7 @@ export class Scheduler {
           throw new NextTooFar(next?.data.at ?? '', to - from);
       }
       const fired = await this.runUntil(accountId, to ?? -Infinity);
-      const clock = await this.opts.store.run({ account: accountId }, (w) =>
+      const clock = await this.opts.runner.run({ account: accountId }, (w) =>
         this.opts.clocks.advanceTo(w, accountId, to ?? -Infinity),
       );
       this.opts.store.peers?.tell('steps', accountId);
@@ -155,10 +155,10 @@ export class Scheduler {
    * so the one that failed is dropped by itself.
    */
   private async runTogether(accountId: string, steps: StepRow[]): Promise<{ step: StepRow; what: string | null }[]> {
-    const { store, clocks } = this.opts;
+    const { runner, clocks } = this.opts;
     let done: { step: StepRow; what: string | null }[];
     try {
-      done = await store.run({ account: accountId }, async (w) => {
+      done = await runner.run({ account: accountId }, async (w) => {
         const out: { step: StepRow; what: string | null }[] = [];
         const clock = await clocks.advanceTo(w, accountId, Date.parse(steps[0]?.data.at ?? ''));
         for (const step of steps)
@@ -200,11 +200,11 @@ export class Scheduler {
 
   /** Runs one step; null when it was not this instance's to run (another ran it, or is running it). */
   private async runStep(step: StepRow): Promise<string | null> {
-    const { store, clocks, logger } = this.opts;
+    const { runner, clocks, logger } = this.opts;
     const accountId = step.account_id;
     if (step.data.kind === 'delivery') {
       // sent outside any lock: claimed first, so no other instance sends it meanwhile
-      const mine = await store.run({ account: accountId }, async (w) => {
+      const mine = await runner.run({ account: accountId }, async (w) => {
         const stored = await w.steps.getAnyAccount(step.data.id);
         if (!stored || this.opts.claims.heldElsewhere(stored)) return null;
         await clocks.advanceTo(w, accountId, Date.parse(step.data.at));
@@ -219,7 +219,7 @@ export class Scheduler {
       return said;
     }
     try {
-      const said = await store.run({ account: accountId }, async (w) => {
+      const said = await runner.run({ account: accountId }, async (w) => {
         if (!(await this.take(w, step))) return null;
         return this.runLifecycle(w, await clocks.advanceTo(w, accountId, Date.parse(step.data.at)), step);
       });
@@ -229,7 +229,7 @@ export class Scheduler {
       if (e instanceof StorageUnavailable) throw e;
       // a step that throws is a dipswitch bug: it is dropped, said, and the others go on
       logger.warn(`step ${step.data.kind} ${step.data.ref} failed: ${(e as Error).stack ?? String(e)}`);
-      await store.run({ account: accountId }, async (w) => {
+      await runner.run({ account: accountId }, async (w) => {
         const stored = await w.steps.getAnyAccount(step.data.id);
         if (stored) await w.steps.remove(stored);
       });
@@ -238,7 +238,7 @@ export class Scheduler {
   }
 
   private read<T>(fn: (w: UnitOfWork) => Promise<T>): Promise<T> {
-    return this.opts.store.run({ read: true }, fn);
+    return this.opts.runner.run({ read: true }, fn);
   }
 
   /** The state changed (a clock, reset, restore): the timers here and on the other instances are set again. */

@@ -5,7 +5,7 @@
  * all go through. Nothing else: the wiring stays in src/server.ts.
  */
 import { idsAt, type Ids, type Random } from '../deps.js';
-import type { CallerRows, CallScope, KeyLookup, Store, UnitOfWork } from '../store/store.js';
+import type { CallerRows, CallScope, KeyLookup, Store, UnitOfWork, WorkScope } from '../store/store.js';
 import type { Claims } from './claims.js';
 import type { Clock, Clocks } from './clock.js';
 import { outbox, type SimPort } from './outbox.js';
@@ -89,9 +89,22 @@ export interface WorkRunnerOptions extends WorkSources {
   scheduled(accountId: string): void;
 }
 
-/** Runs units of work of an account, each with its Work: the one way steps enter the schedule. */
-export class WorkRunner {
+/**
+ * The one way a unit of work runs: a call's, a lifecycle step's, a delivery's, a reset's, a control
+ * call's, a metric's read (WorkRunner; nothing else calls the store's `run`).
+ */
+export interface Units {
+  run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T>;
+}
+
+/** Runs units of work, an account's each with its Work: the one way steps enter the schedule. */
+export class WorkRunner implements Units {
   constructor(private readonly opts: WorkRunnerOptions) {}
+
+  /** Runs `fn` in one unit of work of `scope` and commits it (the store's own, with no Work around it). */
+  run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
+    return this.opts.store.run(scope, fn);
+  }
 
   /**
    * Runs `fn` in one unit of work of the account, with its clock and outbox, and commits it; once
@@ -99,7 +112,7 @@ export class WorkRunner {
    */
   async work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts: WorkOptions = {}): Promise<T> {
     let earliest: number | null = null;
-    const result = await this.opts.store.run(opts.read ? { read: true } : { account: accountId }, async (w) => {
+    const result = await this.run(opts.read ? { read: true } : { account: accountId }, async (w) => {
       const done = await this.within(w, accountId, await this.opts.clocks.of(w, accountId), fn);
       earliest = done.earliest;
       return done.out;
@@ -115,7 +128,7 @@ export class WorkRunner {
    */
   async call<T>(scope: CallScope | { read: true }, fn: (unit: CallUnit) => Promise<T>): Promise<T> {
     let made: { accountId: string; work: MadeWork } | undefined;
-    const result = await this.opts.store.run('read' in scope ? scope : { call: scope }, async (w) => {
+    const result = await this.run('read' in scope ? scope : { call: scope }, async (w) => {
       const out = await fn({
         caller: (key) => w.caller(key),
         wait: (pending) => w.wait(pending),

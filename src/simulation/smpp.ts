@@ -8,11 +8,10 @@ import { secretMatches } from '../domain/secrets.js';
 import type { Clocks } from '../engine/clock.js';
 import type { Faults } from '../engine/faults.js';
 import type { Journal } from '../engine/journal.js';
-import type { Work } from '../engine/work.js';
+import type { Units, Work } from '../engine/work.js';
 import { SMPP_STATUS, type SmppHooks } from '../engine/transport/smpp.js';
 import type { Bound, Exchange } from '../engine/transport/smpp_binds.js';
 import { RECEIPT_STATES, receiptText } from '../engine/transport/smpp_messages.js';
-import type { Store } from '../store/store.js';
 import type { PDU } from 'smpp';
 import { lostWith } from '../domain/side_paths.js';
 import type { Logger } from '../deps.js';
@@ -22,7 +21,8 @@ import { messageId, numberOfAddress, type MessageIdForm } from '../domain/smpp_a
 export const RECEIPT_DELAY_MS = 2_000;
 
 export interface SmppDeps {
-  store: Store;
+  /** The one runner of units of work. */
+  units: Units;
   clocks: Clocks;
   faults: Faults;
   journal: Journal;
@@ -47,7 +47,7 @@ function textOf(pdu: PDU): string {
 export function smppHooks(deps: SmppDeps): SmppHooks {
   return {
     async authenticate(systemId, password) {
-      const keys = await deps.store.run({ read: true }, (w) => w.apiKeys.bySmppSystemId(systemId));
+      const keys = await deps.units.run({ read: true }, (w) => w.apiKeys.bySmppSystemId(systemId));
       if (!keys.length) return { status: SMPP_STATUS.ESME_RINVSYSID };
       const key = keys.find((k) => secretMatches(password, k.smpp_secret_hash));
       // a known system id: the refusal is its account's to see
@@ -138,7 +138,7 @@ function fieldsOf(pdu: PDU | null): Record<string, unknown> | null {
 async function journal(deps: SmppDeps, e: Exchange): Promise<void> {
   const accountId = e.accountId;
   const clock = accountId
-    ? await deps.store.run({ read: true }, (w) => deps.clocks.of(w, accountId))
+    ? await deps.units.run({ read: true }, (w) => deps.clocks.of(w, accountId))
     : deps.clocks.server();
   await deps.journal.record({
     api: 'smpp',

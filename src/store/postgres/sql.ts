@@ -49,6 +49,8 @@ export const MIGRATIONS: (string | { reindex: CollectionName })[] = [
   `CREATE TABLE IF NOT EXISTS tallies (account_id text PRIMARY KEY, run text, seq bigserial NOT NULL, tally text NOT NULL);
    CREATE INDEX IF NOT EXISTS tallies_run ON tallies (run);
    CREATE INDEX IF NOT EXISTS tallies_seq ON tallies (seq);`,
+  // the journal's calls of no account, kept to the newest few (shared.ts): found without reading the others
+  'CREATE INDEX IF NOT EXISTS journal_server ON journal (id) WHERE account_id IS NULL',
 ];
 
 /** Counts every list (of every collection and account) into list_counts, emptied first. */
