@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const src = (...parts) => parts.map((p) => `./src/${p}`);
 /** The parts that pick or are a store backend, the handlers, and what only the top may import. */
 const BACKENDS = src('store/embedded', 'store/postgres');
-const ROOTS = src('server.ts', 'cli', 'index.ts', 'trust');
+const ROOTS = src('server.ts', 'backends.ts', 'cli', 'index.ts', 'trust');
 const HANDLERS = src('handling', 'api', 'control', 'http');
 
 /**

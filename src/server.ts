@@ -22,11 +22,12 @@ import {
 import { Clocks } from './engine/clock.js';
 import { DeliveryWorker } from './engine/deliveries.js';
 import { classify, OutboundPolicy, type Deniable } from './engine/transport/outbound.js';
-import { Faults, MemoryFaultRules } from './engine/faults.js';
-import { Journal, MemoryJournalLog, SERVER_CALLS_KEPT } from './engine/journal.js';
-import { addTally, Coverage, KEPT_TALLIES, MemoryTallyShelf } from './engine/coverage.js';
+import { Faults } from './engine/faults.js';
+import { Journal } from './engine/journal.js';
+import { Coverage } from './engine/coverage.js';
+import { openStore, sideStores } from './backends.js';
 import { serverMetrics, type Metrics } from './engine/metrics.js';
-import { MemorySnapshotShelf, Snapshots } from './engine/sandboxes.js';
+import { Snapshots } from './engine/sandboxes.js';
 import { ScenarioShelf } from './testing/scenario_runner.js';
 import type { Fired } from './engine/schedule.js';
 import { Claims } from './engine/claims.js';
@@ -39,9 +40,7 @@ import { runners } from './simulation/simulation.js';
 import { settleDelivery } from './simulation/lifecycles.js';
 import { fixtureState } from './store/fixtures.js';
 import type { MessageIdForm } from './domain/smpp_addresses.js';
-import { JsonStore, type JsonStoreOptions } from './store/embedded/json_store.js';
-import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/postgres/shared.js';
-import { PgTallyShelf } from './store/postgres/tallies.js';
+import type { JsonStoreOptions } from './store/embedded/json_store.js';
 import type { PgStore } from './store/postgres/store.js';
 import type { Store } from './store/store.js';
 import type { ClockMode, DbData } from './domain/rows.js';
@@ -97,25 +96,15 @@ function journalStep(journal: Journal, logger: Logger) {
       );
 }
 
-/**
- * Faults, the journal, snapshots and the coverage kept past its accounts: shared by the instances over
- * PostgreSQL; otherwise they live in this process.
- */
+/** What the engine keeps beside the store: fault rules, the journal, snapshots and coverage, over their side stores. */
 function shared(pg: PgStore | undefined, store: Store, units: Units, random: Random, limits: Limits, logger: Logger) {
-  const faults = new Faults(random, pg ? new PgFaultRules(pg) : new MemoryFaultRules());
-  const journal = new Journal(
-    pg ? new PgJournalLog(pg, limits.journalBytes, SERVER_CALLS_KEPT) : new MemoryJournalLog(limits.journalBytes),
-    store.peers,
-    (m) => logger.warn(m),
-  );
-  const tallies = pg ? new PgTallyShelf(pg, KEPT_TALLIES, addTally) : new MemoryTallyShelf();
+  const { rules, log, shelf, tallies } = sideStores(pg, limits);
+  const faults = new Faults(random, rules);
+  const journal = new Journal(log, store.peers, (m) => logger.warn(m));
   return {
     faults,
     journal,
-    snapshots: new Snapshots(
-      { count: limits.snapshots, bytes: limits.snapshotBytes },
-      pg ? new PgSnapshotShelf(pg) : new MemorySnapshotShelf(),
-    ),
+    snapshots: new Snapshots({ count: limits.snapshots, bytes: limits.snapshotBytes }, shelf),
     coverage: new Coverage({ units, journal, faults, shelf: tallies }),
   };
 }
@@ -176,20 +165,6 @@ function unrefTimer(fn: () => void, ms: number): { cancel(): void } {
   return { cancel: () => clearTimeout(t) };
 }
 
-/** The store the options name: PostgreSQL (its driver loaded only then), or the embedded one. */
-async function openStore(
-  opts: ServerOptions,
-  logger: Logger,
-  instance: string,
-): Promise<{ pg: PgStore | undefined; store: Store }> {
-  // the driver is loaded only for a database: the embedded store's start-up does without it
-  const pg =
-    'postgres' in opts.store
-      ? await (await import('./store/postgres/store.js')).PgStore.open(opts.store.postgres, logger, instance)
-      : undefined;
-  return { pg, store: pg ?? (await JsonStore.open(opts.store as JsonStoreOptions, logger)) };
-}
-
 /** The defaults, with the limits the options give. */
 function limitsOf(opts: ServerOptions): Limits {
   const given = Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined);
@@ -200,7 +175,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const logger = opts.logger ?? consoleLogger;
   const limits = limitsOf(opts);
   const instance = instanceName();
-  const { pg, store } = await openStore(opts, logger, instance);
+  const { pg, store } = await openStore(opts.store, logger, instance);
   const fixtures = opts.fixtures ?? (() => fixtureState());
   const random = opts.seed === undefined ? systemRandom() : seededRandom(opts.seed);
   const startMs = opts.startTime?.getTime() ?? wallClock();

@@ -6,32 +6,14 @@
  * one is near, the name that was probably meant.
  */
 
+import type { components } from '../generated/sim.js';
 import { callMatchProblems, emptinessProblems, type RoutedOperation } from './matching.js';
 
 export type { RoutedOperation } from './matching.js';
 
-export interface RuleMatch {
-  /** Every call (an inbound rule): said explicitly, since an empty match is refused. */
-  any?: boolean;
-  method?: string;
-  path?: string;
-  operation_id?: string;
-  url?: string;
-  smpp?: string;
-  system_id?: string;
-}
-
-export interface RuleEffect {
-  status?: number;
-  body?: unknown;
-  delay_ms?: number;
-  drop?: boolean;
-  malformed?: boolean;
-  fail?: boolean;
-  duplicate?: boolean;
-  reorder?: boolean;
-  smpp_status?: number;
-}
+/** A rule's match and effect as the control API's contract types them (contract/sim.yaml). */
+export type RuleMatch = components['schemas']['fault_match'];
+export type RuleEffect = components['schemas']['fault_effect'];
 
 export interface RuleProblem {
   pointer: string;

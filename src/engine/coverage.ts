@@ -7,7 +7,7 @@
  */
 import type { DeliveryRow } from '../domain/rows.js';
 import type { Units } from './work.js';
-import type { FaultRule, JournalEntry, KeptTally, Tally, TallyShelf } from '../store/shared.js';
+import type { FaultRule, JournalEntry, Tally, TallyShelf } from '../store/shared.js';
 import type { Faults } from './faults.js';
 import type { Journal } from './journal.js';
 
@@ -85,38 +85,6 @@ export function addTally(into: Tally, from: Tally): Tally {
     }
   addCounts(into.faults, from.faults);
   return into;
-}
-
-/**
- * Kept tallies in this process, oldest first, each as its JSON text: a tally's counts by status are
- * objects with integer keys, which V8 backs with an array as long as the largest status (2.5 KB for a
- * `201`); the text of a tally is a tenth of that, and is read only when coverage is asked for.
- */
-export class MemoryTallyShelf implements TallyShelf {
-  private readonly kept = new Map<string, { run: string | null; text: string }>();
-
-  async add(k: KeptTally): Promise<void> {
-    const was = this.kept.get(k.account_id);
-    this.kept.delete(k.account_id);
-    const tally = addTally(was ? (JSON.parse(was.text) as Tally) : emptyTally(), k.tally);
-    this.kept.set(k.account_id, { run: k.run ?? was?.run ?? null, text: JSON.stringify(tally) });
-    for (const id of this.kept.keys()) {
-      if (this.kept.size <= KEPT_TALLIES) break;
-      this.kept.delete(id);
-    }
-  }
-
-  async list(f: { account_id?: string; run?: string }): Promise<KeptTally[]> {
-    const found: KeptTally[] = [];
-    for (const [account_id, { run, text }] of this.kept)
-      if ((f.account_id === undefined || account_id === f.account_id) && (f.run === undefined || run === f.run))
-        found.push({ account_id, run, tally: JSON.parse(text) as Tally });
-    return found;
-  }
-
-  async clear(): Promise<void> {
-    this.kept.clear();
-  }
 }
 
 /** Which accounts a coverage report counts: one, the sandboxes of a run, or every account. */

@@ -35,48 +35,6 @@ export interface InboundCall {
 /** At most this many rules at once; one more is refused (422 `limit_reached`). */
 export const MAX_FAULTS = 1_000;
 
-/** The rules of one process. */
-export class MemoryFaultRules implements FaultRules {
-  private rules: FaultRule[] = [];
-
-  async all(): Promise<FaultRule[]> {
-    return this.rules.map((r) => ({ ...r }));
-  }
-
-  async live(): Promise<readonly FaultRule[]> {
-    return this.rules;
-  }
-
-  cached(): readonly FaultRule[] {
-    return this.rules;
-  }
-
-  async count(): Promise<number> {
-    return this.rules.length;
-  }
-
-  async add(rule: FaultRule): Promise<void> {
-    this.rules.push({ ...rule });
-  }
-
-  async remove(id: string): Promise<FaultRule | undefined> {
-    const rule = this.rules.find((r) => r.id === id);
-    this.rules = this.rules.filter((r) => r.id !== id);
-    return rule && { ...rule };
-  }
-
-  async clear(): Promise<void> {
-    this.rules = [];
-  }
-
-  async take(rule: FaultRule): Promise<boolean> {
-    const kept = this.rules.find((r) => r.id === rule.id);
-    if (!kept || (kept.times !== null && kept.fired >= kept.times)) return false;
-    kept.fired++;
-    return true;
-  }
-}
-
 /** Whether an inbound rule's match takes the call. */
 const inboundMatch =
   (call: InboundCall) =>
@@ -86,7 +44,7 @@ const inboundMatch =
 export class Faults {
   constructor(
     private readonly random: Random,
-    private readonly rules: FaultRules = new MemoryFaultRules(),
+    private readonly rules: FaultRules,
   ) {}
 
   async add(rule: Omit<FaultRule, 'fired'>): Promise<ShownFaultRule> {

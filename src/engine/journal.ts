@@ -5,11 +5,10 @@
  * buffer), and a call without a valid key keeps no body at all.
  */
 import type { Peers } from '../store/store.js';
-import { pathHolds } from '../domain/matching.js';
 import { redactBody, redactHeaders, redactText } from './redact.js';
 import { lostWith, type Warn } from '../domain/side_paths.js';
 import {
-  dropped,
+  matches,
   type JournalEntry,
   type JournalFilter,
   type JournalLog,
@@ -108,106 +107,6 @@ export interface Recorded {
 
 /** A live reader: called with each call journaled from now on that its filter matches. */
 export type JournalListener = (entry: JournalEntry) => void;
-
-/** Whether a kept call passes a filter of `GET /__sim/requests` (or of a live reader). */
-export function matches(e: Kept, f: JournalFilter): boolean {
-  const api = f.api ?? 'v1';
-  return (
-    (api === 'all' || api === (e.api === 'openapi' ? 'v1' : e.api)) &&
-    (!f.path || pathHolds(f.path, e.path)) &&
-    (!f.method || e.method === f.method.toUpperCase()) &&
-    (f.status === undefined || e.status === f.status) &&
-    (!f.operation_id || e.operation_id === f.operation_id) &&
-    (!f.account_id || e.account_id === f.account_id) &&
-    (!f.since || e.at >= f.since) &&
-    (!f.until || e.at <= f.until)
-  );
-}
-
-/**
- * The calls of no account (a control call made with the admin token, a call whose key is unknown) the
- * journal keeps at most, newest first: they outlive every sandbox, so a hosted server that makes and
- * removes sandboxes for weeks would otherwise fill its journal with them.
- */
-export const SERVER_CALLS_KEPT = 1_000;
-
-/** The journal of one process. */
-export class MemoryJournalLog implements JournalLog {
-  /** The kept calls, oldest first; dropped ones leave an empty slot until the array is compacted. */
-  private entries: (Kept | undefined)[] = [];
-  /** Entries before this index were dropped (compacted now and then, not on every call). */
-  private head = 0;
-  /** Empty slots (dropped entries), before `head` or not. */
-  private holes = 0;
-  /** The slots of the calls of no account, oldest first. */
-  private serverSlots: number[] = [];
-  private heldBytes = 0;
-  private next = 1;
-
-  constructor(private readonly limitBytes: number) {}
-
-  async append(call: Omit<Kept, 'id'>): Promise<Kept> {
-    const kept: Kept = { id: this.next++, ...call };
-    this.entries.push(kept);
-    this.heldBytes += kept.bytes;
-    if (kept.account_id === null) this.serverSlots.push(this.entries.length - 1);
-    while (this.serverSlots.length > SERVER_CALLS_KEPT) this.drop(this.serverSlots.shift() ?? 0);
-    while (this.heldBytes > this.limitBytes && this.head < this.entries.length - 1) this.drop(this.head++);
-    while ((this.serverSlots[0] ?? Infinity) < this.head) this.serverSlots.shift();
-    if (this.holes > 1024 && this.holes > this.entries.length / 2) this.compact();
-    return kept;
-  }
-
-  /** Lets the entry of a slot go (its slot stays empty until compacted). */
-  private drop(slot: number): void {
-    const e = this.entries[slot];
-    if (!e) return;
-    this.heldBytes -= e.bytes;
-    this.entries[slot] = undefined;
-    this.holes++;
-  }
-
-  /** The kept entries alone, in order. */
-  private compact(): void {
-    this.entries = this.entries.filter((e) => e !== undefined);
-    this.head = 0;
-    this.holes = 0;
-    this.serverSlots = [];
-    this.entries.forEach((e, i) => e?.account_id === null && this.serverSlots.push(i));
-  }
-
-  async page(f: JournalFilter, limit: number, before: number) {
-    let count = 0;
-    let more = false;
-    const found: Kept[] = [];
-    for (let i = this.entries.length - 1; i >= this.head; i--) {
-      const e = this.entries[i];
-      if (!e || !matches(e, f)) continue;
-      count++;
-      if (e.id >= before) continue;
-      if (found.length < limit) found.push(e);
-      else more = true;
-    }
-    return { count, found, more };
-  }
-
-  async get(): Promise<Kept | undefined> {
-    return undefined;
-  }
-
-  async bytes(): Promise<number> {
-    return this.heldBytes;
-  }
-
-  async clear(scope?: JournalScope): Promise<void> {
-    const kept = scope
-      ? this.entries.slice(this.head).filter((e): e is Kept => e !== undefined && !dropped(scope, e.account_id))
-      : [];
-    this.entries = kept;
-    this.compact();
-    this.heldBytes = kept.reduce((sum, e) => sum + e.bytes, 0);
-  }
-}
 
 /** The characters of the headers' names and values, and 6 a header for JSON's quotes and punctuation. */
 function textLength(headers: Record<string, string>): number {

@@ -14,7 +14,7 @@ import type { ApiKeyRow, DbData, Role } from '../domain/rows.js';
 import { namedFiles } from '../store/files.js';
 import type { UnitOfWork } from '../store/store.js';
 import type { Clock } from './clock.js';
-import type { Snapshot, SnapshotShelf } from '../store/shared.js';
+import type { SnapshotShelf } from '../store/shared.js';
 
 export type { Snapshot, SnapshotShelf } from '../store/shared.js';
 
@@ -164,23 +164,6 @@ export interface SnapshotLimits {
   bytes: number;
 }
 
-/** Snapshots in memory. Rows are frozen, so a copy shares them with the live state and costs the lists. */
-export class MemorySnapshotShelf implements SnapshotShelf {
-  private readonly saved = new Map<string, Snapshot>();
-
-  async list(): Promise<{ name: string; bytes: number }[]> {
-    return [...this.saved].map(([name, s]) => ({ name, bytes: s.bytes }));
-  }
-
-  async get(name: string): Promise<Snapshot | undefined> {
-    return this.saved.get(name);
-  }
-
-  async put(name: string, snapshot: Snapshot): Promise<void> {
-    this.saved.set(name, snapshot);
-  }
-}
-
 /** Runs `fn` in whole-state work (the store's `{ global: true }`). */
 export type WholeStateRun = <T>(fn: (store: UnitOfWork) => Promise<T>) => Promise<T>;
 
@@ -202,7 +185,7 @@ const ownedBy = (owner: string | undefined) => (s: { name: string; bytes: number
 export class Snapshots {
   constructor(
     private readonly limits: SnapshotLimits,
-    private readonly shelf: SnapshotShelf = new MemorySnapshotShelf(),
+    private readonly shelf: SnapshotShelf,
   ) {}
 
   /**

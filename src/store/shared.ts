@@ -5,49 +5,24 @@
  */
 import type { ApiName } from '../contract.js';
 import type { DbData } from '../domain/rows.js';
+import { pathHolds } from '../domain/matching.js';
+import type { components } from '../generated/sim.js';
+
+type SimSchemas = components['schemas'];
 
 // ---- fault rules
 
-export interface FaultMatch {
-  /** Every call: an inbound rule that says so (an empty match is refused). */
-  any?: true;
-  method?: string;
-  /** A path template (`/api/v1/carts/{id}`) or a literal path. */
-  path?: string;
-  operation_id?: string;
-  account_id?: string;
-  /** Outbound rules: deliveries whose target starts with this URL. */
-  url?: string;
-  /** SMPP rules: PDUs of this kind (a bind of any of the three kinds is `bind`). */
-  smpp?: SmppFaultPoint;
-  /** SMPP rules: only binds with this system id. */
-  system_id?: string;
-}
-
-export type SmppFaultPoint = 'bind' | 'submit_sm' | 'deliver_sm' | 'enquire_link';
-
-export interface FaultEffect {
-  status?: number;
-  body?: unknown;
-  delay_ms?: number;
-  drop?: boolean;
-  malformed?: boolean;
-  /** Outbound: the delivery attempt fails without reaching the endpoint. */
-  fail?: boolean;
-  /** Outbound: the delivery arrives twice. */
-  duplicate?: boolean;
-  /** Outbound: the delivery is held back and sent after the next one to the same URL. */
-  reorder?: boolean;
-  /** SMPP: the command_status answered instead (or, for a deliver_sm, the one its attempt fails with). */
-  smpp_status?: number;
-}
-
+/** A rule's match, its effect and whose it is, as the control API's contract types them (contract/sim.yaml). */
+export type FaultMatch = SimSchemas['fault_match'];
+export type FaultEffect = SimSchemas['fault_effect'];
+/** SMPP rules: PDUs of this kind (a bind of any of the three kinds is `bind`). */
+export type SmppFaultPoint = NonNullable<FaultMatch['smpp']>;
 /**
  * Whose a rule is: `account`, made with an account's key, matches that account's calls and
  * deliveries alone (`match.account_id`) and only that account lists or removes it; `all`, made with
  * the control API's authority, matches every account (narrowed by `match.account_id`).
  */
-export type FaultScope = 'account' | 'all';
+export type FaultScope = SimSchemas['fault']['scope'];
 
 export interface FaultRule {
   id: string;
@@ -80,19 +55,8 @@ export interface FaultRules {
 
 // ---- the request journal
 
-export interface JournalEntry {
-  id: number;
-  at: string;
-  wall_at: string;
-  method: string;
-  path: string;
-  operation_id: string | null;
-  account_id: string | null;
-  status: number;
-  latency_ms: number;
-  request: { headers: Record<string, string>; query?: Record<string, string | string[]>; body: unknown };
-  response: { body: unknown };
-}
+/** A call as the journal shows it (`GET /__sim/requests`), as the control API's contract types it. */
+export type JournalEntry = SimSchemas['journal_entry'];
 
 /**
  * Which traffic a call was: /api/v1 (`openapi`), /__sim, an SMPP PDU and its answer, or a lifecycle step
@@ -187,3 +151,25 @@ export interface TallyShelf {
   list(filter: { account_id?: string; run?: string }): Promise<KeptTally[]>;
   clear(): Promise<void>;
 }
+
+/** Whether a kept call passes a filter of `GET /__sim/requests` (or of a live reader). */
+export function matches(e: Kept, f: JournalFilter): boolean {
+  const api = f.api ?? 'v1';
+  return (
+    (api === 'all' || api === (e.api === 'openapi' ? 'v1' : e.api)) &&
+    (!f.path || pathHolds(f.path, e.path)) &&
+    (!f.method || e.method === f.method.toUpperCase()) &&
+    (f.status === undefined || e.status === f.status) &&
+    (!f.operation_id || e.operation_id === f.operation_id) &&
+    (!f.account_id || e.account_id === f.account_id) &&
+    (!f.since || e.at >= f.since) &&
+    (!f.until || e.at <= f.until)
+  );
+}
+
+/**
+ * The calls of no account (a control call made with the admin token, a call whose key is unknown) the
+ * journal keeps at most, newest first: they outlive every sandbox, so a hosted server that makes and
+ * removes sandboxes for weeks would otherwise fill its journal with them.
+ */
+export const SERVER_CALLS_KEPT = 1_000;

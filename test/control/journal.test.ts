@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, MemoryJournalLog, SERVER_CALLS_KEPT, type Recorded } from '../../src/engine/journal.js';
+import { Journal, type Recorded } from '../../src/engine/journal.js';
+import { MemoryJournalLog } from '../../src/store/embedded/shared.js';
+import { SERVER_CALLS_KEPT } from '../../src/store/shared.js';
 
 /** A call of the simulated API with these bodies. */
 const call = (requestBody: string, responseText: string): Recorded => ({

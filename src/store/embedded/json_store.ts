@@ -23,7 +23,8 @@ import { MemoryTable } from './memory_table.js';
 import { buildTables, JsonWork, undoOne, type TableSet, type WorkHost } from './json_work.js';
 import { COLLECTION_NAMES, emptyDb, emptyLists, stateOf, type AnyRow, type DbData } from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
-import { StorageUnavailable, type SeqName, type Store, type UnitOfWork, type WorkScope } from '../store.js';
+import { StorageUnavailable, type SeqName, type Store, type WorkScope } from '../store.js';
+import { StoreBase, type Opened } from '../store_base.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
 
 /** The store only warns. */
@@ -31,7 +32,7 @@ type Logger = Pick<FullLogger, 'warn'>;
 
 export type JsonStoreOptions = { memory: true } | { file: string; repair?: boolean };
 
-export class JsonStore implements Store {
+export class JsonStore extends StoreBase implements Store {
   private tables: TableSet;
   readonly files: FileArea;
   readonly location: string;
@@ -55,9 +56,10 @@ export class JsonStore implements Store {
     readonly created: boolean,
     private readonly log: LogFile | null,
     files: FileArea,
-    private readonly logger: Logger,
+    protected readonly logger: Logger,
     private readonly ownership?: Ownership,
   ) {
+    super();
     this.tables = buildTables(data);
     this.files = files;
     this.location = log ? log.path : 'memory';
@@ -132,24 +134,30 @@ export class JsonStore implements Store {
     return this.seqs[name]++;
   }
 
-  async run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
-    if ('read' in scope || ('call' in scope && !scope.call.writes)) {
-      // reads are free here: a call that only reads reads its key like any other row
-      const result = await fn(this.reader.uow);
-      // a read waits only for what it may have seen to be durable
-      if (this.writing) await this.writing;
-      return result;
-    }
-    if ('call' in scope) return this.runCall(fn);
+  /**
+   * A unit of work of the embedded store: a read is the one shared reader (no lock, no undo); a write
+   * takes its account's lock (a call's, once its key named the account: openCall) or the whole
+   * state's; its commit queues it for the next append, lets the lock go, and resolves once on disk.
+   */
+  protected async open(scope: WorkScope): Promise<Opened> {
+    if ('read' in scope || ('call' in scope && !scope.call.writes))
+      return {
+        work: this.reader.uow,
+        // a read waits only for what it may have seen to be durable
+        commit: async () => void (await this.writing),
+        abort: async () => undefined,
+        hooks: [],
+      };
+    if ('call' in scope) return this.openCall();
     const release: Release = 'account' in scope ? await this.locks.account(scope.account) : await this.locks.global();
-    return this.finish(new JsonWork(this.host, false, 'global' in scope), () => release(), fn);
+    return this.opened(new JsonWork(this.host, false, 'global' in scope), () => release());
   }
 
   /**
    * A call's write: its key is read like any row, and the account it names is locked before the
    * caller's other rows are read (JsonWork's `bind`); a wait before its first change lets the lock go.
    */
-  private runCall<T>(fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
+  private openCall(): Opened {
     let held: { account: string; release: Release } | undefined;
     const work: JsonWork = new JsonWork(this.host, false, false, {
       bind: async (account) => {
@@ -166,32 +174,25 @@ export class JsonStore implements Store {
         }
       },
     });
-    return this.finish(work, () => held?.release(), fn);
+    return this.opened(work, () => held?.release());
   }
 
-  /** Runs `fn` in `work` and commits it: the lock goes once the work is queued, the answer once it is durable. */
-  private async finish<T>(work: JsonWork, release: () => void, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
-    let result: T;
-    try {
-      result = await fn(work.uow);
-    } catch (e) {
-      await this.abort(work);
-      release();
-      throw e;
-    }
-    const durable = this.commit(work);
-    // the next work of the account may start now; it is durable only after this one
-    release();
-    await durable;
-    for (const hook of work.commitHooks) {
-      try {
-        await hook();
-      } catch (e) {
-        // the work is durable; what follows it (removing a file) is tidying, not the answer
-        this.logger.warn(`store: after a commit: ${(e as Error).message}`);
-      }
-    }
-    return result;
+  /** A write's ends: committed (the lock goes once the work is queued, the answer once it is durable) or undone. */
+  private opened(work: JsonWork, release: () => void): Opened {
+    return {
+      work: work.uow,
+      commit: async () => {
+        const durable = this.commit(work);
+        // the next work of the account may start now; it is durable only after this one
+        release();
+        await durable;
+      },
+      abort: async () => {
+        await this.abort(work);
+        release();
+      },
+      hooks: work.commitHooks,
+    };
   }
 
   private async abort(work: JsonWork): Promise<void> {

@@ -14,7 +14,8 @@
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import type { Logger as FullLogger } from '../../deps.js';
-import { StorageUnavailable, UnitOfWork, type Store, type WorkScope } from '../store.js';
+import { StorageUnavailable, type Store, type WorkScope } from '../store.js';
+import { StoreBase, type Opened } from '../store_base.js';
 import { PgPeers } from './peers.js';
 import { withoutPassword } from './url.js';
 import { CALLER_FUNCTION, MIGRATION_LOCK, MIGRATIONS, table } from './sql.js';
@@ -47,7 +48,7 @@ export function unavailable(e: unknown): boolean {
   return typeof err?.syscall === 'string' || /Connection terminated|connection timeout/i.test(err?.message ?? '');
 }
 
-export class PgStore implements Store {
+export class PgStore extends StoreBase implements Store {
   readonly created: boolean;
   readonly location: string;
 
@@ -61,8 +62,9 @@ export class PgStore implements Store {
     created: boolean,
     url: string,
     peers: PgPeers,
-    private readonly logger: Logger,
+    protected readonly logger: Logger,
   ) {
+    super();
     this.created = created;
     this.location = withoutPassword(url);
     this.peers = peers;
@@ -117,40 +119,52 @@ export class PgStore implements Store {
     return new PgStore(pool, created, url, peers, logger);
   }
 
-  async run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
-    const lease = new Lease(this.pool, (e) => new StorageUnavailable(e));
-    const hooks: (() => void | Promise<void>)[] = [];
+  /**
+   * A unit of work on PostgreSQL: its connection taken at its first statement; whole-state and account
+   * work begin their transaction and locks now, a call's write with its caller's key (PgWork.caller),
+   * a read none. Its commit sends the writes not sent yet with COMMIT; a call that only read teaches
+   * ReadAhead what it read first, committed or not.
+   */
+  protected async open(scope: WorkScope): Promise<Opened> {
     const call = 'call' in scope ? scope.call : undefined;
     // reads take no transaction: at READ COMMITTED each statement sees its own snapshot either way
     const readOnly = 'read' in scope || call?.writes === false;
+    const lease = new Lease(this.pool, (e) => new StorageUnavailable(e));
+    const hooks: (() => void | Promise<void>)[] = [];
     const ahead = call && readOnly ? this.readAhead.ahead(call) : {};
     const work = new PgWork(lease, readOnly, 'global' in scope, hooks, this.peers, call && { scope: call, ahead });
-    let result: T;
+    const end = async (rollback: boolean) => {
+      if (rollback && work.open) await lease.batch('ROLLBACK').catch(cleanupFailed);
+      lease.release();
+      if (call && readOnly) this.readAhead.learn(call, work.firstRead);
+    };
     try {
       if ('global' in scope) await work.beginWholeState();
       if ('account' in scope) await work.beginAccount(scope.account);
-      result = await fn(work.uow);
-      // the writes not sent yet go with the COMMIT
-      if (work.open) await work.commit();
     } catch (e) {
-      if (work.open) await lease.batch('ROLLBACK').catch(cleanupFailed);
-      lease.release();
-      // a call refused (a record not found) read what it reads all the same
-      if (call && readOnly) this.readAhead.learn(call, work.firstRead);
-      if (e instanceof StorageUnavailable || !unavailable(e)) throw e;
-      throw new StorageUnavailable(e);
+      await end(true);
+      throw e;
     }
-    lease.release();
-    if (call && readOnly) this.readAhead.learn(call, work.firstRead);
-    for (const hook of hooks) {
-      try {
-        await hook();
-      } catch (e) {
-        // the work is durable: what follows it (removing a file, telling the scheduler) is not its answer
-        this.logger.warn(`store: after a commit: ${(e as Error).message}`);
-      }
-    }
-    return result;
+    return {
+      work: work.uow,
+      commit: async () => {
+        try {
+          // the writes not sent yet go with the COMMIT
+          if (work.open) await work.commit();
+        } catch (e) {
+          await end(true);
+          throw e;
+        }
+        await end(false);
+      },
+      abort: () => end(true),
+      hooks,
+    };
+  }
+
+  /** The database failing (down, refusing, the connection broken) is StorageUnavailable; a refusal of dipswitch's own is itself. */
+  protected override failure(e: unknown): unknown {
+    return e instanceof StorageUnavailable || !unavailable(e) ? e : new StorageUnavailable(e);
   }
 
   /**

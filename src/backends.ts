@@ -1,0 +1,48 @@
+/**
+ * The one place a backend is picked (a composition root, with src/server.ts): the store the options
+ * name, and the side stores that go with it, PostgreSQL's shared by every instance or this process's.
+ */
+import type { Logger } from './deps.js';
+import type { Limits } from './limits.js';
+import { addTally, KEPT_TALLIES } from './engine/coverage.js';
+import { JsonStore, type JsonStoreOptions } from './store/embedded/json_store.js';
+import { MemoryFaultRules, MemoryJournalLog, MemorySnapshotShelf, MemoryTallyShelf } from './store/embedded/shared.js';
+import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/postgres/shared.js';
+import { PgTallyShelf } from './store/postgres/tallies.js';
+import type { PgStore } from './store/postgres/store.js';
+import { SERVER_CALLS_KEPT } from './store/shared.js';
+import type { Store } from './store/store.js';
+
+/** The store the options name: PostgreSQL (its driver loaded only then), or the embedded one. */
+export async function openStore(
+  where: JsonStoreOptions | { postgres: string },
+  logger: Logger,
+  instance: string,
+): Promise<{ pg: PgStore | undefined; store: Store }> {
+  // the driver is loaded only for a database: the embedded store's start-up does without it
+  const pg =
+    'postgres' in where
+      ? await (await import('./store/postgres/store.js')).PgStore.open(where.postgres, logger, instance)
+      : undefined;
+  return { pg, store: pg ?? (await JsonStore.open(where as JsonStoreOptions, logger)) };
+}
+
+/**
+ * The side stores (fault rules, journal, snapshots, kept coverage), chosen once: PostgreSQL's when the
+ * state is there (every instance shares them), else this process's.
+ */
+export function sideStores(pg: PgStore | undefined, limits: Limits) {
+  if (pg)
+    return {
+      rules: new PgFaultRules(pg),
+      log: new PgJournalLog(pg, limits.journalBytes, SERVER_CALLS_KEPT),
+      shelf: new PgSnapshotShelf(pg),
+      tallies: new PgTallyShelf(pg, KEPT_TALLIES, addTally),
+    };
+  return {
+    rules: new MemoryFaultRules(),
+    log: new MemoryJournalLog(limits.journalBytes),
+    shelf: new MemorySnapshotShelf(),
+    tallies: new MemoryTallyShelf(KEPT_TALLIES, addTally),
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * What every backend's `run` is (Store.run), written once: the backend opens a unit of work (its
+ * locks, its transaction), `fn` runs in it, and it is committed (durable) or ended keeping nothing;
+ * once durable, its after-commit hooks run, and one that fails is logged, never the answer (the work
+ * is durable). A backend supplies only how a unit of work opens, commits and ends (`Opened`), and
+ * what its failures become.
+ */
+import type { UnitOfWork, WorkScope } from './store.js';
+
+/** A unit of work a backend opened. */
+export interface Opened {
+  readonly work: UnitOfWork;
+  /** Makes the work durable, resolving once it is; a commit that fails has ended the work itself. */
+  commit(): Promise<void>;
+  /** Ends the work keeping nothing of it (`fn` failed). */
+  abort(): Promise<void>;
+  /** What runs once the work is durable, in order. */
+  readonly hooks: readonly (() => void | Promise<void>)[];
+}
+
+export abstract class StoreBase {
+  protected abstract readonly logger: { warn(message: string): void };
+
+  /** Opens a unit of work of `scope`: its locks taken (or, for a call's, taken once its caller is known). */
+  protected abstract open(scope: WorkScope): Promise<Opened>;
+
+  /** What a failure of a unit of work becomes for its caller (a backend's own: StorageUnavailable). */
+  protected failure(e: unknown): unknown {
+    return e;
+  }
+
+  async run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
+    let opened: Opened;
+    try {
+      opened = await this.open(scope);
+    } catch (e) {
+      throw this.failure(e);
+    }
+    let result: T;
+    try {
+      result = await fn(opened.work);
+    } catch (e) {
+      await opened.abort();
+      throw this.failure(e);
+    }
+    try {
+      await opened.commit();
+    } catch (e) {
+      throw this.failure(e);
+    }
+    for (const hook of opened.hooks) {
+      try {
+        await hook();
+      } catch (e) {
+        this.logger.warn(`store: after a commit: ${(e as Error).message}`);
+      }
+    }
+    return result;
+  }
+}
