@@ -29,8 +29,10 @@ export function dashboardAsset(name: string): { text: string; contentType: strin
   if (text === undefined) {
     try {
       text = readFileSync(`${uiDir}${name}`, 'utf8');
-    } catch {
-      return null;
+    } catch (e) {
+      // no such file of the dashboard: 404; one that cannot be read is a failure of the install
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
     }
     read.set(name, text);
   }

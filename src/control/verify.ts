@@ -61,6 +61,7 @@ const bodyOf = (d: Delivery): unknown => {
   try {
     return JSON.parse(d.body) as unknown;
   } catch {
+    // a body that is not JSON is compared as its text
     return d.body;
   }
 };

@@ -27,6 +27,7 @@ function parseUrl(v: string | null | undefined): URL | null {
   try {
     return new URL(v);
   } catch {
+    // not a URL: no address
     return null;
   }
 }

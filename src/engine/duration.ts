@@ -24,6 +24,7 @@ export function addDuration(from: number, text: string): number | string {
   try {
     return Temporal.Instant.fromEpochMilliseconds(from).toZonedDateTimeISO('UTC').add(duration).epochMilliseconds;
   } catch {
+    // Temporal's RangeError: past the last instant it can hold
     return `${text} takes the clock past the year 9999.`;
   }
 }

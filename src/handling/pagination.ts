@@ -35,6 +35,7 @@ function cursorParts(cursor: string): [string, string, string] | undefined {
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
+    // not base64url JSON: not a cursor
     return undefined;
   }
   const ok = Array.isArray(parsed) && parsed.length === 3 && parsed.every((p) => typeof p === 'string');

@@ -77,6 +77,7 @@ function paramsOf(r: Compiled, m: RegExpExecArray): Record<string, string> {
     try {
       params[name] = decodeURIComponent(m[i + 1] ?? '');
     } catch {
+      // decodeURIComponent's URIError: a broken percent-encoding
       throw invalidParameter(name, `${name} is not a valid path segment.`);
     }
   }

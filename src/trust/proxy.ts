@@ -129,6 +129,7 @@ function answerJson(body: unknown): unknown {
   try {
     return JSON.parse(body);
   } catch {
+    // an answer that is not JSON has no JSON to check
     return undefined;
   }
 }

@@ -87,6 +87,7 @@ const apiOf =
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    // an answer that is not JSON carries no id: the tour's next check says so
     const answer = { status: res.status, body: (await res.json().catch(() => ({}))) as { data: { id: string } } };
     if (res.status >= 300)
       throw new Error(`the tour's ${method} ${path} answered ${res.status}: ${JSON.stringify(answer.body)}`);

@@ -35,6 +35,7 @@ const parsed = (text: string): unknown => {
   try {
     return text ? JSON.parse(text) : undefined;
   } catch {
+    // an answer that is not JSON is compared as none
     return undefined;
   }
 };

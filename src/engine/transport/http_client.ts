@@ -41,6 +41,7 @@ export async function send(req: OutboundRequest, timeoutMs: number, policy: Outb
       validateHeaderName(name);
       validateHeaderValue(name, value);
     } catch {
+      // node's invalid header name or value: refused, not sent
       throw new OutboundRefused(`the header ${JSON.stringify(name)} cannot be sent`);
     }
   }

@@ -104,6 +104,7 @@ export class OutboundPolicy {
     try {
       host = normalizeHost(new URL(url.includes('://') ? url : `sftp://${url}`).hostname);
     } catch {
+      // not a URL (TypeError): refused
       return 'the target is not a URL';
     }
     if (!host) return 'the target names no host';

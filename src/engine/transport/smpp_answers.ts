@@ -17,6 +17,7 @@ export function answerOf(pdu: PDU, status: number): PDU {
   try {
     response = pdu.response({ command_status: 0 });
   } catch {
+    // a command with no response PDU (a nack or a response itself): generic_nack
     return new smpp.PDU('generic_nack', { sequence_number: pdu.sequence_number, command_status: status });
   }
   if (status === 0) return response;

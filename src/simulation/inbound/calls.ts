@@ -33,6 +33,7 @@ export function parseRouteReply(status: number, contentType: string, body: strin
       if (json.type !== 'http_route_response' || typeof json.data?.type !== 'string') return skip;
       return { type: json.data.type.toUpperCase(), data: String(json.data.data ?? '') };
     } catch {
+      // an answer that is not JSON says no route: the call goes on as if none came
       return skip;
     }
   }

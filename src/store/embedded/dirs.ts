@@ -24,8 +24,10 @@ export async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    // not there; a path that cannot be looked at (EACCES, EIO) is the caller's failure, not an absence
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw e;
   }
 }
 

@@ -23,6 +23,7 @@ export function parseLine(line: string): Change[] | null {
     const changes = JSON.parse(json) as unknown;
     return Array.isArray(changes) ? (changes as Change[]) : null;
   } catch {
+    // a line that is not JSON is damaged: its caller says so
     return null;
   }
 }

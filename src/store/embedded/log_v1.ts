@@ -43,6 +43,7 @@ export function replayV1(tables: Tables, text: string): void {
     try {
       changes = JSON.parse(line) as unknown[][];
     } catch {
+      // a torn last line (a crash mid-write): the log ends before it
       break;
     }
     for (const [op, name, value] of changes) {

@@ -90,6 +90,7 @@ function ask(path: string): Promise<Holder | null | 'refused'> {
       try {
         resolve(JSON.parse(text) as Holder);
       } catch {
+        // a holder's answer that is not JSON names no holder
         resolve(null);
       }
     });

@@ -47,6 +47,7 @@ export class PgPeers implements Peers {
 
   private again(): void {
     this.retry = setTimeout(() => {
+      // listening failed again (the database still away): said once by listen's caller, tried again later
       if (!this.closed) this.listen().catch(() => this.again());
     }, RELISTEN_MS);
     this.retry.unref();
@@ -57,6 +58,7 @@ export class PgPeers implements Peers {
     try {
       message = JSON.parse(text) as typeof message;
     } catch {
+      // a notification that is not JSON is no peer's: ignored
       return;
     }
     if (message.from === this.instance || !message.topic) return;
