@@ -127,6 +127,14 @@ export const server = (method, path, body) => sim(method, path, body, true);
 /** A query parameter narrowing a server-wide list to the picked account, if one is. */
 export const accountQuery = () => (state.accountId ? `account_id=${encodeURIComponent(state.accountId)}` : '');
 
+/**
+ * Shows a view's nodes, if that view is still the one picked: a view whose answers came late (the
+ * user, or a link, picked another tab meanwhile) draws nothing over the newer one.
+ */
+export function paint(view, ...nodes) {
+  if (state.view === view) $('view').replaceChildren(...nodes);
+}
+
 // ---- the token
 
 export function showToken(message) {

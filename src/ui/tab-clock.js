@@ -1,6 +1,6 @@
 // @ts-check
 // Clock: the account clock, its pending steps, and the buttons that move it.
-import { acting, sim } from './api.js';
+import { acting, paint, sim } from './api.js';
 import { $, clockTime, h, inTime, say } from './dom.js';
 import { refreshClock } from './shell.js';
 
@@ -13,7 +13,8 @@ export async function clockView() {
       say(`now ${clockTime(result.now)} (moved ${result.moved}); ${ran}`);
       await render();
     };
-    $('view').replaceChildren(
+    paint(
+      'clock',
       h(
         'section',
         {},

@@ -1,8 +1,8 @@
 // @ts-check
 // Coverage: what the account's client met of the contract: the operations it called and the answers
 // it saw, what its receivers were sent and how they answered, the faults that fired.
-import { account, accountQuery, server } from './api.js';
-import { $, h } from './dom.js';
+import { account, accountQuery, paint, server } from './api.js';
+import { h } from './dom.js';
 
 /** @param {{ status: number, documented: boolean, seen: number }} a */
 const answer = (a) =>
@@ -37,7 +37,8 @@ export async function coverageView() {
   const query = accountQuery();
   const c = await server('GET', `/__sim/coverage${query ? `?${query}` : ''}`);
   const s = c.summary;
-  $('view').replaceChildren(
+  paint(
+    'coverage',
     h(
       'section',
       { id: 'coverage' },

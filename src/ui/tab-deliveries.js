@@ -1,7 +1,7 @@
 // @ts-check
 // Deliveries: every delivery with its attempts, and "Redeliver now".
-import { account, server, state } from './api.js';
-import { $, all, clockTime, h, pretty, say, statusClass } from './dom.js';
+import { account, paint, server, state } from './api.js';
+import { all, clockTime, h, pretty, say, statusClass } from './dom.js';
 import { every } from './shell.js';
 
 /** A delivery's kind, and for an event its event's kind (`event order.completed`), read from the body it sent. */
@@ -38,7 +38,8 @@ export async function deliveriesView() {
   const render = async () => {
     const deliveries = await shownDeliveries();
     const open = new Set(all('details[open]').map((d) => d.dataset.id));
-    $('view').replaceChildren(
+    paint(
+      'deliveries',
       h(
         'section',
         {},

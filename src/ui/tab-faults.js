@@ -1,6 +1,6 @@
 // @ts-check
 // Faults: the rules that reach the account picked (its own and the server's), or every rule, and a form to add one.
-import { account, server, sim, state } from './api.js';
+import { account, paint, server, sim, state } from './api.js';
 import { $, h, say } from './dom.js';
 import { show } from './shell.js';
 
@@ -45,7 +45,8 @@ export async function faultsView() {
   );
   const picked = account();
   const field = (id, placeholder, size) => h('input', { id, placeholder, size, 'aria-label': placeholder });
-  $('view').replaceChildren(
+  paint(
+    'faults',
     h(
       'section',
       {},

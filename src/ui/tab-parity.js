@@ -1,7 +1,8 @@
 // @ts-check
 // Parity: behind `dipswitch proxy --shadow`, each operation the client called, how often the real service
 // and dipswitch agreed, and each difference with the decision (docs/decisions.md) behind dipswitch's answer.
-import { $, h } from './dom.js';
+import { paint } from './api.js';
+import { h } from './dom.js';
 import { every } from './shell.js';
 
 /**
@@ -15,7 +16,8 @@ const shown = (/** @type {unknown} */ v) => (v === undefined ? 'absent' : JSON.s
 async function render() {
   const res = await fetch('/__proxy/parity');
   if (res.status === 404) {
-    $('view').replaceChildren(
+    paint(
+      'parity',
       h(
         'section',
         {},
@@ -30,7 +32,8 @@ async function render() {
     return false;
   }
   const report = /** @type {{ operations: Operation[], not_compared: number }} */ (await res.json());
-  $('view').replaceChildren(
+  paint(
+    'parity',
     h(
       'section',
       {},

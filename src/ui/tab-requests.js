@@ -1,6 +1,6 @@
 // @ts-check
 // Requests: the journal, live, and one call opened to its request, answer and errors.
-import { headers, server, state } from './api.js';
+import { headers, paint, server, state } from './api.js';
 import { $, clockTime, h, json, maybe$, statusClass, wallTime } from './dom.js';
 import { show } from './shell.js';
 
@@ -200,7 +200,7 @@ export async function requestsView() {
     ),
     h('section', { id: 'detail' }, callDetail(state.selectedCall)),
   );
-  $('view').replaceChildren(view);
+  paint('requests', view);
   // the server's view: every account's calls, those refused before an account was known included
   const page = await server('GET', `/__sim/requests?api=${f.api}&limit=200`);
   const live = state.calls.filter((c) => !page.requests.some((p) => p.id === c.id));

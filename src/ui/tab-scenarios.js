@@ -1,11 +1,12 @@
 // @ts-check
 // Scenarios: the list, a run, and its timeline.
-import { sim } from './api.js';
+import { paint, sim } from './api.js';
 import { $, clockTime, h } from './dom.js';
 
 export async function scenariosView() {
   const { scenarios, titles, problems } = await sim('GET', '/__sim/scenarios');
-  $('view').replaceChildren(
+  paint(
+    'scenarios',
     h(
       'section',
       {},

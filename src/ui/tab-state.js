@@ -1,11 +1,11 @@
 // @ts-check
 // State: accounts and sandboxes, snapshots, and the record browser (its lists read from the contract).
-import { acting, call, listResources, sim, state } from './api.js';
+import { acting, call, listResources, paint, sim, state } from './api.js';
 import { $, h, json, maybe$, say } from './dom.js';
 import { loadAccounts, show } from './shell.js';
 
 export async function stateView() {
-  $('view').replaceChildren(accountsSection(), await browserSection(), await snapshotsSection());
+  paint('state', accountsSection(), await browserSection(), await snapshotsSection());
   await browse();
 }
 

@@ -1,8 +1,8 @@
 // @ts-check
 // Timeline: the account's clock as an axis; each record's lifecycle steps (run, and waiting) and each
 // delivery's attempts (and its next retry) placed on it, a row per record or delivery.
-import { acting, server, sim } from './api.js';
-import { $, clockTime, h } from './dom.js';
+import { acting, paint, server, sim } from './api.js';
+import { clockTime, h } from './dom.js';
 
 /**
  * @typedef {{ at: string, done: boolean, ok: boolean, label: string }} Mark
@@ -60,7 +60,8 @@ export async function timelineView() {
   const left = (t) => `${Math.min(100, ((Date.parse(t) - from) / (to - from)) * 100)}%`;
   /** @param {string} t */
   const beyond = (t) => (Date.parse(t) > to ? ' beyond' : '');
-  $('view').replaceChildren(
+  paint(
+    'timeline',
     h(
       'section',
       {},
