@@ -2,21 +2,21 @@
 import { invalidField, notFound } from '../domain/errors.js';
 import { createSandbox, type Sandbox } from '../engine/sandboxes.js';
 import type { SimHandlerMap } from '../handling/handler.js';
-import type { Runtime } from '../runtime.js';
+import type { ControlPort } from '../handling/control_port.js';
 import { read } from './read.js';
 
 /** A fresh account with its keys, numbers and clock (`POST /__sim/accounts`, and the library's `sandbox()`). */
-export async function newSandbox(runtime: Runtime, name: string | undefined, run?: string): Promise<Sandbox> {
-  const id = runtime.ids.uuid();
+export async function newSandbox(port: ControlPort, name: string | undefined, run?: string): Promise<Sandbox> {
+  const id = port.ids.uuid();
   // whole-state work, so that parallel creates cannot pass the limit together
-  return runtime.run({ global: true }, async (w) =>
-    createSandbox(w, runtime, await runtime.clocks.of(w, id), id, name, runtime.limits.sandboxes, run),
+  return port.run({ global: true }, async (w) =>
+    createSandbox(w, port.sources, await port.clocks.of(w, id), id, name, port.limits.sandboxes, run),
   );
 }
 
 /** Suspends or reinstates a user of the account (spec: a suspended user keeps informational services). */
-async function setSuspended(runtime: Runtime, accountId: string, id: string, suspended: boolean) {
-  const user = await runtime.work(accountId, async (w) => {
+async function setSuspended(port: ControlPort, accountId: string, id: string, suspended: boolean) {
+  const user = await port.work(accountId, async (w) => {
     const row = await w.store.users.get(accountId, id);
     if (!row) throw notFound('user', id);
     return w.store.users.update(row, (d) => {
@@ -28,8 +28,8 @@ async function setSuspended(runtime: Runtime, accountId: string, id: string, sus
 }
 
 export const accountHandlers = {
-  simReset: async ({ runtime, own, body }) => {
-    if (own !== undefined) await runtime.resetAccount(own);
+  simReset: async ({ port, own, body }) => {
+    if (own !== undefined) await port.resetAccount(own);
     else {
       const remove = body?.remove_sandboxes === true || body?.keep_sandboxes === false;
       if (
@@ -39,9 +39,9 @@ export const accountHandlers = {
       )
         throw invalidField('/keep_sandboxes', 'remove_sandboxes and keep_sandboxes say opposite things: give one.');
       // the sandboxes other tests hold are kept unless their removal is asked for
-      await runtime.reset({ keepSandboxes: !remove });
+      await port.reset({ keepSandboxes: !remove });
     }
-    const accounts = (await read(runtime, (w) => w.accounts.all())).length;
+    const accounts = (await read(port, (w) => w.accounts.all())).length;
     return {
       status: 200,
       body:
@@ -51,10 +51,10 @@ export const accountHandlers = {
     };
   },
 
-  simAccounts: async ({ runtime }) => ({
+  simAccounts: async ({ port }) => ({
     status: 200,
     body: {
-      accounts: await read(runtime, async (w) => {
+      accounts: await read(port, async (w) => {
         const out = [];
         for (const a of await w.accounts.all()) {
           const keys = [];
@@ -76,25 +76,25 @@ export const accountHandlers = {
     },
   }),
 
-  simCreateSandbox: async ({ runtime, body }) => ({
+  simCreateSandbox: async ({ port, body }) => ({
     status: 201,
-    body: await newSandbox(runtime, body?.name, body?.run),
+    body: await newSandbox(port, body?.name, body?.run),
   }),
 
-  simDeleteAccount: async ({ runtime, params, own }) => {
+  simDeleteAccount: async ({ port, params, own }) => {
     // with an account's key, only that account itself (a sandbox's test removing its sandbox)
     const account =
-      own === undefined || own === params.id ? await read(runtime, (w) => w.accounts.getAnyAccount(params.id)) : null;
-    if (!account || !(await runtime.removeAccount(params.id))) throw notFound('account', params.id);
+      own === undefined || own === params.id ? await read(port, (w) => w.accounts.getAnyAccount(params.id)) : null;
+    if (!account || !(await port.removeAccount(params.id))) throw notFound('account', params.id);
     return { status: 200, body: { id: params.id, name: account.data.name, deleted: true } };
   },
 
-  simSuspendUser: ({ runtime, accountId, params }) => setSuspended(runtime, accountId, params.id, true),
+  simSuspendUser: ({ port, accountId, params }) => setSuspended(port, accountId, params.id, true),
 
-  simReinstateUser: ({ runtime, accountId, params }) => setSuspended(runtime, accountId, params.id, false),
+  simReinstateUser: ({ port, accountId, params }) => setSuspended(port, accountId, params.id, false),
 
-  simCreateGroup: async ({ runtime, accountId, body }) => {
-    const group = await runtime.work(accountId, async (w) =>
+  simCreateGroup: async ({ port, accountId, body }) => {
+    const group = await port.work(accountId, async (w) =>
       w.store.sharedResourceGroups.insert({
         account_id: accountId,
         data: { id: w.ids.uuid(), name: body.name, inserted_at: w.clock.iso() },

@@ -4,16 +4,16 @@ import { MAX_TIME_MS } from '../engine/clock.js';
 import { addDuration, durationText } from '../engine/duration.js';
 import { NextTooFar } from '../engine/schedule.js';
 import type { SimHandlerMap } from '../handling/handler.js';
-import type { Runtime } from '../runtime.js';
+import type { ControlPort } from '../handling/control_port.js';
 import { read } from './read.js';
 
 /** How far `{ "next": true }` may move the clock unless `within` says otherwise. */
 const DAY_MS = 86_400_000;
 
 /** The account's clock and the steps waiting on it. */
-async function clockOf(runtime: Runtime, accountId: string) {
-  return read(runtime, async (w) => {
-    const clock = await runtime.clocks.of(w, accountId);
+async function clockOf(port: ControlPort, accountId: string) {
+  return read(port, async (w) => {
+    const clock = await port.clocks.of(w, accountId);
     const steps = (await w.steps.list(accountId)).slice(0, 100);
     return {
       now: clock.iso(),
@@ -25,28 +25,28 @@ async function clockOf(runtime: Runtime, accountId: string) {
 }
 
 /** Freezes or resumes the account's clock (`POST /__sim/clock/freeze|resume`, and the library's clock). */
-export async function setFrozen(runtime: Runtime, accountId: string, frozen: boolean): Promise<void> {
-  await runtime.run({ account: accountId }, (w) =>
-    frozen ? runtime.clocks.freeze(w, accountId) : runtime.clocks.resume(w, accountId),
+export async function setFrozen(port: ControlPort, accountId: string, frozen: boolean): Promise<void> {
+  await port.run({ account: accountId }, (w) =>
+    frozen ? port.clocks.freeze(w, accountId) : port.clocks.resume(w, accountId),
   );
-  await runtime.scheduler.rearm();
+  await port.scheduler.rearm();
 }
 
 export const clockHandlers = {
-  simClock: async ({ runtime, accountId }) => ({ status: 200, body: await clockOf(runtime, accountId) }),
+  simClock: async ({ port, accountId }) => ({ status: 200, body: await clockOf(port, accountId) }),
 
-  simFreeze: async ({ runtime, accountId }) => {
-    await setFrozen(runtime, accountId, true);
-    return { status: 200, body: await clockOf(runtime, accountId) };
+  simFreeze: async ({ port, accountId }) => {
+    await setFrozen(port, accountId, true);
+    return { status: 200, body: await clockOf(port, accountId) };
   },
 
-  simResume: async ({ runtime, accountId }) => {
-    await setFrozen(runtime, accountId, false);
-    return { status: 200, body: await clockOf(runtime, accountId) };
+  simResume: async ({ port, accountId }) => {
+    await setFrozen(port, accountId, false);
+    return { status: 200, body: await clockOf(port, accountId) };
   },
 
-  simAdvance: async ({ runtime, accountId, body }) => {
-    const now = (await read(runtime, (w) => runtime.clocks.of(w, accountId))).ms();
+  simAdvance: async ({ port, accountId, body }) => {
+    const now = (await read(port, (w) => port.clocks.of(w, accountId))).ms();
     let target: number | { next: true; within: number } = { next: true, within: DAY_MS };
     if (body.within !== undefined) {
       const bound = addDuration(now, body.within);
@@ -64,7 +64,7 @@ export const clockHandlers = {
       if (target > MAX_TIME_MS) throw invalidField('/to', '`to` is past the year 9999.');
     }
     try {
-      const moved = await runtime.scheduler.advance(accountId, target);
+      const moved = await port.scheduler.advance(accountId, target);
       // measured from the reading the target was set from: on a real clock the clock has run on a little
       // since, and `by: PT10M` moved it ten minutes from when it was asked, not 9 min 59.999 s
       const from = new Date(now).toISOString();

@@ -9,7 +9,7 @@ import { loadContract, readContractDocument } from '../contract.js';
 import { invalidParameter } from '../domain/errors.js';
 import type { CoverageScope, DeliveryList, Tally } from '../engine/coverage.js';
 import type { SimHandlerMap } from '../handling/handler.js';
-import type { Runtime } from '../runtime.js';
+import type { ControlPort } from '../handling/control_port.js';
 import { checkAccount } from './patterns.js';
 
 interface Documented {
@@ -96,7 +96,7 @@ function operationCoverage(tally: Tally) {
 
 /** The accounts a coverage query counts: a run's sandboxes, one account, the key's account, or every account. */
 async function scopeOf(
-  runtime: Runtime,
+  port: ControlPort,
   own: string | undefined,
   query: { run?: string; account_id?: string },
 ): Promise<CoverageScope> {
@@ -111,20 +111,20 @@ async function scopeOf(
   }
   if (query.run !== undefined) {
     const scope = { run: query.run };
-    if (!(await runtime.coverage.knows(scope)))
+    if (!(await port.coverage.knows(scope)))
       throw invalidParameter('run', `No sandbox was made with run ${query.run}.`);
     return scope;
   }
   if (query.account_id !== undefined) {
-    await checkAccount(runtime, query.account_id, 'query');
+    await checkAccount(port, query.account_id, 'query');
     return { account_id: query.account_id };
   }
   return 'all';
 }
 
 export const coverageHandlers = {
-  simCoverage: async ({ runtime, own, query }) => {
-    const tally = await runtime.coverage.of(await scopeOf(runtime, own, query ?? {}));
+  simCoverage: async ({ port, own, query }) => {
+    const tally = await port.coverage.of(await scopeOf(port, own, query ?? {}));
     const ops = operationCoverage(tally);
     const called = ops.filter((o) => o.calls > 0);
     const answers = called.flatMap((o) => o.answers.filter((a) => a.documented));

@@ -20,7 +20,7 @@ const apiOperations = (): RoutedOperation[] =>
   })));
 
 export const faultHandlers = {
-  simAddFault: async ({ runtime, body, own }) => {
+  simAddFault: async ({ port, body, own }) => {
     const match = { ...body.match };
     if (own !== undefined) {
       // a key's rule is its account's: it can neither reach another account nor every one
@@ -32,12 +32,12 @@ export const faultHandlers = {
       match.account_id = own;
     } else if (match.account_id !== undefined) {
       const id = match.account_id;
-      if (!(await read(runtime, (w) => w.accounts.getAnyAccount(id))))
+      if (!(await read(port, (w) => w.accounts.getAnyAccount(id))))
         throw invalidField('/match/account_id', `No account has the id ${id}.`);
     }
     assertNoViolations(ruleProblems(body.match, body.effect, apiOperations()));
-    const rule = await runtime.faults.add({
-      id: runtime.ids.uuid(),
+    const rule = await port.faults.add({
+      id: port.ids.uuid(),
       match,
       effect: body.effect,
       times: body.times ?? null,
@@ -55,10 +55,10 @@ export const faultHandlers = {
     return { status: 201, body: { ...rule, ...reach } };
   },
 
-  simListFaults: async ({ runtime, own }) => ({ status: 200, body: { faults: await runtime.faults.list(own) } }),
+  simListFaults: async ({ port, own }) => ({ status: 200, body: { faults: await port.faults.list(own) } }),
 
-  simDeleteFault: async ({ runtime, params, own }) => {
-    const rule = await runtime.faults.remove(params.id, own);
+  simDeleteFault: async ({ port, params, own }) => {
+    const rule = await port.faults.remove(params.id, own);
     if (!rule) throw notFound('fault', params.id);
     return { status: 200, body: rule };
   },

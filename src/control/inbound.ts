@@ -6,7 +6,7 @@ import { finishSmsTrace, receiveSms, routeCall, type SmsInput } from '../simulat
 import { raiseOverwriteRequest } from '../simulation/lifecycles.js';
 import { read } from './read.js';
 import { DELIVERY_TIMEOUT_MS } from '../engine/deliveries.js';
-import type { Runtime } from '../runtime.js';
+import type { ControlPort } from '../handling/control_port.js';
 
 /**
  * How long simulated traffic waits for the deliveries it set off (their first attempts) before it
@@ -17,48 +17,48 @@ import type { Runtime } from '../runtime.js';
 export const TRAFFIC_WAIT_MS = DELIVERY_TIMEOUT_MS + 1_000;
 
 /** Runs the account's due steps (the deliveries the traffic set off), waiting for them at most TRAFFIC_WAIT_MS. */
-async function dueWithin(runtime: Runtime, accountId: string): Promise<void> {
+async function dueWithin(port: ControlPort, accountId: string): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, TRAFFIC_WAIT_MS)));
-  const due = runtime.scheduler.runDue(accountId).then(
+  const due = port.scheduler.runDue(accountId).then(
     () => undefined,
-    (e: unknown) => runtime.logger.warn(`inbound traffic: its deliveries failed to run: ${(e as Error).message}`),
+    (e: unknown) => port.logger.warn(`inbound traffic: its deliveries failed to run: ${(e as Error).message}`),
   );
   await Promise.race([due, bound]);
   clearTimeout(timer);
 }
 
 /** A message arrives; the answer is its trace once its delivery's first attempt ran (or within the bound). */
-async function arrive(runtime: Runtime, accountId: string, input: SmsInput) {
-  const outcome = await runtime.work(accountId, (w) => receiveSms(w, input));
+async function arrive(port: ControlPort, accountId: string, input: SmsInput) {
+  const outcome = await port.work(accountId, (w) => receiveSms(w, input));
   // a simulated message waits for the first attempt of its delivery, as `advance` does, within a bound
-  await dueWithin(runtime, accountId);
+  await dueWithin(port, accountId);
   const sent = outcome.switchDelivery;
-  const delivery = sent && (await read(runtime, (w) => w.deliveries.getAnyAccount(sent.id)));
+  const delivery = sent && (await read(port, (w) => w.deliveries.getAnyAccount(sent.id)));
   return finishSmsTrace(outcome, delivery);
 }
 
 export const inboundHandlers = {
-  simInboundSms: async ({ runtime, accountId, body }) => ({
+  simInboundSms: async ({ port, accountId, body }) => ({
     status: 200,
-    body: await arrive(runtime, accountId, body),
+    body: await arrive(port, accountId, body),
   }),
 
-  simInboundMms: async ({ runtime, accountId, body }) => ({
+  simInboundMms: async ({ port, accountId, body }) => ({
     status: 200,
-    body: await arrive(runtime, accountId, { ...body, text: body.text ?? '' }),
+    body: await arrive(port, accountId, { ...body, text: body.text ?? '' }),
   }),
 
-  simInboundCall: async ({ runtime, accountId, body }) => {
-    const result = await runtime.work(
+  simInboundCall: async ({ port, accountId, body }) => {
+    const result = await port.work(
       accountId,
       (work) =>
         routeCall(
           {
             work,
             route: async (spec) =>
-              runtime.deliveries.sendNow(
-                await runtime.work(accountId, (w) => w.sim.deliver('route', spec, { retry: false, now: true })),
+              port.deliveries.sendNow(
+                await port.work(accountId, (w) => w.sim.deliver('route', spec, { retry: false, now: true })),
               ),
           },
           body,
@@ -68,14 +68,14 @@ export const inboundHandlers = {
     return { status: 200, body: result };
   },
 
-  simRaiseOverwrite: async ({ runtime, accountId, body }) => {
-    const row = await runtime.work(accountId, async (w) => {
+  simRaiseOverwrite: async ({ port, accountId, body }) => {
+    const row = await port.work(accountId, async (w) => {
       const number = await w.store.numbers.byNumber(accountId, toE164(body.number));
       if (!number) throw invalidField('/number', `${toE164(body.number)} is not a number of this account.`);
       return raiseOverwriteRequest(w, number, body.service_provider ?? 'Northwind Messaging (NNID 741852)');
     });
     // a simulated event waits for the deliveries it sets off, as `advance` does, within a bound
-    await dueWithin(runtime, accountId);
+    await dueWithin(port, accountId);
     return { status: 201, body: { data: row.data, type: 'osr_overwrite_request' } };
   },
 } satisfies Partial<SimHandlerMap>;

@@ -10,20 +10,20 @@ const ownCalls = <F extends { account_id?: string }>(filter: F, own: string | un
   own === undefined ? filter : { ...filter, account_id: own };
 
 export const journalHandlers = {
-  simRequests: async ({ runtime, query, own }) => {
+  simRequests: async ({ port, query, own }) => {
     if (query.cursor !== undefined && !/^\d{1,15}$/.test(query.cursor))
       throw invalidParameter('cursor', 'cursor is not a next_cursor of this journal.');
     const { limit = 100, cursor, ...filter } = query;
     // a filter naming what no call could be would answer an empty page that looks like "never called"
-    await checkCallPattern(runtime, filter, filter.api, 'query', true);
-    return { status: 200, body: await runtime.journal.page(ownCalls(filter, own), limit, cursor) };
+    await checkCallPattern(port, filter, filter.api, 'query', true);
+    return { status: 200, body: await port.journal.page(ownCalls(filter, own), limit, cursor) };
   },
 
-  simRequestStream: ({ runtime, query, own }) => {
+  simRequestStream: ({ port, query, own }) => {
     // calls journaled before the writer is handed over wait here
     let out: StreamWriter | undefined;
     const early: string[] = [];
-    const stop = runtime.journal.listen(ownCalls<JournalFilter>({ api: query.api ?? 'v1' }, own), (entry) => {
+    const stop = port.journal.listen(ownCalls<JournalFilter>({ api: query.api ?? 'v1' }, own), (entry) => {
       const event = `event: call\nid: ${entry.id}\ndata: ${JSON.stringify(entry)}\n\n`;
       if (out) out.write(event);
       else early.push(event);
@@ -45,16 +45,16 @@ export const journalHandlers = {
     };
   },
 
-  simDeliveries: async ({ runtime, own, query }) => {
-    const rows = await read(runtime, (w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
+  simDeliveries: async ({ port, own, query }) => {
+    const rows = await read(port, (w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
     const deliveries = rows.filter((d) => !query.kind || d.data.kind === query.kind).map((d) => d.data);
     return { status: 200, body: { count: deliveries.length, deliveries } };
   },
 
-  simRedeliver: async ({ runtime, own, params }) => {
+  simRedeliver: async ({ port, own, params }) => {
     // without a key, any account's delivery (its id names it)
-    const accountId = own ?? (await read(runtime, (w) => w.deliveries.getAnyAccount(params.id)))?.account_id;
-    const delivery = accountId ? await runtime.deliveries.redeliver(accountId, params.id) : null;
+    const accountId = own ?? (await read(port, (w) => w.deliveries.getAnyAccount(params.id)))?.account_id;
+    const delivery = accountId ? await port.deliveries.redeliver(accountId, params.id) : null;
     if (!delivery) throw notFound('delivery', params.id);
     return { status: 200, body: delivery.data };
   },

@@ -7,28 +7,28 @@ import { abortBulkDip, scheduleBulkDip } from '../simulation/lifecycles.js';
 import { moveOrderTo, moveRequestTo } from '../simulation/orders.js';
 
 export const lifecycleHandlers = {
-  simMoveOrder: async ({ runtime, accountId, params, body }) => {
-    const order = await runtime.work(accountId, async (w) => {
+  simMoveOrder: async ({ port, accountId, params, body }) => {
+    const order = await port.work(accountId, async (w) => {
       const row = await w.store.orders.get(accountId, params.id);
       if (!row) throw notFound('order', params.id);
       return moveOrderTo(w, row, body.status as OrderStatus);
     });
-    await runtime.scheduler.runDue(accountId);
+    await port.scheduler.runDue(accountId);
     return { status: 200, body: { data: order.data, type: 'order' } };
   },
 
-  simMoveRequest: async ({ runtime, accountId, params, body }) => {
-    const request = await runtime.work(accountId, async (w) => {
+  simMoveRequest: async ({ port, accountId, params, body }) => {
+    const request = await port.work(accountId, async (w) => {
       const row = await w.store.requests.get(accountId, params.id);
       if (!row?.order_id) throw notFound('request', params.id);
       return moveRequestTo(w, row, body.status, body.error_code);
     });
-    await runtime.scheduler.runDue(accountId);
+    await port.scheduler.runDue(accountId);
     return { status: 200, body: { data: request.data, type: 'request' } };
   },
 
-  simAbortBulkDip: async ({ runtime, accountId, params }) => {
-    const task = await runtime.work(accountId, async (w) => {
+  simAbortBulkDip: async ({ port, accountId, params }) => {
+    const task = await port.work(accountId, async (w) => {
       const row = await w.store.bulkDipTasks.get(accountId, params.id);
       if (!row) throw notFound('bulk_dip_task', params.id);
       return abortBulkDip(w, row);
@@ -36,11 +36,11 @@ export const lifecycleHandlers = {
     return { status: 200, body: { data: task.data, type: 'bulk_dip_task' } };
   },
 
-  simScheduleBulkDip: async ({ runtime, accountId, params, body }) => {
+  simScheduleBulkDip: async ({ port, accountId, params, body }) => {
     const until = Date.parse(body.until);
     if (!Number.isFinite(until) || until > MAX_TIME_MS)
       throw invalidField('/until', 'until must be a time before year 10000.');
-    const task = await runtime.work(accountId, async (w) => {
+    const task = await port.work(accountId, async (w) => {
       const row = await w.store.bulkDipTasks.get(accountId, params.id);
       if (!row) throw notFound('bulk_dip_task', params.id);
       return scheduleBulkDip(w, row, until);

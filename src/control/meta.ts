@@ -14,14 +14,14 @@ export const metaHandlers = {
 
   simHealth: () => ({ status: 200, body: { status: 'ok' } }),
 
-  simMetrics: async ({ runtime }) => ({
+  simMetrics: async ({ port }) => ({
     status: 200,
-    body: await runtime.metrics.text(),
-    contentType: runtime.metrics.registry.contentType,
+    body: await port.metrics.text(),
+    contentType: port.metrics.registry.contentType,
   }),
 
-  simListScenarios: async ({ runtime }) => {
-    const { scenarios, problems } = await runtime.scenarios.catalog();
+  simListScenarios: async ({ port }) => {
+    const { scenarios, problems } = await port.scenarios.catalog();
     const names = [...scenarios.keys()].sort();
     return {
       status: 200,
@@ -33,9 +33,9 @@ export const metaHandlers = {
     };
   },
 
-  simScenario: async ({ runtime, params, origin, adminToken }) => ({
+  simScenario: async ({ port, params, origin, adminToken }) => ({
     status: 200,
-    body: await runtime.scenarios.run(origin, params.name, adminToken),
+    body: await port.scenarios.run(origin, params.name, adminToken),
   }),
 
   simDashboard: () => {

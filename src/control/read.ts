@@ -1,7 +1,7 @@
 /** What every control handler needs to read the state as it stands. */
-import type { Runtime } from '../runtime.js';
+import type { ControlPort } from '../handling/control_port.js';
 import type { UnitOfWork } from '../store/store.js';
 
 /** Reads the store, outside any account's lock. */
-export const read = <T>(runtime: Runtime, fn: (w: UnitOfWork) => Promise<T>): Promise<T> =>
-  runtime.run({ read: true }, fn);
+export const read = <T>(port: ControlPort, fn: (w: UnitOfWork) => Promise<T>): Promise<T> =>
+  port.run({ read: true }, fn);

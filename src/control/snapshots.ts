@@ -6,21 +6,21 @@ import { notFound } from '../domain/errors.js';
 import type { SimHandlerMap } from '../handling/handler.js';
 
 export const snapshotHandlers = {
-  simListSnapshots: async ({ runtime, own }) => ({
+  simListSnapshots: async ({ port, own }) => ({
     status: 200,
-    body: { snapshots: await runtime.snapshots.list(own) },
+    body: { snapshots: await port.snapshots.list(own) },
   }),
 
-  simSaveSnapshot: async ({ runtime, body, own }) => {
-    await runtime.snapshots.save((fn) => runtime.run({ global: true }, fn), body.name, own);
-    return { status: 201, body: { name: body.name, snapshots: await runtime.snapshots.list(own) } };
+  simSaveSnapshot: async ({ port, body, own }) => {
+    await port.snapshots.save((fn) => port.run({ global: true }, fn), body.name, own);
+    return { status: 201, body: { name: body.name, snapshots: await port.snapshots.list(own) } };
   },
 
-  simRestoreSnapshot: async ({ runtime, params, own }) => {
-    if (!(await runtime.snapshots.restore((fn) => runtime.run({ global: true }, fn), params.name, own)))
+  simRestoreSnapshot: async ({ port, params, own }) => {
+    if (!(await port.snapshots.restore((fn) => port.run({ global: true }, fn), params.name, own)))
       throw notFound('snapshot', params.name);
-    runtime.clocks.forget();
-    await runtime.scheduler.rearm();
+    port.clocks.forget();
+    await port.scheduler.rearm();
     return { status: 200, body: { name: params.name, restored: true } };
   },
 } satisfies Partial<SimHandlerMap>;

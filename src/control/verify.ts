@@ -102,13 +102,13 @@ function answered(v: Verification, what: string) {
 const ruleOf = (count: CountRule | undefined): CountRule => count ?? { at_least: 1 };
 
 export const verifyHandlers = {
-  simVerifyRequests: async ({ runtime, body, own }) => {
-    await checkCallPattern(runtime, body.match, body.api, { pointer: '/match' });
+  simVerifyRequests: async ({ port, body, own }) => {
+    await checkCallPattern(port, body.match, body.api, { pointer: '/match' });
     const calls: JournalEntry[] = [];
     let cursor: string | undefined;
     const filter = { api: body.api ?? 'v1', ...(own === undefined ? {} : { account_id: own }) };
     while (calls.length < SCANNED_CALLS) {
-      const page = await runtime.journal.page(filter, 1_000, cursor);
+      const page = await port.journal.page(filter, 1_000, cursor);
       calls.push(...page.requests);
       if (!page.next_cursor) break;
       cursor = page.next_cursor;
@@ -120,9 +120,9 @@ export const verifyHandlers = {
     return answered(v, 'matching calls');
   },
 
-  simVerifyDeliveries: async ({ runtime, body, own }) => {
-    await checkDeliveryPattern(runtime, body.match, { pointer: '/match' });
-    const rows = await read(runtime, (w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
+  simVerifyDeliveries: async ({ port, body, own }) => {
+    await checkDeliveryPattern(port, body.match, { pointer: '/match' });
+    const rows = await read(port, (w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
     // newest first, as the journal answers
     const deliveries = rows.map((r) => r.data).reverse();
     const v = verify(deliveries, deliveryChecks(body.match), ruleOf(body.count as CountRule | undefined), (d) => ({

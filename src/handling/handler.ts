@@ -6,7 +6,7 @@
  */
 import type { operations } from '../generated/api.js';
 import type { operations as simOperations } from '../generated/sim.js';
-import type { Runtime } from '../runtime.js';
+import type { ControlPort } from './control_port.js';
 import type { Work } from '../engine/work.js';
 import type { Principal } from './principal.js';
 import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
@@ -122,9 +122,10 @@ export interface SimRequest<K extends SimOperationId> {
   body: BodyOfOp<simOperations[K]>;
 }
 
-/** What a handler of the control API receives: the running simulator, the account the call acts on, and the request. */
+/** What a handler of the control API receives: its port to the simulator, the account the call acts on, and the request. */
 export interface SimCtx<K extends SimOperationId> extends SimRequest<K> {
-  runtime: Runtime;
+  /** What the handler may do to the simulator (never the runtime itself). */
+  port: ControlPort;
   /** The account of the key in Authorization; the Demo account when none is given. */
   accountId: string;
   /**

@@ -11,6 +11,7 @@ import { ValidationContext, type OpenAPIBackend } from 'openapi-backend';
 import { loadContract } from '../contract.js';
 import { DomainError, invalidField } from '../domain/errors.js';
 import type { HandlerMap, SimHandlerMap } from '../handling/handler.js';
+import { controlPort } from '../handling/control_port.js';
 import type { Runtime } from '../runtime.js';
 import { answerStage, failStage } from './answer.js';
 import { backend } from './backend.js';
@@ -98,6 +99,7 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
     match,
     handlers: opts.handlers ?? handlers.api,
     simHandlers: handlers.sim,
+    port: controlPort(runtime),
     errorSchemaFor,
     violations: app.contractViolations,
   };

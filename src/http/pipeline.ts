@@ -7,6 +7,7 @@ import type { ValidateFunction } from 'ajv';
 import type { OpenAPIBackend } from 'openapi-backend';
 import type { Runtime } from '../runtime.js';
 import type { HandlerMap, SimHandlerMap } from '../handling/handler.js';
+import type { ControlPort } from '../handling/control_port.js';
 import type { Route } from './router.js';
 
 export interface Pipeline {
@@ -17,6 +18,8 @@ export interface Pipeline {
   match: (method: string, path: string) => Route | { allow: string[] } | undefined;
   handlers: HandlerMap;
   simHandlers: SimHandlerMap;
+  /** What the control API's handlers may do (never the runtime itself). */
+  port: ControlPort;
   /** Checks an answer against the error envelope of the API it belongs to (compiled at first use). */
   errorSchemaFor: (api: OpenAPIBackend) => ValidateFunction;
   /** Answers found off contract, when the app checks them (the test suite). */

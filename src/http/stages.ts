@@ -255,15 +255,15 @@ function passes<T>(
 
 /**
  * The handler. One of the simulated API runs in the call's unit of work, in its account's Work. One of
- * the control API drives the simulator through the runtime, running the units of work it needs
- * itself: the call's holds nothing meanwhile.
+ * the control API drives the simulator through its port (ControlPort), running the units of work it
+ * needs itself through the one runner: the call's holds nothing meanwhile.
  */
 export async function handleStage(p: Pipeline, call: Call, checked: Checked, unit: CallUnit): Promise<Reply> {
   if (checked.api === 'sim')
     return unit.wait(async () =>
       runSimHandler(p.simHandlers, checked.id, {
         ...checked.request,
-        runtime: p.runtime,
+        port: p.port,
         accountId: call.principal?.accountId ?? DEMO_ACCOUNT,
         own: call.principal?.accountId,
         origin: ownOrigin(call.req),
