@@ -54,8 +54,12 @@ async function importScenario(file: string): Promise<Scenario> {
     // a TypeScript file on a Node that cannot strip types: tsx (an optional peer dependency) loads it,
     // in a loader of its own (no hook left on the process); a file outside an ESM package comes back
     // as CommonJS, its default export one level down
-    // tsx not installed (a production install): a scenario written in TypeScript is refused below, by name
-    const tsx = (await import('tsx/esm/api').catch(() => null)) as {
+    // tsx not installed (a production install): a scenario written in TypeScript is refused below, by name;
+    // tsx failing to load for any other reason is that failure
+    const tsx = (await import('tsx/esm/api').catch((err: unknown) => {
+      if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return null;
+      throw err;
+    })) as {
       tsImport(specifier: string, parent: string): Promise<unknown>;
     } | null;
     if (!tsx) throw new Error('it is TypeScript: install tsx beside dipswitch to run it, or compile it to .js');
