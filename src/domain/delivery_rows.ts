@@ -1,15 +1,12 @@
 /** The rows of the outbox and delivery log: what a delivery sends, and every attempt of it. */
+import type { components } from '../generated/sim.js';
 import type { Frozen } from './frozen.js';
 
-export type DeliveryKind = 'event' | 'cdr' | 'sms' | 'mms' | 'dlr' | 'route' | 'result';
-export type DeliveryOutcome = 'pending' | 'delivered' | 'retrying' | 'failed' | 'refused' | 'held' | 'waiting';
-
-export interface Attempt {
-  at: string;
-  status: number | null;
-  error: string | null;
-  duration_ms: number;
-}
+/** A delivery as the control API shows it (contract/sim.yaml `delivery`): its log entry, every attempt of it. */
+type DeliveryData = components['schemas']['delivery'];
+export type DeliveryKind = DeliveryData['kind'];
+export type DeliveryOutcome = DeliveryData['outcome'];
+export type Attempt = components['schemas']['attempt'];
 
 /** What a delivery sends: an HTTP request, or an SFTP upload (method SFTP). */
 /** A message for an SMPP bind: one deliver_sm, or its parts, to a receiving bind of the key. */
@@ -79,19 +76,5 @@ export type DeliveryRow = Frozen<{
   request: OutboundSpec;
   retry: boolean;
   settle: Settle | null;
-  data: {
-    id: string;
-    inserted_at: string;
-    account_id: string;
-    kind: DeliveryKind;
-    method: string;
-    target: string;
-    headers: Record<string, string>;
-    body: string;
-    attempts: Attempt[];
-    outcome: DeliveryOutcome;
-    next_attempt_at: string | null;
-    /** Why the delivery went as it did, beside its attempts (credentials missing, say); absent in older stores. */
-    note?: string | null;
-  };
+  data: DeliveryData;
 }>;

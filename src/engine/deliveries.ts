@@ -217,8 +217,7 @@ export class DeliveryWorker {
     const transport = TRANSPORTS[row.request.method] ?? httpAttempt;
     const file = (id: string) => units.run({ read: true }, (w) => w.files.get(id));
     const outcome = await transport(row, attempt, { policy, faults, smpp, file, nowMs: clock.ms() });
-    outcome.attempt.duration_ms = elapsedMs(started);
-    return outcome;
+    return { ...outcome, attempt: { ...outcome.attempt, duration_ms: elapsedMs(started) } };
   }
 
   /** Logs the attempts, removes the step, and schedules the retry or settles the delivery, in one work. */

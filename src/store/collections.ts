@@ -4,15 +4,12 @@
  * read and write is asynchronous, as a database's would be; every write is recorded by the unit
  * of work it belongs to.
  */
-import { COLLECTION_NAMES } from '../domain/rows.js';
 import type {
   AccountRow,
   AnyRow,
   ApiKeyRow,
   BulkDipTaskRow,
   CampaignRow,
-  CollectionName,
-  Collections,
   DeliveryRow,
   DestinationRow,
   DocumentRow,
@@ -97,7 +94,7 @@ export class Collection<R extends AnyRow> {
   }
 }
 
-class ApiKeys extends Collection<ApiKeyRow> {
+export class ApiKeys extends Collection<ApiKeyRow> {
   byKey(value: string) {
     return this.t.one('key', value);
   }
@@ -113,21 +110,21 @@ class ApiKeys extends Collection<ApiKeyRow> {
   }
 }
 
-class Accounts extends Collection<AccountRow> {
+export class Accounts extends Collection<AccountRow> {
   /** Every sandbox account (`POST /__sim/accounts`) that exists now. */
   sandboxes() {
     return this.t.many('sandbox', 'sandbox');
   }
 }
 
-class Users extends Collection<UserRow> {
+export class Users extends Collection<UserRow> {
   /** The account's user with this email, case-insensitively. */
   byEmail(accountId: string, email: string) {
     return this.t.one('email', key(accountId, email.toLowerCase()));
   }
 }
 
-class Switches extends Collection<SwitchRow> {
+export class Switches extends Collection<SwitchRow> {
   usingApiKey(id: string) {
     return this.t.many('apiKey', id);
   }
@@ -136,7 +133,7 @@ class Switches extends Collection<SwitchRow> {
   }
 }
 
-class Numbers extends Collection<NumberRow> {
+export class Numbers extends Collection<NumberRow> {
   /** The account's number, E.164 with the plus. */
   async byNumber(accountId: string, e164: string) {
     const row = await this.t.one('number', e164);
@@ -160,7 +157,7 @@ class Numbers extends Collection<NumberRow> {
   }
 }
 
-class OptoutItems extends Collection<OptoutItemRow> {
+export class OptoutItems extends Collection<OptoutItemRow> {
   ofNumber(numberId: string) {
     return this.t.many('number', numberId);
   }
@@ -169,13 +166,13 @@ class OptoutItems extends Collection<OptoutItemRow> {
   }
 }
 
-class Destinations extends Collection<DestinationRow> {
+export class Destinations extends Collection<DestinationRow> {
   ofNumber(numberId: string) {
     return this.t.many('number', numberId);
   }
 }
 
-class Requests extends Collection<RequestRow> {
+export class Requests extends Collection<RequestRow> {
   /** The requests of a cart not yet checked out. */
   ofCart(cartId: string) {
     return this.t.many('cart', cartId);
@@ -185,7 +182,7 @@ class Requests extends Collection<RequestRow> {
   }
 }
 
-class Documents extends Collection<DocumentRow> {
+export class Documents extends Collection<DocumentRow> {
   ofRequest(requestId: string) {
     return this.t.many('request', requestId);
   }
@@ -194,7 +191,7 @@ class Documents extends Collection<DocumentRow> {
   }
 }
 
-class Campaigns extends Collection<CampaignRow> {
+export class Campaigns extends Collection<CampaignRow> {
   /** The campaigns an account sees: its own, and those shared with it (spec: Resources > CSP campaign). */
   async visibleTo(accountId: string): Promise<CampaignRow[]> {
     return [...(await this.t.list(accountId)), ...(await this.t.many('sharedWith', accountId))];
@@ -205,19 +202,19 @@ class Campaigns extends Collection<CampaignRow> {
   }
 }
 
-class BulkDipTasks extends Collection<BulkDipTaskRow> {
+export class BulkDipTasks extends Collection<BulkDipTaskRow> {
   byReference(accountId: string, referenceId: string) {
     return this.t.one('reference', key(accountId, referenceId));
   }
 }
 
-class OverwriteRequests extends Collection<OverwriteRequestRow> {
+export class OverwriteRequests extends Collection<OverwriteRequestRow> {
   ofNumber(numberId: string) {
     return this.t.many('number', numberId);
   }
 }
 
-class Steps extends Collection<StepRow> {
+export class Steps extends Collection<StepRow> {
   /** The account's earliest step. */
   async earliest(accountId: string): Promise<StepRow | undefined> {
     return (await this.t.list(accountId))[0];
@@ -228,7 +225,7 @@ class Steps extends Collection<StepRow> {
   }
 }
 
-class Deliveries extends Collection<DeliveryRow> {
+export class Deliveries extends Collection<DeliveryRow> {
   /** Deliveries an out-of-order fault holds back until the next one to the same target. */
   heldFor(target: string) {
     return this.t.many('held', target);
@@ -238,61 +235,3 @@ class Deliveries extends Collection<DeliveryRow> {
     return this.t.many('waiting', keyId);
   }
 }
-
-/** A backend's table operations for each collection. */
-export type TableSource = <K extends CollectionName>(name: K) => TableOps<Collections[K]>;
-
-/** The collections with methods of their own; every other one is a plain Collection of its rows. */
-const SPECIAL = {
-  accounts: Accounts,
-  users: Users,
-  api_keys: ApiKeys,
-  switches: Switches,
-  numbers: Numbers,
-  optout_items: OptoutItems,
-  destinations: Destinations,
-  requests: Requests,
-  documents: Documents,
-  campaigns: Campaigns,
-  bulk_dip_tasks: BulkDipTasks,
-  overwrite_requests: OverwriteRequests,
-  steps: Steps,
-  deliveries: Deliveries,
-} satisfies { [K in CollectionName]?: new (t: TableOps<Collections[K]>) => Collection<Collections[K]> };
-
-/** `api_keys` as a property name: `apiKeys`. */
-type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
-const camel = (name: string): string => name.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
-
-/** Every collection of the schema (rows.ts COLLECTION_NAMES), by its camel-cased name. */
-export type CollectionSet = {
-  readonly [K in CollectionName as Camel<K>]: K extends keyof typeof SPECIAL
-    ? InstanceType<(typeof SPECIAL)[K]>
-    : Collection<Collections[K]>;
-};
-
-/** Every collection, as one unit of work sees them; each made on first use (most work touches few). */
-class TablesOf {
-  protected readonly made = new Map<string, unknown>();
-
-  constructor(protected readonly table: TableSource) {}
-}
-for (const name of COLLECTION_NAMES) {
-  const Kind: new (t: never) => unknown = (SPECIAL as Record<string, new (t: never) => unknown>)[name] ?? Collection;
-  Object.defineProperty(TablesOf.prototype, camel(name), {
-    get(this: TablesOf) {
-      let c = this.made.get(name);
-      if (c === undefined) this.made.set(name, (c = new Kind(this.table(name) as never)));
-      return c;
-    },
-  });
-}
-
-/** A collection of `tables` by its schema name (`api_keys`), for work over every collection alike. */
-// cast: the getters are defined per name at load (below TablesOf), which the CollectionSet type lists by camel-cased name
-export const collectionNamed = <K extends CollectionName>(tables: CollectionSet, name: K): Collection<Collections[K]> =>
-  (tables as unknown as Record<string, Collection<Collections[K]>>)[camel(name)] as Collection<Collections[K]>;
-
-/** The collections of a unit of work, derived from the schema's names: a new collection needs no getter. */
-// cast: TablesOf gets a getter per collection at load, which its class declaration cannot list
-export const Tables = TablesOf as unknown as new (table: TableSource) => CollectionSet;

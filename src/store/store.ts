@@ -14,7 +14,7 @@
  *   changes if the write then fails; the database's reads see committed rows only. A read that must
  *   not see a write in flight is made in that account's work (`{ account }`), which waits for it.
  */
-import { collectionNamed, Tables, type TableSource } from './collections.js';
+import { Tables, type TableSource } from './tables.js';
 import { COLLECTION_NAMES } from '../domain/rows.js';
 import type { AnyRow, ApiKeyRow, ClockRow, CollectionName, DbData, UserRow } from '../domain/rows.js';
 
@@ -150,7 +150,7 @@ export class UnitOfWork extends Tables {
   async accountState(accountId: string): Promise<Partial<DbData>> {
     const state: Partial<Record<CollectionName, readonly AnyRow[]>> = {};
     for (const name of COLLECTION_NAMES) {
-      const rows = await collectionNamed(this, name).list(accountId);
+      const rows = await this.backend.table(name).list(accountId);
       if (rows.length) state[name] = [...rows];
     }
     return state as Partial<DbData>;
@@ -163,9 +163,8 @@ export class UnitOfWork extends Tables {
   async replaceAccount(accountId: string, rows: Partial<DbData>): Promise<void> {
     await this.removeAccount(accountId);
     for (const name of COLLECTION_NAMES) {
-      const collection = collectionNamed(this, name);
-      for (const row of (rows[name] ?? []) as readonly AnyRow[])
-        if (row.account_id === accountId) await collection.insert(row as never);
+      const table = this.backend.table(name);
+      for (const row of rows[name] ?? []) if (row.account_id === accountId) await table.insert(row);
     }
   }
 

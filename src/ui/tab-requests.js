@@ -135,20 +135,36 @@ export function renderCalls() {
   $('calls-count').textContent = `${rows.length} shown · live`;
 }
 
-/** Reads the journal's server-sent events through fetch (EventSource cannot send the token). */
+/**
+ * Follows the journal live. A stream that ends or fails without being stopped (the network changed
+ * under the browser, the server restarted) is followed again a second later, the calls journaled
+ * meanwhile read first.
+ */
 export async function follow(api) {
   state.stream?.abort();
   const controller = new AbortController();
   state.stream = controller;
-  const res = await fetch(`/__sim/requests/stream?api=${api}`, {
-    headers: headers({}, true),
-    signal: controller.signal,
-  });
+  const current = () => !controller.signal.aborted && state.stream === controller;
+  try {
+    await readStream(api, controller.signal);
+  } catch {
+    // a stream cut by the network or the server is followed again below; one stopped is not
+  }
+  if (!current()) return;
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  if (!current()) return;
+  await catchUp(api).catch(() => undefined); // said by sim(); the stream is followed again all the same
+  if (current()) void follow(api);
+}
+
+/** Reads the journal's server-sent events through fetch (EventSource cannot send the token) until the stream ends. */
+async function readStream(api, signal) {
+  const res = await fetch(`/__sim/requests/stream?api=${api}`, { headers: headers({}, true), signal });
   if (!res.ok || !res.body) return;
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
-    const { value, done } = await reader.read().catch(() => ({ done: true, value: '' }));
+    const { value, done } = await reader.read();
     if (done) break;
     buffer += value;
     let end;
@@ -167,6 +183,14 @@ export async function follow(api) {
       if (state.view === 'requests' && $('calls')) renderCalls();
     }
   }
+}
+
+/** The newest calls of the journal merged with those already shown (the server's view: every account's). */
+async function catchUp(api) {
+  const page = await server('GET', `/__sim/requests?api=${api}&limit=200`);
+  const live = state.calls.filter((c) => !page.requests.some((p) => p.id === c.id));
+  state.calls = [...page.requests, ...live].sort((a, b) => b.id - a.id);
+  if (state.view === 'requests' && $('calls')) renderCalls();
 }
 
 export async function requestsView() {
@@ -202,9 +226,6 @@ export async function requestsView() {
   );
   paint('requests', view);
   // the server's view: every account's calls, those refused before an account was known included
-  const page = await server('GET', `/__sim/requests?api=${f.api}&limit=200`);
-  const live = state.calls.filter((c) => !page.requests.some((p) => p.id === c.id));
-  state.calls = [...page.requests, ...live].sort((a, b) => b.id - a.id);
-  renderCalls();
+  await catchUp(f.api);
   void follow(f.api);
 }

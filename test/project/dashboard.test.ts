@@ -2,7 +2,7 @@
 // CI the tests are skipped, saying why, when no Chromium is installed; in CI (`CI` set) they run or fail.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
@@ -34,7 +34,49 @@ afterAll(() => browser?.close());
 async function newPage(): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(90_000);
+  await page.route('**/*', viaPlaywright);
+  const seen: string[] = [];
+  pageLog.set(page, seen);
+  const at = () => new Date().toISOString().slice(11, 23);
+  page.on('console', (m) => seen.push(`${at()} console.${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => seen.push(`${at()} page error: ${e.message}`));
+  page.on('requestfailed', (r) => seen.push(`${at()} failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+  page.on('response', (r) => seen.push(`${at()} ${r.status()} ${r.request().method()} ${r.url()}`));
   return page;
+}
+
+/**
+ * Every request of a page but the journal's live stream is made by Playwright and handed to the page:
+ * Chromium aborts requests in flight (ERR_NETWORK_CHANGED) when a network interface appears, as podman
+ * makes one for each container the container tests start beside this file. The stream goes through
+ * Chromium; the dashboard follows it again when it is cut.
+ */
+async function viaPlaywright(route: Route): Promise<void> {
+  if (new URL(route.request().url()).pathname === '/__sim/requests/stream') return route.continue();
+  try {
+    await route.fulfill({ response: await route.fetch({ maxRedirects: 0 }) });
+  } catch {
+    // the page or its server closed while the request was on its way: nobody waits for it
+    await route.abort().catch(() => undefined);
+  }
+}
+
+/** What each page saw (its console, errors and calls), told when its test fails. */
+const pageLog = new WeakMap<Page, string[]>();
+
+/** The page's log, status line and view, for a failed test's report. */
+async function whatThePageSaw(page: Page): Promise<string> {
+  const text = (selector: string) =>
+    page
+      .locator(selector)
+      .textContent({ timeout: 5_000 })
+      .catch((e: Error) => `(unread: ${e.message})`);
+  return [
+    `url: ${page.url()}`,
+    `status line: ${await text('#status')}`,
+    `view: ${(await text('#view'))?.slice(0, 2_000)}`,
+    ...(pageLog.get(page) ?? []),
+  ].join('\n');
 }
 
 /** The dashboard of `base` in a fresh page at 1280×800. */
@@ -63,7 +105,11 @@ async function checkout(server: TestServer): Promise<string> {
 describe.skipIf(!executable)('dashboard', { timeout: 240_000 }, () => {
   const server = useServer();
   let page: Page | undefined;
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    if (page && task.result?.state === 'fail') {
+      console.error(`dashboard: what the page saw in "${task.name}":\n${await whatThePageSaw(page)}`);
+      await shot(page, 'failed').catch((e: Error) => console.error(`no screenshot: ${e.message}`));
+    }
     await page?.close();
     page = undefined;
   });
