@@ -38,6 +38,11 @@ export interface OperationMeta<Id extends string = OperationId> {
    * key's account or every account without a key, or the whole server; null for the open calls.
    */
   actsOn: ActsOn | null;
+  /**
+   * Control API (`x-unit: account`): the operation changes the account it acts on in its call's own
+   * unit of work; null: it reads in its call's unit, and runs what it changes through the runner.
+   */
+  unit: 'account' | null;
   /** The status of `invalid_parameter`: 422 where the operation's 422 response lists that code, else 404. */
   invalidStatus: 404 | 422;
   jsonBody: boolean;
@@ -124,6 +129,7 @@ export function loadContract(name: ApiName = 'openapi'): Contract<string> {
         path,
         scope: (o['x-scope'] as Scope | undefined) ?? null,
         actsOn: (o['x-acts-on'] as ActsOn | undefined) ?? null,
+        unit: o['x-unit'] === 'account' ? 'account' : null,
         invalidStatus: codes.includes('invalid_parameter') ? 422 : 404,
         jsonBody: 'application/json' in content,
         multipart: 'multipart/form-data' in content,

@@ -1,9 +1,9 @@
 /** Control API (contract/sim.yaml): back to the fixtures, the accounts and their keys, sandboxes, users suspended, shared resource groups. */
 import { invalidField, notFound } from '../domain/errors.js';
 import { createSandbox, type Sandbox } from '../engine/sandboxes.js';
+import type { Work } from '../engine/work.js';
 import type { SimHandlerMap } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
-import { read } from './read.js';
 
 /** A fresh account with its keys, numbers and clock (`POST /__sim/accounts`, and the library's `sandbox()`). */
 export async function newSandbox(port: ControlPort, name: string | undefined, run?: string): Promise<Sandbox> {
@@ -15,20 +15,18 @@ export async function newSandbox(port: ControlPort, name: string | undefined, ru
 }
 
 /** Suspends or reinstates a user of the account (spec: a suspended user keeps informational services). */
-async function setSuspended(port: ControlPort, accountId: string, id: string, suspended: boolean) {
-  const user = await port.work(accountId, async (w) => {
-    const row = await w.store.users.get(accountId, id);
-    if (!row) throw notFound('user', id);
-    return w.store.users.update(row, (d) => {
-      d.suspended = suspended;
-      d.data.updated_at = w.clock.iso();
-    });
+async function setSuspended(w: Work, id: string, suspended: boolean) {
+  const row = await w.store.users.get(w.accountId, id);
+  if (!row) throw notFound('user', id);
+  const user = await w.store.users.update(row, (d) => {
+    d.suspended = suspended;
+    d.data.updated_at = w.clock.iso();
   });
   return { status: 200 as const, body: { data: user.data, type: 'user' } };
 }
 
 export const accountHandlers = {
-  simReset: async ({ port, own, body }) => {
+  simReset: async ({ port, read, own, body }) => {
     if (own !== undefined) await port.resetAccount(own);
     else {
       const remove = body?.remove_sandboxes === true || body?.keep_sandboxes === false;
@@ -41,7 +39,7 @@ export const accountHandlers = {
       // the sandboxes other tests hold are kept unless their removal is asked for
       await port.reset({ keepSandboxes: !remove });
     }
-    const accounts = (await read(port, (w) => w.accounts.all())).length;
+    const accounts = (await read((w) => w.accounts.all())).length;
     return {
       status: 200,
       body:
@@ -51,10 +49,10 @@ export const accountHandlers = {
     };
   },
 
-  simAccounts: async ({ port }) => ({
+  simAccounts: async ({ read }) => ({
     status: 200,
     body: {
-      accounts: await read(port, async (w) => {
+      accounts: await read(async (w) => {
         const out = [];
         for (const a of await w.accounts.all()) {
           const keys = [];
@@ -81,25 +79,24 @@ export const accountHandlers = {
     body: await newSandbox(port, body?.name, body?.run),
   }),
 
-  simDeleteAccount: async ({ port, params, own }) => {
+  simDeleteAccount: async ({ port, read, params, own }) => {
     // with an account's key, only that account itself (a sandbox's test removing its sandbox)
     const account =
-      own === undefined || own === params.id ? await read(port, (w) => w.accounts.getAnyAccount(params.id)) : null;
+      own === undefined || own === params.id ? await read((w) => w.accounts.getAnyAccount(params.id)) : null;
     if (!account || !(await port.removeAccount(params.id))) throw notFound('account', params.id);
     return { status: 200, body: { id: params.id, name: account.data.name, deleted: true } };
   },
 
-  simSuspendUser: ({ port, accountId, params }) => setSuspended(port, accountId, params.id, true),
+  simSuspendUser: async ({ work, params }) => setSuspended(await work(), params.id, true),
 
-  simReinstateUser: ({ port, accountId, params }) => setSuspended(port, accountId, params.id, false),
+  simReinstateUser: async ({ work, params }) => setSuspended(await work(), params.id, false),
 
-  simCreateGroup: async ({ port, accountId, body }) => {
-    const group = await port.work(accountId, async (w) =>
-      w.store.sharedResourceGroups.insert({
-        account_id: accountId,
-        data: { id: w.ids.uuid(), name: body.name, inserted_at: w.clock.iso() },
-      }),
-    );
+  simCreateGroup: async ({ work, accountId, body }) => {
+    const w = await work();
+    const group = await w.store.sharedResourceGroups.insert({
+      account_id: accountId,
+      data: { id: w.ids.uuid(), name: body.name, inserted_at: w.clock.iso() },
+    });
     return { status: 201, body: group.data };
   },
 } satisfies Partial<SimHandlerMap>;

@@ -5,14 +5,14 @@ import { addDuration, durationText } from '../engine/duration.js';
 import { NextTooFar } from '../engine/schedule.js';
 import type { SimHandlerMap } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
-import { read } from './read.js';
+import type { Read } from './read.js';
 
 /** How far `{ "next": true }` may move the clock unless `within` says otherwise. */
 const DAY_MS = 86_400_000;
 
 /** The account's clock and the steps waiting on it. */
-async function clockOf(port: ControlPort, accountId: string) {
-  return read(port, async (w) => {
+async function clockOf(port: ControlPort, read: Read, accountId: string) {
+  return read(async (w) => {
     const clock = await port.clocks.of(w, accountId);
     const steps = (await w.steps.list(accountId)).slice(0, 100);
     return {
@@ -33,20 +33,20 @@ export async function setFrozen(port: ControlPort, accountId: string, frozen: bo
 }
 
 export const clockHandlers = {
-  simClock: async ({ port, accountId }) => ({ status: 200, body: await clockOf(port, accountId) }),
+  simClock: async ({ port, read, accountId }) => ({ status: 200, body: await clockOf(port, read, accountId) }),
 
-  simFreeze: async ({ port, accountId }) => {
+  simFreeze: async ({ port, read, accountId }) => {
     await setFrozen(port, accountId, true);
-    return { status: 200, body: await clockOf(port, accountId) };
+    return { status: 200, body: await clockOf(port, read, accountId) };
   },
 
-  simResume: async ({ port, accountId }) => {
+  simResume: async ({ port, read, accountId }) => {
     await setFrozen(port, accountId, false);
-    return { status: 200, body: await clockOf(port, accountId) };
+    return { status: 200, body: await clockOf(port, read, accountId) };
   },
 
-  simAdvance: async ({ port, accountId, body }) => {
-    const now = (await read(port, (w) => port.clocks.of(w, accountId))).ms();
+  simAdvance: async ({ port, read, accountId, body }) => {
+    const now = (await read((w) => port.clocks.of(w, accountId))).ms();
     let target: number | { next: true; within: number } = { next: true, within: DAY_MS };
     if (body.within !== undefined) {
       const bound = addDuration(now, body.within);

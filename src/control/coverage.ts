@@ -11,6 +11,7 @@ import type { CoverageScope, DeliveryList, Tally } from '../engine/coverage.js';
 import type { SimHandlerMap } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
 import { checkAccount } from './patterns.js';
+import type { Read } from './read.js';
 
 interface Documented {
   operationId: string;
@@ -97,6 +98,7 @@ function operationCoverage(tally: Tally) {
 /** The accounts a coverage query counts: a run's sandboxes, one account, the key's account, or every account. */
 async function scopeOf(
   port: ControlPort,
+  read: Read,
   own: string | undefined,
   query: { run?: string; account_id?: string },
 ): Promise<CoverageScope> {
@@ -116,15 +118,15 @@ async function scopeOf(
     return scope;
   }
   if (query.account_id !== undefined) {
-    await checkAccount(port, query.account_id, 'query');
+    await checkAccount(port, read, query.account_id, 'query');
     return { account_id: query.account_id };
   }
   return 'all';
 }
 
 export const coverageHandlers = {
-  simCoverage: async ({ port, own, query }) => {
-    const tally = await port.coverage.of(await scopeOf(port, own, query ?? {}));
+  simCoverage: async ({ port, read, own, query }) => {
+    const tally = await port.coverage.of(await scopeOf(port, read, own, query ?? {}));
     const ops = operationCoverage(tally);
     const called = ops.filter((o) => o.calls > 0);
     const answers = called.flatMap((o) => o.answers.filter((a) => a.documented));

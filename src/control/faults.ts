@@ -7,7 +7,6 @@ import { loadContract } from '../contract.js';
 import { assertNoViolations, invalidField, notFound } from '../domain/errors.js';
 import { ruleProblems, type RoutedOperation } from '../domain/fault_rules.js';
 import type { SimHandlerMap } from '../handling/handler.js';
-import { read } from './read.js';
 
 let routed: RoutedOperation[] | undefined;
 
@@ -20,7 +19,7 @@ const apiOperations = (): RoutedOperation[] =>
   })));
 
 export const faultHandlers = {
-  simAddFault: async ({ port, body, own }) => {
+  simAddFault: async ({ port, read, body, own }) => {
     const match = { ...body.match };
     if (own !== undefined) {
       // a key's rule is its account's: it can neither reach another account nor every one
@@ -32,7 +31,7 @@ export const faultHandlers = {
       match.account_id = own;
     } else if (match.account_id !== undefined) {
       const id = match.account_id;
-      if (!(await read(port, (w) => w.accounts.getAnyAccount(id))))
+      if (!(await read((w) => w.accounts.getAnyAccount(id))))
         throw invalidField('/match/account_id', `No account has the id ${id}.`);
     }
     assertNoViolations(ruleProblems(body.match, body.effect, apiOperations()));

@@ -4,7 +4,7 @@ import { invalidField } from '../domain/errors.js';
 import type { SimHandlerMap } from '../handling/handler.js';
 import { finishSmsTrace, receiveSms, routeCall, type SmsInput } from '../simulation/inbound/index.js';
 import { raiseOverwriteRequest } from '../simulation/lifecycles.js';
-import { read } from './read.js';
+import type { Read } from './read.js';
 import { DELIVERY_TIMEOUT_MS } from '../engine/deliveries.js';
 import type { ControlPort } from '../handling/control_port.js';
 
@@ -29,24 +29,24 @@ async function dueWithin(port: ControlPort, accountId: string): Promise<void> {
 }
 
 /** A message arrives; the answer is its trace once its delivery's first attempt ran (or within the bound). */
-async function arrive(port: ControlPort, accountId: string, input: SmsInput) {
+async function arrive(port: ControlPort, read: Read, accountId: string, input: SmsInput) {
   const outcome = await port.work(accountId, (w) => receiveSms(w, input));
   // a simulated message waits for the first attempt of its delivery, as `advance` does, within a bound
   await dueWithin(port, accountId);
   const sent = outcome.switchDelivery;
-  const delivery = sent && (await read(port, (w) => w.deliveries.getAnyAccount(sent.id)));
+  const delivery = sent && (await read((w) => w.deliveries.getAnyAccount(sent.id)));
   return finishSmsTrace(outcome, delivery);
 }
 
 export const inboundHandlers = {
-  simInboundSms: async ({ port, accountId, body }) => ({
+  simInboundSms: async ({ port, read, accountId, body }) => ({
     status: 200,
-    body: await arrive(port, accountId, body),
+    body: await arrive(port, read, accountId, body),
   }),
 
-  simInboundMms: async ({ port, accountId, body }) => ({
+  simInboundMms: async ({ port, read, accountId, body }) => ({
     status: 200,
-    body: await arrive(port, accountId, { ...body, text: body.text ?? '' }),
+    body: await arrive(port, read, accountId, { ...body, text: body.text ?? '' }),
   }),
 
   simInboundCall: async ({ port, accountId, body }) => {

@@ -3,19 +3,18 @@ import { DomainError, invalidParameter, notFound } from '../domain/errors.js';
 import { JOURNAL_STREAMS, type JournalFilter } from '../engine/journal.js';
 import type { SimHandlerMap, StreamWriter } from '../handling/handler.js';
 import { checkCallPattern } from './patterns.js';
-import { read } from './read.js';
 
 /** A journal filter narrowed to the calls of the caller's account, when a key was given. */
 const ownCalls = <F extends { account_id?: string }>(filter: F, own: string | undefined): F =>
   own === undefined ? filter : { ...filter, account_id: own };
 
 export const journalHandlers = {
-  simRequests: async ({ port, query, own }) => {
+  simRequests: async ({ port, read, query, own }) => {
     if (query.cursor !== undefined && !/^\d{1,15}$/.test(query.cursor))
       throw invalidParameter('cursor', 'cursor is not a next_cursor of this journal.');
     const { limit = 100, cursor, ...filter } = query;
     // a filter naming what no call could be would answer an empty page that looks like "never called"
-    await checkCallPattern(port, filter, filter.api, 'query', true);
+    await checkCallPattern(port, read, filter, filter.api, 'query', true);
     return { status: 200, body: await port.journal.page(ownCalls(filter, own), limit, cursor) };
   },
 
@@ -45,15 +44,15 @@ export const journalHandlers = {
     };
   },
 
-  simDeliveries: async ({ port, own, query }) => {
-    const rows = await read(port, (w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
+  simDeliveries: async ({ read, own, query }) => {
+    const rows = await read((w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
     const deliveries = rows.filter((d) => !query.kind || d.data.kind === query.kind).map((d) => d.data);
     return { status: 200, body: { count: deliveries.length, deliveries } };
   },
 
-  simRedeliver: async ({ port, own, params }) => {
+  simRedeliver: async ({ port, read, own, params }) => {
     // without a key, any account's delivery (its id names it)
-    const accountId = own ?? (await read(port, (w) => w.deliveries.getAnyAccount(params.id)))?.account_id;
+    const accountId = own ?? (await read((w) => w.deliveries.getAnyAccount(params.id)))?.account_id;
     const delivery = accountId ? await port.deliveries.redeliver(accountId, params.id) : null;
     if (!delivery) throw notFound('delivery', params.id);
     return { status: 200, body: delivery.data };

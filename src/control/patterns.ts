@@ -7,7 +7,7 @@ import { loadContract } from '../contract.js';
 import { DomainError, type ErrorInit } from '../domain/errors.js';
 import { callMatchProblems, emptinessProblems, type MatchProblem, type RoutedOperation } from '../domain/matching.js';
 import type { ControlPort } from '../handling/control_port.js';
-import { read } from './read.js';
+import type { Read } from './read.js';
 
 const routed = new Map<'v1' | 'sim', RoutedOperation[]>();
 
@@ -48,6 +48,7 @@ const routedApi = (api: string | undefined): 'v1' | 'sim' | undefined =>
  */
 export async function checkCallPattern(
   port: ControlPort,
+  read: Read,
   match: Record<string, unknown> & { method?: string; path?: string; operation_id?: string; account_id?: string },
   api: string | undefined,
   at: PatternAt,
@@ -56,22 +57,23 @@ export async function checkCallPattern(
   if (!allowEmpty) refuse(emptinessProblems(match), at);
   const of = routedApi(api);
   if (of) refuse(callMatchProblems(match, operationsOf(of), of === 'v1' ? '/api/v1' : '/__sim'), at);
-  if (match.account_id !== undefined) await checkAccount(port, match.account_id, at);
+  if (match.account_id !== undefined) await checkAccount(port, read, match.account_id, at);
 }
 
 /** Checks a pattern of deliveries: not empty, and the account it names one that exists or existed. */
 export async function checkDeliveryPattern(
   port: ControlPort,
+  read: Read,
   match: Record<string, unknown> & { account_id?: string },
   at: PatternAt,
 ): Promise<void> {
   refuse(emptinessProblems(match), at);
-  if (match.account_id !== undefined) await checkAccount(port, match.account_id, at);
+  if (match.account_id !== undefined) await checkAccount(port, read, match.account_id, at);
 }
 
 /** An account a pattern names must be one whose records could be there: live, or removed with its coverage kept. */
-export async function checkAccount(port: ControlPort, id: string, at: PatternAt): Promise<void> {
-  if (await read(port, (w) => w.accounts.getAnyAccount(id))) return;
+export async function checkAccount(port: ControlPort, read: Read, id: string, at: PatternAt): Promise<void> {
+  if (await read((w) => w.accounts.getAnyAccount(id))) return;
   if (await port.coverage.knows({ account_id: id })) return;
   refuse([{ field: 'account_id', detail: `No account has the id ${id}, nor had it.` }], at);
 }

@@ -1,7 +1,5 @@
-/** What every control handler needs to read the state as it stands. */
-import type { ControlPort } from '../handling/control_port.js';
+/** What every control handler reads the state with: its call's unit of work (SimCtx `read`). */
 import type { UnitOfWork } from '../store/store.js';
 
-/** Reads the store, outside any account's lock. */
-export const read = <T>(port: ControlPort, fn: (w: UnitOfWork) => Promise<T>): Promise<T> =>
-  port.run({ read: true }, fn);
+/** Reads the store in the call's unit of work, outside any account's lock. */
+export type Read = <T>(fn: (w: UnitOfWork) => Promise<T>) => Promise<T>;

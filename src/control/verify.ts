@@ -10,7 +10,6 @@ import type { DeliveryRow } from '../domain/rows.js';
 import type { SimHandlerMap } from '../handling/handler.js';
 import { pathHolds } from '../domain/matching.js';
 import { checkCallPattern, checkDeliveryPattern } from './patterns.js';
-import { read } from './read.js';
 
 /** The newest calls a verification looks at (each journal page holds at most 1,000). */
 const SCANNED_CALLS = 10_000;
@@ -102,8 +101,8 @@ function answered(v: Verification, what: string) {
 const ruleOf = (count: CountRule | undefined): CountRule => count ?? { at_least: 1 };
 
 export const verifyHandlers = {
-  simVerifyRequests: async ({ port, body, own }) => {
-    await checkCallPattern(port, body.match, body.api, { pointer: '/match' });
+  simVerifyRequests: async ({ port, read, body, own }) => {
+    await checkCallPattern(port, read, body.match, body.api, { pointer: '/match' });
     const calls: JournalEntry[] = [];
     let cursor: string | undefined;
     const filter = { api: body.api ?? 'v1', ...(own === undefined ? {} : { account_id: own }) };
@@ -120,9 +119,9 @@ export const verifyHandlers = {
     return answered(v, 'matching calls');
   },
 
-  simVerifyDeliveries: async ({ port, body, own }) => {
-    await checkDeliveryPattern(port, body.match, { pointer: '/match' });
-    const rows = await read(port, (w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
+  simVerifyDeliveries: async ({ port, read, body, own }) => {
+    await checkDeliveryPattern(port, read, body.match, { pointer: '/match' });
+    const rows = await read((w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
     // newest first, as the journal answers
     const deliveries = rows.map((r) => r.data).reverse();
     const v = verify(deliveries, deliveryChecks(body.match), ruleOf(body.count as CountRule | undefined), (d) => ({

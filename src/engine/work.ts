@@ -33,6 +33,8 @@ export interface WorkOptions {
 export interface CallUnit {
   caller(key: KeyLookup): Promise<CallerRows>;
   wait<T>(pending: () => Promise<T>): Promise<T>;
+  /** Reads in this unit. */
+  read<T>(fn: (w: UnitOfWork) => Promise<T>): Promise<T>;
   /** The Work of `accountId` in this unit, its clock read now. */
   work(accountId: string): Promise<Work>;
 }
@@ -132,7 +134,9 @@ export class WorkRunner implements Units {
       const out = await fn({
         caller: (key) => w.caller(key),
         wait: (pending) => w.wait(pending),
+        read: (read) => read(w),
         work: async (accountId) => {
+          await w.own(accountId);
           const work = makeWork(this.opts, w, accountId, await this.opts.clocks.of(w, accountId));
           made = { accountId, work };
           return work;

@@ -8,6 +8,7 @@ import type { operations } from '../generated/api.js';
 import type { operations as simOperations } from '../generated/sim.js';
 import type { ControlPort } from './control_port.js';
 import type { Work } from '../engine/work.js';
+import type { UnitOfWork } from '../store/store.js';
 import type { Principal } from './principal.js';
 import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
 import type { Upload } from './upload.js';
@@ -126,6 +127,13 @@ export interface SimRequest<K extends SimOperationId> {
 export interface SimCtx<K extends SimOperationId> extends SimRequest<K> {
   /** What the handler may do to the simulator (never the runtime itself). */
   port: ControlPort;
+  /** Reads the state in the call's unit of work. */
+  read<T>(fn: (w: UnitOfWork) => Promise<T>): Promise<T>;
+  /**
+   * The Work of the account the call acts on, in the call's unit of work, committed before the call
+   * answers: for the operations marked `x-unit: account`, whose call's unit is that account's write.
+   */
+  work(): Promise<Work>;
   /** The account of the key in Authorization; the Demo account when none is given. */
   accountId: string;
   /**

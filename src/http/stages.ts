@@ -48,10 +48,12 @@ export function routeStage(p: Pipeline, call: Call): Route {
 
 /**
  * The unit of work a call runs in: one of the simulated API with a key, a call's (its key its first
- * read; a write's, its account's work), said by its operation and the values it was given; any other
- * call only reads.
+ * read; a write's, its account's work), said by its operation and the values it was given; a control
+ * call that changes its account in its own unit (`x-unit: account`), a write of that account; any
+ * other call only reads.
  */
 export function scopeOf(call: Call, meta: OperationMeta<string>): CallScope | { read: true } {
+  if (meta.unit === 'account') return { writes: true, task: meta.operationId, args: { ...call.route?.params } };
   if (meta.api !== 'openapi' || !meta.scope) return { read: true };
   const args: Record<string, string> = {};
   for (const [name, value] of Object.entries(call.query)) if (typeof value === 'string') args[name] = value;
@@ -255,21 +257,31 @@ function passes<T>(
 
 /**
  * The handler. One of the simulated API runs in the call's unit of work, in its account's Work. One of
- * the control API drives the simulator through its port (ControlPort), running the units of work it
- * needs itself through the one runner: the call's holds nothing meanwhile.
+ * the control API reads in the call's unit, and changes its account in it (`x-unit: account`); any
+ * other change drives the simulator through its port (ControlPort), whose units run through the one
+ * runner while the call's holds nothing.
  */
 export async function handleStage(p: Pipeline, call: Call, checked: Checked, unit: CallUnit): Promise<Reply> {
-  if (checked.api === 'sim')
-    return unit.wait(async () =>
-      runSimHandler(p.simHandlers, checked.id, {
-        ...checked.request,
-        port: p.port,
-        accountId: call.principal?.accountId ?? DEMO_ACCOUNT,
-        own: call.principal?.accountId,
-        origin: ownOrigin(call.req),
-        adminToken: p.opts.simAdminToken,
-      }),
-    );
+  if (checked.api === 'sim') {
+    const accountId = call.principal?.accountId ?? DEMO_ACCOUNT;
+    const inUnit = call.route?.meta.unit === 'account';
+    const ctx = {
+      ...checked.request,
+      port: p.port,
+      read: unit.read,
+      work: () => {
+        if (!inUnit) throw new Error(`${checked.id} is not marked x-unit: account: its call's unit only reads`);
+        return unit.work(accountId);
+      },
+      accountId,
+      own: call.principal?.accountId,
+      origin: ownOrigin(call.req),
+      adminToken: p.opts.simAdminToken,
+    };
+    return inUnit
+      ? runSimHandler(p.simHandlers, checked.id, ctx)
+      : unit.wait(async () => runSimHandler(p.simHandlers, checked.id, ctx));
+  }
   const { id, request } = checked;
   const work = await unit.work(call.principal?.accountId ?? '');
   call.clock = work.clock;

@@ -118,6 +118,14 @@ export class UnitOfWork extends Tables {
   }
 
   /**
+   * A call's work becomes the account's: one the caller's key named already stays its own; one of a
+   * control call acting on an account without its key (the Demo account) takes that account now.
+   */
+  async own(accountId: string): Promise<void> {
+    await this.backend.bind?.(accountId);
+  }
+
+  /**
    * Runs `pending` (a delay, a body still arriving, a read of another store) holding nothing: a
    * call's work that wrote nothing yet lets go of its account (and its connection) meanwhile, and
    * takes it again after, reading then what was committed meanwhile; one that wrote holds on.

@@ -83,6 +83,40 @@ describe.each([
     }
   });
 
+  it('one no key named takes the account it is told (a control call acting on an account) and holds it', async () => {
+    const store = await open(warnings().logger);
+    try {
+      await store.run({ global: true }, (w) => w.replaceAll(fixtureState()));
+      const accountId = await store.run(
+        { read: true },
+        async (w) => (await w.apiKeys.byKey('demo-admin-key'))!.account_id,
+      );
+      let release!: () => void;
+      const pause = new Promise<void>((r) => (release = r));
+      let owned!: () => void;
+      const holding = new Promise<void>((r) => (owned = r));
+      let other = false;
+      const work = store.run(WRITE, async (w) => {
+        await w.own(accountId);
+        owned();
+        await pause;
+        const key = (await w.apiKeys.byKey('demo-admin-key'))!;
+        await w.apiKeys.update(key, (d) => (d.data.name = 'owned'));
+      });
+      await holding;
+      const waiting = store.run({ account: accountId }, async () => void (other = true));
+      await store.run({ account: 'another-account' }, async () => undefined);
+      expect(other).toBe(false);
+      release();
+      await work;
+      await waiting;
+      expect(other).toBe(true);
+      expect(await keyName(store)).toBe('owned');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a hook after a durable commit that fails is logged, and the work answers what it did', async () => {
     const { said, logger } = warnings();
     const store = await open(logger);

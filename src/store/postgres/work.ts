@@ -85,6 +85,11 @@ export class PgWork extends WorkBase {
     this.account = accountId;
   }
 
+  /** A call's write that no key named an account for begins as the account's work (a control call's). */
+  protected override async bind(accountId: string): Promise<void> {
+    if (this.call && !this.readOnly && !this.open) await this.beginAccount(accountId);
+  }
+
   protected override writable(): void {
     if (this.call && !this.readOnly && !this.open)
       throw new Error("a call's work writes only once its caller's key named the account");
