@@ -4,7 +4,8 @@
  * (`catch {`, `.catch(() => …)`) says why in a comment at its start, naming the condition it stands
  * for; one that drops a failure on purpose names it with `cleanupFailed`, or logs what was lost with
  * `lostWith` (src/domain/side_paths.ts). The rest use their error (a named condition checked, a log,
- * a rethrow).
+ * a rethrow). Tests and benchmarks reach dipswitch through its public surfaces: options, exported
+ * parts, the HTTP APIs; never a private member reached by a cast.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -59,5 +60,26 @@ describe('source files', () => {
       .map((path) => [relative(projectRoot, path), readFileSync(path, 'utf8').split('\n').length - 1] as const)
       .filter(([, lines]) => lines > 350);
     expect(long).toEqual([]);
+  });
+});
+
+/** The lines of a text that cast a value to an object type of its own making to reach a member, as `file:line`. */
+export function reachesIn(file: string, text: string): string[] {
+  return text.split('\n').flatMap((line, i) => (/as unknown as \{/.test(line) ? [`${file}:${i + 1}`] : []));
+}
+
+describe('tests', () => {
+  it('go through public surfaces: none casts a part of dipswitch to reach a private member', () => {
+    const self = relative(projectRoot, join(projectRoot, 'test', 'project', 'house.test.ts'));
+    const found = ['test', 'bench']
+      .flatMap((dir) => sources(join(projectRoot, dir)))
+      .filter((path) => relative(projectRoot, path) !== self)
+      .flatMap((path) => reachesIn(relative(projectRoot, path), readFileSync(path, 'utf8')));
+    expect(found).toEqual([]);
+  });
+
+  it('finds a cast that reaches in', () => {
+    expect(reachesIn('a.ts', 'const log = (store as unknown as { log: LogFile }).log;\n')).toEqual(['a.ts:1']);
+    expect(reachesIn('b.ts', 'const r = { mails: [] } as unknown as Relay;\n')).toEqual([]);
   });
 });

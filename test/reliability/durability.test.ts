@@ -8,7 +8,8 @@ import { projectRoot } from '../../src/contract.js';
 import { buildServer, listen, type Runtime } from '../../src/server.js';
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
 import { JsonStore } from '../../src/store/embedded/json_store.js';
-import type { LogFile } from '../../src/store/embedded/log_file.js';
+import { LogFile } from '../../src/store/embedded/log_file.js';
+import type { Change } from '../../src/store/embedded/log_line.js';
 import { StoreRefused } from '../../src/store/embedded/refusals.js';
 import { DEMO, envelope } from '../support/helpers.js';
 
@@ -24,9 +25,9 @@ interface Running {
 let seed = 21;
 
 /** A server on a data file, frozen at START, called over HTTP; each start draws other ids, as a restarted server does. */
-async function open(file: string, clock: 'frozen' | 'real' = 'frozen'): Promise<Running> {
+async function open(file: string, clock: 'frozen' | 'real' = 'frozen', log?: LogFile): Promise<Running> {
   const { app, runtime } = await buildServer({
-    store: { file },
+    store: { file, log },
     seed: seed++,
     clockMode: clock,
     startTime: START,
@@ -57,19 +58,24 @@ async function open(file: string, clock: 'frozen' | 'real' = 'frozen'): Promise<
   };
 }
 
-const logOf = (runtime: Runtime) => (runtime.store as unknown as { log: LogFile }).log;
+/** A data file's log on a disk that refuses every append while `refusing` is set. */
+class FailingDisk extends LogFile {
+  refusing: NodeJS.ErrnoException | null = null;
+
+  override async append(changes: Change[]): Promise<void> {
+    if (this.refusing) throw this.refusing;
+    return super.append(changes);
+  }
+}
+
+const diskError = (code: string, message: string) => Object.assign(new Error(`${code}: ${message}`), { code });
 
 describe('a full disk', () => {
   it('a write the disk refuses answers 503 storage_unavailable, keeps nothing, and the server recovers by itself', async () => {
     const file = tempFile();
-    const s = await open(file);
-    const log = logOf(s.runtime);
-    const append = log.append.bind(log);
-    let full = true;
-    log.append = async (changes) => {
-      if (full) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-      return append(changes);
-    };
+    const disk = new FailingDisk(file);
+    const s = await open(file, 'frozen', disk);
+    disk.refusing = diskError('ENOSPC', 'no space left on device, write');
     const refused = await s.call('POST', '/api/v1/carts', envelope('cart', { name: 'on a full disk' }));
     expect(refused.status).toBe(503);
     expect(refused.body.errors[0]).toMatchObject({ code: 'storage_unavailable', title: 'Storage unavailable' });
@@ -85,7 +91,7 @@ describe('a full disk', () => {
       'demo-standard-key',
     );
     expect((await s.call('GET', '/api/v1/bulk_dip_tasks', undefined, 'demo-standard-key')).body.count).toBe(0);
-    full = false;
+    disk.refusing = null;
     const created = await s.call('POST', '/api/v1/carts', envelope('cart', { name: 'space is back' }));
     expect(created.status).toBe(201);
     await s.stop();
@@ -97,22 +103,17 @@ describe('a full disk', () => {
 
   it('an advance whose step the disk refuses answers 503; once space returns the step runs', async () => {
     const file = tempFile();
-    const s = await open(file);
+    const disk = new FailingDisk(file);
+    const s = await open(file, 'frozen', disk);
     await s.call(
       'POST',
       '/api/v1/bulk_dip_tasks',
       envelope('bulk_dip_task', { type: 'CNAM', numbers: ['+13125550100'], reference_id: 'later' }),
       'demo-standard-key',
     );
-    const log = logOf(s.runtime);
-    const append = log.append.bind(log);
-    let full = true;
-    log.append = async (changes) => {
-      if (full) throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
-      return append(changes);
-    };
+    disk.refusing = diskError('EIO', 'i/o error, write');
     expect((await s.call('POST', '/__sim/clock/advance', { by: 'PT10S' }, null)).status).toBe(503);
-    full = false;
+    disk.refusing = null;
     const advanced = await s.call('POST', '/__sim/clock/advance', { by: 'PT10S' }, null);
     expect(advanced.status).toBe(200);
     expect(

@@ -7,10 +7,20 @@ import { buildServer, listen } from '../../src/server.js';
 import { fixtureState } from '../../src/store/fixtures.js';
 import { JsonStore } from '../../src/store/embedded/json_store.js';
 import { LogFile } from '../../src/store/embedded/log_file.js';
+import type { Change } from '../../src/store/embedded/log_line.js';
 import { emptyDb } from '../../src/domain/rows.js';
 import { envelope } from '../support/helpers.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'dipswitch-')), 'db.json');
+
+/** A data file's log whose appends `around` wraps (counted, slowed, held at a gate). */
+class WatchedLog extends LogFile {
+  around: (append: () => Promise<void>) => Promise<void> = (append) => append();
+
+  override append(changes: Change[]): Promise<void> {
+    return this.around(() => super.append(changes));
+  }
+}
 
 describe('store', () => {
   it('a committed change is on disk when the work resolves', async () => {
@@ -29,15 +39,14 @@ describe('store', () => {
   });
 
   it('work that commits together is written together, in one append', async () => {
-    const store = await JsonStore.open({ file: tempFile() }, silentLogger);
+    const log = new WatchedLog(tempFile());
+    const store = await JsonStore.open({ file: log.path, log }, silentLogger);
     await store.run({ global: true }, (w) => w.replaceAll(emptyDb()));
     let appends = 0;
-    const log = (store as unknown as { log: LogFile }).log;
-    const original = log.append.bind(log);
-    log.append = async (changes) => {
+    log.around = async (append) => {
       appends++;
       await new Promise((r) => setTimeout(r, 5));
-      return original(changes);
+      await append();
     };
     // the first append starts alone; the 49 that commit while it runs share the next one
     await Promise.all(
@@ -57,7 +66,8 @@ describe('store', () => {
   });
 
   it('reads share one unit of work that refuses every write, and answer only once what they saw is durable', async () => {
-    const store = await JsonStore.open({ file: tempFile() }, silentLogger);
+    const log = new WatchedLog(tempFile());
+    const store = await JsonStore.open({ file: log.path, log }, silentLogger);
     await store.run({ global: true }, (w) => w.replaceAll(fixtureState()));
     const key = (await store.run({ read: true }, (w) => w.apiKeys.byKey('demo-admin-key')))!;
     await expect(
@@ -68,17 +78,15 @@ describe('store', () => {
     );
     expect((await store.run({ read: true }, (w) => w.apiKeys.byKey('demo-admin-key')))!.data.name).toBe(key.data.name);
     // a read that sees a change still being written answers after the write is on disk
-    const log = (store as unknown as { log: LogFile }).log;
-    const original = log.append.bind(log);
     let onDisk = false;
     let appending!: () => void;
     let writeNow!: () => void;
     const started = new Promise<void>((r) => (appending = r));
     const gate = new Promise<void>((r) => (writeNow = r));
-    log.append = async (changes) => {
+    log.around = async (append) => {
       appending();
       await gate;
-      await original(changes);
+      await append();
       onDisk = true;
     };
     const write = store.run({ account: key.account_id }, (w) =>

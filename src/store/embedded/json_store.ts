@@ -30,7 +30,14 @@ import { cleanupFailed } from '../../domain/side_paths.js';
 /** The store only warns. */
 type Logger = Pick<FullLogger, 'warn'>;
 
-export type JsonStoreOptions = { memory: true } | { file: string; repair?: boolean };
+export type JsonStoreOptions =
+  | { memory: true }
+  | {
+      file: string;
+      repair?: boolean;
+      /** The log `file` is written through: a LogFile of it unless given (a test's, whose disk refuses a write). */
+      log?: LogFile;
+    };
 
 export class JsonStore extends StoreBase implements Store {
   private tables: TableSet;
@@ -82,7 +89,7 @@ export class JsonStore extends StoreBase implements Store {
   /** Opens the store; a file that is not a store, or damaged, is refused (StoreRefused). */
   static async open(opts: JsonStoreOptions, logger: Logger): Promise<JsonStore> {
     if ('memory' in opts) return new JsonStore(emptyDb(), true, null, new MemoryFiles(), logger);
-    const log = new LogFile(opts.file, (m) => logger.warn(m));
+    const log = opts.log ?? new LogFile(opts.file, (m) => logger.warn(m));
     // the folder is this process's before anything of it is read: one store has one owner
     const ownership = await makeDirs(dirname(opts.file))
       .then(() => own(dirname(opts.file)))
