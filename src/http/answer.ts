@@ -48,7 +48,7 @@ export function render(
   return status === 204 || contentType !== 'application/json' ? undefined : JSON.stringify(body);
 }
 
-/** Writes the answer on the wire: the text `render` made, or the body itself when it is not JSON. */
+/** Writes the answer on the wire, through express's `send`: the text `render` made, or the body itself when it is not JSON. */
 export function send(
   p: Pipeline,
   call: Call,
@@ -58,14 +58,6 @@ export function send(
   contentType = 'application/json',
 ) {
   const res = call.res;
-  if (text !== undefined && contentType === 'application/json') {
-    // JSON text, with the headers express's send gives it, without its look-ups of the type and its charset
-    res.statusCode = status;
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(text));
-    res.end(call.req.method === 'HEAD' ? undefined : text);
-    return;
-  }
   res.status(status).type(contentType);
   if (status === 204) res.end();
   else res.send(text ?? body);
