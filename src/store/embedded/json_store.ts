@@ -202,11 +202,16 @@ export class JsonStore extends StoreBase implements Store {
     };
   }
 
+  /** A file of a work that was not kept, which could not be removed: said, and removed at the next start (keepReferencedFiles). */
+  private readonly fileKept = (e: unknown): void =>
+    this.logger.warn(
+      `store: a file of a work not kept stays until the next start: ${(e as Error)?.message ?? String(e)}`,
+    );
+
   private async abort(work: JsonWork): Promise<void> {
     work.rollback();
     this.live.delete(work);
-    // a file of a refused work not removed is removed at the next start (keepReferencedFiles)
-    for (const undo of work.onAbort) await undo().catch(cleanupFailed);
+    for (const undo of work.onAbort) await undo().catch(this.fileKept);
   }
 
   /** Queues the work for the next append; resolves once it is on disk. */
@@ -273,7 +278,7 @@ export class JsonStore extends StoreBase implements Store {
       w.replaced = null;
       w.poison = cause;
       w.durable.reject(error);
-      for (const undo of w.onAbort) void undo().catch(cleanupFailed);
+      for (const undo of w.onAbort) void undo().catch(this.fileKept);
     }
     for (const w of this.queue) w.durable.reject(error);
     this.live.clear();
