@@ -14,7 +14,8 @@ export const lostWith =
     warn(`${what} was lost: ${(e as Error)?.message ?? String(e)}`);
 
 /**
- * A clean-up that failed costs nothing worth saying: a connection already gone, a file that the next
- * start removes, a promise settled only so that no rejection goes unheard. Named so it is never mistaken for a lost error.
+ * A clean-up that failed costs nothing worth saying: a connection already gone (its ROLLBACK or end),
+ * a promise settled only so that no rejection goes unheard (its own awaiter hears it). Named so it is
+ * never mistaken for a lost error.
  */
 export const cleanupFailed = (): void => undefined;
