@@ -3,6 +3,7 @@ import { invalidField } from '../domain/errors.js';
 import { MAX_TIME_MS } from '../engine/clock.js';
 import { addDuration, durationText } from '../engine/duration.js';
 import { NextTooFar } from '../engine/schedule.js';
+import type { Work } from '../engine/work.js';
 import type { SimHandlerMap } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
 import type { Read } from './read.js';
@@ -24,24 +25,22 @@ async function clockOf(port: ControlPort, read: Read, accountId: string) {
   });
 }
 
-/** Freezes or resumes the account's clock (`POST /__sim/clock/freeze|resume`, and the library's clock). */
-export async function setFrozen(port: ControlPort, accountId: string, frozen: boolean): Promise<void> {
-  await port.run({ account: accountId }, (w) =>
-    frozen ? port.clocks.freeze(w, accountId) : port.clocks.resume(w, accountId),
-  );
-  await port.scheduler.rearm();
+/** Freezes or resumes the account's clock in the call's unit of work; the scheduler rearms once it is durable. */
+async function setFrozen(port: ControlPort, w: Work, frozen: boolean): Promise<void> {
+  await (frozen ? port.clocks.freeze(w.store, w.accountId) : port.clocks.resume(w.store, w.accountId));
+  w.store.afterCommit(() => port.scheduler.rearm());
 }
 
 export const clockHandlers = {
   simClock: async ({ port, read, accountId }) => ({ status: 200, body: await clockOf(port, read, accountId) }),
 
-  simFreeze: async ({ port, read, accountId }) => {
-    await setFrozen(port, accountId, true);
+  simFreeze: async ({ port, read, work, accountId }) => {
+    await setFrozen(port, await work(), true);
     return { status: 200, body: await clockOf(port, read, accountId) };
   },
 
-  simResume: async ({ port, read, accountId }) => {
-    await setFrozen(port, accountId, false);
+  simResume: async ({ port, read, work, accountId }) => {
+    await setFrozen(port, await work(), false);
     return { status: 200, body: await clockOf(port, read, accountId) };
   },
 

@@ -49,6 +49,16 @@ describe("a control call's unit of work", () => {
     expect(await suspended(OPERATOR)).toBe(false);
   });
 
+  it('a clock frozen with a sandbox’s key: one write of that account, which the answer shows', async () => {
+    const box = (await server().call('POST', '/__sim/accounts', { key: null, body: { name: 'units' } })).body;
+    const units = await unitsOf(async () => {
+      const answer = await server().call('POST', '/__sim/clock/freeze', { key: box.keys.admin });
+      expect(answer.body).toMatchObject({ mode: 'frozen', account_id: box.id });
+    });
+    // after it, the scheduler reads when the account's next step is due (a unit of its own, reading)
+    expect(units).toEqual([{ call: { writes: true, task: 'simFreeze', args: {} } }, { read: true }]);
+  });
+
   it('a read is its call’s one read', async () => {
     const units = await unitsOf(async () => {
       expect((await server().call('GET', '/__sim/clock', { key: null })).status).toBe(200);
