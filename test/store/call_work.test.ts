@@ -16,6 +16,21 @@ const warnings = () => {
   return { said, logger: { warn: (m: string) => void said.push(m) } };
 };
 
+/**
+ * Shows `work` holding the account until `release`: another write of the account waits for it,
+ * another account's does not.
+ */
+async function expectHolds(store: Store, accountId: string, release: () => void, work: Promise<void>) {
+  let other = false;
+  const waiting = store.run({ account: accountId }, async () => void (other = true));
+  await store.run({ account: 'another-account' }, async () => undefined);
+  expect(other).toBe(false);
+  release();
+  await work;
+  await waiting;
+  expect(other).toBe(true);
+}
+
 describe.each([
   ['embedded', (logger: { warn(m: string): void }) => JsonStore.open({ memory: true }, logger)],
   ['PostgreSQL', async (logger: { warn(m: string): void }) => PgStore.open(await pg().database(), logger, 'call')],
@@ -29,7 +44,6 @@ describe.each([
       await store.run({ global: true }, (w) => w.replaceAll(fixtureState()));
       let release!: () => void;
       const pause = new Promise<void>((r) => (release = r));
-      let other = false;
       let named!: (account: string) => void;
       const account = new Promise<string>((r) => (named = r));
       const work = store.run(WRITE, async (w) => {
@@ -39,15 +53,7 @@ describe.each([
         await pause;
         await w.apiKeys.update(key, (d) => (d.data.name = 'written'));
       });
-      const accountId = await account;
-      // another write of the account waits for the call's work; another account's does not
-      const waiting = store.run({ account: accountId }, async () => void (other = true));
-      await store.run({ account: 'another-account' }, async () => undefined);
-      expect(other).toBe(false);
-      release();
-      await work;
-      await waiting;
-      expect(other).toBe(true);
+      await expectHolds(store, await account, release, work);
       expect(await keyName(store)).toBe('written');
       // waiting before its first change, it holds nothing: the account's other write goes meanwhile
       const order: string[] = [];
@@ -95,7 +101,6 @@ describe.each([
       const pause = new Promise<void>((r) => (release = r));
       let owned!: () => void;
       const holding = new Promise<void>((r) => (owned = r));
-      let other = false;
       const work = store.run(WRITE, async (w) => {
         await w.own(accountId);
         owned();
@@ -104,13 +109,7 @@ describe.each([
         await w.apiKeys.update(key, (d) => (d.data.name = 'owned'));
       });
       await holding;
-      const waiting = store.run({ account: accountId }, async () => void (other = true));
-      await store.run({ account: 'another-account' }, async () => undefined);
-      expect(other).toBe(false);
-      release();
-      await work;
-      await waiting;
-      expect(other).toBe(true);
+      await expectHolds(store, accountId, release, work);
       expect(await keyName(store)).toBe('owned');
     } finally {
       await store.close();
