@@ -3,6 +3,7 @@
  * control call past its bound; its window fills, it is closed, and its key's messages wait for
  * another bind. Another account's traffic goes on meanwhile.
  */
+import { eventually } from '../support/eventually.js';
 import { describe, expect, it } from 'vitest';
 import { SMPP_WINDOW } from '../../src/engine/transport/smpp_binds.js';
 import { listenSmpp } from '../../src/server.js';
@@ -58,7 +59,11 @@ describe('a slow client', () => {
     // each call answered (the test's timeout is the bound's failure): as pending while the bind held them, then as waiting once it was closed
     expect(traces.some((t) => t.startsWith('pending'))).toBe(true);
     expect(traces.at(-1)).toBe('no bind of the key: waiting for one');
-    const journal = (await server().call('GET', '/__sim/requests?api=smpp&method=DELIVER_SM', { key: null })).body;
+    // each exchange is journaled beside the traffic, a moment after it on PostgreSQL
+    const journal = await eventually(async () => {
+      const page = (await server().call('GET', '/__sim/requests?api=smpp&method=DELIVER_SM', { key: null })).body;
+      return page.count >= SMPP_WINDOW ? page : undefined;
+    }, 'every deliver_sm journaled');
     expect(journal.count).toBe(SMPP_WINDOW);
     socket.destroy();
   }, 180_000);

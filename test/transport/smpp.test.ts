@@ -61,7 +61,11 @@ describe('the SMPP server', () => {
     expect(JSON.parse(logged.body)).toEqual([
       expect.objectContaining({ source_addr: '14155550123', destination_addr: '13125550100', data_coding: 0 }),
     ]);
-    const journal = (await server().call('GET', '/__sim/requests?api=smpp', { key: null })).body.requests;
+    // an SMPP exchange is journaled beside the traffic, not before the answer: a client reads it when it is there
+    const journal = await eventually(async () => {
+      const requests = (await server().call('GET', '/__sim/requests?api=smpp', { key: null })).body.requests;
+      return requests.length >= 2 ? requests : undefined;
+    }, 'the deliver_sm and the bind journaled');
     expect(journal.map((e: any) => e.method)).toEqual(['DELIVER_SM', 'BIND_TRANSCEIVER']);
     expect(journal[1]).toMatchObject({ path: `smpp://${systemId}`, status: 0 });
     expect(journal[1].request.body.password).toBe(REDACTED);
