@@ -8,13 +8,16 @@ import (
 	"dipswitch.test/go/dipswitchtest"
 )
 
-func TestMain(m *testing.M) { dipswitchtest.Main(m, dipswitchtest.MainOptions{FailUnder: 10}) }
+// the coverage gate comes from the environment (DIPSWITCH_FAIL_UNDER), set in CI alone
+func TestMain(m *testing.M) { dipswitchtest.Main(m, dipswitchtest.MainOptions{}) }
 
 func TestListingSurvivesA503(t *testing.T) {
 	ctx := context.Background()
 	box := dipswitchtest.NewSandbox(t)
-	rule, err := box.Faults.Add(ctx, dipswitch.FaultRequest{
-		Match: map[string]any{"operation_id": "listNumbers"}, Effect: map[string]any{"status": 503}, Times: 1,
+	rule, err := box.Faults.Add(ctx, dipswitch.FaultSpec{
+		Match:  dipswitch.FaultMatch{OperationID: dipswitch.Ptr("listNumbers")},
+		Effect: dipswitch.FaultEffect{Status: dipswitch.Ptr(503)},
+		Times:  dipswitch.Times(1),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -23,12 +26,12 @@ func TestListingSurvivesA503(t *testing.T) {
 	if err != nil || len(numbers) != 10 {
 		t.Fatalf("numbers %v, %v", numbers, err)
 	}
-	if fired, _ := rule.FiredNow(ctx); fired != 1 {
+	if fired, _ := rule.Fired(ctx); fired != 1 {
 		t.Fatalf("fired %d", fired)
 	}
-	dipswitchtest.Verify(t, box.Client, dipswitch.Pattern{
-		Match: map[string]any{"operation_id": "listNumbers", "status": 503}, Count: &dipswitch.Count{Exactly: dipswitch.N(1)},
-	})
+	dipswitchtest.Verify(t, box.Client, dipswitch.VerifyRequestsMatch{
+		OperationID: dipswitch.Ptr("listNumbers"), Status: dipswitch.Ptr(503),
+	}, dipswitch.Exactly(1))
 }
 
 func TestTwoNumbersOrderedAndWaitedFor(t *testing.T) {
@@ -43,7 +46,5 @@ func TestTwoNumbersOrderedAndWaitedFor(t *testing.T) {
 	if err != nil || done.Status != "COMPLETED" {
 		t.Fatalf("order %+v, %v", done, err)
 	}
-	dipswitchtest.Verify(t, box.Client, dipswitch.Pattern{
-		Match: map[string]any{"operation_id": "checkoutCart"}, Count: &dipswitch.Count{Exactly: dipswitch.N(1)},
-	})
+	dipswitchtest.Verify(t, box.Client, dipswitch.VerifyRequestsMatch{OperationID: dipswitch.Ptr("checkoutCart")}, dipswitch.Exactly(1))
 }

@@ -1,6 +1,7 @@
-// Package dipswitchtest gives Go tests a dipswitch: Main starts (or connects to) the server for the test
-// binary and gates the run's coverage; NewSandbox gives a test a sandbox of its own, removed with t.Cleanup;
-// Verify fails the test with the near misses.
+// Package dipswitchtest gives Go tests a dipswitch: Main reaches (or starts) the server for the test binary
+// and gates the run's coverage; NewSandbox gives a test a sandbox of its own, removed with t.Cleanup; Verify
+// and WaitFor fail the test with what came nearest. Settings come from MainOptions, else the environment
+// (DIPSWITCH_URL, DIPSWITCH_IMAGE, DIPSWITCH_COMMAND, DIPSWITCH_FAIL_UNDER…), else defaults.
 package dipswitchtest
 
 import (
@@ -10,33 +11,28 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"testing"
+	"time"
 
 	dipswitch "dipswitch.test/go"
 )
 
-// MainOptions say where the server is and what the run's coverage must reach.
-type MainOptions struct {
-	// URL of a running server (else DIPSWITCH_URL, else one is started with Command, DIPSWITCH_COMMAND or npx).
-	URL string
-	// AdminToken of the server, where it has one (else DIPSWITCH_ADMIN_TOKEN).
-	AdminToken string
-	// Command starts the server when no URL is given.
-	Command []string
-	// FailUnder fails the run when its coverage of the contract is under this percentage (0: no gate).
-	FailUnder float64
-}
+// MainOptions are the settings in code; each unset one is read from its environment variable. A gate set here
+// (FailUnder) wins over DIPSWITCH_FAIL_UNDER; leave it nil to set it in CI alone.
+type MainOptions = dipswitch.Settings
 
-var server *dipswitch.Client
+var server *dipswitch.Server
 
 // Server answers the test binary's server, with the control API's authority.
-func Server() *dipswitch.Client {
+func Server() *dipswitch.Server {
 	if server == nil {
 		panic("dipswitchtest.Main has not run: call it from TestMain")
 	}
 	return server
 }
+
+// Gate is a coverage gate for MainOptions.FailUnder.
+func Gate(percent float64) *float64 { return &percent }
 
 // Main runs the tests against a server, then gates the run's coverage; it exits with the run's status.
 func Main(m *testing.M, opts MainOptions) {
@@ -45,52 +41,51 @@ func Main(m *testing.M, opts MainOptions) {
 
 func run(m *testing.M, opts MainOptions) int {
 	ctx := context.Background()
-	if os.Getenv("DIPSWITCH_RUN") == "" {
+	settings, err := opts.Resolve()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dipswitchtest:", err)
+		return 2
+	}
+	if settings.Run == "" {
 		id := make([]byte, 6)
 		_, _ = rand.Read(id)
-		os.Setenv("DIPSWITCH_RUN", "go-test-"+hex.EncodeToString(id))
+		settings.Run = "go-test-" + hex.EncodeToString(id)
 	}
-	token := opts.AdminToken
-	if token == "" {
-		token = os.Getenv("DIPSWITCH_ADMIN_TOKEN")
+	started, err := dipswitch.Start(ctx, settings)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dipswitchtest:", err)
+		return 1
 	}
-	url := opts.URL
-	if url == "" {
-		url = os.Getenv("DIPSWITCH_URL")
-	}
-	if url != "" {
-		server = dipswitch.Connect(url, dipswitch.Options{AdminToken: token})
-	} else {
-		command := opts.Command
-		if len(command) == 0 && os.Getenv("DIPSWITCH_COMMAND") != "" {
-			command = strings.Fields(os.Getenv("DIPSWITCH_COMMAND"))
-		}
-		started, err := dipswitch.Start(ctx, dipswitch.StartOptions{Command: command, AdminToken: token})
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "dipswitchtest:", err)
-			return 1
-		}
-		defer started.Stop()
-		server = started.Client
-	}
+	defer started.Stop()
+	server = started
 	status := m.Run()
-	if opts.FailUnder > 0 {
-		run := os.Getenv("DIPSWITCH_RUN")
-		c, err := server.Coverage(ctx, run, "")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "dipswitchtest: coverage:", err)
-			return 1
-		}
-		s := c.Summary
-		verdict := "passes"
-		if s.Percent < opts.FailUnder {
-			verdict = "FAILS"
+	if settings.FailUnder != nil {
+		if !gate(ctx, settings.Run, *settings.FailUnder) {
 			status = 1
 		}
-		fmt.Printf("dipswitch coverage of run %s: %d of %d documented answers of %d operations called seen (%g%%): %s the gate of %g%%\n",
-			run, s.AnswersSeen, s.Answers, s.OperationsCalled, s.Percent, verdict, opts.FailUnder)
 	}
 	return status
+}
+
+// gate says the run's coverage against the gate, in one line, and whether it passes.
+func gate(ctx context.Context, run string, percent float64) bool {
+	c, err := server.Coverage(ctx, run, "")
+	var refused *dipswitch.ControlError
+	if errors.As(err, &refused) && refused.Status == 422 {
+		fmt.Printf("dipswitch coverage of run %s: the run made no sandbox: FAILS the gate of %g%%\n", run, percent)
+		return false
+	} else if err != nil {
+		fmt.Printf("dipswitch coverage of run %s could not be read (%v): FAILS the gate of %g%%\n", run, err, percent)
+		return false
+	}
+	s := c.Summary
+	verdict := "passes"
+	if s.Percent < percent {
+		verdict = "FAILS"
+	}
+	fmt.Printf("dipswitch coverage of run %s: %d of %d documented answers of %d operations called seen (%g%%): %s the gate of %g%%\n",
+		run, s.AnswersSeen, s.Answers, s.OperationsCalled, s.Percent, verdict, percent)
+	return verdict == "passes"
 }
 
 // NewSandbox makes a sandbox of the run for the test, removed when the test ends.
@@ -109,14 +104,36 @@ func NewSandbox(t testing.TB) *dipswitch.Sandbox {
 }
 
 // Verify checks the calls a sandbox (or any client) made against a pattern; the test fails with the near misses.
-func Verify(t testing.TB, c *dipswitch.Client, p dipswitch.Pattern) *dipswitch.Verified {
+func Verify(t testing.TB, c *dipswitch.Client, match dipswitch.VerifyRequestsMatch, count dipswitch.VerifyCount) *dipswitch.Verified {
 	t.Helper()
-	v, err := c.Requests.Verify(context.Background(), p)
+	v, err := c.Requests.Verify(context.Background(), match, count)
+	fail(t, err)
+	return v
+}
+
+// VerifyDeliveries checks the deliveries against a pattern; the test fails with the near misses and what the
+// server knows of why nothing was sent.
+func VerifyDeliveries(t testing.TB, c *dipswitch.Client, match dipswitch.VerifyDeliveriesMatch, count dipswitch.VerifyCount) *dipswitch.Verified {
+	t.Helper()
+	v, err := c.Deliveries.Verify(context.Background(), match, count)
+	fail(t, err)
+	return v
+}
+
+// WaitFor answers the oldest delivery holding match, waiting up to timeout; the test fails saying what it waited for.
+func WaitFor(t testing.TB, c *dipswitch.Client, match dipswitch.VerifyDeliveriesMatch, timeout time.Duration) *dipswitch.Delivery {
+	t.Helper()
+	d, err := c.Deliveries.WaitFor(context.Background(), match, timeout)
+	fail(t, err)
+	return d
+}
+
+func fail(t testing.TB, err error) {
+	t.Helper()
 	var failed *dipswitch.VerificationError
 	if errors.As(err, &failed) {
 		t.Fatalf("%v", failed)
 	} else if err != nil {
-		t.Fatalf("verify: %v", err)
+		t.Fatalf("%v", err)
 	}
-	return v
 }

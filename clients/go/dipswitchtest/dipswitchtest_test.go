@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -17,7 +16,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	dipswitchtest.Main(m, dipswitchtest.MainOptions{FailUnder: 1})
+	dipswitchtest.Main(m, dipswitchtest.MainOptions{FailUnder: dipswitchtest.Gate(1)})
 }
 
 func get(t *testing.T, box *dipswitch.Sandbox, path string) int {
@@ -38,8 +37,10 @@ func TestSandboxesInParallelNeverSeeEachOther(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			box := dipswitchtest.NewSandbox(t)
-			rule, err := box.Faults.Add(ctx, dipswitch.FaultRequest{
-				Match: map[string]any{"operation_id": "listNumbers"}, Effect: map[string]any{"status": 503}, Times: 1,
+			rule, err := box.Faults.Add(ctx, dipswitch.FaultSpec{
+				Match:  dipswitch.FaultMatch{OperationID: dipswitch.Ptr("listNumbers")},
+				Effect: dipswitch.FaultEffect{Status: dipswitch.Ptr(503)},
+				Times:  dipswitch.Times(1),
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -47,18 +48,14 @@ func TestSandboxesInParallelNeverSeeEachOther(t *testing.T) {
 			if a, b := get(t, box, "/api/v1/numbers"), get(t, box, "/api/v1/numbers"); a != 503 || b != 200 {
 				t.Fatalf("statuses %d, %d", a, b)
 			}
-			if fired, _ := rule.FiredNow(ctx); fired != 1 {
+			if fired, _ := rule.Fired(ctx); fired != 1 {
 				t.Fatalf("fired %d", fired)
 			}
-			dipswitchtest.Verify(t, box.Client, dipswitch.Pattern{
-				Match: map[string]any{"operation_id": "listNumbers"}, Count: &dipswitch.Count{Exactly: dipswitch.N(2)},
-			})
-			if err := box.Reset(ctx, false); err != nil {
+			dipswitchtest.Verify(t, box.Client, dipswitch.VerifyRequestsMatch{OperationID: dipswitch.Ptr("listNumbers")}, dipswitch.Exactly(2))
+			if _, err := box.Reset(ctx, false); err != nil {
 				t.Fatal(err)
 			}
-			dipswitchtest.Verify(t, box.Client, dipswitch.Pattern{
-				Match: map[string]any{"any": true}, Count: &dipswitch.Count{Exactly: dipswitch.N(0)},
-			})
+			dipswitchtest.Verify(t, box.Client, dipswitch.VerifyRequestsMatch{Any: dipswitch.Ptr(true)}, dipswitch.Exactly(0))
 		})
 	}
 }
@@ -66,15 +63,13 @@ func TestSandboxesInParallelNeverSeeEachOther(t *testing.T) {
 func TestATypoIsRefusedAndAMissIsNamed(t *testing.T) {
 	ctx := context.Background()
 	box := dipswitchtest.NewSandbox(t)
-	_, err := box.Requests.Verify(ctx, dipswitch.Pattern{Match: map[string]any{"operation_id": "listNumbrs"}})
+	_, err := box.Requests.Verify(ctx, dipswitch.VerifyRequestsMatch{OperationID: dipswitch.Ptr("listNumbrs")}, dipswitch.VerifyCount{})
 	var refused *dipswitch.ControlError
 	if !errors.As(err, &refused) || refused.Status != 422 || !strings.Contains(err.Error(), "`listNumbers`") {
 		t.Fatalf("a typo: %v", err)
 	}
 	get(t, box, "/api/v1/carts")
-	_, err = box.Requests.Verify(ctx, dipswitch.Pattern{
-		Match: map[string]any{"operation_id": "listCarts", "status": 201}, Count: &dipswitch.Count{Exactly: dipswitch.N(1)},
-	})
+	_, err = box.Requests.Verify(ctx, dipswitch.VerifyRequestsMatch{OperationID: dipswitch.Ptr("listCarts"), Status: dipswitch.Ptr(201)}, dipswitch.Exactly(1))
 	var failed *dipswitch.VerificationError
 	if !errors.As(err, &failed) || !strings.Contains(err.Error(), "status: expected 201, got 200") {
 		t.Fatalf("a near miss: %v", err)
@@ -111,13 +106,12 @@ func TestAnInboundSMSReachesTheTestsReceiver(t *testing.T) {
 	}})
 	id := sw["data"].(map[string]any)["id"]
 	post("PATCH", "/api/v1/numbers/"+box.Numbers[0], map[string]any{"type": "did", "data": map[string]any{"switch_id": id}})
-	if _, err := box.Inbound.SMS(ctx, dipswitch.InboundSMS{To: box.Numbers[0], From: "+14155550123", Text: "hello from go"}); err != nil {
+	if _, err := box.Inbound.SMS(ctx, dipswitch.InboundSms{To: box.Numbers[0], From: "+14155550123", Text: "hello from go"}); err != nil {
 		t.Fatal(err)
 	}
-	d, err := box.Deliveries.WaitFor(ctx, map[string]any{"kind": "sms", "outcome": "delivered"}, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := dipswitchtest.WaitFor(t, box.Client, dipswitch.VerifyDeliveriesMatch{
+		Kind: dipswitch.Ptr(dipswitch.VerifyDeliveriesMatchKindSMS), Outcome: dipswitch.Ptr(dipswitch.VerifyDeliveriesMatchOutcomeDelivered),
+	}, 5*time.Second)
 	if d.Target != receiver.URL+"/sms" {
 		t.Fatalf("target %s", d.Target)
 	}
@@ -129,7 +123,8 @@ func TestAnInboundSMSReachesTheTestsReceiver(t *testing.T) {
 }
 
 func TestMainHandsTheRunOn(t *testing.T) {
-	if os.Getenv("DIPSWITCH_RUN") == "" {
-		t.Fatal("no run")
+	box := dipswitchtest.NewSandbox(t)
+	if run := dipswitchtest.Server().Run; run == "" || box.Made.Run == nil || *box.Made.Run != run {
+		t.Fatalf("the server's run %q, the sandbox's %v", run, box.Made.Run)
 	}
 }

@@ -23,8 +23,8 @@ func TestCheckoutWasCalled(t *testing.T) {
 	if _, err := http.DefaultClient.Do(req); err != nil {
 		t.Fatal(err)
 	}
-	dipswitchtest.Verify(t, box.Client, dipswitch.Pattern{
-		Match: map[string]any{"method": "POST", "path": "/api/v1/carts", "body": map[string]any{"data": map[string]any{"name": "lunch"}}},
-		Count: &dipswitch.Count{Exactly: dipswitch.N(1)},
-	})
+	dipswitchtest.Verify(t, box.Client, dipswitch.VerifyRequestsMatch{
+		Method: dipswitch.Ptr("POST"), Path: dipswitch.Ptr("/api/v1/carts"),
+		Body: map[string]any{"data": map[string]any{"name": "lunch"}},
+	}, dipswitch.Exactly(1))
 }

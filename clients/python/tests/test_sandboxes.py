@@ -24,7 +24,7 @@ def get(box, path):
 @pytest.mark.parametrize("worker_round", range(8))
 def test_sandboxes_never_see_each_other(dipswitch_sandbox, worker_round):
     box = dipswitch_sandbox
-    rule = box.faults.add(match={"operation_id": "listNumbers"}, effect={"status": 503}, times=1)
+    rule = box.faults.add({"operation_id": "listNumbers"}, {"status": 503}, times=1)
     assert [get(box, f"{API}/numbers"), get(box, f"{API}/numbers")] == [503, 200]
     assert rule.fired() == 1
     # only its own calls, whatever the other workers' sandboxes do meanwhile
@@ -82,8 +82,29 @@ def test_an_inbound_sms_reaches_the_tests_receiver(dipswitch_sandbox):
             data=json.dumps({"type": "did", "data": {"switch_id": made["data"]["id"]}}).encode(),
         ))
         box.inbound.sms(to=box.numbers[0], from_="+14155550123", text="hello from pytest")
-        delivered = box.deliveries.wait_for(kind="sms", outcome="delivered", body={"data": {"text": "hello from pytest"}})
+        delivered = box.deliveries.wait_for({"kind": "sms", "outcome": "delivered", "body": {"data": {"text": "hello from pytest"}}})
         assert delivered["target"] == url
         assert any(path == "/sms" for path, _ in _Receiver.got)
     finally:
         server.shutdown()
+
+
+def test_a_fault_rule_says_how_often(dipswitch_sandbox):
+    from dipswitch import UNLIMITED
+
+    with pytest.raises(TypeError):
+        dipswitch_sandbox.faults.add({"operation_id": "listNumbers"}, {"status": 503})  # times not said
+    with pytest.raises(TypeError, match="UNLIMITED"):
+        dipswitch_sandbox.faults.add({"operation_id": "listNumbers"}, {"status": 503}, times=0.5)
+    rule = dipswitch_sandbox.faults.add({"operation_id": "listNumbers"}, {"status": 503}, times=UNLIMITED)
+    assert [get(dipswitch_sandbox, f"{API}/numbers") for _ in range(3)] == [503, 503, 503]
+    assert rule.fired() == 3  # read now, not remembered
+    rule.remove()
+    assert rule.fired() == 0
+
+
+def test_a_wait_that_runs_out_says_so(dipswitch_sandbox):
+    with pytest.raises(VerificationError) as failed:
+        dipswitch_sandbox.deliveries.wait_for({"kind": "sms"}, timeout=0.2)
+    assert str(failed.value).startswith("Waited 0.2 s: expected at least 1 matching deliveries, found 0.")
+    assert "no delivery came near it" in str(failed.value)

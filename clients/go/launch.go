@@ -1,0 +1,269 @@
+package dipswitch
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Server is a server this process started (or reached at Settings.URL), and a client with its authority.
+type Server struct {
+	*Client
+	// How says how it was had: "url", "image", "command" or "fetch".
+	How  string
+	stop func() error
+}
+
+// Stop ends a server this process started (SIGTERM: its pending writes finish; a container removed).
+func (s *Server) Stop() error {
+	if s.stop == nil {
+		return nil
+	}
+	stop := s.stop
+	s.stop = nil
+	return stop()
+}
+
+var serving = regexp.MustCompile(`serving (http://[^\s"/]+)/api/v1`)
+
+// LaunchError is a server that could not be started, with what its launcher said last.
+type LaunchError struct{ Message string }
+
+func (e *LaunchError) Error() string { return e.Message }
+
+func lastLines(text string, n int) string {
+	var kept []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.TrimSpace(l) != "" {
+			kept = append(kept, "  "+l)
+		}
+	}
+	if len(kept) > n {
+		kept = kept[len(kept)-n:]
+	}
+	if len(kept) == 0 {
+		return "  (it said nothing)"
+	}
+	return strings.Join(kept, "\n")
+}
+
+// ContainerEngine answers the engine that runs images: the one named, else the first of docker and podman
+// that answers `ENGINE info` (a docker command with no daemon behind it does not count); "" for none.
+func ContainerEngine(named string) (string, error) {
+	candidates := []string{"docker", "podman"}
+	if named != "" {
+		candidates = []string{named}
+	}
+	for _, engine := range candidates {
+		if _, err := exec.LookPath(engine); err != nil {
+			if named != "" {
+				return "", &LaunchError{fmt.Sprintf("DIPSWITCH_CONTAINER_ENGINE is %s, but there is no %s command", engine, engine)}
+			}
+			continue
+		}
+		out, err := exec.Command(engine, "info").CombinedOutput()
+		if err == nil {
+			return engine, nil
+		}
+		if named != "" {
+			return "", &LaunchError{fmt.Sprintf("%s does not answer (`%s info`):\n%s", engine, engine, lastLines(string(out), 15))}
+		}
+	}
+	return "", nil
+}
+
+// LocalCommand answers dipswitch installed in the project (node_modules/.bin/dipswitch here or in a folder above).
+func LocalCommand() []string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	for {
+		bin := filepath.Join(dir, "node_modules", ".bin", "dipswitch")
+		if _, err := os.Stat(bin); err == nil {
+			return []string{bin, "--memory", "--port", "0"}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil
+		}
+		dir = parent
+	}
+}
+
+// NoServer is the one line said when no setting names a server to reach or start.
+var NoServer = "dipswitch: no server to reach or start: set DIPSWITCH_URL (a running server), DIPSWITCH_IMAGE (an image), " +
+	"DIPSWITCH_COMMAND (a command), install it in the project (npm install --save-dev dipswitch@" + Version + "), " +
+	"or DIPSWITCH_FETCH=true (npx dipswitch@" + Version + ")"
+
+// Start answers a server from the first the settings (resolved) give: a URL, an image, a command, the project's
+// dipswitch (node_modules/.bin), a fetch of this client's version (only with Fetch). A started server ends when
+// this process does, however it ends; Stop ends it sooner.
+func Start(ctx context.Context, given Settings) (*Server, error) {
+	s, err := given.Resolve()
+	if err != nil {
+		return nil, err
+	}
+	if s.URL != "" && given.Image == "" && len(given.Command) == 0 {
+		c := Connect(s.URL, Options{AdminToken: s.AdminToken})
+		c.Run = s.Run
+		return &Server{Client: c, How: "url"}, nil
+	}
+	var server *Server
+	if s.Image != "" {
+		engine, err := ContainerEngine(s.ContainerEngine)
+		if err != nil {
+			return nil, err
+		}
+		if engine == "" {
+			return nil, &LaunchError{fmt.Sprintf("dipswitch: DIPSWITCH_IMAGE is %s, but neither docker nor podman answers (`docker info`, `podman info`); name one with DIPSWITCH_CONTAINER_ENGINE", s.Image)}
+		}
+		token := s.AdminToken
+		if token == "" {
+			b := make([]byte, 16)
+			_, _ = rand.Read(b)
+			token = hex.EncodeToString(b)
+		}
+		server, err = startContainer(ctx, engine, s.Image, token)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		argv, how := s.Command, "command"
+		if len(argv) == 0 {
+			argv = LocalCommand()
+		}
+		if len(argv) == 0 && s.Fetch {
+			argv, how = []string{"npx", "--yes", "dipswitch@" + Version, "--memory", "--port", "0"}, "fetch"
+		}
+		if len(argv) == 0 {
+			return nil, &LaunchError{NoServer}
+		}
+		server, err = startCommand(ctx, argv, s.AdminToken, how)
+		if err != nil {
+			return nil, err
+		}
+	}
+	server.Client.Run = s.Run
+	return server, nil
+}
+
+// output keeps what a launcher said, for its error.
+type output struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.Write(p)
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}
+
+func startCommand(ctx context.Context, argv []string, token, how string) (*Server, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = dieWithParent()
+	if token != "" {
+		cmd.Env = append(os.Environ(), "SIM_ADMIN_TOKEN="+token)
+	}
+	said := &output{}
+	cmd.Stdout, cmd.Stderr = said, said
+	if err := cmd.Start(); err != nil {
+		return nil, &LaunchError{fmt.Sprintf("dipswitch did not start (%s): %v", strings.Join(argv, " "), err)}
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	ticker := time.NewTicker(20 * time.Millisecond)
+	defer ticker.Stop()
+	deadline := time.After(90 * time.Second)
+	for {
+		if m := serving.FindStringSubmatch(said.String()); m != nil {
+			stop := func() error {
+				_ = cmd.Process.Signal(syscall.SIGTERM)
+				select {
+				case <-exited:
+				case <-time.After(15 * time.Second):
+					_ = cmd.Process.Kill()
+				}
+				return nil
+			}
+			return &Server{Client: Connect(m[1], Options{AdminToken: token}), How: how, stop: stop}, nil
+		}
+		select {
+		case err := <-exited:
+			return nil, &LaunchError{fmt.Sprintf("dipswitch did not start (%s: %v); it said:\n%s", strings.Join(argv, " "), err, lastLines(said.String(), 15))}
+		case <-deadline:
+			_ = cmd.Process.Kill()
+			return nil, &LaunchError{fmt.Sprintf("dipswitch did not serve within 90s (%s); it said:\n%s", strings.Join(argv, " "), lastLines(said.String(), 15))}
+		case <-ctx.Done():
+			_ = cmd.Process.Kill()
+			return nil, ctx.Err()
+		case <-ticker.C:
+		}
+	}
+}
+
+func startContainer(ctx context.Context, engine, image, token string) (*Server, error) {
+	owner := strconv.Itoa(os.Getpid())
+	out, err := exec.CommandContext(ctx, engine, "run", "-d", "--label", "dipswitch.owner="+owner,
+		"-p", "127.0.0.1::4010", "-e", "SIM_ADMIN_TOKEN="+token, image).CombinedOutput()
+	if err != nil {
+		return nil, &LaunchError{fmt.Sprintf("dipswitch's image did not start (%s run … %s: %v); %s said:\n%s", engine, image, err, engine, lastLines(string(out), 15))}
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	id := strings.TrimSpace(lines[len(lines)-1])
+	remove := func() error { return exec.Command(engine, "rm", "-f", id).Run() }
+	// the reaper: a process of its own session that removes the container once this process is gone, however it ends
+	reaper := exec.Command("sh", "-c", `while kill -0 "$1" 2>/dev/null; do sleep 0.5; done; "$2" rm -f "$3" >/dev/null 2>&1`,
+		"dipswitch-reaper", owner, engine, id)
+	reaper.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := reaper.Start(); err != nil {
+		_ = remove()
+		return nil, err
+	}
+	go func() { _ = reaper.Wait() }()
+	port, _ := exec.Command(engine, "port", id, "4010/tcp").Output()
+	fields := strings.Split(strings.TrimSpace(strings.Split(string(port), "\n")[0]), ":")
+	base := "http://127.0.0.1:" + fields[len(fields)-1]
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if len(port) > 0 {
+			res, err := http.Get(base + "/__sim/health")
+			if err == nil {
+				res.Body.Close()
+				if res.StatusCode == 200 {
+					return &Server{Client: Connect(base, Options{AdminToken: token}), How: "image", stop: remove}, nil
+				}
+			}
+		}
+		if len(port) == 0 || time.Now().After(deadline) {
+			logs, _ := exec.Command(engine, "logs", id).CombinedOutput()
+			_ = remove()
+			return nil, &LaunchError{fmt.Sprintf("dipswitch's image %s did not answer; it said:\n%s", image, lastLines(string(logs), 15))}
+		}
+		select {
+		case <-ctx.Done():
+			_ = remove()
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}

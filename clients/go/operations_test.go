@@ -1,0 +1,67 @@
+package dipswitch
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// usedOperations answers the operations the client's own code calls: every Op value named in a file that is
+// not generated, read with Go's parser.
+func usedOperations(t *testing.T) map[string]bool {
+	t.Helper()
+	ids := map[string]string{}
+	for _, op := range ContractOperations {
+		ids["Op"+strings.ToUpper(op.ID[:1])+op.ID[1:]] = op.ID
+	}
+	files := token.NewFileSet()
+	packages, err := parser.ParseDir(files, ".", func(f os.FileInfo) bool {
+		return !strings.HasSuffix(f.Name(), "_test.go") && f.Name() != "generated.go"
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	for _, p := range packages {
+		ast.Inspect(p, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if op, known := ids[id.Name]; known {
+					used[op] = true
+				}
+			}
+			return true
+		})
+	}
+	return used
+}
+
+// Every operation of the contract is called by a method of the client, or omitted with a reason
+// (clients/omissions.json); `go test -run TestEveryOperation -v` prints the operations used.
+func TestEveryOperationHasAMethodOrAReason(t *testing.T) {
+	data, err := os.ReadFile("../omissions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var omitted map[string]string
+	if err := json.Unmarshal(data, &omitted); err != nil {
+		t.Fatal(err)
+	}
+	used := usedOperations(t)
+	var names []string
+	for id := range used {
+		names = append(names, id)
+	}
+	sort.Strings(names)
+	said, _ := json.Marshal(names)
+	t.Logf("operations used: %s", said)
+	for _, op := range ContractOperations {
+		if !used[op.ID] && omitted[op.ID] == "" {
+			t.Errorf("%s has no method and no reason in clients/omissions.json", op.ID)
+		}
+	}
+}

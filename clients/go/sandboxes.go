@@ -1,0 +1,45 @@
+package dipswitch
+
+import (
+	"context"
+	"os"
+)
+
+// Sandbox is an account of its own and a client acting on it alone (its admin key).
+type Sandbox struct {
+	*Client
+	ID      string
+	Name    string
+	Keys    SandboxMadeKeys
+	Numbers []string
+	// Made is the sandbox as the server answered it.
+	Made SandboxMade
+}
+
+// Sandbox makes a sandbox of the run (the client's Run, else DIPSWITCH_RUN), and answers it with its client.
+func (c *Client) Sandbox(ctx context.Context, name string) (*Sandbox, error) {
+	body := SandboxRequest{}
+	if name != "" {
+		body.Name = Ptr(name)
+	}
+	run := c.Run
+	if run == "" {
+		run = os.Getenv("DIPSWITCH_RUN")
+	}
+	if run != "" {
+		body.Run = Ptr(run)
+	}
+	box := &Sandbox{}
+	if err := c.Do(ctx, OpSimCreateSandbox, nil, body, nil, &box.Made); err != nil {
+		return nil, err
+	}
+	box.ID, box.Name, box.Keys, box.Numbers = box.Made.ID, box.Made.Name, box.Made.Keys, box.Made.Numbers
+	box.Client = Connect(c.URL, Options{Key: box.Keys.Admin, AdminToken: c.opts.AdminToken, HTTP: c.opts.HTTP})
+	box.Client.Run = run
+	return box, nil
+}
+
+// Remove removes the sandbox and everything it owns (its coverage is kept with its run).
+func (b *Sandbox) Remove(ctx context.Context) error {
+	return b.Do(ctx, OpSimDeleteAccount, Params{"id": b.ID}, nil, nil, nil)
+}
