@@ -563,10 +563,12 @@ type VerifyFailedErrorsItem struct {
 
 // VerifyFailed is a shape of the control API.
 type VerifyFailed struct {
-	Errors     []VerifyFailedErrorsItem `json:"errors"`
-	Count      *int                     `json:"count,omitempty"`
-	Expected   *string                  `json:"expected,omitempty"` // The count asked for, in words (`exactly 1`).
-	NearMisses []NearMiss               `json:"near_misses,omitempty"`
+	Errors            []VerifyFailedErrorsItem `json:"errors"`
+	Count             *int                     `json:"count,omitempty"`
+	Expected          *string                  `json:"expected,omitempty"`             // The count asked for, in words (`exactly 1`).
+	NearMisses        []NearMiss               `json:"near_misses,omitempty"`          // The closest misses, closest first: those of the operation asked for (a delivery: of the kind and target asked for), else of its path, else the rest; fewest differences first within each, newest first among equals. Only the closest group is shown.
+	NearMissesLeftOut *int                     `json:"near_misses_left_out,omitempty"` // How many other records missed, further from the pattern than those shown.
+	Notes             []string                 `json:"notes,omitempty"`                // A delivery verify that found fewer than asked: what the journal knows of why a message was not sent on (an inbound SMS or MMS to a number with no switch, a switch with its protocol disabled, a keyword that intercepted it).
 }
 
 // JournalEntryRequest is a shape of the control API.

@@ -8,6 +8,7 @@ import { bodyChecks, verify, type Check, type CountRule, type Verification } fro
 import type { JournalEntry } from '../engine/journal.js';
 import type { DeliveryRow } from '../domain/rows.js';
 import type { SimHandlerMap } from '../handling/handler.js';
+import type { ControlPort } from '../handling/control_port.js';
 import { pathHolds } from '../domain/matching.js';
 import { checkCallPattern, checkDeliveryPattern } from './patterns.js';
 
@@ -88,15 +89,57 @@ function deliveryChecks(match: DeliveryPattern): Check<Delivery>[] {
   return checks;
 }
 
-/** The answer to a verification: 200 with the count, or 422 with the near misses. */
-function answered(v: Verification, what: string) {
+/** The answer to a verification: 200 with the count, or 422 with the near misses (and the notes given). */
+function answered(v: Verification, what: string, notes: string[] = []) {
   if (v.holds) return { status: 200 as const, body: { count: v.count, matches: v.matches } };
   throw new DomainError(
     'verification_failed',
     [{ detail: `Expected ${v.expected} ${what}, found ${v.count}.`, params: { count: v.count, expected: v.expected } }],
-    { count: v.count, expected: v.expected, near_misses: v.nearMisses },
+    {
+      count: v.count,
+      expected: v.expected,
+      near_misses: v.nearMisses,
+      near_misses_left_out: v.leftOut,
+      ...(notes.length ? { notes } : {}),
+    },
   );
 }
+
+/** The trace steps of an inbound message that say it was not sent on to a switch. */
+const NOT_SENT = new Set(['discarded', 'intercepted']);
+/** The newest inbound messages a failed delivery verify reads for why nothing was sent. */
+const MESSAGES_READ = 50;
+
+/**
+ * What the journal knows of why messages were not sent on: the newest inbound SMS and MMS of the account
+ * (or every account) whose trace says they were discarded or intercepted, a line each, newest first.
+ */
+async function notSent(port: ControlPort, accountId: string | undefined, kind: string | undefined): Promise<string[]> {
+  if (kind !== undefined && kind !== 'sms' && kind !== 'mms') return [];
+  const ops =
+    kind === undefined ? ['simInboundSms', 'simInboundMms'] : [kind === 'sms' ? 'simInboundSms' : 'simInboundMms'];
+  const notes: { id: number; line: string }[] = [];
+  for (const operation_id of ops) {
+    const filter = { api: 'sim' as const, operation_id, ...(accountId === undefined ? {} : { account_id: accountId }) };
+    const page = await port.journal.page(filter, MESSAGES_READ);
+    for (const e of page.requests) {
+      const sent = e.request.body as { to?: string } | undefined;
+      const answer = e.response.body as { trace?: { step: string; detail: string }[] } | undefined;
+      const step = answer?.trace?.find((t) => NOT_SENT.has(t.step));
+      if (!step) continue;
+      const what = operation_id === 'simInboundSms' ? 'SMS' : 'MMS';
+      notes.push({
+        id: e.id,
+        line: `The inbound ${what} to ${sent?.to ?? 'a number'} at ${e.at} was not sent on: ${step.detail}.`,
+      });
+    }
+  }
+  return notes
+    .sort((a, b) => b.id - a.id)
+    .slice(0, NOTES)
+    .map((n) => n.line);
+}
+const NOTES = 5;
 
 const ruleOf = (count: CountRule | undefined): CountRule => count ?? { at_least: 1 };
 
@@ -112,10 +155,16 @@ export const verifyHandlers = {
       if (!page.next_cursor) break;
       cursor = page.next_cursor;
     }
-    const v = verify(calls, callChecks(body.match), ruleOf(body.count as CountRule | undefined), (e) => ({
-      id: e.id,
-      summary: `${e.method} ${e.path} → ${e.status} (${e.operation_id ?? 'no operation'}, ${e.at})`,
-    }));
+    const v = verify(
+      calls,
+      callChecks(body.match),
+      ruleOf(body.count as CountRule | undefined),
+      (e) => ({
+        id: e.id,
+        summary: `${e.method} ${e.path} → ${e.status} (${e.operation_id ?? 'no operation'}, ${e.at})`,
+      }),
+      ['operation_id', 'path'],
+    );
     return answered(v, 'matching calls');
   },
 
@@ -124,10 +173,14 @@ export const verifyHandlers = {
     const rows = await read((w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
     // newest first, as the journal answers
     const deliveries = rows.map((r) => r.data).reverse();
-    const v = verify(deliveries, deliveryChecks(body.match), ruleOf(body.count as CountRule | undefined), (d) => ({
-      id: d.id,
-      summary: `${d.kind} ${d.method} ${d.target} → ${d.outcome}`,
-    }));
-    return answered(v, 'matching deliveries');
+    const v = verify(
+      deliveries,
+      deliveryChecks(body.match),
+      ruleOf(body.count as CountRule | undefined),
+      (d) => ({ id: d.id, summary: `${d.kind} ${d.method} ${d.target} → ${d.outcome}` }),
+      ['kind', 'target'],
+    );
+    const notes = v.holds ? [] : await notSent(port, own ?? body.match.account_id, body.match.kind);
+    return answered(v, 'matching deliveries', notes);
   },
 } satisfies Partial<SimHandlerMap>;

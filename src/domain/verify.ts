@@ -34,8 +34,10 @@ export interface Verification {
   holds: boolean;
   /** The count asked for, in words. */
   expected: string;
-  /** The closest records that did not match, fewest differences first (at most NEAR_MISSES). */
+  /** The closest records that did not match, closest first (at most NEAR_MISSES, of the closest group alone). */
   nearMisses: NearMiss[];
+  /** How many other records missed, further from the pattern. */
+  leftOut: number;
 }
 
 export const NEAR_MISSES = 5;
@@ -90,12 +92,18 @@ export function bodyChecks<R>(expected: unknown, read: (record: R) => unknown, a
   );
 }
 
-/** Counts the records that pass every check, newest first as given, with the near misses when the count fails. */
+/**
+ * Counts the records that pass every check, newest first as given, with the near misses when the count fails.
+ * A miss's distance is first how many of the `identity` fields differ (for a call, its operation and path: a
+ * call of the operation asked for is nearer than any other), then how many fields differ; only the misses of
+ * the nearest distance of the first kind are shown, the others counted as left out.
+ */
 export function verify<R>(
   records: readonly R[],
   checks: readonly Check<R>[],
   rule: CountRule,
   describe: (record: R) => { id: string | number; summary: string },
+  identity: readonly string[] = [],
 ): Verification {
   const matches: (string | number)[] = [];
   const misses: NearMiss[] = [];
@@ -113,12 +121,14 @@ export function verify<R>(
   }
   const count = records.length - misses.length;
   const holds = countHolds(rule, count);
-  const nearMisses = holds
-    ? []
-    : misses
-        .map((m, i) => ({ m, i }))
-        .sort((a, b) => a.m.differences.length - b.m.differences.length || a.i - b.i)
-        .slice(0, NEAR_MISSES)
-        .map(({ m }) => m);
-  return { count, matches, holds, expected: countWords(rule), nearMisses };
+  if (holds) return { count, matches, holds, expected: countWords(rule), nearMisses: [], leftOut: 0 };
+  const apart = (m: NearMiss) => m.differences.filter((d) => identity.includes(d.field)).length;
+  const nearest = Math.min(...misses.map(apart));
+  const nearMisses = misses
+    .map((m, i) => ({ m, i }))
+    .filter(({ m }) => apart(m) === nearest)
+    .sort((a, b) => a.m.differences.length - b.m.differences.length || a.i - b.i)
+    .slice(0, NEAR_MISSES)
+    .map(({ m }) => m);
+  return { count, matches, holds, expected: countWords(rule), nearMisses, leftOut: misses.length - nearMisses.length };
 }

@@ -1172,7 +1172,12 @@ export interface components {
             readonly count?: number;
             /** @description The count asked for, in words (`exactly 1`). */
             readonly expected?: string;
+            /** @description The closest misses, closest first: those of the operation asked for (a delivery: of the kind and target asked for), else of its path, else the rest; fewest differences first within each, newest first among equals. Only the closest group is shown. */
             readonly near_misses?: readonly components["schemas"]["near_miss"][];
+            /** @description How many other records missed, further from the pattern than those shown. */
+            readonly near_misses_left_out?: number;
+            /** @description A delivery verify that found fewer than asked: what the journal knows of why a message was not sent on (an inbound SMS or MMS to a number with no switch, a switch with its protocol disabled, a keyword that intercepted it). */
+            readonly notes?: readonly string[];
         };
         readonly journal_entry: {
             readonly id: number;

@@ -164,22 +164,26 @@ export interface SandboxClient extends ControlClient, Readonly<S['sandbox']> {
 }
 
 /** The failed verification as a test failure: the expectation, the nearest miss field by field, as a diff. */
-function verificationFailure(error: ControlError): VerificationError {
+function verificationFailure(error: ControlError, of: 'calls' | 'deliveries' = 'calls'): VerificationError {
   const body = error.body as {
     errors?: { detail: string }[];
     near_misses?: NearMiss[];
+    near_misses_left_out?: number;
+    notes?: string[];
     count?: number;
     expected?: string;
   };
   const misses = body.near_misses ?? [];
+  const notes = body.notes ?? [];
   const nearest = misses[0];
-  const lines = [body.errors?.[0]?.detail ?? 'The verification failed.'];
+  const lines = [body.errors?.[0]?.detail ?? 'The verification failed.', ...notes.map((n) => `  ${n}`)];
   for (const m of misses) {
     lines.push(`  near miss: ${m.summary}`);
     for (const d of m.differences)
       lines.push(`    ${d.field}: expected ${JSON.stringify(d.expected)}, got ${JSON.stringify(d.actual)}`);
   }
-  if (!misses.length) lines.push('  no call came near it');
+  if (body.near_misses_left_out) lines.push(`  … and ${body.near_misses_left_out} further from it, left out`);
+  if (!misses.length && !notes.length) lines.push(`  no ${of === 'deliveries' ? 'delivery' : 'call'} came near it`);
   const side = (pick: 'expected' | 'actual') =>
     Object.fromEntries((nearest?.differences ?? []).map((d) => [d.field, d[pick]]));
   return new VerificationError(
@@ -219,11 +223,12 @@ function invoker(url: string, opts: ConnectOptions): Invoke {
 }
 
 /** A call whose failed verification becomes a test's failure (verificationFailure). */
-async function verifying<T>(call: () => Promise<T>): Promise<T> {
+async function verifying<T>(call: () => Promise<T>, of: 'calls' | 'deliveries' = 'calls'): Promise<T> {
   try {
     return await call();
   } catch (e) {
-    if (e instanceof ControlError && e.body.errors?.[0]?.code === 'verification_failed') throw verificationFailure(e);
+    if (e instanceof ControlError && e.body.errors?.[0]?.code === 'verification_failed')
+      throw verificationFailure(e, of);
     throw e;
   }
 }
@@ -247,7 +252,7 @@ function deliveriesOf(invoke: Invoke, wall: () => number): ControlClient['delive
         } catch (e) {
           if (!(e instanceof ControlError && e.body.errors?.[0]?.code === 'verification_failed')) throw e;
           if (wall() > until) {
-            const failure = verificationFailure(e);
+            const failure = verificationFailure(e, 'deliveries');
             failure.message = `No delivery holding ${JSON.stringify(filter)} came within ${timeout} ms.\n${failure.message}`;
             throw failure;
           }
@@ -255,7 +260,7 @@ function deliveriesOf(invoke: Invoke, wall: () => number): ControlClient['delive
         await new Promise((r) => setTimeout(r, 50));
       }
     },
-    verify: (pattern) => verifying(() => invoke('simVerifyDeliveries', { body: pattern })),
+    verify: (pattern) => verifying(() => invoke('simVerifyDeliveries', { body: pattern }), 'deliveries'),
   };
 }
 

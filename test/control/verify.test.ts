@@ -41,6 +41,48 @@ describe('verify', () => {
     expect(next.differences.map((d: { field: string }) => d.field)).toContain('method');
   });
 
+  it('near misses: the closest first (same operation, then same path), the rest counted as left out', async () => {
+    const box = (await server().call('POST', '/__sim/accounts', { key: null, body: {} })).body;
+    const key = box.keys.admin;
+    await server().call('POST', '/api/v1/carts', { key, body: envelope('cart', { name: 'launch' }) });
+    for (let i = 0; i < 6; i++) await server().call('GET', '/api/v1/numbers', { key });
+    const missed = await verify(
+      { match: { operation_id: 'createCart', body: { data: { name: 'lunch' } } }, count: { exactly: 1 } },
+      key,
+    );
+    expect(missed.status).toBe(422);
+    expect(missed.body.near_misses.map((m: { summary: string }) => m.summary.split(' (')[0])).toEqual([
+      'POST /api/v1/carts → 201',
+    ]);
+    expect(missed.body.near_misses_left_out).toBe(6);
+    // with no call of the operation, the nearest of the rest, the others counted
+    const none = await verify({ match: { operation_id: 'listCarts' }, count: { exactly: 1 } }, key);
+    expect(none.body.near_misses).toHaveLength(5);
+    expect(none.body.near_misses_left_out).toBe(2);
+  });
+
+  it('a delivery verify that finds nothing says why the journal knows nothing was sent', async () => {
+    const box = (await server().call('POST', '/__sim/accounts', { key: null, body: {} })).body;
+    const key = box.keys.admin;
+    const to = box.numbers[0];
+    const sms = await server().call('POST', '/__sim/inbound/sms', {
+      key,
+      body: { to, from: '+14155550123', text: 'hi' },
+    });
+    expect(sms.status).toBe(200);
+    const missed = await server().call('POST', '/__sim/deliveries/verify', { key, body: { match: { kind: 'sms' } } });
+    expect(missed.status).toBe(422);
+    expect(missed.body.errors[0].detail).toBe('Expected at least 1 matching deliveries, found 0.');
+    expect(missed.body.notes).toEqual([
+      expect.stringMatching(
+        new RegExp(`^The inbound SMS to \\${to} at .+ was not sent on: the number has no switch\\.$`),
+      ),
+    ]);
+    // an event verify is not told of messages
+    const events = await server().call('POST', '/__sim/deliveries/verify', { key, body: { match: { kind: 'event' } } });
+    expect(events.body.notes ?? []).toEqual([]);
+  });
+
   it('with a sandbox key, counts that sandbox calls alone', async () => {
     const box = (await server().call('POST', '/__sim/accounts', { key: null, body: {} })).body;
     await server().call('GET', '/api/v1/carts');

@@ -108,3 +108,15 @@ def test_a_wait_that_runs_out_says_so(dipswitch_sandbox):
         dipswitch_sandbox.deliveries.wait_for({"kind": "sms"}, timeout=0.2)
     assert str(failed.value).startswith("Waited 0.2 s: expected at least 1 matching deliveries, found 0.")
     assert "no delivery came near it" in str(failed.value)
+
+
+def test_a_delivery_verify_says_why_nothing_was_sent(dipswitch_sandbox):
+    box = dipswitch_sandbox
+    box.inbound.sms(to=box.numbers[0], from_="+14155550123", text="to nowhere")
+    with pytest.raises(VerificationError) as failed:
+        box.deliveries.verify({"kind": "sms"})
+    said = str(failed.value)
+    assert said.startswith("Expected at least 1 matching deliveries, found 0.\n")
+    assert f"The inbound SMS to {box.numbers[0]} at " in said
+    assert "was not sent on: the number has no switch." in said
+    assert failed.value.notes and "no delivery came near it" not in said

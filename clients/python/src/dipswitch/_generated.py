@@ -581,6 +581,8 @@ VerifyFailed = TypedDict(
         "count": NotRequired[int],
         "expected": NotRequired[str],
         "near_misses": NotRequired[List[NearMiss]],
+        "near_misses_left_out": NotRequired[int],
+        "notes": NotRequired[List[str]],
     },
 )
 
