@@ -40,10 +40,12 @@ COPY --from=build /build/dist ./dist
 COPY --from=build /build/contract ./contract
 COPY --from=build /build/fixtures ./fixtures
 COPY --from=build /build/scenarios ./scenarios
-RUN mkdir -p /data && chown node:node /data
-# where it listens and keeps its store inside the container; the guard on /__sim is the user's to give
+# the store's default place, ./data/db.json from /app, is the /data volume: set by no variable, so MEMORY=true,
+# DATA_FILE or DATABASE_URL given to the container choose freely
+RUN mkdir -p /data && chown node:node /data && ln -s /data /app/data
+# where it listens inside the container; the guard on /__sim is the user's to give
 # (SIM_ADMIN_TOKEN, or UNSAFE_OPEN_CONTROL=true for a throwaway CI container): without either it refuses to start
-ENV NODE_ENV=production HOST=0.0.0.0 DATA_FILE=/data/db.json
+ENV NODE_ENV=production HOST=0.0.0.0
 VOLUME ["/data"]
 USER node
 EXPOSE 4010 2775

@@ -63,6 +63,11 @@ export const projectRoot: string = (() => {
 
 export const contractPath = join(projectRoot, 'contract', 'openapi.yaml');
 
+/** This release's version: package.json's, the one source every artifact and client says. */
+export const packageVersion = (
+  JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }
+).version;
+
 type Json = Record<string, unknown>;
 
 /** The digest of a contract's YAML text that `npm run build` writes beside its JSON copy. */

@@ -1,7 +1,5 @@
 /** How the command ends early: one line on standard error and an exit code; start-up failures put in one line. */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { projectRoot } from '../contract.js';
+import { packageVersion } from '../contract.js';
 import { StoreInaccessible, StoreRefused } from '../store/embedded/refusals.js';
 import { StoreHeld } from '../store/embedded/owner.js';
 
@@ -17,8 +15,7 @@ export class Stop extends Error {
   }
 }
 
-export const version = (JSON.parse(readFileSync(resolve(projectRoot, 'package.json'), 'utf8')) as { version: string })
-  .version;
+export const version = packageVersion;
 
 // ---- start-up failures
 

@@ -97,6 +97,18 @@ describe.skipIf(!!skipped())('the image', () => {
     await box.requests.verify({ match: { operation_id: 'listNumbers' }, count: { exactly: 2 } });
   });
 
+  it('every documented store setting works with the image: MEMORY=true keeps nothing, DATA_FILE another file', async () => {
+    for (const [env, store] of [
+      [{ MEMORY: 'true' }, 'store: memory'],
+      [{ DATA_FILE: '/data/other.json' }, 'store: /data/other.json'],
+      [{}, 'store: /app/data/db.json'],
+    ] as const) {
+      const c = start(env);
+      await healthy(c);
+      expect(podmanOk(['logs', c.id])).toContain(store);
+    }
+  });
+
   it('reaches a webhook receiver on the host, and takes an SMPP bind from it', async () => {
     const receiver = await startReceiver();
     try {

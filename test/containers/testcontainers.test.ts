@@ -4,7 +4,7 @@
  * in vitest. Ryuk's image cannot be pulled here, so the test stops its containers itself.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,22 +15,30 @@ import { installedClient } from '../support/packed.js';
 
 /** A client team's test file: a container, its typed client, a sandbox, a fault, a verify. */
 const CLIENT_TEST = `import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DipswitchContainer, type StartedDipswitch } from 'dipswitch/testcontainers';
+import { GenericContainer } from 'testcontainers';
+import { DipswitchContainer, type StartedDipswitchContainer } from 'dipswitch/testcontainers';
 
-let sim: StartedDipswitch;
+let sim: StartedDipswitchContainer;
+const logged: string[] = [];
 beforeAll(async () => {
-  sim = await new DipswitchContainer(process.env.DIPSWITCH_IMAGE)
+  const container = new DipswitchContainer(process.env.DIPSWITCH_IMAGE)
     .withAdminToken('tc-token')
+    .withLabels({ team: 'checkout' })
     .withClock('frozen')
     .withStartTime('2026-03-01T12:00:00Z')
+    .withLogConsumer((stream) => stream.on('data', (line) => logged.push(String(line))))
     .withSeed(7)
-    .start();
+    .withScenarios(process.env.SCENARIOS_DIR!);
+  expect(container).toBeInstanceOf(GenericContainer);
+  sim = await container.start();
 }, 120_000);
 afterAll(() => sim?.stop());
 
 it('a sandbox of the container meets a fault, and the verify sees both calls', async () => {
   expect(sim.adminToken).toBe('tc-token');
   expect(sim.keys.admin).toBe('demo-admin-key');
+  expect(sim.getLabels().team).toBe('checkout');
+  expect(sim.url).toBe(\`http://\${sim.getHost()}:\${sim.getMappedPort(4010)}\`);
   expect((await sim.client().clock.now())).toBe('2026-03-01T12:00:00.000Z');
   const box = await sim.sandbox('tc');
   await box.faults.add({ match: { operation_id: 'listNumbers' }, effect: { status: 503 }, times: 1 });
@@ -39,6 +47,24 @@ it('a sandbox of the container meets a fault, and the verify sees both calls', a
   expect([await numbers(), await numbers()]).toEqual([503, 200]);
   await box.requests.verify({ match: { operation_id: 'listNumbers' }, count: { exactly: 2 } });
   expect(sim.smppPort).toBeGreaterThan(0);
+  expect(logged.join('')).toMatch(/serving/);
+});
+
+it('serves the scenarios copied in with withScenarios', async () => {
+  const admin = { 'x-sim-admin-token': sim.adminToken };
+  const catalog = await (await fetch(\`\${sim.url}/__sim/scenarios\`, { headers: admin })).json();
+  expect(catalog.scenarios).toContain('hello-tc');
+  const ran = await (await fetch(\`\${sim.url}/__sim/scenarios/hello-tc\`, { method: 'POST', headers: admin })).json();
+  expect(ran).toMatchObject({ name: 'hello-tc', passed: true });
+});
+`;
+
+/** A scenario of the client team's, copied into the container by withScenarios. */
+const SCENARIO = `import { scenario } from 'dipswitch';
+
+export default scenario('hello-tc', 'A scenario copied into the container', async (s) => {
+  const listed = await s.api('GET', '/api/v1/numbers');
+  s.expect(listed.status === 200, 'the numbers are listed');
 });
 `;
 
@@ -58,6 +84,8 @@ describe.skipIf(!!skipped())('the Testcontainers module', () => {
     for (const tool of ['vitest', 'testcontainers'])
       symlinkSync(join(projectRoot, 'node_modules', tool), join(client, 'node_modules', tool), 'dir');
     writeFileSync(join(client, 'container.test.ts'), CLIENT_TEST);
+    mkdirSync(join(client, 'scenarios'));
+    writeFileSync(join(client, 'scenarios', 'hello-tc.mjs'), SCENARIO);
     await eventually(
       () => spawnSync('curl', ['-sf', '--unix-socket', socket, 'http://d/_ping'], { encoding: 'utf8' }).stdout === 'OK',
       "podman's Docker API",
@@ -68,7 +96,7 @@ describe.skipIf(!!skipped())('the Testcontainers module', () => {
     service?.kill('SIGTERM');
   });
 
-  it('starts the image, answers its URL, SMPP port, keys and typed client, and stops it', () => {
+  it('a GenericContainer of its own: starts the image, answers its URL, SMPP port, keys, client, scenarios', () => {
     const run = spawnSync(process.execPath, [join(client, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
       cwd: client,
       encoding: 'utf8',
@@ -78,9 +106,10 @@ describe.skipIf(!!skipped())('the Testcontainers module', () => {
         DOCKER_HOST: `unix://${socket}`,
         TESTCONTAINERS_RYUK_DISABLED: 'true',
         DIPSWITCH_IMAGE: IMAGE,
+        SCENARIOS_DIR: join(client, 'scenarios'),
       },
     });
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
-    expect(run.stdout).toContain('1 passed');
+    expect(run.stdout).toContain('2 passed');
   });
 });

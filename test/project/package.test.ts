@@ -1,7 +1,8 @@
 // The package as a client team gets it: packed, installed from the tarball into a new project
 // (production dependencies only, offline, from the npm cache), then used as a library and a command.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -142,4 +143,23 @@ describe('the package', () => {
     expect(anywhere.status, `${anywhere.stdout}${anywhere.stderr}`).toBe(0);
     expect(anywhere.stdout).toContain('listed from anywhere');
   }, 400_000);
+});
+
+describe('the Testcontainers peer range', () => {
+  it('admits only the testcontainers versions that run on every Node dipswitch supports', () => {
+    // npm's own semver (a dependency of the tools here), read as plain JavaScript
+    const semver = createRequire(import.meta.url)('semver') as {
+      satisfies(version: string, range: string): boolean;
+      minVersion(range: string): { version: string } | null;
+    };
+    const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    const range = pkg.peerDependencies.testcontainers!;
+    // 12.x declares node >= 22.22 and fails at import on Node 20 (undici's bind); 11.x is the one the suite runs
+    expect(semver.satisfies('12.0.0', range)).toBe(false);
+    expect(semver.satisfies('12.2.0', range)).toBe(false);
+    expect(semver.satisfies(semver.minVersion(pkg.devDependencies.testcontainers!)!.version, range)).toBe(true);
+  });
 });
