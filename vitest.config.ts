@@ -8,6 +8,7 @@ const EMBEDDED_ONLY = [
   'test/project/recipes.test.ts',
   'test/project/client_types.test.ts',
   'test/project/dashboard.test.ts',
+  'test/project/settings.test.ts',
   // the other languages' clients start their servers in memory, whatever the backend
   'test/clients/*.test.ts',
   'test/project/tooling.test.ts',

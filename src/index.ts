@@ -9,7 +9,7 @@ import { silentLogger, type Logger } from './deps.js';
 import type { components } from './generated/sim.js';
 import { FIXTURE_KEYS } from './store/fixtures.js';
 import { buildServer, listen, listenSmpp } from './server.js';
-import { connectDipswitch, type ControlClient, type SandboxClient } from './testing/control_client.js';
+import { clientAt, connectDipswitch, type ControlClient, type SandboxClient } from './testing/control_client.js';
 
 export interface StartOptions {
   /** `frozen` (the default here: tests move time themselves) or `real`. */
@@ -61,7 +61,7 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
   const server = await listen(app, opts.port ?? 0, '127.0.0.1', runtime.limits);
   const smpp = opts.smppPort === false ? null : await listenSmpp(runtime, opts.smppPort ?? 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const control = connectDipswitch(url);
+  const control = clientAt(url);
   return {
     ...control,
     url,

@@ -279,8 +279,18 @@ function faultsOf(invoke: Invoke): ControlClient['faults'] {
   };
 }
 
-/** A client of the control API at `url`, acting with `opts`'s key and token. */
-export function connectDipswitch(url: string, opts: ConnectOptions = {}): ControlClient {
+/**
+ * A client of the control API at `url`, else `DIPSWITCH_URL`, acting with `opts`'s key and token (the token
+ * given, else `DIPSWITCH_ADMIN_TOKEN`): the settings every client of dipswitch reads, in that order.
+ */
+export function connectDipswitch(url?: string, opts: ConnectOptions = {}): ControlClient {
+  const at = url || process.env.DIPSWITCH_URL;
+  if (!at) throw new Error('dipswitch: no server to connect to: give its URL or set DIPSWITCH_URL');
+  return clientAt(at, { ...opts, adminToken: opts.adminToken ?? (process.env.DIPSWITCH_ADMIN_TOKEN || undefined) });
+}
+
+/** A client of the control API at `url`, acting with `opts`'s key and token alone. */
+export function clientAt(url: string, opts: ConnectOptions = {}): ControlClient {
   const invoke = invoker(url, opts);
   return {
     url,
@@ -317,7 +327,7 @@ export function connectDipswitch(url: string, opts: ConnectOptions = {}): Contro
       const made = await invoke('simCreateSandbox', {
         body: { ...(name === undefined ? {} : { name }), ...(run === undefined ? {} : { run }) },
       });
-      const box = connectDipswitch(url, { key: made.keys.admin, adminToken: opts.adminToken });
+      const box = clientAt(url, { key: made.keys.admin, adminToken: opts.adminToken });
       return {
         ...box,
         ...made,

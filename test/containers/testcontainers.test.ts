@@ -21,7 +21,8 @@ import { DipswitchContainer, type StartedDipswitchContainer } from 'dipswitch/te
 let sim: StartedDipswitchContainer;
 const logged: string[] = [];
 beforeAll(async () => {
-  const container = new DipswitchContainer(process.env.DIPSWITCH_IMAGE)
+  // the image from DIPSWITCH_IMAGE, as every client of dipswitch reads it
+  const container = new DipswitchContainer()
     .withAdminToken('tc-token')
     .withLabels({ team: 'checkout' })
     .withClock('frozen')
