@@ -9,7 +9,7 @@ import { silentLogger, type Logger } from './deps.js';
 import type { components } from './generated/sim.js';
 import { FIXTURE_KEYS } from './store/fixtures.js';
 import { buildServer, listen, listenSmpp } from './server.js';
-import { clientAt, connectDipswitch, type ControlClient, type SandboxClient } from './testing/control_client.js';
+import { clientAt, type ControlClient, type SandboxClient } from './testing/control_client.js';
 
 export interface StartOptions {
   /** `frozen` (the default here: tests move time themselves) or `real`. */
