@@ -109,6 +109,9 @@ type Client struct {
 	States     *States
 	// Run is the run sandboxes are made for when none is given (else DIPSWITCH_RUN).
 	Run string
+	// ReceiverHost is the address the server reaches this machine's loopback at: give it in a receiver's URL
+	// (127.0.0.1; 10.0.2.2 or host.docker.internal for an image this process started).
+	ReceiverHost string
 }
 
 // Connect answers a client of the server at baseURL, acting with opts' key or token.
@@ -116,7 +119,7 @@ func Connect(baseURL string, opts Options) *Client {
 	if opts.HTTP == nil {
 		opts.HTTP = &http.Client{Timeout: 60 * time.Second}
 	}
-	c := &Client{URL: strings.TrimRight(baseURL, "/"), opts: opts}
+	c := &Client{URL: strings.TrimRight(baseURL, "/"), opts: opts, ReceiverHost: "127.0.0.1"}
 	c.Clock, c.Inbound, c.Faults = &Clock{c}, &Inbound{c}, &Faults{c}
 	c.Requests, c.Deliveries, c.Snapshots, c.States = &Requests{c}, &Deliveries{c}, &Snapshots{c}, &States{c}
 	return c

@@ -223,8 +223,15 @@ func startCommand(ctx context.Context, argv []string, token, how string) (*Serve
 
 func startContainer(ctx context.Context, engine, image, token string) (*Server, error) {
 	owner := strconv.Itoa(os.Getpid())
-	out, err := exec.CommandContext(ctx, engine, "run", "-d", "--label", "dipswitch.owner="+owner,
-		"-p", "127.0.0.1::4010", "-e", "SIM_ADMIN_TOKEN="+token, image).CombinedOutput()
+	// the container reaches receivers on this machine's loopback: podman's slirp4netns maps 10.0.2.2 to it;
+	// docker reaches the host as host.docker.internal (a receiver there listens beyond 127.0.0.1)
+	network, receiverHost := []string{"--network", "slirp4netns:allow_host_loopback=true"}, "10.0.2.2"
+	if engine == "docker" {
+		network, receiverHost = []string{"--add-host", "host.docker.internal:host-gateway"}, "host.docker.internal"
+	}
+	args := append([]string{"run", "-d", "--label", "dipswitch.owner=" + owner}, network...)
+	args = append(args, "-p", "127.0.0.1::4010", "-e", "SIM_ADMIN_TOKEN="+token, image)
+	out, err := exec.CommandContext(ctx, engine, args...).CombinedOutput()
 	if err != nil {
 		return nil, &LaunchError{fmt.Sprintf("dipswitch's image did not start (%s run … %s: %v); %s said:\n%s", engine, image, err, engine, lastLines(string(out), 15))}
 	}
@@ -250,7 +257,9 @@ func startContainer(ctx context.Context, engine, image, token string) (*Server, 
 			if err == nil {
 				res.Body.Close()
 				if res.StatusCode == 200 {
-					return &Server{Client: Connect(base, Options{AdminToken: token}), How: "image", stop: remove}, nil
+					c := Connect(base, Options{AdminToken: token})
+					c.ReceiverHost = receiverHost
+					return &Server{Client: c, How: "image", stop: remove}, nil
 				}
 			}
 		}

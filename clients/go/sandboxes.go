@@ -36,6 +36,7 @@ func (c *Client) Sandbox(ctx context.Context, name string) (*Sandbox, error) {
 	box.ID, box.Name, box.Keys, box.Numbers = box.Made.ID, box.Made.Name, box.Made.Keys, box.Made.Numbers
 	box.Client = Connect(c.URL, Options{Key: box.Keys.Admin, AdminToken: c.opts.AdminToken, HTTP: c.opts.HTTP})
 	box.Client.Run = run
+	box.Client.ReceiverHost = c.ReceiverHost
 	return box, nil
 }
 

@@ -51,7 +51,7 @@ def test_an_inbound_sms_reaches_our_webhook(dipswitch_sandbox: Sandbox) -> None:
         client = NumbersClient(box.url, box.keys["admin"])
         switch = client.call("POST", "/switches", {"type": "switch", "data": {
             "name": "webhook", "sms_enabled": True, "sms_protocol": "HTTP",
-            "sms_data": f"http://127.0.0.1:{server.server_port}/sms"}})["data"]
+            "sms_data": f"http://{box.receiver_host}:{server.server_port}/sms"}})["data"]
         client.call("PATCH", f"/numbers/{box.numbers[0]}", {"type": "did", "data": {"switch_id": switch["id"]}})
         box.inbound.sms(to=box.numbers[0], from_="+14155550123", text="hello team")
         box.deliveries.wait_for({"kind": "sms", "outcome": "delivered"})

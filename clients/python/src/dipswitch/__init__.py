@@ -75,7 +75,7 @@ class Dipswitch(Server):
         if settings.url and not (image or command):
             return cls(settings.url, admin_token=settings.admin_token, run=settings.run)
         started = _start(settings, timeout=timeout)
-        client = cls(started.url, admin_token=started.admin_token, run=settings.run)
+        client = cls(started.url, admin_token=started.admin_token, run=settings.run, receiver_host=started.receiver_host)
         client.started = started
         return client
 

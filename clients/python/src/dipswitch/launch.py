@@ -43,6 +43,8 @@ class Started:
     how: str
     keeper: int
     marker: str
+    #: The address the server reaches this machine's loopback at, for the test's receivers.
+    receiver_host: str = "127.0.0.1"
 
     def stop(self) -> None:
         """Ends the server now (its pending writes finish) and waits until its keeper is done."""
@@ -163,8 +165,14 @@ def _start_command(argv: List[str], token: Optional[str], owner: int, timeout: f
 
 
 def _start_container(engine: str, image: str, token: str, owner: int, timeout: float) -> Started:
+    # the container reaches receivers on this machine's loopback: podman's slirp4netns maps 10.0.2.2 to it;
+    # docker reaches the host as host.docker.internal (a receiver there listens beyond 127.0.0.1)
+    if engine == "podman":
+        network, receiver_host = ["--network", "slirp4netns:allow_host_loopback=true"], "10.0.2.2"
+    else:
+        network, receiver_host = ["--add-host", "host.docker.internal:host-gateway"], "host.docker.internal"
     argv = [
-        engine, "run", "-d", "--label", f"dipswitch.owner={owner}",
+        engine, "run", "-d", "--label", f"dipswitch.owner={owner}", *network,
         "-p", "127.0.0.1::4010", "-e", f"SIM_ADMIN_TOKEN={token}", image,
     ]
     ran = subprocess.run(argv, capture_output=True, text=True, check=False)
@@ -181,7 +189,7 @@ def _start_container(engine: str, image: str, token: str, owner: int, timeout: f
             try:
                 with urllib.request.urlopen(url + "/__sim/health", timeout=5) as res:
                     if res.status == 200:
-                        return Started(url, token, "image", keeper, marker)
+                        return Started(url, token, "image", keeper, marker, receiver_host)
             except (OSError, urllib.error.URLError):
                 pass
         if time.monotonic() > deadline or not url:

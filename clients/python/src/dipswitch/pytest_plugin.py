@@ -118,9 +118,10 @@ def _session_server(config: pytest.Config) -> Dipswitch:
                 "how": started.how,
                 "keeper": started.keeper,
                 "marker": started.marker,
+                "receiver_host": started.receiver_host,
             }
             told.write_text(json.dumps(info))
-    return Dipswitch(info["url"], admin_token=info["admin_token"], run=run)
+    return Dipswitch(info["url"], admin_token=info["admin_token"], run=run, receiver_host=info["receiver_host"])
 
 
 @pytest.fixture(scope="session")
@@ -158,7 +159,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                 session.exitstatus = pytest.ExitCode.TESTS_FAILED
     finally:
         if info is not None:
-            Started(info["url"], info["admin_token"], info["how"], info["keeper"], info["marker"]).stop()
+            Started(info["url"], info["admin_token"], info["how"], info["keeper"], info["marker"], info["receiver_host"]).stop()
         shutil.rmtree(state, ignore_errors=True)
 
 

@@ -19,9 +19,19 @@ from .states import States
 class Client(Core):
     """What every client shares: the areas of the control API, health, reset, and sandboxes of its run."""
 
-    def __init__(self, url: str, key: Optional[str] = None, admin_token: Optional[str] = None, run: Optional[str] = None):
+    def __init__(
+        self,
+        url: str,
+        key: Optional[str] = None,
+        admin_token: Optional[str] = None,
+        run: Optional[str] = None,
+        receiver_host: str = "127.0.0.1",
+    ):
         super().__init__(url, key, admin_token)
         self.run = run
+        #: The address the server reaches this machine's loopback at: give it in a receiver's URL
+        #: (127.0.0.1, or 10.0.2.2 / host.docker.internal for an image this client started).
+        self.receiver_host = receiver_host
         self.clock = Clock(self)
         self.inbound = Inbound(self)
         self.faults = Faults(self)
@@ -57,8 +67,8 @@ class Client(Core):
 class Sandbox(Client):
     """A sandbox: its id, name, run, keys and numbers, and a client that acts on it alone (its admin key)."""
 
-    def __init__(self, parent: Core, made: SandboxMade):
-        super().__init__(parent.url, made["keys"]["admin"], parent.admin_token, made.get("run"))
+    def __init__(self, parent: "Client", made: SandboxMade):
+        super().__init__(parent.url, made["keys"]["admin"], parent.admin_token, made.get("run"), parent.receiver_host)
         self.made = made
         self.id: str = made["id"]
         self.name: str = made["name"]
