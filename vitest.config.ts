@@ -22,8 +22,6 @@ const EMBEDDED_ONLY = [
   // its servers are in memory whatever the project (bounds on what a caller can make it hold)
   'test/reliability/hosting.test.ts',
   'test/store/{postgres,instances}.test.ts',
-  // its PostgreSQL half starts its own server
-  'test/store/held.test.ts',
   'test/store/isolation.test.ts',
   // the receiver checker's own dipswitch is in memory whatever the project
   'test/trust/check_receiver.test.ts',

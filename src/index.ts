@@ -47,6 +47,8 @@ export interface Dipswitch extends Omit<ControlClient, 'reset'> {
    * The fixture accounts back to how they began, with every fault rule and journal entry that is not a
    * sandbox's; the sandboxes other callers hold go on untouched (`removeSandboxes`: removed too).
    */
+  reset: ControlClient['reset'];
+  /** Stops the server: its connections closed, its ports freed, its store closed once pending writes finish. */
   close(): Promise<void>;
 }
 
