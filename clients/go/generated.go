@@ -681,7 +681,8 @@ type ScenarioResult struct {
 
 // HealthResponse is a shape of the control API.
 type HealthResponse struct {
-	Status string `json:"status"`
+	Status  string `json:"status"`
+	Version string `json:"version"` // The release, as package.json, `dipswitch --version`, the image label and the clients say it.
 }
 
 // RestoreSnapshotResponse is a shape of the control API.

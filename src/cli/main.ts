@@ -38,7 +38,7 @@ function serveCommand(root: Command): void {
         'DATABASE_URL',
       ).argParser(postgresUrl),
     )
-    .addOption(opt('--repair', 'start on a damaged store, keeping what is sound before the damage'))
+    .addOption(opt('--repair', 'start on a damaged store, keeping what is sound before the damage', 'REPAIR'))
     .addOption(
       opt('--clock <mode>', 'real: time runs; frozen: only the control API moves it', 'CLOCK')
         .choices(['real', 'frozen'])
@@ -77,13 +77,13 @@ function serveCommand(root: Command): void {
         .argParser(denyList)
         .default([]),
     )
-    .addOption(opt('--no-cors', 'no CORS headers, no preflight answers'))
+    .addOption(opt('--no-cors', 'no CORS headers, no preflight answers', 'NO_CORS'))
     .addOption(
       opt('--smpp-port <n>', 'port of the SMPP server, on --host (0: any free one)', 'SMPP_PORT')
         .argParser(wholeNumber(0, 65535))
         .default(2775),
     )
-    .addOption(opt('--no-smpp', 'no SMPP server'))
+    .addOption(opt('--no-smpp', 'no SMPP server', 'NO_SMPP'))
     .addOption(
       opt('--smpp-message-ids <form>', 'message ids of submit_sm_resp and receipts', 'SMPP_MESSAGE_IDS')
         .choices([...MESSAGE_ID_FORMS])
@@ -129,7 +129,8 @@ function coverageCommand(root: Command): void {
     .action(async (f: CoverageFlags) => (await import('./coverage.js')).coverage(f));
 }
 
-function program(): Command {
+/** The command line: every command and flag (its environment variable with it). */
+export function program(): Command {
   const root = new Command('dipswitch')
     .description("A contract-first simulator of the provider's Provisioning and Messaging Account API")
     .version(version, '-v, --version')

@@ -7,10 +7,8 @@ import { wholeNumber } from './values.js';
 
 // ---- options shared by the commands
 
-export const opt = (flags: string, description: string, env?: string) => {
-  const o = new Option(flags, description);
-  return env ? o.env(env) : o;
-};
+/** A flag of `serve` and its environment variable: every flag has one (a container sets what a command line would). */
+export const opt = (flags: string, description: string, env: string) => new Option(flags, description).env(env);
 
 export function listenOptions(cmd: Command, defaultPort: number): Command {
   return cmd

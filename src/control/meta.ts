@@ -1,5 +1,5 @@
 /** Control API (contract/sim.yaml): the control API itself: its contract, health, scenarios, and the dashboard page. */
-import { loadContract } from '../contract.js';
+import { loadContract, packageVersion } from '../contract.js';
 import { notFound } from '../domain/errors.js';
 import type { SimHandlerMap } from '../handling/handler.js';
 import { dashboardAsset } from './ui.js';
@@ -12,7 +12,7 @@ export const metaHandlers = {
       : { status: 200, body: contract.document };
   },
 
-  simHealth: () => ({ status: 200, body: { status: 'ok' } }),
+  simHealth: () => ({ status: 200, body: { status: 'ok', version: packageVersion } }),
 
   simMetrics: async ({ port }) => ({
     status: 200,

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Health
-         * @description Answers once the server accepts requests; needs no token and says nothing else.
+         * @description Answers once the server accepts requests (its store open and its fixtures loaded before it listens); needs no token and says nothing else but its version.
          */
         readonly get: operations["simHealth"];
         readonly put?: never;
@@ -1361,6 +1361,8 @@ export interface operations {
                     readonly "application/json": {
                         /** @constant */
                         readonly status: "ok";
+                        /** @description The release, as package.json, `dipswitch --version`, the image label and the clients say it. */
+                        readonly version: string;
                     };
                 };
             };

@@ -5,7 +5,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Command, Option } from 'commander';
 import { projectRoot } from '../../src/contract.js';
+import { program } from '../../src/cli/main.js';
 import { startReceiver } from '../../src/testing/receiver.js';
 import { COMMAND, eventually, freePort, runCli, startCli } from '../support/cli_process.js';
 import { DEMO, envelope, useServer } from '../support/helpers.js';
@@ -19,7 +21,29 @@ function oneLine(stderr: string): string {
   return lines[0]!;
 }
 
+/** The flags of a command without an environment variable (a container sets only the environment). */
+const withoutEnvironment = (cmd: Command): string[] =>
+  cmd.options.filter((o) => !o.envVar).map((o) => o.long ?? o.flags);
+
 describe('dipswitch: help, version and flags', () => {
+  it('every flag of serve has an environment variable, each in the table of docs/running.md', () => {
+    const serve = program().commands.find((c) => c.name() === 'serve')!;
+    expect(withoutEnvironment(serve)).toEqual([]);
+    expect(withoutEnvironment(new Command('x').addOption(new Option('--no-thing')))).toEqual(['--no-thing']);
+    const doc = readFileSync(join(projectRoot, 'docs', 'running.md'), 'utf8');
+    expect(serve.options.filter((o) => !doc.includes(`\`${o.envVar}\``)).map((o) => o.envVar)).toEqual([]);
+  });
+
+  it('switches by environment alone: NO_SMPP, NO_CORS', async () => {
+    const cli = await startCli(['--memory', '--port', '0'], { env: { NO_SMPP: 'true', NO_CORS: 'yes' } });
+    try {
+      await eventually(() => cli.out().includes('CORS: off'), 'the banner');
+      expect(cli.out()).toContain('SMPP: off');
+    } finally {
+      await cli.stop();
+    }
+  });
+
   it('--help prints the usage with the commands, --version the version; both exit 0', () => {
     const help = runCli(['--help']);
     expect(help.status).toBe(0);

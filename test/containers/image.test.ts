@@ -10,7 +10,7 @@ import { SMTPServer } from 'smtp-server';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/contract.js';
+import { packageVersion, projectRoot } from '../../src/contract.js';
 import { connectDipswitch } from '../../src/testing/control_client.js';
 import { startReceiver } from '../../src/testing/receiver.js';
 import { SMPP_STATUS } from '../../src/engine/transport/smpp.js';
@@ -65,6 +65,15 @@ describe.skipIf(!!skipped())('the image', () => {
     // no setting or secret in the image's configuration
     const config = podmanOk(['image', 'inspect', IMAGE, '--format', '{{json .Config.Env}}']);
     expect(config).not.toMatch(/TOKEN|SECRET|PASSWORD|NODE_EXTRA_CA_CERTS|npm_config/i);
+    // its version label is the release's (package.json's)
+    const label = podmanOk([
+      'image',
+      'inspect',
+      IMAGE,
+      '--format',
+      '{{ index .Labels "org.opencontainers.image.version" }}',
+    ]);
+    expect(label).toBe(packageVersion);
     // the runtime holds production dependencies alone
     const modules = podmanOk(['run', '--rm', '--entrypoint', 'ls', IMAGE, '/app/node_modules']).split('\n');
     for (const dev of [

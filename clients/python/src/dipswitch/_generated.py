@@ -694,6 +694,7 @@ HealthResponse = TypedDict(
     "HealthResponse",
     {
         "status": Literal["ok"],
+        "version": str,
     },
 )
 
