@@ -9,6 +9,8 @@ const EMBEDDED_ONLY = [
   'test/project/client_types.test.ts',
   'test/project/dashboard.test.ts',
   'test/project/settings.test.ts',
+  'test/project/action.test.ts',
+  'test/project/versions.test.ts',
   // the other languages' clients start their servers in memory, whatever the backend
   'test/clients/*.test.ts',
   'test/project/tooling.test.ts',
