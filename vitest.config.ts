@@ -10,6 +10,8 @@ const EMBEDDED_ONLY = [
   'test/project/dashboard.test.ts',
   'test/project/settings.test.ts',
   'test/project/action.test.ts',
+  'test/project/gitlab.test.ts',
+  'test/project/ci_recipes.test.ts',
   'test/project/versions.test.ts',
   // the other languages' clients start their servers in memory, whatever the backend
   'test/clients/*.test.ts',

@@ -1,5 +1,6 @@
 // Where this release's version is said, and whether each says package.json's (the one source): the Python
-// package (pyproject.toml and dipswitch/_version.py), the Go client's Version constant and the image's label. `dipswitch
+// package (pyproject.toml and dipswitch/_version.py), the Go client's Version constant, the image's label, and the
+// defaults of the GitHub Action and the GitLab component. `dipswitch
 // --version`, /__sim/health, the Testcontainers module's default tag and the image's label read package.json
 // themselves. `node scripts/versions.mjs [ROOT]` prints each place and exits 1 naming those that differ.
 import { readFileSync } from 'node:fs';
@@ -27,6 +28,18 @@ export function versionsSaid(root) {
     },
     { where: 'clients/go/client.go', version: read('clients/go/client.go', /^const Version = "([^"]+)"$/m) },
     { where: 'Dockerfile (ARG VERSION, the image label)', version: read('Dockerfile', /^ARG VERSION=(\S+)$/m) },
+    {
+      where: "action.yml (the version input's default)",
+      version: read('action.yml', /^ {4}default: (\d+\.\d+\.\d+\S*)$/m),
+    },
+    {
+      where: "templates/dipswitch.yml (the image's tag)",
+      version: read('templates/dipswitch.yml', /default: dipswitch:(\S+)$/m),
+    },
+    {
+      where: 'templates/dipswitch.yml (the command fetched)',
+      version: read('templates/dipswitch.yml', /default: npx --yes dipswitch@(\S+)$/m),
+    },
   ];
 }
 

@@ -32,7 +32,7 @@ describe('one version', () => {
 
   it('a place that says another version fails the check, named', () => {
     const copy = mkdtempSync(join(tmpdir(), 'dipswitch-versions-'));
-    for (const f of ['package.json', 'Dockerfile', 'clients'])
+    for (const f of ['package.json', 'Dockerfile', 'clients', 'action.yml', 'templates'])
       cpSync(join(projectRoot, f), join(copy, f), { recursive: true });
     expect(versionsOff(copy)).toEqual([]);
     const pyproject = join(copy, 'clients', 'python', 'pyproject.toml');
