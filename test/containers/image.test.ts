@@ -114,7 +114,8 @@ describe.skipIf(!!skipped())('the image', () => {
     ] as const) {
       const c = start(env);
       await healthy(c);
-      expect(podmanOk(['logs', c.id])).toContain(store);
+      // the banner's lines follow the first one, which is written as it starts to listen
+      await eventually(() => podmanOk(['logs', c.id]).includes(store), `${store} in the log`);
     }
   });
 
