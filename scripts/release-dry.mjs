@@ -56,7 +56,7 @@ mkdirSync(project);
 writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
 must('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', '--prefer-offline', tarball], { cwd: project });
 const bin = join(project, 'node_modules', '.bin', 'dipswitch');
-const said = must(bin, ['--version'], { cwd: project }).trim();
+const said = must('npx', ['--no-install', 'dipswitch', '--version'], { cwd: project }).trim();
 if (said !== version) fail(`dipswitch --version says ${said}, not ${version}`);
 await new Promise((resolve) => {
   const child = spawn(bin, ['--memory', '--port', '0', '--no-smpp'], {
