@@ -20,8 +20,10 @@ COPY src ./src
 COPY contract ./contract
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
-# production dependencies alone (prune leaves the emptied scope folders behind: removed too)
-RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+# the image holds the npm package's own files (npm pack of the build, unpacked), beside the production
+# dependencies alone (prune leaves the emptied scope folders behind: removed too)
+RUN npm run build && npm pack --ignore-scripts --silent && mkdir /package && tar -xzf dipswitch-*.tgz -C /package \
+ && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
  && find node_modules -mindepth 1 -maxdepth 1 -type d -empty -delete
 
 FROM ${NODE_IMAGE}
@@ -34,12 +36,8 @@ LABEL org.opencontainers.image.title="dipswitch" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="UNLICENSED"
 WORKDIR /app
-COPY --from=build /build/package.json ./
+COPY --from=build /package/package/ ./
 COPY --from=build /build/node_modules ./node_modules
-COPY --from=build /build/dist ./dist
-COPY --from=build /build/contract ./contract
-COPY --from=build /build/fixtures ./fixtures
-COPY --from=build /build/scenarios ./scenarios
 # the store's default place, ./data/db.json from /app, is the /data volume: set by no variable, so MEMORY=true,
 # DATA_FILE or DATABASE_URL given to the container choose freely
 RUN mkdir -p /data && chown node:node /data && ln -s /data /app/data
