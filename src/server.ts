@@ -79,15 +79,10 @@ function journalStep(journal: Journal, logger: Logger) {
       .record({
         api: 'step',
         at: fired.at,
-        wall_at: new Date(wallClock()).toISOString(),
         method: fired.kind,
         path: fired.ref,
-        operation_id: null,
         account_id: accountId,
         status: 200,
-        latency_ms: 0,
-        headers: {},
-        requestBody: undefined,
         responseText: JSON.stringify(fired.what),
       })
       .then(
@@ -100,7 +95,7 @@ function journalStep(journal: Journal, logger: Logger) {
 function shared(pg: PgStore | undefined, store: Store, units: Units, random: Random, limits: Limits, logger: Logger) {
   const { rules, log, shelf, tallies } = sideStores(pg, limits);
   const faults = new Faults(random, rules);
-  const journal = new Journal(log, store.peers, (m) => logger.warn(m));
+  const journal = new Journal(log, store.peers, (m) => logger.warn(m), wallClock);
   return {
     faults,
     journal,
@@ -138,7 +133,6 @@ function wireSmpp(parts: {
     ...parts,
     units: runner,
     messageIds: parts.messageIds,
-    wall: wallClock,
     work: (accountId, fn) => runner.work(accountId, fn),
     wake: (keyId) => deliveries.wake(keyId),
   });

@@ -4,6 +4,7 @@
  * calls go first; a body over 16 KB is kept as its own cut copy (never a view of the request's
  * buffer), and a call without a valid key keeps no body at all.
  */
+import { wallClock } from '../deps.js';
 import type { Peers } from '../store/store.js';
 import { redactBody, redactHeaders, redactText } from './redact.js';
 import { lostWith, type Warn } from '../domain/side_paths.js';
@@ -105,6 +106,14 @@ export interface Recorded {
   responseText: string;
 }
 
+/**
+ * One exchange at any of the front doors (an HTTP call of /api/v1 or /__sim, an SMPP PDU and its answer, a
+ * lifecycle step the clock ran): the one record the journal keeps of each. What an exchange does not have
+ * (an operation, headers, a request body, a latency) is left out; its wall time is the journal's to read.
+ */
+export type Exchange = Omit<Recorded, 'wall_at' | 'operation_id' | 'headers' | 'requestBody' | 'latency_ms'> &
+  Partial<Pick<Recorded, 'operation_id' | 'headers' | 'requestBody' | 'latency_ms'>>;
+
 /** A live reader: called with each call journaled from now on that its filter matches. */
 export type JournalListener = (entry: JournalEntry) => void;
 
@@ -123,6 +132,7 @@ export class Journal {
     private readonly log: JournalLog,
     peers?: Peers,
     warn: Warn = () => {},
+    private readonly wall: () => number = wallClock,
   ) {
     // a call another instance kept reaches this one's live readers
     peers?.hear('journal', (id) => {
@@ -134,8 +144,19 @@ export class Journal {
     });
   }
 
-  /** Keeps a call; resolves once it is kept (the caller gets the answer after). */
-  async record(call: Recorded): Promise<void> {
+  /** Keeps an exchange; resolves once it is kept (the caller gets the answer after). */
+  record(exchange: Exchange): Promise<void> {
+    return this.keep({
+      operation_id: null,
+      headers: {},
+      requestBody: undefined,
+      latency_ms: 0,
+      ...exchange,
+      wall_at: new Date(this.wall()).toISOString(),
+    });
+  }
+
+  private async keep(call: Recorded): Promise<void> {
     const requestBody = typeof call.requestBody === 'string' ? this.slabs.cut(call.requestBody) : call.requestBody;
     const responseText = this.slabs.cut(call.responseText);
     const headers = redactHeaders(call.headers);

@@ -2,7 +2,7 @@
  * The last stages of a call: the answer (checked against its contract in the test suite), its line
  * in the log, its entry in the request journal, and the one place a failure becomes an answer.
  */
-import { elapsedMs, wallClock } from '../deps.js';
+import { elapsedMs } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
 import { StorageUnavailable } from '../store/store.js';
 import type { Call } from './call.js';
@@ -96,7 +96,6 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
       .record({
         api: meta?.api ?? (call.req.path.startsWith('/__sim') ? 'sim' : 'openapi'),
         at: clock.iso(),
-        wall_at: new Date(wallClock()).toISOString(),
         method: call.req.method,
         path: call.req.path,
         operation_id: meta?.operationId ?? null,

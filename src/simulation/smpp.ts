@@ -26,7 +26,6 @@ export interface SmppDeps {
   clocks: Clocks;
   faults: Faults;
   journal: Journal;
-  wall: () => number;
   /** Runs `fn` in the account's work, its effects after the commit (Runtime.work). */
   work<T>(accountId: string, fn: (w: Work) => Promise<T>): Promise<T>;
   /** Messages waiting for the key go out (DeliveryWorker.wake). */
@@ -143,14 +142,11 @@ async function journal(deps: SmppDeps, e: Exchange): Promise<void> {
   await deps.journal.record({
     api: 'smpp',
     at: clock.iso(),
-    wall_at: new Date(deps.wall()).toISOString(),
     method: e.request.command.toUpperCase(),
     path: `smpp://${e.systemId}`,
-    operation_id: null,
     account_id: e.accountId ?? null,
     status: e.response?.command_status ?? -1,
     latency_ms: e.latencyMs,
-    headers: {},
     requestBody: JSON.stringify(fieldsOf(e.request)),
     responseText: JSON.stringify(fieldsOf(e.response)),
   });
