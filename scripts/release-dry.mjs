@@ -12,10 +12,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { versionsOff } from './versions.mjs';
+import { versionsOff, versionsSaid } from './versions.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const version = JSON.parse((await import('node:fs')).readFileSync(join(root, 'package.json'), 'utf8')).version;
+const version = versionsSaid(root)[0].version;
 // the artifacts in release-dry/ (ignored by git, made anew each run); what proves them in a scratch folder
 const out = join(root, 'release-dry');
 rmSync(out, { recursive: true, force: true });

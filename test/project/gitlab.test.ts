@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { projectRoot } from '../../src/contract.js';
 import { startCli, type Running } from '../support/cli_process.js';
+import { CLIENT_TEST } from '../support/ci_recipes.js';
 
 interface Job {
   image: { name: string };
@@ -23,13 +24,6 @@ interface Job {
 }
 
 const cli = `${process.execPath} ${join(projectRoot, 'dist', 'src', 'cli', 'main.js')}`;
-const CLIENT_TEST = `const url = process.env.DIPSWITCH_URL, token = process.env.DIPSWITCH_ADMIN_TOKEN;
-const made = await fetch(url + '/__sim/accounts', { method: 'POST', body: JSON.stringify({ run: process.env.DIPSWITCH_RUN }),
-  headers: { 'x-sim-admin-token': token, 'content-type': 'application/json' } });
-const box = await made.json();
-const res = await fetch(url + '/api/v1/numbers', { headers: { authorization: 'Bearer ' + box.keys.admin } });
-if (res.status !== 200) process.exit(1);
-`;
 
 /** A project that includes the component with these inputs; the job as gitlab-ci-local expands it. */
 function expanded(inputs: Record<string, unknown>): { dir: string; job: Job } {

@@ -14,7 +14,8 @@ export const recipes = (): Map<string, string> => {
   return new Map([...text.matchAll(/```\w+ ci-recipe=([\w-]+)\n([\s\S]*?)```/g)].map((m) => [m[1]!, m[2]!]));
 };
 
-const CLIENT_TEST = `const url = process.env.DIPSWITCH_URL, token = process.env.DIPSWITCH_ADMIN_TOKEN;
+/** A client team's tests, standing in for `npm test`: a sandbox of the run, one call of the API. */
+export const CLIENT_TEST = `const url = process.env.DIPSWITCH_URL, token = process.env.DIPSWITCH_ADMIN_TOKEN;
 const made = await fetch(url + '/__sim/accounts', { method: 'POST', body: JSON.stringify({ run: process.env.DIPSWITCH_RUN }),
   headers: { 'x-sim-admin-token': token, 'content-type': 'application/json' } });
 if (made.status !== 201) { console.error('a sandbox:', made.status); process.exit(1); }

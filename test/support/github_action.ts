@@ -5,7 +5,7 @@
  * from its steps' outputs.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
@@ -26,7 +26,7 @@ export interface Job {
 export function newJob(): Job {
   const dir = mkdtempSync(join(tmpdir(), 'dipswitch-gh-'));
   const job = { runnerTemp: join(dir, 'temp'), githubEnv: join(dir, 'env'), summary: join(dir, 'summary.md') };
-  spawnSync('mkdir', ['-p', job.runnerTemp]);
+  mkdirSync(job.runnerTemp);
   writeFileSync(job.githubEnv, '');
   writeFileSync(job.summary, '');
   return job;
