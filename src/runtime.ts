@@ -13,11 +13,11 @@ import type { Coverage } from './engine/coverage.js';
 import type { Snapshots } from './engine/sandboxes.js';
 import type { components } from './generated/sim.js';
 import type { Scheduler } from './engine/scheduler.js';
-import type { CallUnit, Work, WorkOptions } from './engine/work.js';
+import type { Work, WorkOptions } from './engine/work.js';
 import type { SmppHooks, SmppServer } from './engine/transport/smpp.js';
 import type { SmppBinds } from './engine/transport/smpp_binds.js';
 import type { DbData } from './domain/rows.js';
-import type { CallScope, Store, UnitOfWork, WorkScope } from './store/store.js';
+import type { Store, UnitOfWork, WorkScope } from './store/store.js';
 
 /**
  * The scenarios a server lists and runs (`GET /__sim/scenarios`, `POST /__sim/scenarios/{name}`):
@@ -60,8 +60,6 @@ export interface Runtime {
   work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts?: WorkOptions): Promise<T>;
   /** Runs `fn` in one unit of work of `scope` and commits it (WorkRunner.run: the one runner). */
   run<T>(scope: WorkScope, fn: (w: UnitOfWork) => Promise<T>): Promise<T>;
-  /** Runs a call in one unit of work, begun with its caller's key (WorkRunner.call). */
-  call<T>(scope: CallScope | { read: true }, fn: (unit: CallUnit) => Promise<T>): Promise<T>;
   /**
    * The whole server back to the fixtures: state, clocks, schedule, delivery log, faults and
    * journal; every sandbox kept as it is with everything of its own (`keepSandboxes: false`: removed).

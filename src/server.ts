@@ -228,7 +228,6 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     streams: new Set(),
     work: (accountId, fn, workOpts) => runner.work(accountId, fn, workOpts),
     run: (scope, fn) => runner.run(scope, fn),
-    call: (scope, fn) => runner.call(scope, fn),
     ...resets({ units: runner, fixtures, faults, journal, coverage, clocks, scheduler, ids, random }),
     async close() {
       for (const end of [...runtime.streams]) end();

@@ -28,8 +28,6 @@ export interface InboundCall {
   template: string;
   operationId: string;
   accountId: string | undefined;
-  /** The rules' version, when it was read with the caller's key (FaultRules.live). */
-  faultsVersion?: number;
 }
 
 /** At most this many rules at once; one more is refused (422 `limit_reached`). */
@@ -77,7 +75,7 @@ export class Faults {
 
   /** The effect of the first live inbound rule matching the call, if it fires this time. */
   inbound(call: InboundCall): Promise<FaultEffect | undefined> {
-    return this.fire(inboundMatch(call), call.faultsVersion);
+    return this.fire(inboundMatch(call));
   }
 
   /**
@@ -87,7 +85,7 @@ export class Faults {
    */
   quiet(call: InboundCall): boolean {
     const matches = inboundMatch(call);
-    const rules = this.rules.cached(call.faultsVersion);
+    const rules = this.rules.cached();
     return !!rules && !rules.some((r) => (r.times === null || r.fired < r.times) && matches(r.match));
   }
 
@@ -106,8 +104,8 @@ export class Faults {
     );
   }
 
-  private async fire(matches: (m: FaultMatch) => boolean, version?: number): Promise<FaultEffect | undefined> {
-    for (const rule of await this.rules.live(version)) {
+  private async fire(matches: (m: FaultMatch) => boolean): Promise<FaultEffect | undefined> {
+    for (const rule of await this.rules.live()) {
       if (rule.times !== null && rule.fired >= rule.times) continue;
       if (!matches(rule.match)) continue;
       // the draw happens for every matching call, so the pattern depends only on the seed and the calls

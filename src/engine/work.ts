@@ -5,7 +5,7 @@
  * all go through. Nothing else: the wiring stays in src/server.ts.
  */
 import { idsAt, type Ids, type Random } from '../deps.js';
-import type { CallerRows, CallScope, KeyLookup, Store, UnitOfWork, WorkScope } from '../store/store.js';
+import type { Store, UnitOfWork, WorkScope } from '../store/store.js';
 import type { Claims } from './claims.js';
 import type { Clock, Clocks } from './clock.js';
 import { outbox, type SimPort } from './outbox.js';
@@ -20,23 +20,13 @@ export interface Work {
   readonly sim: SimPort;
 }
 
-/** How a unit of work of an account runs: read-only (`read`). */
+/**
+ * How a unit of work of an account runs: read-only (`read`); a read may be given the account's clock
+ * as read already (a caller's), which it then does not read again.
+ */
 export interface WorkOptions {
   read?: boolean;
-}
-
-/**
- * A call's unit of work as the pipeline sees it before its handler runs: who calls (the work's first
- * read, after which the work is that account's), waiting holding nothing (a delay, a body arriving,
- * the fault rules read), and the account's Work for the handler.
- */
-export interface CallUnit {
-  caller(key: KeyLookup): Promise<CallerRows>;
-  wait<T>(pending: () => Promise<T>): Promise<T>;
-  /** Reads in this unit. */
-  read<T>(fn: (w: UnitOfWork) => Promise<T>): Promise<T>;
-  /** The Work of `accountId` in this unit, its clock read now. */
-  work(accountId: string): Promise<Work>;
+  clock?: Clock;
 }
 
 /** The nondeterminism a unit of work draws on. */
@@ -115,37 +105,12 @@ export class WorkRunner implements Units {
   async work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts: WorkOptions = {}): Promise<T> {
     let earliest: number | null = null;
     const result = await this.run(opts.read ? { read: true } : { account: accountId }, async (w) => {
-      const done = await this.within(w, accountId, await this.opts.clocks.of(w, accountId), fn);
+      const clock = opts.read && opts.clock ? opts.clock : await this.opts.clocks.of(w, accountId);
+      const done = await this.within(w, accountId, clock, fn);
       earliest = done.earliest;
       return done.out;
     });
     if (earliest !== null) this.opts.scheduled(accountId);
-    return result;
-  }
-
-  /**
-   * Runs a call in one unit of work (`scope`: a call's, or a read for a call needing no key) and
-   * commits it: `fn` authenticates through its unit, and runs its handler in the account's Work;
-   * once committed, the scheduler hears of any step the handler scheduled.
-   */
-  async call<T>(scope: CallScope | { read: true }, fn: (unit: CallUnit) => Promise<T>): Promise<T> {
-    let made: { accountId: string; work: MadeWork } | undefined;
-    const result = await this.run('read' in scope ? scope : { call: scope }, async (w) => {
-      const out = await fn({
-        caller: (key) => w.caller(key),
-        wait: (pending) => w.wait(pending),
-        read: (read) => read(w),
-        work: async (accountId) => {
-          await w.own(accountId);
-          const work = makeWork(this.opts, w, accountId, await this.opts.clocks.of(w, accountId));
-          made = { accountId, work };
-          return work;
-        },
-      });
-      if (made) await this.scheduledBy(w, made.accountId, made.work);
-      return out;
-    });
-    if (made && made.work.earliest !== null) this.opts.scheduled(made.accountId);
     return result;
   }
 

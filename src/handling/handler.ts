@@ -10,6 +10,7 @@ import type { ControlPort } from './control_port.js';
 import type { Work } from '../engine/work.js';
 import type { UnitOfWork } from '../store/store.js';
 import type { Principal } from './principal.js';
+import { DEMO_ACCOUNT } from '../store/fixtures.js';
 import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
 import type { Upload } from './upload.js';
 
@@ -124,6 +125,9 @@ export interface SimRequest<K extends SimOperationId> {
 }
 
 /** What a handler of the control API receives: its port to the simulator, the account the call acts on, and the request. */
+/** The account a control call acts on: its key's, or without one the Demo account (interface.md, /__sim). */
+export const actingAccount = (principal: Principal | null | undefined): string => principal?.accountId ?? DEMO_ACCOUNT;
+
 export interface SimCtx<K extends SimOperationId> extends SimRequest<K> {
   /** What the handler may do to the simulator (never the runtime itself). */
   port: ControlPort;

@@ -27,7 +27,6 @@ import {
   handleStage,
   parseStage,
   routeStage,
-  scopeOf,
   validateStage,
 } from './stages.js';
 
@@ -109,24 +108,22 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
   app.set('query parser', 'simple');
 
   /**
-   * Runs the stages of one call, in the order it meets them: after the route, every stage to the
-   * handler's runs in the call's one unit of work (authentication its first read), committed before
-   * the answer goes.
+   * Runs the stages of one call, in the order it meets them: who calls, faults, authority, the body
+   * and its validation come first, holding nothing; the handler alone runs in the call's one unit of
+   * work, for the caller's account, committed before the answer goes.
    */
   async function pipeline(call: Call): Promise<void> {
     try {
       const route = routeStage(p, call);
       const meta = route.meta;
       if (meta.api === 'sim') call.authority = controlAuthority(p, call, meta);
-      const answer = await runtime.call(scopeOf(call, meta), async (unit) => {
-        await authenticateStage(p, call, meta, unit);
-        const faulted = await faultStage(p, call, meta, unit);
-        if (faulted) return faulted;
+      await authenticateStage(p, call, meta);
+      let answer = await faultStage(p, call, meta);
+      if (!answer) {
         authorizeStage(p, call, meta);
-        await parseStage(p, call, meta, unit);
-        const checked = validateStage(p, call, route);
-        return handleStage(p, call, checked, unit);
-      });
+        await parseStage(p, call, meta);
+        answer = await handleStage(p, call, validateStage(p, call, route));
+      }
       if (answer === ANSWERED) call.answered = true;
       else await answerStage(p, call, answer);
     } catch (err) {

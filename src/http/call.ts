@@ -19,8 +19,6 @@ export interface Call {
   unauthenticated?: unknown;
   /** The account whose credentials a refused call named (an inactive key, a wrong secret): its journal holds the call. */
   claimed?: string;
-  /** The version of the shared fault rules, read with the caller's key (Faults.quiet). */
-  faultsVersion?: number;
   query: Record<string, unknown>;
   body?: unknown;
   upload?: Upload;

@@ -6,13 +6,14 @@ import type { ValidateFunction } from 'ajv';
 import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
 import { DomainError } from '../domain/errors.js';
 import type { FaultEffect } from '../engine/faults.js';
-import { DEMO_ACCOUNT } from '../store/fixtures.js';
-import type { CallUnit } from '../engine/work.js';
-import type { CallerRows, CallScope } from '../store/store.js';
+import type { CallerRows } from '../store/store.js';
 import type { Answer } from './answer.js';
+import type { Work } from '../engine/work.js';
+import type { UnitOfWork } from '../store/store.js';
 import { authorize, credentialsIn, principalOf } from '../handling/principal.js';
 import { declaredQuery, ownOrigin, parseJsonBody, type Call, type Reply } from './call.js';
 import {
+  actingAccount,
   handlerContext,
   runHandler,
   runSimHandler,
@@ -47,38 +48,16 @@ export function routeStage(p: Pipeline, call: Call): Route {
 }
 
 /**
- * The unit of work a call runs in: one of the simulated API with a key, a call's (its key its first
- * read; a write's, its account's work), said by its operation and the values it was given; a control
- * call that changes its account in its own unit (`x-unit: account`), a write of that account; any
- * other call only reads.
+ * Who calls: the key of the Authorization header, read before any unit of work opens (Store.caller;
+ * a refusal is held until faults had their say); a control call's key, if any, names the account it
+ * acts on; acting without one, or on the whole server, needs the control API's authority (controlAuthority).
  */
-export function scopeOf(call: Call, meta: OperationMeta<string>): CallScope | { read: true } {
-  if (meta.unit === 'account') return { writes: true, task: meta.operationId, args: { ...call.route?.params } };
-  if (meta.api !== 'openapi' || !meta.scope) return { read: true };
-  const args: Record<string, string> = {};
-  for (const [name, value] of Object.entries(call.query)) if (typeof value === 'string') args[name] = value;
-  Object.assign(args, call.route?.params);
-  const writes = call.req.method !== 'GET' && call.req.method !== 'HEAD';
-  return { writes, task: meta.operationId, args };
-}
-
-/**
- * Who calls: the key of the Authorization header, the call's first read (a refusal is held until
- * faults had their say); a control call's key, if any, names the account it acts on; acting without
- * one, or on the whole server, needs the control API's authority (controlAuthority).
- */
-export async function authenticateStage(
-  p: Pipeline,
-  call: Call,
-  meta: OperationMeta<string>,
-  unit: CallUnit,
-): Promise<void> {
+export async function authenticateStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
   if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
   let rows: CallerRows | undefined;
   try {
     const { key, secret } = credentialsIn(call.req.headers.authorization);
-    rows = await unit.caller(key);
-    call.faultsVersion = rows.faultsVersion;
+    rows = await p.runtime.store.caller(key);
     call.principal = principalOf(rows, secret);
     call.clock = p.runtime.clocks.from(call.principal.accountId, rows.clock);
   } catch (e) {
@@ -119,13 +98,12 @@ export const ANSWERED = Symbol('answered');
 
 /**
  * An injected fault answers (or delays) a call of the simulated API, before authorization
- * (/__sim/faults): the rules are read, and a delay waited, holding nothing of the account.
+ * (/__sim/faults): the rules are read, and a delay waited, before the call's unit of work opens.
  */
 export async function faultStage(
   p: Pipeline,
   call: Call,
   meta: OperationMeta<string>,
-  unit: CallUnit,
 ): Promise<Answer | typeof ANSWERED | undefined> {
   if (meta.api !== 'openapi') return undefined;
   const inbound = {
@@ -134,14 +112,13 @@ export async function faultStage(
     template: meta.path,
     operationId: meta.operationId,
     accountId: call.principal?.accountId,
-    faultsVersion: call.faultsVersion,
   };
   if (p.runtime.faults.quiet(inbound)) return undefined;
-  const effect = await unit.wait(() => p.runtime.faults.inbound(inbound));
+  const effect = await p.runtime.faults.inbound(inbound);
   if (!effect) return undefined;
   p.runtime.logger.info(`fault fired on ${call.req.method} ${call.req.path}`, { kind: 'fault', ...effect });
   // a delayed call reads its records after the delay, as the real service would
-  if (effect.delay_ms) await unit.wait(() => new Promise((r) => setTimeout(r, effect.delay_ms)));
+  if (effect.delay_ms) await new Promise((r) => setTimeout(r, effect.delay_ms));
   return injectFault(effect, call);
 }
 
@@ -184,9 +161,9 @@ export function authorizeStage(p: Pipeline, call: Call, meta: OperationMeta<stri
   if (call.principal && meta.scope) authorize(call.principal, meta.scope);
 }
 
-/** The body: JSON as express read it, or an upload read now (holding nothing of the account while it arrives). */
-export async function parseStage(p: Pipeline, call: Call, meta: OperationMeta<string>, unit: CallUnit): Promise<void> {
-  call.upload = meta.multipart ? await unit.wait(() => readMultipart(call.req)) : undefined;
+/** The body: JSON as express read it, or an upload read now (before the call's unit of work opens). */
+export async function parseStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
+  call.upload = meta.multipart ? await readMultipart(call.req) : undefined;
   // the file itself is checked by the handler; the schema sees that it is there
   call.body = meta.jsonBody
     ? parseJsonBody(call.req, meta.api)
@@ -256,36 +233,43 @@ function passes<T>(
 }
 
 /**
- * The handler. One of the simulated API runs in the call's unit of work, in its account's Work. One of
- * the control API reads in the call's unit, and changes its account in it (`x-unit: account`); any
- * other change drives the simulator through its port (ControlPort), whose units run through the one
- * runner while the call's holds nothing.
+ * The handler, in the one unit of work the call opens, for its caller's account: a read, or a write
+ * when the call's method writes. A control handler reads in units of its own, and changes its account
+ * in the call's unit (`x-unit: account`); any other change drives the simulator through its port
+ * (ControlPort), whose units run through the one runner.
  */
-export async function handleStage(p: Pipeline, call: Call, checked: Checked, unit: CallUnit): Promise<Reply> {
+export async function handleStage(p: Pipeline, call: Call, checked: Checked): Promise<Reply> {
+  const { runtime } = p;
   if (checked.api === 'sim') {
-    const accountId = call.principal?.accountId ?? DEMO_ACCOUNT;
-    const inUnit = call.route?.meta.unit === 'account';
-    const ctx = {
+    const accountId = actingAccount(call.principal);
+    const ctx = (work?: Work) => ({
       ...checked.request,
       port: p.port,
-      read: unit.read,
-      work: () => {
-        if (!inUnit) throw new Error(`${checked.id} is not marked x-unit: account: its call's unit only reads`);
-        return unit.work(accountId);
+      // in the call's unit when it has one, else in a read of its own
+      read: <T>(fn: (w: UnitOfWork) => Promise<T>) => (work ? fn(work.store) : runtime.run({ read: true }, fn)),
+      work: async () => {
+        if (!work) throw new Error(`${checked.id} is not marked x-unit: account: it has no unit of its own`);
+        return work;
       },
       accountId,
       own: call.principal?.accountId,
       origin: ownOrigin(call.req),
       adminToken: p.opts.simAdminToken,
-    };
-    return inUnit
-      ? runSimHandler(p.simHandlers, checked.id, ctx)
-      : unit.wait(async () => runSimHandler(p.simHandlers, checked.id, ctx));
+    });
+    return call.route?.meta.unit === 'account'
+      ? runtime.work(accountId, async (work) => runSimHandler(p.simHandlers, checked.id, ctx(work)))
+      : runSimHandler(p.simHandlers, checked.id, ctx());
   }
   const { id, request } = checked;
-  const work = await unit.work(call.principal?.accountId ?? '');
-  call.clock = work.clock;
-  const reply = await runHandler(p.handlers, id, handlerContext(request, work));
+  const writes = call.req.method !== 'GET' && call.req.method !== 'HEAD';
+  const reply = await runtime.work(
+    call.principal?.accountId ?? '',
+    async (work) => {
+      call.clock = work.clock;
+      return runHandler(p.handlers, id, handlerContext(request, work));
+    },
+    { read: !writes, clock: call.clock ?? runtime.clocks.server() },
+  );
   if (!reply) throw new DomainError('not_implemented', [{ detail: `${id} is not simulated yet.` }]);
   return reply;
 }

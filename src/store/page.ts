@@ -33,16 +33,6 @@ interface Keyed {
   data: { id: string; inserted_at: string };
 }
 
-/** Whether two windows are the same. */
-export const sameWindow = (a: PageWindow, b: PageWindow): boolean =>
-  a.size === b.size &&
-  a.fromEnd === b.fromEnd &&
-  a.newestFirst === b.newestFirst &&
-  a.after?.[0] === b.after?.[0] &&
-  a.after?.[1] === b.after?.[1] &&
-  a.before?.[0] === b.before?.[0] &&
-  a.before?.[1] === b.before?.[1];
-
 export const keyOf = (r: Keyed): SortKey => [r.data.inserted_at, r.data.id];
 
 export function compareKeys(a: SortKey, b: SortKey): number {

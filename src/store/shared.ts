@@ -40,11 +40,11 @@ export interface FaultRules {
   all(): Promise<FaultRule[]>;
   /**
    * The rules to match a call against, in the order added: their `fired` may lag (`take` is the
-   * count that decides). `version`: the rules' version as read already, if it was.
+   * count that decides).
    */
-  live(version?: number): Promise<readonly FaultRule[]>;
+  live(): Promise<readonly FaultRule[]>;
   /** The rules `live` would answer without reading anything, if it would. */
-  cached(version?: number): readonly FaultRule[] | undefined;
+  cached(): readonly FaultRule[] | undefined;
   count(): Promise<number>;
   add(rule: FaultRule): Promise<void>;
   remove(id: string): Promise<FaultRule | undefined>;

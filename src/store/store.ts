@@ -27,23 +27,9 @@ export class StorageUnavailable extends Error {
 
 /**
  * What work may touch and whom it waits for: one account's records (serialized with the account's
- * other work), the whole state (alone), reads only (waits for no one), or a call's (CallScope): the
- * work of the account its caller's key names, found by the work's first read (UnitOfWork.caller).
+ * other work), the whole state (alone), or reads only (waits for no one).
  */
-export type WorkScope = { account: string } | { global: true } | { read: true } | { call: CallScope };
-
-/**
- * A call of the simulated API, as its work asks the store: whether it writes (its account's work,
- * serialized with the account's other writes, once `caller` named the account) or only reads; what it
- * is (`task`: its operation) and the values it was given (`args`: its path parameters and query). A
- * backend whose reads are round trips may learn from the works of a task what such a work reads
- * first, and read it with the caller's key (src/store/postgres/read_ahead.ts).
- */
-export interface CallScope {
-  writes: boolean;
-  task: string;
-  args: Readonly<Record<string, string>>;
-}
+export type WorkScope = { account: string } | { global: true } | { read: true };
 
 /** Counters: the order of steps due at one time, and the blocks of sandbox numbers. */
 export type SeqName = 'steps' | 'sandboxes';
@@ -64,27 +50,22 @@ export interface KeyLookup {
 }
 
 /**
- * What every call of the simulated API reads first, in one read: the caller's key, its user (an
- * impersonated key's), its account's clock row, and the version of the shared fault rules (a store
- * other instances share; src/store/postgres/shared.ts). `key` is absent when no key matched.
+ * What a caller's key names, read before any unit of work opens (Store.caller): the key, its user
+ * (an impersonated key's) and its account's clock row. `key` is absent when no key matched.
  */
 export interface CallerRows {
   key: ApiKeyRow | undefined;
   user: UserRow | undefined;
   /** undefined: the account never changed its clock. */
   clock: ClockRow | undefined;
-  faultsVersion?: number;
 }
+
+/** The collections whose rows a caller's rows are made of: a commit changing one of them makes them read again. */
+export const CALLER_COLLECTIONS: readonly CollectionName[] = ['accounts', 'api_keys', 'users', 'clocks'];
 
 /** The backend's side of a unit of work, beside its tables. */
 export interface WorkBackend {
   table: TableSource;
-  /** The caller's rows in one round trip; without it, they are read one table at a time. */
-  caller?(key: KeyLookup): Promise<CallerRows>;
-  /** A call's work is now the work of this account (the caller's): a writing call takes its lock. */
-  bind?(accountId: string): Promise<void>;
-  /** Waits for `pending` holding nothing (UnitOfWork.wait). */
-  wait?<T>(pending: () => Promise<T>): Promise<T>;
   files: WorkFiles;
   afterCommit(fn: () => void | Promise<void>): void;
   nextSeq(name: SeqName): Promise<number>;
@@ -102,36 +83,6 @@ export class UnitOfWork extends Tables {
   constructor(private readonly backend: WorkBackend) {
     super(backend.table);
     this.files = backend.files;
-  }
-
-  /**
-   * The rows every call reads first (CallerRows), in one read where the backend can: a call's work
-   * (WorkScope `call`) begins with it, and is from then on the work of the key's account.
-   */
-  async caller(lookup: KeyLookup): Promise<CallerRows> {
-    if (this.backend.caller) return this.backend.caller(lookup);
-    const key = await this.apiKeys[lookup.index === 'key' ? 'byKey' : 'byIdentity'](lookup.value);
-    if (!key) return { key, user: undefined, clock: undefined };
-    await this.backend.bind?.(key.account_id);
-    const user = key.user_id ? await this.users.get(key.account_id, key.user_id) : undefined;
-    return { key, user, clock: await this.clocks.getAnyAccount(key.account_id) };
-  }
-
-  /**
-   * A call's work becomes the account's: one the caller's key named already stays its own; one of a
-   * control call acting on an account without its key (the Demo account) takes that account now.
-   */
-  async own(accountId: string): Promise<void> {
-    await this.backend.bind?.(accountId);
-  }
-
-  /**
-   * Runs `pending` (a delay, a body still arriving, a read of another store) holding nothing: a
-   * call's work that wrote nothing yet lets go of its account (and its connection) meanwhile, and
-   * takes it again after, reading then what was committed meanwhile; one that wrote holds on.
-   */
-  wait<T>(pending: () => Promise<T>): Promise<T> {
-    return this.backend.wait ? this.backend.wait(pending) : pending();
   }
 
   /** Runs `fn` once the work is durable (never if it is not committed). */
@@ -189,9 +140,10 @@ export class UnitOfWork extends Tables {
 
 /**
  * What instances over one store tell each other: steps scheduled (an account id, `*` for all), calls
- * journaled, a message waiting for an SMPP bind of a key (its id).
+ * journaled, a message waiting for an SMPP bind of a key (its id), the rows of callers changed (the
+ * accounts' ids, `*` for all), the fault rules changed.
  */
-export type PeerTopic = 'steps' | 'journal' | 'smpp';
+export type PeerTopic = 'steps' | 'journal' | 'smpp' | 'callers' | 'faults';
 
 /** The other instances over the same store (PostgreSQL's LISTEN/NOTIFY). */
 export interface Peers {
@@ -211,6 +163,12 @@ export interface Store {
    * work's after-commit hooks ran. If `fn` throws, nothing it changed is kept, in memory or on disk.
    */
   run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T>;
+  /**
+   * The rows a caller's key names (CallerRows), outside any unit of work: what a call is and may do
+   * is known before its unit opens. A store other instances share may answer from a copy, which a
+   * commit changing those rows (CALLER_COLLECTIONS) on any instance makes it read again.
+   */
+  caller(lookup: KeyLookup): Promise<CallerRows>;
   /** Whether the store was created empty by this start (the caller seeds it). */
   readonly created: boolean;
   /** Where this process serves, told to a process the store's owner refuses (the embedded store's). */

@@ -5,7 +5,7 @@
  * is durable). A backend supplies only how a unit of work opens, commits and ends (`Opened`), and
  * what its failures become.
  */
-import type { UnitOfWork, WorkScope } from './store.js';
+import type { CallerRows, KeyLookup, UnitOfWork, WorkScope } from './store.js';
 
 /** A unit of work a backend opened. */
 export interface Opened {
@@ -21,7 +21,7 @@ export interface Opened {
 export abstract class StoreBase {
   protected abstract readonly logger: { warn(message: string): void };
 
-  /** Opens a unit of work of `scope`: its locks taken (or, for a call's, taken once its caller is known). */
+  /** Opens a unit of work of `scope`, its locks taken. */
   protected abstract open(scope: WorkScope): Promise<Opened>;
 
   /** What a failure of a unit of work becomes for its caller (a backend's own: StorageUnavailable). */
@@ -57,4 +57,17 @@ export abstract class StoreBase {
     }
     return result;
   }
+
+  /** The rows a caller's key names, read in a unit of work of their own (Store.caller). */
+  caller(lookup: KeyLookup): Promise<CallerRows> {
+    return this.run({ read: true }, (w) => readCaller(w, lookup));
+  }
+}
+
+/** The rows a caller's key names, read one table at a time. */
+export async function readCaller(w: UnitOfWork, lookup: KeyLookup): Promise<CallerRows> {
+  const key = await w.apiKeys[lookup.index === 'key' ? 'byKey' : 'byIdentity'](lookup.value);
+  if (!key) return { key, user: undefined, clock: undefined };
+  const user = key.user_id ? await w.users.get(key.account_id, key.user_id) : undefined;
+  return { key, user, clock: await w.clocks.getAnyAccount(key.account_id) };
 }

@@ -7,15 +7,7 @@
  */
 import type { TableOps } from './collections.js';
 import { namedFiles } from './files.js';
-import {
-  StorageUnavailable,
-  UnitOfWork,
-  type CallerRows,
-  type KeyLookup,
-  type PeerTopic,
-  type SeqName,
-  type WorkFiles,
-} from './store.js';
+import { StorageUnavailable, UnitOfWork, type PeerTopic, type SeqName, type WorkFiles } from './store.js';
 import { changed, deepFreeze, type Taken } from './table.js';
 import type { AnyRow, CollectionName, Collections, DbData } from '../domain/rows.js';
 
@@ -47,9 +39,6 @@ export abstract class WorkBase {
     const tell = this.tell?.bind(this);
     return new UnitOfWork({
       table: (name) => this.table(name) as never,
-      caller: this.caller?.bind(this),
-      bind: this.bind?.bind(this),
-      wait: this.wait?.bind(this),
       tell:
         tell &&
         (async (topic, payload) => {
@@ -151,12 +140,6 @@ export abstract class WorkBase {
   /** Removes every row of the account (its files are the base's). */
   protected abstract dropAccount(accountId: string): Promise<void>;
   protected abstract exportState(): Promise<DbData>;
-  /** The caller's rows in one read, where the backend can (store.ts's WorkBackend `caller`). */
-  protected caller?(key: KeyLookup): Promise<CallerRows>;
-  /** A call's work becomes its caller's account's (store.ts's WorkBackend `bind`). */
-  protected bind?(accountId: string): Promise<void>;
-  /** Waits holding nothing, where the work holds something (store.ts's WorkBackend `wait`). */
-  protected wait?<T>(pending: () => Promise<T>): Promise<T>;
   /** Tells the other instances, once the work commits (a store several instances share). */
   protected tell?(topic: PeerTopic, payload: string): Promise<void>;
 }

@@ -13,6 +13,9 @@ import { eventually } from '../support/eventually.js';
 
 type Instance = Running & { base: string };
 
+/** The Demo account's operator user (fixtures), whose key is `demo-operator-key`. */
+const OPERATOR = '0a0a0a0a-0000-4000-8000-000000000102';
+
 /** A dipswitch process on the database: frozen clocks at START, each with a seed of its own. */
 function instance(url: string, seed: number): Promise<Instance> {
   return startCli([
@@ -74,6 +77,31 @@ describe('three instances over one PostgreSQL database', () => {
       expect(comparable(shared), name).toEqual(comparable(one));
     }
   }, 180_000);
+
+  it('a key revoked or a user suspended on one instance is refused on the other at its next call', async () => {
+    // each instance keeps the callers' rows it read (src/store/postgres/callers.ts): a commit changing them
+    // on one is told to the other before its answer goes, so the other's next call reads them again
+    const [a, b] = await instances(await pg().database(), 2);
+    const key = (await call(a!.base, 'POST', '/api/v1/api_keys', envelope('api_key', { name: 'revoked' }))).body
+      .data as { id: string; key: string };
+    const refusal = (res: { body: { errors?: { code: string; sub_code: string }[] } }) =>
+      res.body.errors?.map((e) => `${e.code} ${e.sub_code}`).join(', ');
+    const cartsWith = (base: string, k: string) => callAt(base, 'GET', '/api/v1/carts', { key: k });
+    const made = (base: string, k: string, name: string) =>
+      callAt(base, 'POST', '/api/v1/carts', { key: k, body: envelope('cart', { name }) });
+    // both instances know the key (a standard key: known, though it may not list carts) and the operator
+    // (ordering), and keep them (a copy read while a change was being told is not kept: called twice)
+    for (const [n, at] of [a!, b!, a!, b!].entries()) {
+      expect(refusal(await cartsWith(at.base, key.key))).toBe('access_denied.no_scope none');
+      expect((await made(at.base, 'demo-operator-key', `before ${n}`)).status).toBe(201);
+    }
+    expect((await call(a!.base, 'DELETE', `/api/v1/api_keys/${key.id}`)).status).toBe(200);
+    expect(refusal(await cartsWith(b!.base, key.key))).toBe('access_denied.unauthenticated unknown_key');
+    expect((await call(a!.base, 'POST', `/__sim/users/${OPERATOR}/suspend`)).status).toBe(200);
+    expect((await made(b!.base, 'demo-operator-key', 'suspended')).status).toBe(403);
+    expect((await call(b!.base, 'POST', `/__sim/users/${OPERATOR}/reinstate`)).status).toBe(200);
+    expect((await made(a!.base, 'demo-operator-key', 'reinstated')).status).toBe(201);
+  });
 
   it('races spread over the three come out as on one; faults, journal and snapshots are shared', async () => {
     const all = await instances(await pg().database(), 3);

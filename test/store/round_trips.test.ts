@@ -1,7 +1,7 @@
 /**
- * The round trips one call of the simulated API costs on PostgreSQL (BENCHMARKS.md): the store reads
- * with the caller's key what the call's operation read first before (src/store/postgres/read_ahead.ts),
- * and a write's work begins in the same round trip. Counted as the statements the server's
+ * The round trips one call of the simulated API costs on PostgreSQL (BENCHMARKS.md): the caller's rows
+ * come from the instance's copy (src/store/postgres/callers.ts), a read costs its reads and a write's
+ * work begins with its locks and clock in one round trip. Counted as the statements the server's
  * connections send while the call is answered.
  */
 import pg from 'pg';
@@ -48,7 +48,7 @@ describe.runIf(onPostgres)('the round trips of a call (PostgreSQL)', () => {
   });
 
   it('every GET of one record or of a page costs 2 once its operation was called', async () => {
-    // a GET whose record or page was read with the key costs the caller's round trip and the journal's
+    // a GET of one record or one page costs that read and the journal's
     const contract = loadContract();
     const costs: Record<string, number> = {};
     for (const id of READ_FIRST) {

@@ -143,11 +143,11 @@ export class JsonStore extends StoreBase implements Store {
 
   /**
    * A unit of work of the embedded store: a read is the one shared reader (no lock, no undo); a write
-   * takes its account's lock (a call's, once its key named the account: openCall) or the whole
-   * state's; its commit queues it for the next append, lets the lock go, and resolves once on disk.
+   * takes its account's lock or the whole state's; its commit queues it for the next append, lets the
+   * lock go, and resolves once on disk.
    */
   protected async open(scope: WorkScope): Promise<Opened> {
-    if ('read' in scope || ('call' in scope && !scope.call.writes))
+    if ('read' in scope)
       return {
         work: this.reader.uow,
         // a read waits only for what it may have seen to be durable
@@ -155,33 +155,8 @@ export class JsonStore extends StoreBase implements Store {
         abort: async () => undefined,
         hooks: [],
       };
-    if ('call' in scope) return this.openCall();
     const release: Release = 'account' in scope ? await this.locks.account(scope.account) : await this.locks.global();
     return this.opened(new JsonWork(this.host, false, 'global' in scope), () => release());
-  }
-
-  /**
-   * A call's write: its key is read like any row, and the account it names is locked before the
-   * caller's other rows are read (JsonWork's `bind`); a wait before its first change lets the lock go.
-   */
-  private openCall(): Opened {
-    let held: { account: string; release: Release } | undefined;
-    const work: JsonWork = new JsonWork(this.host, false, false, {
-      bind: async (account) => {
-        held = { account, release: await this.locks.account(account) };
-      },
-      wait: async (pending) => {
-        const now = held;
-        if (!now || work.changed()) return pending();
-        now.release();
-        try {
-          return await pending();
-        } finally {
-          now.release = await this.locks.account(now.account);
-        }
-      },
-    });
-    return this.opened(work, () => held?.release());
   }
 
   /** A write's ends: committed (the lock goes once the work is queued, the answer once it is durable) or undone. */

@@ -68,37 +68,13 @@ export class JsonWork extends WorkBase {
     private readonly store: WorkHost,
     readOnly: boolean,
     global: boolean,
-    /** A call's write (JsonStore's runCall): how it takes its caller's account, and waits holding nothing. */
-    private readonly call?: {
-      bind(accountId: string): Promise<void>;
-      wait<T>(pending: () => Promise<T>): Promise<T>;
-    },
   ) {
     super(readOnly, global);
-    this.bound = !call;
-  }
-
-  /** A call's write writes only once its caller's account is held. */
-  private bound: boolean;
-
-  protected override async bind(accountId: string): Promise<void> {
-    if (!this.call || this.bound) return;
-    await this.call.bind(accountId);
-    this.bound = true;
-  }
-
-  protected override wait<T>(pending: () => Promise<T>): Promise<T> {
-    return this.call ? this.call.wait(pending) : pending();
   }
 
   /** Whether the work changed anything yet. */
   changed(): boolean {
     return this.undo.length > 0 || this.replaced !== null;
-  }
-
-  protected override writable(): void {
-    if (!this.bound) throw new Error("a call's work writes only once its caller's key named the account");
-    super.writable();
   }
 
   protected override poisoned(): unknown {

@@ -26,25 +26,18 @@ export function pageOf<R extends AnyRow>(r: PageFound | undefined, w: PageWindow
   return { count: n, rows, hasPrevious: start > 0, hasNext: end < n };
 }
 
-/** What the caller's statement answers (callerSql): rows as JSON text, with what it read ahead. */
-export type CallerFound = {
-  faults: string;
+/** What the caller's statement answers (CALLER_SQL): rows as JSON text. */
+export interface CallerFound {
   key: string | null;
   user_row: string | null;
   clock: string | null;
-  ahead?: string;
-} & Partial<PageFound>;
+}
 
 export const parsed = <R>(text: string | null | undefined) => (text ? deepFreeze(JSON.parse(text) as R) : undefined);
 
-/** The caller's rows of what the caller's statement found (no row: the fault rules' version unknown). */
+/** The caller's rows of what the caller's statement found (no row: no key matched). */
 export function callerRows(r: CallerFound | undefined): CallerRows {
-  return {
-    key: parsed<ApiKeyRow>(r?.key),
-    user: parsed(r?.user_row),
-    clock: parsed(r?.clock),
-    faultsVersion: Number(r?.faults),
-  };
+  return { key: parsed<ApiKeyRow>(r?.key), user: parsed(r?.user_row), clock: parsed(r?.clock) };
 }
 
 /** The UniqueViolation a refused write was: a row's id taken, or a unique key another row holds. */

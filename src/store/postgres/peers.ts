@@ -21,6 +21,17 @@ export class PgPeers implements Peers {
   private client: pg.Client | undefined;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
+  private readonly lost: (() => void)[] = [];
+
+  /** Whether the other instances are heard now (what this one keeps of theirs is kept only then). */
+  get hearing(): boolean {
+    return this.client !== undefined;
+  }
+
+  /** Calls `fn` when the channel broke: what was told meanwhile is missed. */
+  onLost(fn: () => void): void {
+    this.lost.push(fn);
+  }
 
   constructor(
     private readonly url: string,
@@ -35,6 +46,7 @@ export class PgPeers implements Peers {
       if (this.closed || this.client !== client) return;
       this.logger.warn(`store: the connection listening to other instances failed (${e.message}); connecting again`);
       this.client = undefined;
+      for (const fn of this.lost) fn();
       void client.end().catch(cleanupFailed);
       this.again();
     });
@@ -76,6 +88,12 @@ export class PgPeers implements Peers {
       sql: `pg_notify(${channel}, json_build_object('from', ${from}, 'topic', ${about}, 'payload', ${payload})::text)`,
       params: [CHANNEL, this.instance, topic],
     };
+  }
+
+  /** A statement that tells the other instances `payload` on `topic`, its values written in it (for a batch of statements). */
+  told(topic: PeerTopic, payload: string): string {
+    const message = JSON.stringify({ from: this.instance, topic, payload });
+    return `SELECT pg_notify(${pg.escapeLiteral(CHANNEL)}, ${pg.escapeLiteral(message)})`;
   }
 
   tell(topic: PeerTopic, payload: string): void {

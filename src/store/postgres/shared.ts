@@ -19,42 +19,55 @@ import type { PgStore } from './store.js';
 import { templatePattern } from '../../domain/matching.js';
 import type { DbData } from '../../domain/rows.js';
 
-/** The statement a change of the rules ends with: their version moves, so every instance reads them again. */
-const BUMP = "UPDATE seqs SET value = value + 1 WHERE name = 'faults'";
-
 /**
- * The shared rules, and a copy of them each instance matches calls against, read again once their
- * version (a counter every change of the rules moves, a firing included) is not the copy's. The version
- * comes with the caller's key (one statement, src/store/postgres/work.ts) or, without one, alone.
+ * The shared rules, and a copy of them each instance matches calls against: dropped when the rules
+ * change (a firing included), here at once and on every other instance as it hears the change told
+ * (`faults`); kept only while the other instances are heard.
  */
 export class PgFaultRules implements FaultRules {
-  private copy: { version: number; rules: FaultRule[] } | undefined;
+  private copy: FaultRule[] | undefined;
+  /** Moves at each drop: rules read before it are not kept. */
+  private generation = 0;
 
-  constructor(private readonly db: PgStore) {}
+  constructor(private readonly db: PgStore) {
+    db.peers.hear('faults', () => this.drop());
+    db.peers.onLost(() => this.drop());
+  }
+
+  private drop(): void {
+    this.copy = undefined;
+    this.generation++;
+  }
+
+  /** What a change's statement selects, its own parameters numbered before: the other instances told. */
+  private told(count: number): { sql: string; params: string[] } {
+    return this.db.peers.telling('faults', "''", count);
+  }
+
+  private async change<R extends object>(sql: (notify: string) => string, params: unknown[]): Promise<R[]> {
+    const told = this.told(params.length);
+    try {
+      return await this.db.query<R>(sql(told.sql), [...params, ...told.params]);
+    } finally {
+      this.drop();
+    }
+  }
 
   async all(): Promise<FaultRule[]> {
     const rows = await this.db.query<{ rule: string; fired: number }>('SELECT rule, fired FROM faults ORDER BY seq');
     return rows.map((r) => ({ ...(JSON.parse(r.rule) as FaultRule), fired: r.fired }));
   }
 
-  cached(version?: number): readonly FaultRule[] | undefined {
-    return version !== undefined && this.copy?.version === version ? this.copy.rules : undefined;
+  cached(): readonly FaultRule[] | undefined {
+    return this.db.peers.hearing ? this.copy : undefined;
   }
 
-  async live(version?: number): Promise<readonly FaultRule[]> {
-    const now =
-      version ??
-      Number((await this.db.query<{ value: string }>("SELECT value FROM seqs WHERE name = 'faults'"))[0]?.value);
-    if (this.copy?.version === now) return this.copy.rules;
-    // read with the rules in one statement, the version may be newer than `now`: the copy keeps the one read
-    const rows = await this.db.query<{ rule: string | null; fired: number | null; version: string }>(
-      `SELECT f.rule, f.fired, s.value AS version FROM seqs s LEFT JOIN faults f ON true
-       WHERE s.name = 'faults' ORDER BY f.seq`,
-    );
-    const rules = rows.flatMap((r) =>
-      r.rule === null ? [] : [{ ...(JSON.parse(r.rule) as FaultRule), fired: r.fired ?? 0 }],
-    );
-    this.copy = { version: Number(rows[0]?.version), rules };
+  async live(): Promise<readonly FaultRule[]> {
+    const kept = this.cached();
+    if (kept) return kept;
+    const generation = this.generation;
+    const rules = await this.all();
+    if (generation === this.generation && this.db.peers.hearing) this.copy = rules;
     return rules;
   }
 
@@ -63,33 +76,31 @@ export class PgFaultRules implements FaultRules {
   }
 
   async add(rule: FaultRule): Promise<void> {
-    await this.db.query(`WITH added AS (INSERT INTO faults (id, rule, fired) VALUES ($1, $2, $3)) ${BUMP}`, [
-      rule.id,
-      JSON.stringify(rule),
-      rule.fired,
-    ]);
+    await this.change(
+      (notify) => `WITH added AS (INSERT INTO faults (id, rule, fired) VALUES ($1, $2, $3) RETURNING 1)
+        SELECT ${notify} FROM added`,
+      [rule.id, JSON.stringify(rule), rule.fired],
+    );
   }
 
   async remove(id: string): Promise<FaultRule | undefined> {
-    const [row] = await this.db.query<{ rule: string; fired: number }>(
-      `WITH gone AS (DELETE FROM faults WHERE id = $1 RETURNING rule, fired),
-       bumped AS (${BUMP} AND EXISTS (SELECT 1 FROM gone))
-       SELECT rule, fired FROM gone`,
+    const [row] = await this.change<{ rule: string; fired: number }>(
+      (notify) => `WITH gone AS (DELETE FROM faults WHERE id = $1 RETURNING rule, fired)
+        SELECT rule, fired, ${notify} FROM gone`,
       [id],
     );
     return row && { ...(JSON.parse(row.rule) as FaultRule), fired: row.fired };
   }
 
   async clear(): Promise<void> {
-    await this.db.query(`WITH gone AS (DELETE FROM faults) ${BUMP}`);
+    await this.change((notify) => `WITH gone AS (DELETE FROM faults RETURNING 1) SELECT ${notify}`, []);
   }
 
   async take(rule: FaultRule): Promise<boolean> {
-    const taken = await this.db.query(
-      `WITH taken AS (
-         UPDATE faults SET fired = fired + 1 WHERE id = $1 AND ($2::integer IS NULL OR fired < $2) RETURNING 1),
-       bumped AS (${BUMP} AND EXISTS (SELECT 1 FROM taken))
-       SELECT 1 FROM taken`,
+    const taken = await this.change(
+      (notify) => `WITH taken AS (
+         UPDATE faults SET fired = fired + 1 WHERE id = $1 AND ($2::integer IS NULL OR fired < $2) RETURNING 1)
+       SELECT ${notify} FROM taken`,
       [rule.id, rule.times],
     );
     return taken.length > 0;

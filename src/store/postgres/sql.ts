@@ -89,27 +89,16 @@ export const stored = (k: string): string => k.replace(/\\/g, '\\\\').replace(/\
 export const EXPORT_STATE = `${COLLECTION_NAMES.map((name, c) => `SELECT ${c} AS c, sort, row FROM ${table(name)}`).join(' UNION ALL ')}
   ORDER BY c, sort`;
 
-/** Where a page's statement finds the account and its window: SQL expressions (parameters, or a column). */
-interface PageAt {
-  account: string;
-  after: string;
-  before: string;
-  size: string;
-}
-
 /**
- * The statement of a page (by default $1 the account, $2 and $3 the sort keys after and before which
+ * The statement of a page ($1 the account, $2 and $3 the sort keys after and before which
  * the page lies, or null, $4 its size): the list's count (as list_counts keeps it), the place of the
  * window's ends in the list as shown (`lo` rows shown up to `after`, `hi` before `before`), and the
  * page's rows in the order shown, as one JSON array (each row is JSON text: joined, they parse at
  * once, where a text[] is parsed in JavaScript). A window with a key or without is a text of its own: the statement's one
  * plan (plan_cache_mode, store.ts) reads the page by its keys from the list's index.
  */
-export function pageSql(
-  name: CollectionName,
-  w: PageWindow,
-  at: PageAt = { account: '$1', after: '$2', before: '$3', size: '$4' },
-): string {
+export function pageSql(name: CollectionName, w: PageWindow): string {
+  const at = { account: '$1', after: '$2', before: '$3', size: '$4' };
   const t = table(name);
   // in the order shown: after a key, before a key, up to a key
   const [gt, lt, upTo] = w.newestFirst ? ['<', '>', '>='] : ['>', '<', '<='];
@@ -127,28 +116,15 @@ export function pageSql(
 }
 
 /**
- * What every call reads first (CallerRows), in one round trip: the fault rules' version, and the API
- * key of a unique index's key ($1 the index, $2 the key as stored) with its user and its account's
- * clock. Given a collection's row to read ahead, also the row of that collection with the id $3 (a
- * GET's record); given a page, also the page of the key's account's list ($3 after, $4 before, $5 its size).
+ * The rows a caller's key names (CallerRows), in one round trip: the API key of a unique index's key
+ * ($1 the index, $2 the key as stored) with its user and its account's clock.
  */
-export function callerSql(
-  ahead?: CollectionName,
-  page?: { collection: CollectionName; window: PageWindow },
-  who = { index: '$1', key: '$2' },
-): string {
-  const pageAt = { account: 'k.account_id', after: '$3', before: '$4', size: '$5' };
-  return `SELECT s.value AS faults, k.row AS key, u.row AS user_row, c.row AS clock${ahead ? ', r.row AS ahead' : ''}
-    ${page ? ', pa.n, pa.lo, pa.hi, pa.rows' : ''}
-  FROM seqs s
-  LEFT JOIN row_index i ON i.collection = 'api_keys' AND i.index_name = ${who.index} AND i.key = ${who.key}
-  LEFT JOIN ${table('api_keys')} k ON k.id = i.id
+export const CALLER_SQL = `SELECT k.row AS key, u.row AS user_row, c.row AS clock
+  FROM row_index i
+  JOIN ${table('api_keys')} k ON k.id = i.id
   LEFT JOIN ${table('users')} u ON u.id = k.row::json ->> 'user_id' AND u.account_id = k.account_id
   LEFT JOIN ${table('clocks')} c ON c.id = k.account_id
-  ${ahead ? `LEFT JOIN ${table(ahead)} r ON r.id = $3` : ''}
-  ${page ? `LEFT JOIN LATERAL (${pageSql(page.collection, page.window, pageAt)}) pa ON true` : ''}
-  WHERE s.name = 'faults'`;
-}
+  WHERE i.collection = 'api_keys' AND i.index_name = $1 AND i.key = $2`;
 
 /** Advisory lock keys: the whole state (shared by account work, exclusive for whole-state work), and migrations. */
 const STATE_LOCK = 7_406_001;
@@ -163,28 +139,3 @@ export const BEGIN_WHOLE_STATE = `BEGIN; SELECT pg_advisory_xact_lock(${STATE_LO
 /** BEGIN, and the locks of an account's work: the whole state's shared, then the account's (its id a literal). */
 export const beginAccount = (account: string): string =>
   `BEGIN; SELECT pg_advisory_xact_lock_shared(${STATE_LOCK}), ${accountLock(account)}`;
-
-/**
- * The function a write's work begins with (`beginCaller`), created again at every start, so it is
- * always this code's: under the whole state's shared lock and the lock of the account of the API key
- * of a unique index's key (none when no key matches), the caller's rows (callerSql). The whole
- * state's lock is taken before the key is read: a work waiting for it while holding a table's lock
- * would deadlock with whole-state work's TRUNCATE of that table. In PL/pgSQL each
- * statement sees what committed before it began (the rows are read once the locks are held) and its
- * plans are kept by the connection, where the same statements sent as text are planned every time.
- */
-export const CALLER_FUNCTION = `CREATE OR REPLACE FUNCTION dipswitch_caller(p_index text, p_key text)
-  RETURNS TABLE (faults bigint, key text, user_row text, clock text) LANGUAGE plpgsql VOLATILE AS $fn$
-  #variable_conflict use_column
-  BEGIN
-    -- the whole state's lock before any table is read: whole-state work truncates the tables while it holds it
-    PERFORM pg_advisory_xact_lock_shared(${STATE_LOCK});
-    PERFORM ${accountLock('k.account_id')}
-      FROM row_index i JOIN ${table('api_keys')} k ON k.id = i.id
-      WHERE i.collection = 'api_keys' AND i.index_name = p_index AND i.key = p_key;
-    RETURN QUERY ${callerSql(undefined, undefined, { index: 'p_index', key: 'p_key' })};
-  END $fn$`;
-
-/** BEGIN, and the caller's rows under its account's locks (CALLER_FUNCTION; its literals: the index, the key as stored). */
-export const beginCaller = (index: string, key: string): string =>
-  `BEGIN; SELECT * FROM dipswitch_caller(${index}, ${key})`;

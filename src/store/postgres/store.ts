@@ -14,13 +14,14 @@
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import type { Logger as FullLogger } from '../../deps.js';
-import { StorageUnavailable, type Store, type WorkScope } from '../store.js';
+import { StorageUnavailable, type CallerRows, type KeyLookup, type Store, type WorkScope } from '../store.js';
 import { StoreBase, type Opened } from '../store_base.js';
 import { PgPeers } from './peers.js';
 import { withoutPassword } from './url.js';
-import { CALLER_FUNCTION, MIGRATION_LOCK, MIGRATIONS, table } from './sql.js';
+import { CALLER_SQL, MIGRATION_LOCK, MIGRATIONS, stored, table } from './sql.js';
 import { reindex } from './index_keys.js';
-import { ReadAhead } from './read_ahead.js';
+import { callerRows, type CallerFound } from './answers.js';
+import { CallerCopies } from './callers.js';
 import { Lease, statementName } from './statements.js';
 import { PgWork } from './work.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
@@ -54,8 +55,8 @@ export class PgStore extends StoreBase implements Store {
 
   readonly peers: PgPeers;
 
-  /** What a call's work reads with its caller's key, learned from the works before it. */
-  private readonly readAhead = new ReadAhead();
+  /** The callers' rows this instance read, kept until a commit changes them (callers.ts). */
+  private readonly callers = new CallerCopies();
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -68,6 +69,8 @@ export class PgStore extends StoreBase implements Store {
     this.created = created;
     this.location = withoutPassword(url);
     this.peers = peers;
+    peers.hear('callers', (payload) => this.callers.drop(payload.split(',')));
+    peers.onLost(() => this.callers.drop(['*']));
   }
 
   /**
@@ -99,7 +102,7 @@ export class PgStore extends StoreBase implements Store {
         );
         await client.query('COMMIT');
       }
-      await client.query(CALLER_FUNCTION);
+      await client.query('DROP FUNCTION IF EXISTS dipswitch_caller(text, text)');
       created = (await client.query(`SELECT 1 FROM ${table('accounts')} LIMIT 1`)).rowCount === 0;
     } catch (e) {
       await client.query('ROLLBACK').catch(cleanupFailed);
@@ -121,22 +124,20 @@ export class PgStore extends StoreBase implements Store {
 
   /**
    * A unit of work on PostgreSQL: its connection taken at its first statement; whole-state and account
-   * work begin their transaction and locks now, a call's write with its caller's key (PgWork.caller),
-   * a read none. Its commit sends the writes not sent yet with COMMIT; a call that only read teaches
-   * ReadAhead what it read first, committed or not.
+   * work begin their transaction and locks now, a read none. Its commit sends the writes not sent yet
+   * with COMMIT, and drops this instance's copies of the callers' rows it changed.
    */
   protected async open(scope: WorkScope): Promise<Opened> {
-    const call = 'call' in scope ? scope.call : undefined;
     // reads take no transaction: at READ COMMITTED each statement sees its own snapshot either way
-    const readOnly = 'read' in scope || call?.writes === false;
     const lease = new Lease(this.pool, (e) => new StorageUnavailable(e));
     const hooks: (() => void | Promise<void>)[] = [];
-    const ahead = call && readOnly ? this.readAhead.ahead(call) : {};
-    const work = new PgWork(lease, readOnly, 'global' in scope, hooks, this.peers, call && { scope: call, ahead });
+    const work = new PgWork(lease, 'read' in scope, 'global' in scope, hooks, this.peers);
+    hooks.push(() => {
+      if (work.callersChanged.size) this.callers.drop(work.callersChanged);
+    });
     const end = async (rollback: boolean) => {
       if (rollback && work.open) await lease.batch('ROLLBACK').catch(cleanupFailed);
       lease.release();
-      if (call && readOnly) this.readAhead.learn(call, work.firstRead);
     };
     try {
       if ('global' in scope) await work.beginWholeState();
@@ -160,6 +161,15 @@ export class PgStore extends StoreBase implements Store {
       abort: () => end(true),
       hooks,
     };
+  }
+
+  /** The caller's rows: this instance's copy, or one statement (kept while the other instances are heard). */
+  override async caller(lookup: KeyLookup): Promise<CallerRows> {
+    const kept = this.callers.get(lookup);
+    if (kept) return kept;
+    const read = async () =>
+      callerRows((await this.query<CallerFound>(CALLER_SQL, [lookup.index, stored(lookup.value)], true))[0]);
+    return this.callers.read(lookup, read, () => this.peers.hearing);
   }
 
   /** The database failing (down, refusing, the connection broken) is StorageUnavailable; a refusal of dipswitch's own is itself. */

@@ -10,19 +10,16 @@ import {
   type Collections,
   type DbData,
 } from '../../domain/rows.js';
-import { cutPage, sameWindow, type PageRows, type PageWindow } from '../page.js';
-import type { CallerRows, CallScope, KeyLookup, PeerTopic, SeqName, WorkFiles } from '../store.js';
+import { cutPage, type PageRows, type PageWindow } from '../page.js';
+import { CALLER_COLLECTIONS, type PeerTopic, type SeqName, type WorkFiles } from '../store.js';
 import { WorkBase, type RowStore } from '../work_base.js';
 import type { PgPeers } from './peers.js';
 import type { Lease } from './statements.js';
-import type { Ahead, FirstRead } from './read_ahead.js';
 import { literal, PendingWrites } from './pending.js';
-import { callerRows, pageOf, parsed, windowKey, type CallerFound, type PageFound } from './answers.js';
+import { pageOf, windowKey, type PageFound } from './answers.js';
 import {
   beginAccount,
-  beginCaller,
   BEGIN_WHOLE_STATE,
-  callerSql,
   countLists,
   EXPORT_STATE,
   pageSql,
@@ -33,25 +30,19 @@ import {
 
 type Keyed = { data: { id: string; inserted_at: string } };
 
-/** A row read ahead of a unit of work (PgWork's `ahead`), by collection and id. */
+/** A row the work read with its first statement, or wrote (PgWork's `ahead`), by collection and id. */
 export const aheadKey = (name: CollectionName, id: string): string => `${name}\u0001${id}`;
 
 /** A collection given at least this many rows by a whole state is analyzed with it (replaceAll). */
 const ANALYZED_ROWS = 500;
 
 export class PgWork extends WorkBase {
-  /** Rows read with the work's first statement (aheadKey): read from here until the work writes them. */
+  /** Rows read with the work's first statement (its account's clock) or written by it (aheadKey). */
   private readonly ahead = new Map<string, AnyRow | undefined>();
-  /** A page read with the caller's key: a read-only work's page of the same list and window. */
-  private pageAhead?: { collection: CollectionName; accountId: string; window: PageWindow; rows: PageRows<AnyRow> };
   /** A transaction is open (what a write's commit ends). */
   open = false;
-  /** The account whose work this is, once known (a call's: once its caller's key named it). */
-  private account?: string;
-  /** What the work read first besides the caller's rows (a call's work teaches the store's ReadAhead). */
-  firstRead?: FirstRead;
-  /** The work queued a write. */
-  private wrote = false;
+  /** The accounts whose callers' rows (CALLER_COLLECTIONS) the work changed; `*`: every account's. */
+  readonly callersChanged = new Set<string>();
 
   constructor(
     private readonly db: Lease,
@@ -59,8 +50,6 @@ export class PgWork extends WorkBase {
     global: boolean,
     private readonly hooks: (() => void | Promise<void>)[],
     private readonly peers: PgPeers,
-    /** A call's work: its scope, and what to read with its caller's key (ReadAhead). */
-    private readonly call?: { scope: CallScope; ahead: Ahead },
   ) {
     super(readOnly, global);
     this.pending = new PendingWrites(db);
@@ -82,35 +71,6 @@ export class PgWork extends WorkBase {
     const row = results[2]?.rows[0]?.row;
     this.ahead.set(aheadKey('clocks', accountId), row === undefined ? undefined : (JSON.parse(row) as AnyRow));
     this.open = true;
-    this.account = accountId;
-  }
-
-  /** A call's write that no key named an account for begins as the account's work (a control call's). */
-  protected override async bind(accountId: string): Promise<void> {
-    if (this.call && !this.readOnly && !this.open) await this.beginAccount(accountId);
-  }
-
-  protected override writable(): void {
-    if (this.call && !this.readOnly && !this.open)
-      throw new Error("a call's work writes only once its caller's key named the account");
-    super.writable();
-  }
-
-  /**
-   * Waits holding nothing: a call's write that wrote nothing yet ends its transaction (its locks go)
-   * and gives back its connection, and begins again after; a read forgets what it read ahead.
-   */
-  protected override async wait<T>(pending: () => Promise<T>): Promise<T> {
-    if (this.wrote) return pending();
-    const account = this.open ? this.account : undefined;
-    if (this.open) await this.db.batch('ROLLBACK');
-    this.open = false;
-    this.ahead.clear();
-    this.pageAhead = undefined;
-    this.db.release();
-    const out = await pending();
-    if (account !== undefined) await this.beginAccount(account);
-    return out;
   }
 
   /** NOTIFY in a transaction is delivered at its commit, and only then. */
@@ -148,6 +108,7 @@ export class PgWork extends WorkBase {
   }
 
   protected async dropAccount(accountId: string): Promise<void> {
+    this.callersChanged.add(accountId);
     await this.flush();
     for (const name of COLLECTION_NAMES) {
       await this.db.query(
@@ -168,48 +129,6 @@ export class PgWork extends WorkBase {
     return stateOf(state);
   }
 
-  /**
-   * The caller's rows (CallerRows) in one statement: a call's write begins its transaction with them,
-   * under the locks of the key's account; a read reads with them what ReadAhead says the call will read.
-   */
-  protected override async caller(lookup: KeyLookup): Promise<CallerRows> {
-    if (this.call && !this.readOnly && !this.open) {
-      const sql = beginCaller(literal(lookup.index), literal(stored(lookup.value)));
-      // cast: pg types one result per query; a text of several statements answers one result each
-      const results = (await this.db.batch(sql)) as pg.QueryResult<CallerFound>[];
-      const rows = callerRows(results[1]?.rows[0]);
-      this.open = true;
-      if (rows.key) {
-        this.account = rows.key.account_id;
-        this.ahead.set(aheadKey('clocks', rows.key.account_id), rows.clock);
-      }
-      return rows;
-    }
-    const { row: ahead, page: wanted } = this.call?.ahead ?? {};
-    // a window whose cursor holds a NUL, which text cannot, is not read ahead: its handler's page reads it
-    const page = wanted && !holdsNul(wanted.window) ? wanted : undefined;
-    const params: unknown[] = [lookup.index, stored(lookup.value)];
-    if (ahead) params.push(ahead.id);
-    if (page) params.push(windowKey(page.window.after), windowKey(page.window.before), page.window.size);
-    const [r] = (await this.db.query<CallerFound>(callerSql(ahead?.collection, page), params)).rows;
-    const rows = callerRows(r);
-    const key = rows.key;
-    if (key) {
-      this.account = key.account_id;
-      this.ahead.set(aheadKey('clocks', key.account_id), rows.clock);
-      if (ahead) this.ahead.set(aheadKey(ahead.collection, ahead.id), parsed(r?.ahead));
-      if (page && r) this.pageAhead = { ...page, accountId: key.account_id, rows: pageOf(r as PageFound, page.window) };
-    }
-    return rows;
-  }
-
-  /** Notes a call's first read besides its caller's rows (its account's clock). */
-  private reading(first: FirstRead): void {
-    if (!this.call || this.firstRead) return;
-    if (first.collection === 'clocks' && 'id' in first && first.id === this.account) return;
-    this.firstRead = first;
-  }
-
   private readonly fileRemovals: string[] = [];
 
   /** The work's writes not sent yet: sent together before its next read, or with its COMMIT. */
@@ -220,16 +139,19 @@ export class PgWork extends WorkBase {
   }
 
   private later(...statements: string[]): Promise<void> {
-    this.wrote = true;
     return this.pending.later(...statements);
   }
 
-  /** Commits: the writes not sent yet, the files to remove and COMMIT, in one round trip. */
+  /**
+   * Commits: the writes not sent yet, the files to remove, the other instances told of callers'
+   * rows changed, and COMMIT, in one round trip.
+   */
   async commit(): Promise<void> {
     const removals = this.fileRemovals.length
       ? [`DELETE FROM files WHERE id IN (${this.fileRemovals.map(literal).join(', ')})`]
       : [];
-    await this.pending.later(...removals, 'COMMIT');
+    const told = this.callersChanged.size ? [this.peers.told('callers', [...this.callersChanged].join(','))] : [];
+    await this.pending.later(...removals, ...told, 'COMMIT');
     await this.flush();
   }
 
@@ -240,6 +162,7 @@ export class PgWork extends WorkBase {
   }
 
   protected async replaceState(data: DbData): Promise<void> {
+    this.callersChanged.add('*');
     await this.flush();
     await this.db.query(`TRUNCATE row_index, list_counts, ${COLLECTION_NAMES.map(table).join(', ')}`);
     for (const name of COLLECTION_NAMES)
@@ -257,7 +180,7 @@ export class PgWork extends WorkBase {
   /** Writes a row and its index keys with the work's next round trip (PendingWrites.row). */
   private async write(name: CollectionName, row: AnyRow, fresh: boolean, counted = fresh): Promise<void> {
     this.ahead.set(aheadKey(name, row.data.id), row);
-    this.wrote = true;
+    this.changing(name, row);
     await this.pending.row(name, row, fresh, counted);
   }
 
@@ -266,11 +189,7 @@ export class PgWork extends WorkBase {
    * key, and the counts that place the page in the list, so the list is never read whole.
    */
   private async page<R extends AnyRow>(name: CollectionName, accountId: string, w: PageWindow): Promise<PageRows<R>> {
-    this.reading({ collection: name, accountId, window: w });
     const [after, before] = [windowKey(w.after), windowKey(w.before)];
-    const ahead = this.pageAhead;
-    if (ahead?.collection === name && ahead.accountId === accountId && sameWindow(ahead.window, w))
-      return ahead.rows as PageRows<R>;
     // PostgreSQL's text holds no NUL: such a cursor is read against the whole list
     if (holdsNul(w))
       // cast: every collection's rows carry `id` and `inserted_at` (Keyed), which the generic R does not say
@@ -280,11 +199,15 @@ export class PgWork extends WorkBase {
     return pageOf<R>(found.rows[0], w);
   }
 
+  /** Notes a change of a caller's rows (CALLER_COLLECTIONS): told to every instance with the commit. */
+  private changing(name: CollectionName, row: AnyRow): void {
+    if (CALLER_COLLECTIONS.includes(name)) this.callersChanged.add(row.account_id);
+  }
+
   protected rows<K extends CollectionName>(name: K): RowStore<Collections[K]> {
     type R = Collections[K];
     const t = table(name);
     const one = async (id: string) => {
-      this.reading({ collection: name, id });
       const key = aheadKey(name, id);
       if (this.ahead.has(key)) return deepFreeze(this.ahead.get(key)) as R | undefined;
       return (await this.select<R>(`SELECT row FROM ${t} WHERE id = $1`, [id]))[0];
@@ -319,6 +242,7 @@ export class PgWork extends WorkBase {
       },
       remove: async (row) => {
         this.ahead.set(aheadKey(name, row.data.id), undefined);
+        this.changing(name, row);
         const id = literal(row.data.id);
         await this.later(
           `DELETE FROM row_index WHERE collection = ${literal(name)} AND id = ${id}`,
