@@ -13,7 +13,7 @@ import type { Coverage } from './engine/coverage.js';
 import type { Snapshots } from './engine/sandboxes.js';
 import type { components } from './generated/sim.js';
 import type { Scheduler } from './engine/scheduler.js';
-import type { Work, WorkOptions } from './engine/work.js';
+import type { AccountWork, WorkOptions } from './engine/work.js';
 import type { SmppHooks, SmppServer } from './engine/transport/smpp.js';
 import type { SmppBinds } from './engine/transport/smpp_binds.js';
 import type { DbData } from './domain/rows.js';
@@ -57,7 +57,7 @@ export interface Runtime {
    * Runs `fn` in one unit of work of the account (read-only with `read`), with its clock and
    * outbox; once committed, the scheduler wakes for any step the work scheduled.
    */
-  work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts?: WorkOptions): Promise<T>;
+  work<T>(accountId: string, fn: AccountWork<T>, opts?: WorkOptions): Promise<T>;
   /** Runs `fn` in one unit of work of `scope` and commits it (WorkRunner.run: the one runner). */
   run<T>(scope: WorkScope, fn: (w: UnitOfWork) => Promise<T>): Promise<T>;
   /**

@@ -15,13 +15,12 @@ const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const alnum = (bytes: Buffer): string => [...bytes].map((b) => ALNUM[b % ALNUM.length]).join('');
 
 export const apiKeyHandlers = {
-  createApiKey: async ({ store, clock, ids, random, principal, body }) => {
+  createApiKey: async ({ store, clock, ids, random, body }) => {
     const now = clock.iso();
     const secret = token(random, 24);
     // SMPP v3.4 passwords are at most 9 octets, so the SMPP secret is 8 characters
     const smppSecret = alnum(random.bytes(8));
     const row = await store.apiKeys.insert({
-      account_id: principal.accountId,
       user_id: null,
       secret_hash: hashSecret(secret),
       smpp_secret_hash: hashSecret(smppSecret),
@@ -40,23 +39,23 @@ export const apiKeyHandlers = {
     return { status: 201, body: { data: { ...row.data, secret, smpp_secert: smppSecret }, type: 'api_key' } };
   },
 
-  listApiKeys: async (ctx) => storePageOf(ctx, (w) => ctx.store.apiKeys.page(ctx.principal.accountId, w), present),
+  listApiKeys: async (ctx) => storePageOf(ctx, (w) => ctx.store.apiKeys.page(w), present),
 
-  getApiKey: async ({ store, principal, params }) => ({
+  getApiKey: async ({ store, params }) => ({
     status: 200,
-    body: present(assertFound(await store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id)),
+    body: present(assertFound(await store.apiKeys.get(params.id), 'api_key', params.id)),
   }),
 
-  updateApiKey: async ({ store, clock, principal, params, body }) => {
-    const row = assertFound(await store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id);
+  updateApiKey: async ({ store, clock, params, body }) => {
+    const row = assertFound(await store.apiKeys.get(params.id), 'api_key', params.id);
     const updated = await store.apiKeys.update(row, (d) =>
       Object.assign(d.data, body.data, { updated_at: clock.iso() }),
     );
     return { status: 200, body: present(updated) };
   },
 
-  deleteApiKey: async ({ store, principal, params }) => {
-    const row = assertFound(await store.apiKeys.get(principal.accountId, params.id), 'api_key', params.id);
+  deleteApiKey: async ({ store, params }) => {
+    const row = assertFound(await store.apiKeys.get(params.id), 'api_key', params.id);
     const switches = (await store.switches.usingApiKey(row.data.id)).length;
     const numbers = (await store.numbers.usingApiKey(row.data.id)).length;
     if (switches + numbers > 0) {

@@ -8,12 +8,11 @@ import type { AutoResponseRow } from '../domain/rows.js';
 const present = (row: AutoResponseRow) => ({ data: row.data, type: 'messaging_auto_response' as const });
 
 export const autoResponseHandlers = {
-  createAutoResponse: async ({ store, clock, ids, principal, body }) => {
+  createAutoResponse: async ({ store, clock, ids, body }) => {
     const { keywords, violations } = normalizeKeywords(body.data.keywords ?? [], false);
     assertNoViolations(violations);
     const now = clock.iso();
     const row = await store.autoResponses.insert({
-      account_id: principal.accountId,
       data: {
         id: ids.uuid(),
         name: body.data.name ?? null,
@@ -26,22 +25,15 @@ export const autoResponseHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listAutoResponses: async (ctx) =>
-    storePageOf(ctx, (w) => ctx.store.autoResponses.page(ctx.principal.accountId, w), present),
+  listAutoResponses: async (ctx) => storePageOf(ctx, (w) => ctx.store.autoResponses.page(w), present),
 
-  getAutoResponse: async ({ store, principal, params }) => ({
+  getAutoResponse: async ({ store, params }) => ({
     status: 200,
-    body: present(
-      assertFound(await store.autoResponses.get(principal.accountId, params.id), 'messaging_auto_response', params.id),
-    ),
+    body: present(assertFound(await store.autoResponses.get(params.id), 'messaging_auto_response', params.id)),
   }),
 
-  updateAutoResponse: async ({ store, clock, principal, params, body }) => {
-    const row = assertFound(
-      await store.autoResponses.get(principal.accountId, params.id),
-      'messaging_auto_response',
-      params.id,
-    );
+  updateAutoResponse: async ({ store, clock, params, body }) => {
+    const row = assertFound(await store.autoResponses.get(params.id), 'messaging_auto_response', params.id);
     const { keywords: input, ...fields } = body.data;
     const normalized =
       input === undefined
@@ -58,12 +50,8 @@ export const autoResponseHandlers = {
     return { status: 200, body: present(updated) };
   },
 
-  deleteAutoResponse: async ({ store, principal, params }) => {
-    const row = assertFound(
-      await store.autoResponses.get(principal.accountId, params.id),
-      'messaging_auto_response',
-      params.id,
-    );
+  deleteAutoResponse: async ({ store, params }) => {
+    const row = assertFound(await store.autoResponses.get(params.id), 'messaging_auto_response', params.id);
     const numbers = (await store.numbers.usingAutoResponse(row.data.id)).length;
     if (numbers) throw inUse(`The auto response is bound to ${numbers} number(s); unbind it first.`);
     await store.autoResponses.remove(row);

@@ -15,10 +15,10 @@ const present = (row: BulkDipTaskRow) => ({ data: row.data, type: 'bulk_dip_task
 
 export const bulkDipTaskHandlers = {
   createBulkDipTask: async (work) => {
-    const { store, clock, ids, principal, body } = work;
+    const { store, clock, ids, body } = work;
     const d = body.data;
     const violations: Violation[] = [];
-    if (d.reference_id !== undefined && (await store.bulkDipTasks.byReference(principal.accountId, d.reference_id))) {
+    if (d.reference_id !== undefined && (await store.bulkDipTasks.byReference(d.reference_id))) {
       violations.push({
         pointer: '/data/reference_id',
         detail: `A task with reference_id ${d.reference_id} exists in the account.`,
@@ -29,7 +29,6 @@ export const bulkDipTaskHandlers = {
     assertNoViolations(violations);
     const now = clock.iso();
     const row = await store.bulkDipTasks.insert({
-      account_id: principal.accountId,
       action_secrets: actions.map((a) => a.auth_secret ?? null),
       data: {
         id: ids.ulid(),
@@ -62,13 +61,10 @@ export const bulkDipTaskHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listBulkDipTasks: async (ctx) =>
-    storePageOf(ctx, (w) => ctx.store.bulkDipTasks.page(ctx.principal.accountId, w), present),
+  listBulkDipTasks: async (ctx) => storePageOf(ctx, (w) => ctx.store.bulkDipTasks.page(w), present),
 
-  getBulkDipTask: async ({ store, principal, params }) => ({
+  getBulkDipTask: async ({ store, params }) => ({
     status: 200,
-    body: present(
-      assertFound(await store.bulkDipTasks.get(principal.accountId, params.id), 'bulk_dip_task', params.id),
-    ),
+    body: present(assertFound(await store.bulkDipTasks.get(params.id), 'bulk_dip_task', params.id)),
   }),
 } satisfies HandlerMap;

@@ -11,8 +11,8 @@ import type { CallDataWebhookRow, Draft } from '../domain/rows.js';
 const present = (row: CallDataWebhookRow) => ({ data: row.data, type: 'call_data_webhook' as const });
 
 export const callDataWebhookHandlers = {
-  createCallDataWebhook: async ({ store, clock, ids, principal, body }) => {
-    if ((await store.callDataWebhooks.list(principal.accountId)).length > 0) {
+  createCallDataWebhook: async ({ store, clock, ids, body }) => {
+    if ((await store.callDataWebhooks.list()).length > 0) {
       throw new DomainError('limit_reached', [
         { detail: 'An account has at most one call data webhook; update or delete the existing one.' },
       ]);
@@ -36,29 +36,21 @@ export const callDataWebhookHandlers = {
     };
     assertNoViolations(targetViolations('/data', data, auth_secret, true));
     const row = await store.callDataWebhooks.insert({
-      account_id: principal.accountId,
       auth_secret: auth_secret ?? null,
       data,
     });
     return { status: 201, body: { ...present(row), data: { ...row.data, auth_secret: row.auth_secret } } };
   },
 
-  listCallDataWebhooks: async (ctx) =>
-    storePageOf(ctx, (w) => ctx.store.callDataWebhooks.page(ctx.principal.accountId, w), present),
+  listCallDataWebhooks: async (ctx) => storePageOf(ctx, (w) => ctx.store.callDataWebhooks.page(w), present),
 
-  getCallDataWebhook: async ({ store, principal, params }) => ({
+  getCallDataWebhook: async ({ store, params }) => ({
     status: 200,
-    body: present(
-      assertFound(await store.callDataWebhooks.get(principal.accountId, params.id), 'call_data_webhook', params.id),
-    ),
+    body: present(assertFound(await store.callDataWebhooks.get(params.id), 'call_data_webhook', params.id)),
   }),
 
-  updateCallDataWebhook: async ({ store, clock, principal, params, body }) => {
-    const row = assertFound(
-      await store.callDataWebhooks.get(principal.accountId, params.id),
-      'call_data_webhook',
-      params.id,
-    );
+  updateCallDataWebhook: async ({ store, clock, params, body }) => {
+    const row = assertFound(await store.callDataWebhooks.get(params.id), 'call_data_webhook', params.id);
     const { auth_secret, ...fields } = body.data;
     const updated = await store.callDataWebhooks.update(row, (d) => {
       Object.assign(d.data, structuredClone(fields), { updated_at: clock.iso() });
@@ -68,12 +60,8 @@ export const callDataWebhookHandlers = {
     return { status: 200, body: present(updated) };
   },
 
-  deleteCallDataWebhook: async ({ store, principal, params }) => {
-    const row = assertFound(
-      await store.callDataWebhooks.get(principal.accountId, params.id),
-      'call_data_webhook',
-      params.id,
-    );
+  deleteCallDataWebhook: async ({ store, params }) => {
+    const row = assertFound(await store.callDataWebhooks.get(params.id), 'call_data_webhook', params.id);
     await store.callDataWebhooks.remove(row);
     return { status: 200, body: present(row) };
   },

@@ -2,13 +2,12 @@
  * CSP campaigns and their sharing (spec: Resources > CSP campaign; Endpoints > CSP campaigns).
  * An account sees its own campaigns (`shared` NO read as OWNED) and those shared with it, as PARTNER.
  */
-import { campaignVisibleTo, sharedAs } from '../domain/campaigns.js';
-import type { Principal } from '../handling/principal.js';
+import { sharedAs } from '../domain/campaigns.js';
 import { DomainError, assertFound, inUse, invalidParameter, notFound } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { pageOf } from '../handling/pagination.js';
 import type { CampaignRow } from '../domain/rows.js';
-import type { UnitOfWork } from '../store/store.js';
+import type { AccountView } from '../store/account_view.js';
 
 /** The campaign as the account sees it. */
 function present(row: CampaignRow, accountId: string) {
@@ -22,34 +21,30 @@ function present(row: CampaignRow, accountId: string) {
   };
 }
 
-async function visibleCampaign(store: UnitOfWork, principal: Principal, id: string): Promise<CampaignRow> {
-  const row = await store.campaigns.getAnyAccount(id);
-  return assertFound(row && campaignVisibleTo(row, principal.accountId) ? row : undefined, 'csp_campaign', id);
+async function visibleCampaign(store: AccountView, id: string): Promise<CampaignRow> {
+  return assertFound(await store.campaigns.visibleById(id), 'csp_campaign', id);
 }
 
 /** Only the owner shares or unshares a campaign. */
-const ownCampaign = async (store: UnitOfWork, principal: Principal, id: string): Promise<CampaignRow> =>
-  assertFound(await store.campaigns.get(principal.accountId, id), 'csp_campaign', id);
+const ownCampaign = async (store: AccountView, id: string): Promise<CampaignRow> =>
+  assertFound(await store.campaigns.get(id), 'csp_campaign', id);
 
 export const campaignHandlers = {
   listCampaigns: async (ctx) =>
-    pageOf(
-      ctx,
-      await ctx.store.campaigns.visibleTo(ctx.principal.accountId),
-      (row) => present(row, ctx.principal.accountId),
-      { unsorted: true },
-    ),
+    pageOf(ctx, await ctx.store.campaigns.visible(), (row) => present(row, ctx.accountId), {
+      unsorted: true,
+    }),
 
-  getCampaign: async ({ store, principal, params }) => ({
+  getCampaign: async ({ store, params }) => ({
     status: 200,
-    body: present(await visibleCampaign(store, principal, params.campaign_id), principal.accountId),
+    body: present(await visibleCampaign(store, params.campaign_id), store.accountId),
   }),
 
-  shareCampaignWithAccount: async ({ store, clock, principal, params }) => {
-    const row = await ownCampaign(store, principal, params.campaign_id);
-    const target = await store.accounts.getAnyAccount(params.account_id);
-    if (!target) throw notFound('account', params.account_id);
-    if (target.data.id === principal.accountId)
+  shareCampaignWithAccount: async ({ store, clock, params }) => {
+    const row = await ownCampaign(store, params.campaign_id);
+    const target = { data: { id: params.account_id } };
+    if (!(await store.accounts.exists(target.data.id))) throw notFound('account', params.account_id);
+    if (target.data.id === store.accountId)
       throw invalidParameter('account_id', 'A campaign cannot be shared with its own account.');
     const shared = row.shared_with.includes(target.data.id)
       ? row
@@ -57,13 +52,13 @@ export const campaignHandlers = {
           d.shared_with.push(target.data.id);
           d.data.updated_at = clock.iso();
         });
-    return { status: 200, body: present(shared, principal.accountId) };
+    return { status: 200, body: present(shared, store.accountId) };
   },
 
-  shareCampaignWithGroup: async ({ store, clock, principal, params }) => {
-    const row = await ownCampaign(store, principal, params.campaign_id);
+  shareCampaignWithGroup: async ({ store, clock, params }) => {
+    const row = await ownCampaign(store, params.campaign_id);
     const group = assertFound(
-      await store.sharedResourceGroups.get(principal.accountId, params.shared_resource_group_id),
+      await store.sharedResourceGroups.get(params.shared_resource_group_id),
       'shared_resource_group',
       params.shared_resource_group_id,
     );
@@ -82,11 +77,11 @@ export const campaignHandlers = {
             d.shared_resource_group_id = group.data.id;
             d.data.updated_at = clock.iso();
           });
-    return { status: 200, body: present(shared, principal.accountId) };
+    return { status: 200, body: present(shared, store.accountId) };
   },
 
-  removeCampaignGroup: async ({ store, clock, principal, params }) => {
-    const row = await ownCampaign(store, principal, params.campaign_id);
+  removeCampaignGroup: async ({ store, clock, params }) => {
+    const row = await ownCampaign(store, params.campaign_id);
     if (!row.shared_resource_group_id) throw notFound('shared_resource_group', `of campaign ${row.data.id}`);
     const numbers = (await store.numbers.usingCampaign(row.data.id)).length;
     if (numbers) throw inUse(`${numbers} number(s) use the campaign; its shared resource group cannot be removed.`);
@@ -94,6 +89,6 @@ export const campaignHandlers = {
       d.shared_resource_group_id = null;
       d.data.updated_at = clock.iso();
     });
-    return { status: 200, body: present(updated, principal.accountId) };
+    return { status: 200, body: present(updated, store.accountId) };
   },
 } satisfies HandlerMap;

@@ -9,16 +9,16 @@ import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import { startOrder } from '../simulation/orders.js';
 import type { CartRow, OrderRow } from '../domain/rows.js';
-import type { UnitOfWork } from '../store/store.js';
+import type { AccountView } from '../store/account_view.js';
 
 const present = (row: CartRow) => ({ data: row.data, type: 'cart' as const });
 export const presentOrder = (row: OrderRow) => ({ data: row.data, type: 'order' as const });
 
 /** The cart a write is aimed at; a checked-out one answers 422 `cart_checked_out`. */
-export async function writableCart(store: UnitOfWork, principal: Principal, id: string): Promise<CartRow> {
-  const cart = await store.carts.get(principal.accountId, id);
+export async function writableCart(store: AccountView, principal: Principal, id: string): Promise<CartRow> {
+  const cart = await store.carts.get(id);
   if (cart) return cart;
-  if (await store.orders.get(principal.accountId, id)) {
+  if (await store.orders.get(id)) {
     throw new DomainError('cart_checked_out', [
       { detail: `Cart ${id} is checked out; it and its requests can no longer change.` },
     ]);
@@ -26,8 +26,8 @@ export async function writableCart(store: UnitOfWork, principal: Principal, id: 
   throw notFound('cart', id);
 }
 
-export const findCart = async (store: UnitOfWork, principal: Principal, id: string): Promise<CartRow> =>
-  assertFound(await store.carts.get(principal.accountId, id), 'cart', id);
+export const findCart = async (store: AccountView, principal: Principal, id: string): Promise<CartRow> =>
+  assertFound(await store.carts.get(id), 'cart', id);
 
 /** A cart's name is unique in its account: the index refuses a taken one as the cart is written (`Taken`). */
 const nameFree = (name: string) => ({
@@ -35,7 +35,7 @@ const nameFree = (name: string) => ({
 });
 
 /** Removes a request's documents; their files go once the removal is committed. */
-export async function removeDocuments(store: UnitOfWork, requestId: string): Promise<void> {
+export async function removeDocuments(store: AccountView, requestId: string): Promise<void> {
   for (const doc of await store.documents.ofRequest(requestId)) {
     await store.documents.remove(doc);
     store.files.remove(doc.data.id);
@@ -43,11 +43,10 @@ export async function removeDocuments(store: UnitOfWork, requestId: string): Pro
 }
 
 export const cartHandlers = {
-  createCart: async ({ store, clock, ids, principal, body }) => {
+  createCart: async ({ store, clock, ids, body }) => {
     const now = clock.iso();
     const row = await store.carts.insert(
       {
-        account_id: principal.accountId,
         data: {
           id: ids.ulid(),
           name: body.data.name,
@@ -61,7 +60,7 @@ export const cartHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listCarts: async (ctx) => storePageOf(ctx, (w) => ctx.store.carts.page(ctx.principal.accountId, w), present),
+  listCarts: async (ctx) => storePageOf(ctx, (w) => ctx.store.carts.page(w), present),
 
   getCart: async ({ store, principal, params }) => ({
     status: 200,
@@ -96,7 +95,6 @@ export const cartHandlers = {
     const cart = await writableCart(store, principal, params.cart_id);
     const now = clock.iso();
     const order = await store.orders.insert({
-      account_id: principal.accountId,
       data: {
         id: cart.data.id,
         name: cart.data.name,
@@ -118,15 +116,15 @@ export const cartHandlers = {
     return { status: 200, body: presentOrder(order) };
   },
 
-  listOrders: async (ctx) => storePageOf(ctx, (w) => ctx.store.orders.page(ctx.principal.accountId, w), presentOrder),
+  listOrders: async (ctx) => storePageOf(ctx, (w) => ctx.store.orders.page(w), presentOrder),
 
-  getOrder: async ({ store, principal, params }) => ({
+  getOrder: async ({ store, params }) => ({
     status: 200,
-    body: presentOrder(assertFound(await store.orders.get(principal.accountId, params.id), 'order', params.id)),
+    body: presentOrder(assertFound(await store.orders.get(params.id), 'order', params.id)),
   }),
 
-  updateOrder: async ({ store, clock, sim, principal, params, body }) => {
-    const row = assertFound(await store.orders.get(principal.accountId, params.id), 'order', params.id);
+  updateOrder: async ({ store, clock, sim, params, body }) => {
+    const row = assertFound(await store.orders.get(params.id), 'order', params.id);
     const { name, notes } = body.data;
     const updated = await store.orders.update(row, (d) => {
       if (name !== undefined) d.data.name = name;

@@ -5,7 +5,7 @@ import { assertFound, assertNoViolations, invalidField } from '../domain/errors.
 import type { HandlerMap } from '../handling/handler.js';
 import { pageOf } from '../handling/pagination.js';
 import type { DestinationRow, Draft } from '../domain/rows.js';
-import type { UnitOfWork } from '../store/store.js';
+import type { AccountView } from '../store/account_view.js';
 import { findNumber } from './numbers.js';
 
 const present = (row: DestinationRow) => ({
@@ -30,13 +30,13 @@ function apply(data: Draft<Destination>, fields: Fields): string | null | undefi
 
 /** The destination of the number named in the path; another number's is not found. */
 async function findDestination(
-  store: UnitOfWork,
+  store: AccountView,
   principal: Principal,
   numberId: string,
   id: string,
 ): Promise<DestinationRow> {
   const number = await findNumber(store, principal, numberId);
-  const row = await store.destinations.get(principal.accountId, id);
+  const row = await store.destinations.get(id);
   return assertFound(row?.number_id === number.data.id ? row : undefined, 'number_destination', id);
 }
 
@@ -63,7 +63,6 @@ export const destinationHandlers = {
     const secret = apply(data, body.data) ?? null;
     assertNoViolations(destinationViolations(data));
     const row = await store.destinations.insert({
-      account_id: principal.accountId,
       number_id: number.data.id,
       auth_secret: secret,
       data,

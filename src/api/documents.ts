@@ -11,7 +11,7 @@ import type { Upload } from '../handling/upload.js';
 import { pageOf } from '../handling/pagination.js';
 import type { Work } from '../engine/work.js';
 import type { DocumentRow, RequestRow } from '../domain/rows.js';
-import type { UnitOfWork } from '../store/store.js';
+import type { AccountView } from '../store/account_view.js';
 import { findCart, writableCart } from './carts.js';
 import { cartRequest, submittedRequest } from './requests.js';
 
@@ -48,7 +48,6 @@ async function upload(
   const id = ids.ulid();
   await store.files.put(id, file.bytes);
   const row = await store.documents.insert({
-    account_id: principal.accountId,
     request_id: request.data.id,
     file_hint: fields.file_hint ?? null,
     size: file.bytes.length,
@@ -67,16 +66,16 @@ async function upload(
 }
 
 async function documentOf(
-  store: UnitOfWork,
+  store: AccountView,
   principal: Principal,
   request: RequestRow,
   id: string,
 ): Promise<DocumentRow> {
-  const row = await store.documents.get(principal.accountId, id);
+  const row = await store.documents.get(id);
   return assertFound(row?.request_id === request.data.id ? row : undefined, 'request_document', id);
 }
 
-async function remove(store: UnitOfWork, principal: Principal, request: RequestRow, id: string) {
+async function remove(store: AccountView, principal: Principal, request: RequestRow, id: string) {
   const doc = await documentOf(store, principal, request, id);
   await store.documents.remove(doc);
   store.files.remove(doc.data.id);

@@ -28,7 +28,7 @@ function subscriptionViolations(s: Subscription, secret: string | null | undefin
 }
 
 export const eventSubscriptionHandlers = {
-  createEventSubscription: async ({ store, clock, ids, principal, body }) => {
+  createEventSubscription: async ({ store, clock, ids, body }) => {
     const { auth_secret, ...fields } = body.data;
     const now = clock.iso();
     const data: Draft<Subscription> = {
@@ -52,29 +52,21 @@ export const eventSubscriptionHandlers = {
     };
     assertNoViolations(subscriptionViolations(data, auth_secret));
     const row = await store.eventSubscriptions.insert({
-      account_id: principal.accountId,
       auth_secret: auth_secret ?? null,
       data,
     });
     return { status: 201, body: present(row) };
   },
 
-  listEventSubscriptions: async (ctx) =>
-    storePageOf(ctx, (w) => ctx.store.eventSubscriptions.page(ctx.principal.accountId, w), present),
+  listEventSubscriptions: async (ctx) => storePageOf(ctx, (w) => ctx.store.eventSubscriptions.page(w), present),
 
-  getEventSubscription: async ({ store, principal, params }) => ({
+  getEventSubscription: async ({ store, params }) => ({
     status: 200,
-    body: present(
-      assertFound(await store.eventSubscriptions.get(principal.accountId, params.id), 'event_subscription', params.id),
-    ),
+    body: present(assertFound(await store.eventSubscriptions.get(params.id), 'event_subscription', params.id)),
   }),
 
-  updateEventSubscription: async ({ store, clock, principal, params, body }) => {
-    const row = assertFound(
-      await store.eventSubscriptions.get(principal.accountId, params.id),
-      'event_subscription',
-      params.id,
-    );
+  updateEventSubscription: async ({ store, clock, params, body }) => {
+    const row = assertFound(await store.eventSubscriptions.get(params.id), 'event_subscription', params.id);
     const { auth_secret, ...fields } = body.data;
     const updated = await store.eventSubscriptions.update(row, (d) => {
       Object.assign(d.data, structuredClone(fields), { updated_at: clock.iso() });
@@ -84,12 +76,8 @@ export const eventSubscriptionHandlers = {
     return { status: 200, body: present(updated) };
   },
 
-  deleteEventSubscription: async ({ store, principal, params }) => {
-    const row = assertFound(
-      await store.eventSubscriptions.get(principal.accountId, params.id),
-      'event_subscription',
-      params.id,
-    );
+  deleteEventSubscription: async ({ store, params }) => {
+    const row = assertFound(await store.eventSubscriptions.get(params.id), 'event_subscription', params.id);
     await store.eventSubscriptions.remove(row);
     return { status: 200, body: present(row) };
   },

@@ -8,25 +8,25 @@ import { assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { NumberRow } from '../domain/rows.js';
-import type { UnitOfWork } from '../store/store.js';
+import type { AccountView } from '../store/account_view.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PHONE = /^\+?[1-9][0-9]{1,14}$/;
 
 /** The account's number named by `number_id`: its id, or the number E.164 with or without the plus. */
-export async function findNumber(store: UnitOfWork, principal: Principal, numberId: string): Promise<NumberRow> {
+export async function findNumber(store: AccountView, principal: Principal, numberId: string): Promise<NumberRow> {
   const row = UUID.test(numberId)
-    ? await store.numbers.get(principal.accountId, numberId.toLowerCase())
+    ? await store.numbers.get(numberId.toLowerCase())
     : PHONE.test(numberId)
-      ? await store.numbers.byNumber(principal.accountId, toE164(numberId))
+      ? await store.numbers.byNumber(toE164(numberId))
       : undefined;
   return assertFound(row, 'number', numberId);
 }
 
 const ref = (id: string | null) => (id ? { id } : null);
 
-export async function presentNumber(store: UnitOfWork, row: NumberRow) {
-  const campaign = row.campaign_id ? await store.campaigns.getAnyAccount(row.campaign_id) : undefined;
+export async function presentNumber(store: AccountView, row: NumberRow) {
+  const campaign = row.campaign_id ? await store.campaigns.visibleById(row.campaign_id) : undefined;
   return {
     data: row.data,
     type: 'did' as const,
@@ -43,7 +43,7 @@ export const numberHandlers = {
   listNumbers: async (ctx) =>
     storePageOf(
       ctx,
-      (w) => ctx.store.numbers.page(ctx.principal.accountId, w),
+      (w) => ctx.store.numbers.page(w),
       (row) => presentNumber(ctx.store, row),
     ),
 
@@ -63,14 +63,9 @@ export const numberHandlers = {
     ) => {
       if (id && !(await lookup(id))) throw invalidField(`/data/${field}`, `No ${what} ${id} in this account.`);
     };
-    await bound('switch_id', switch_id, (id) => store.switches.get(principal.accountId, id), 'switch');
-    await bound('api_key_id', api_key_id, (id) => store.apiKeys.get(principal.accountId, id), 'API key');
-    await bound(
-      'auto_response_id',
-      auto_response_id,
-      (id) => store.autoResponses.get(principal.accountId, id),
-      'auto response',
-    );
+    await bound('switch_id', switch_id, (id) => store.switches.get(id), 'switch');
+    await bound('api_key_id', api_key_id, (id) => store.apiKeys.get(id), 'API key');
+    await bound('auto_response_id', auto_response_id, (id) => store.autoResponses.get(id), 'auto response');
     const updated = await store.numbers.update(row, (d) => {
       if (switch_id !== undefined) d.switch_id = switch_id;
       if (api_key_id !== undefined) d.api_key_id = api_key_id;

@@ -7,11 +7,11 @@ import { assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { pageOf, storePageOf } from '../handling/pagination.js';
 import type { OptoutItemRow } from '../domain/rows.js';
-import type { UnitOfWork } from '../store/store.js';
+import type { AccountView } from '../store/account_view.js';
 import { findNumber } from './numbers.js';
 
-export async function presentOptout(store: UnitOfWork, row: OptoutItemRow) {
-  const number = await store.numbers.getAnyAccount(row.number_id);
+export async function presentOptout(store: AccountView, row: OptoutItemRow) {
+  const number = await store.numbers.get(row.number_id);
   return {
     data: row.data,
     type: 'number_optout_item' as const,
@@ -35,7 +35,6 @@ export const optoutItemHandlers = {
     }
     const now = clock.iso();
     const row = await store.optoutItems.insert({
-      account_id: principal.accountId,
       number_id: number.data.id,
       sms_id: null,
       data: {
@@ -63,24 +62,20 @@ export const optoutItemHandlers = {
   listOptoutItems: async (ctx) =>
     storePageOf(
       ctx,
-      (w) => ctx.store.optoutItems.page(ctx.principal.accountId, w),
+      (w) => ctx.store.optoutItems.page(w),
       (row) => presentOptout(ctx.store, row),
     ),
 
-  getOptoutItem: async ({ store, principal, params }) => ({
+  getOptoutItem: async ({ store, params }) => ({
     status: 200,
     body: await presentOptout(
       store,
-      assertFound(await store.optoutItems.get(principal.accountId, params.id), 'number_optout_item', params.id),
+      assertFound(await store.optoutItems.get(params.id), 'number_optout_item', params.id),
     ),
   }),
 
-  deleteOptoutItem: async ({ store, principal, params }) => {
-    const row = assertFound(
-      await store.optoutItems.get(principal.accountId, params.id),
-      'number_optout_item',
-      params.id,
-    );
+  deleteOptoutItem: async ({ store, params }) => {
+    const row = assertFound(await store.optoutItems.get(params.id), 'number_optout_item', params.id);
     await store.optoutItems.remove(row);
     return { status: 200, body: await presentOptout(store, row) };
   },

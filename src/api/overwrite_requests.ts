@@ -6,7 +6,7 @@ import { assertFound } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { OverwriteRequestRow } from '../domain/rows.js';
-import type { UnitOfWork } from '../store/store.js';
+import type { AccountView } from '../store/account_view.js';
 
 type Review = 'APPROVED' | 'REJECTED' | 'FORCE_DELETED';
 
@@ -17,9 +17,9 @@ const STATUS_AFTER: Record<Review, OverwriteRequestRow['data']['status']> = {
   FORCE_DELETED: 'DELETED',
 };
 
-export async function presentOverwrite(store: UnitOfWork, row: OverwriteRequestRow) {
-  const number = await store.numbers.getAnyAccount(row.number_id);
-  const user = row.reviewed_user_id ? await store.users.getAnyAccount(row.reviewed_user_id) : undefined;
+export async function presentOverwrite(store: AccountView, row: OverwriteRequestRow) {
+  const number = await store.numbers.get(row.number_id);
+  const user = row.reviewed_user_id ? await store.users.get(row.reviewed_user_id) : undefined;
   return {
     data: row.data,
     type: 'osr_overwrite_request' as const,
@@ -37,26 +37,22 @@ export const overwriteRequestHandlers = {
   listOverwriteRequests: async (ctx) =>
     storePageOf(
       ctx,
-      (w) => ctx.store.overwriteRequests.page(ctx.principal.accountId, w),
+      (w) => ctx.store.overwriteRequests.page(w),
       (row) => presentOverwrite(ctx.store, row),
       { newestFirst: true },
     ),
 
-  getOverwriteRequest: async ({ store, principal, params }) => ({
+  getOverwriteRequest: async ({ store, params }) => ({
     status: 200,
     body: await presentOverwrite(
       store,
-      assertFound(
-        await store.overwriteRequests.get(principal.accountId, params.id),
-        'osr_overwrite_request',
-        params.id,
-      ),
+      assertFound(await store.overwriteRequests.get(params.id), 'osr_overwrite_request', params.id),
     ),
   }),
 
   reviewOverwriteRequest: async ({ store, clock, sim, principal, params, body }) => {
     const row = assertFound(
-      await store.overwriteRequests.get(principal.accountId, params.overwrite_request_id),
+      await store.overwriteRequests.get(params.overwrite_request_id),
       'osr_overwrite_request',
       params.overwrite_request_id,
     );

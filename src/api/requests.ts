@@ -11,25 +11,25 @@ import type { HandlerMap } from '../handling/handler.js';
 import { pageOf } from '../handling/pagination.js';
 import { validationError } from '../handling/validation.js';
 import type { RequestRow } from '../domain/rows.js';
-import type { UnitOfWork } from '../store/store.js';
+import type { AccountView } from '../store/account_view.js';
 import { findCart, removeDocuments, writableCart } from './carts.js';
 
 export const presentRequest = (row: RequestRow) => ({ data: row.data, type: 'request' as const });
 
 /** The request of the cart, which must still be a cart request. */
 export async function cartRequest(
-  store: UnitOfWork,
+  store: AccountView,
   principal: Principal,
   cartId: string,
   id: string,
 ): Promise<RequestRow> {
-  const row = await store.requests.get(principal.accountId, id);
+  const row = await store.requests.get(id);
   return assertFound(row && row.cart_id === cartId && row.order_id === null ? row : undefined, 'request', id);
 }
 
 /** A submitted request (its cart checked out). */
-export async function submittedRequest(store: UnitOfWork, principal: Principal, id: string): Promise<RequestRow> {
-  const row = await store.requests.get(principal.accountId, id);
+export async function submittedRequest(store: AccountView, principal: Principal, id: string): Promise<RequestRow> {
+  const row = await store.requests.get(id);
   return assertFound(row && row.order_id !== null ? row : undefined, 'request', id);
 }
 
@@ -50,7 +50,6 @@ export const requestHandlers = {
     const { name, notes, ...tagged } = body.data;
     const now = clock.iso();
     const row = await store.requests.insert({
-      account_id: principal.accountId,
       cart_id: cart.data.id,
       order_id: null,
       data: { id: ids.ulid(), name: name ?? null, notes: notes ?? null, ...tagged, inserted_at: now, updated_at: now },
@@ -102,7 +101,7 @@ export const requestHandlers = {
   listRequests: async (ctx) =>
     pageOf(
       ctx,
-      (await ctx.store.requests.list(ctx.principal.accountId)).filter((r) => r.order_id !== null),
+      (await ctx.store.requests.list()).filter((r) => r.order_id !== null),
       presentRequest,
     ),
 

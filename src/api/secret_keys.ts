@@ -11,14 +11,13 @@ import type { SecretKeyRow } from '../domain/rows.js';
 const present = (row: SecretKeyRow) => ({ data: row.data, type: 'secret_key' as const });
 
 export const secretKeyHandlers = {
-  createSecretKey: async ({ store, clock, ids, random, principal, body }) => {
+  createSecretKey: async ({ store, clock, ids, random, body }) => {
     const { name, notes, size, usage } = body.data;
     if (usage === 'NONE')
       throw invalidField('/data/usage', 'usage NONE is reserved for internal use; use SIGNING or ENCRYPTION.');
     const material = random.bytes(size).toString('base64');
     const now = clock.iso();
     const row = await store.secretKeys.insert({
-      account_id: principal.accountId,
       active: true,
       material_hash: hashSecret(material),
       data: { id: ids.uuid(), inserted_at: now, updated_at: now, name, notes: notes ?? null, size, usage },
@@ -26,16 +25,15 @@ export const secretKeyHandlers = {
     return { status: 201, body: { data: { ...row.data, data: material }, type: 'secret_key' } };
   },
 
-  listSecretKeys: async (ctx) =>
-    storePageOf(ctx, (w) => ctx.store.secretKeys.page(ctx.principal.accountId, w), present),
+  listSecretKeys: async (ctx) => storePageOf(ctx, (w) => ctx.store.secretKeys.page(w), present),
 
-  getSecretKey: async ({ store, principal, params }) => ({
+  getSecretKey: async ({ store, params }) => ({
     status: 200,
-    body: present(assertFound(await store.secretKeys.get(principal.accountId, params.id), 'secret_key', params.id)),
+    body: present(assertFound(await store.secretKeys.get(params.id), 'secret_key', params.id)),
   }),
 
-  updateSecretKey: async ({ store, clock, principal, params, body }) => {
-    const row = assertFound(await store.secretKeys.get(principal.accountId, params.id), 'secret_key', params.id);
+  updateSecretKey: async ({ store, clock, params, body }) => {
+    const row = assertFound(await store.secretKeys.get(params.id), 'secret_key', params.id);
     const { active, ...fields } = body.data;
     const updated = await store.secretKeys.update(row, (d) => {
       if (active !== undefined) d.active = active;
@@ -44,8 +42,8 @@ export const secretKeyHandlers = {
     return { status: 200, body: present(updated) };
   },
 
-  deleteSecretKey: async ({ store, principal, params }) => {
-    const row = assertFound(await store.secretKeys.get(principal.accountId, params.id), 'secret_key', params.id);
+  deleteSecretKey: async ({ store, params }) => {
+    const row = assertFound(await store.secretKeys.get(params.id), 'secret_key', params.id);
     const users = (await store.switches.usingSecretKey(row.data.id)).length;
     if (users > 0) throw inUse(`The secret key is used by ${users} switch(es); detach it first.`);
     await store.secretKeys.remove(row);

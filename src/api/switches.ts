@@ -8,7 +8,7 @@ import { assertFound, assertNoViolations, inUse, invalidField, invalidParameter,
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { Draft, SwitchRow, SwitchSecrets } from '../domain/rows.js';
-import type { UnitOfWork } from '../store/store.js';
+import type { AccountView } from '../store/account_view.js';
 
 const ref = (id: string | null) => (id ? { id } : null);
 
@@ -26,20 +26,19 @@ const present = (row: SwitchRow) => ({
 
 /** The API key a request binds, which must be the account's own. */
 async function boundApiKey(
-  store: UnitOfWork,
+  store: AccountView,
   principal: Principal,
   id: string | null | undefined,
   current: string | null,
 ): Promise<string | null> {
   if (id === undefined) return current;
   if (id === null) return null;
-  if (!(await store.apiKeys.get(principal.accountId, id)))
-    throw invalidField('/data/api_key_id', `No API key ${id} in this account.`);
+  if (!(await store.apiKeys.get(id))) throw invalidField('/data/api_key_id', `No API key ${id} in this account.`);
   return id;
 }
 
-async function findSwitch(store: UnitOfWork, principal: Principal, id: string): Promise<SwitchRow> {
-  return assertFound(await store.switches.get(principal.accountId, id), 'switch', id);
+async function findSwitch(store: AccountView, principal: Principal, id: string): Promise<SwitchRow> {
+  return assertFound(await store.switches.get(id), 'switch', id);
 }
 
 export const switchHandlers = {
@@ -58,7 +57,6 @@ export const switchHandlers = {
     const apiKey = await boundApiKey(store, principal, api_key_id, null);
     assertNoViolations(switchViolations(data));
     const row = await store.switches.insert({
-      account_id: principal.accountId,
       data,
       secrets,
       api_key_id: apiKey,
@@ -71,7 +69,7 @@ export const switchHandlers = {
     return { status: 201, body: { ...present(row), data: { ...row.data, ...row.secrets } } };
   },
 
-  listSwitches: async (ctx) => storePageOf(ctx, (w) => ctx.store.switches.page(ctx.principal.accountId, w), present),
+  listSwitches: async (ctx) => storePageOf(ctx, (w) => ctx.store.switches.page(w), present),
 
   getSwitch: async ({ store, principal, params }) => ({
     status: 200,
@@ -102,7 +100,7 @@ export const switchHandlers = {
 
   attachMmsEncryptionKey: async ({ store, clock, principal, params, body }) => {
     const row = await findSwitch(store, principal, params.switch_id);
-    const key = assertFound(await store.secretKeys.get(principal.accountId, params.id), 'secret_key', params.id);
+    const key = assertFound(await store.secretKeys.get(params.id), 'secret_key', params.id);
     if (key.data.usage !== 'ENCRYPTION')
       throw invalidParameter(
         'id',
@@ -119,9 +117,7 @@ export const switchHandlers = {
 
   detachMmsEncryptionKey: async ({ store, clock, principal, params }) => {
     const row = await findSwitch(store, principal, params.switch_id);
-    const key = row.mms_encryption_key_id
-      ? await store.secretKeys.get(principal.accountId, row.mms_encryption_key_id)
-      : undefined;
+    const key = row.mms_encryption_key_id ? await store.secretKeys.get(row.mms_encryption_key_id) : undefined;
     if (!key) throw notFound('secret_key', `mms_encryption_key of switch ${row.data.id}`);
     await store.switches.update(row, (d) => {
       d.mms_encryption_key_id = null;

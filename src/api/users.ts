@@ -7,12 +7,12 @@ import { DomainError, assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { UserRow } from '../domain/rows.js';
-import type { UnitOfWork } from '../store/store.js';
+import type { AccountView } from '../store/account_view.js';
 
 const present = (row: UserRow) => ({ data: row.data, type: 'user' as const });
 
-async function assertEmailFree(store: UnitOfWork, accountId: string, email: string, self?: string): Promise<void> {
-  const taken = await store.users.byEmail(accountId, email);
+async function assertEmailFree(store: AccountView, email: string, self?: string): Promise<void> {
+  const taken = await store.users.byEmail(email);
   if (taken && taken.data.id !== self)
     throw invalidField('/data/email', 'A user with this email exists in the account.');
 }
@@ -20,7 +20,7 @@ async function assertEmailFree(store: UnitOfWork, accountId: string, email: stri
 export const userHandlers = {
   createUser: async ({ store, clock, ids, random, principal, body }) => {
     const { password, password_confirmation, address, email, first_name, last_name, title } = body.data;
-    await assertEmailFree(store, principal.accountId, email);
+    await assertEmailFree(store, email);
     if (password !== undefined && password_confirmation !== password) {
       throw invalidField('/data/password_confirmation', 'password_confirmation does not match password.');
     }
@@ -37,7 +37,6 @@ export const userHandlers = {
       ]);
     const now = clock.iso();
     const row = await store.users.insert({
-      account_id: principal.accountId,
       role: creator.role,
       suspended: false,
       password_hash: password === undefined ? null : hashPassword(password, random.bytes(16)),
@@ -55,22 +54,22 @@ export const userHandlers = {
     return { status: 201, body: present(row) };
   },
 
-  listUsers: async (ctx) => storePageOf(ctx, (w) => ctx.store.users.page(ctx.principal.accountId, w), present),
+  listUsers: async (ctx) => storePageOf(ctx, (w) => ctx.store.users.page(w), present),
 
-  getUser: async ({ store, principal, params }) => ({
+  getUser: async ({ store, params }) => ({
     status: 200,
-    body: present(assertFound(await store.users.get(principal.accountId, params.id), 'user', params.id)),
+    body: present(assertFound(await store.users.get(params.id), 'user', params.id)),
   }),
 
-  updateUser: async ({ store, clock, principal, params, body }) => {
-    const row = assertFound(await store.users.get(principal.accountId, params.id), 'user', params.id);
-    if (body.data.email !== undefined) await assertEmailFree(store, principal.accountId, body.data.email, row.data.id);
+  updateUser: async ({ store, clock, params, body }) => {
+    const row = assertFound(await store.users.get(params.id), 'user', params.id);
+    if (body.data.email !== undefined) await assertEmailFree(store, body.data.email, row.data.id);
     const updated = await store.users.update(row, (d) => Object.assign(d.data, body.data, { updated_at: clock.iso() }));
     return { status: 200, body: present(updated) };
   },
 
   deleteUser: async ({ store, principal, params }) => {
-    const row = assertFound(await store.users.get(principal.accountId, params.id), 'user', params.id);
+    const row = assertFound(await store.users.get(params.id), 'user', params.id);
     if (principal.user?.data.id === row.data.id) throw invalidField('/', 'A user cannot delete itself.');
     const keys = await store.apiKeys.ofUser(row.data.id);
     for (const k of keys) {

@@ -16,7 +16,7 @@ export async function newSandbox(port: ControlPort, name: string | undefined, ru
 
 /** Suspends or reinstates a user of the account (spec: a suspended user keeps informational services). */
 async function setSuspended(w: Work, id: string, suspended: boolean) {
-  const row = await w.store.users.get(w.accountId, id);
+  const row = await w.store.users.get(id);
   if (!row) throw notFound('user', id);
   const user = await w.store.users.update(row, (d) => {
     d.suspended = suspended;
@@ -91,10 +91,9 @@ export const accountHandlers = {
 
   simReinstateUser: async ({ work, params }) => setSuspended(await work(), params.id, false),
 
-  simCreateGroup: async ({ work, accountId, body }) => {
+  simCreateGroup: async ({ work, body }) => {
     const w = await work();
     const group = await w.store.sharedResourceGroups.insert({
-      account_id: accountId,
       data: { id: w.ids.uuid(), name: body.name, inserted_at: w.clock.iso() },
     });
     return { status: 201, body: group.data };

@@ -17,38 +17,38 @@ function runDueOnceDurable(port: ControlPort, w: Work): void {
 }
 
 export const lifecycleHandlers = {
-  simMoveOrder: async ({ port, work, accountId, params, body }) => {
+  simMoveOrder: async ({ port, work, params, body }) => {
     const w = await work();
-    const row = await w.store.orders.get(accountId, params.id);
+    const row = await w.store.orders.get(params.id);
     if (!row) throw notFound('order', params.id);
     const order = await moveOrderTo(w, row, body.status as OrderStatus);
     runDueOnceDurable(port, w);
     return { status: 200, body: { data: order.data, type: 'order' } };
   },
 
-  simMoveRequest: async ({ port, work, accountId, params, body }) => {
+  simMoveRequest: async ({ port, work, params, body }) => {
     const w = await work();
-    const row = await w.store.requests.get(accountId, params.id);
+    const row = await w.store.requests.get(params.id);
     if (!row?.order_id) throw notFound('request', params.id);
     const request = await moveRequestTo(w, row, body.status, body.error_code);
     runDueOnceDurable(port, w);
     return { status: 200, body: { data: request.data, type: 'request' } };
   },
 
-  simAbortBulkDip: async ({ work, accountId, params }) => {
+  simAbortBulkDip: async ({ work, params }) => {
     const w = await work();
-    const row = await w.store.bulkDipTasks.get(accountId, params.id);
+    const row = await w.store.bulkDipTasks.get(params.id);
     if (!row) throw notFound('bulk_dip_task', params.id);
     const task = await abortBulkDip(w, row);
     return { status: 200, body: { data: task.data, type: 'bulk_dip_task' } };
   },
 
-  simScheduleBulkDip: async ({ work, accountId, params, body }) => {
+  simScheduleBulkDip: async ({ work, params, body }) => {
     const until = Date.parse(body.until);
     if (!Number.isFinite(until) || until > MAX_TIME_MS)
       throw invalidField('/until', 'until must be a time before year 10000.');
     const w = await work();
-    const row = await w.store.bulkDipTasks.get(accountId, params.id);
+    const row = await w.store.bulkDipTasks.get(params.id);
     if (!row) throw notFound('bulk_dip_task', params.id);
     const task = await scheduleBulkDip(w, row, until);
     return { status: 200, body: { data: task.data, type: 'bulk_dip_task' } };

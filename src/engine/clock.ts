@@ -4,7 +4,14 @@
  * Time never goes backwards: moving to an earlier time is refused by the control API and ignored here.
  */
 import type { ClockMode, ClockRow } from '../domain/rows.js';
+import { AccountView } from '../store/account_view.js';
 import type { UnitOfWork } from '../store/store.js';
+
+/** Where an account's clock row is read and written: a unit of work, or the account's view of one. */
+export type ClockRows = UnitOfWork | AccountView;
+
+const rowOf = (w: ClockRows, accountId: string): Promise<ClockRow | undefined> =>
+  w instanceof AccountView ? w.clocks.get(accountId) : w.clocks.getAnyAccount(accountId);
 
 /** An account's time, as handlers and runners read it. */
 export interface Clock {
@@ -59,8 +66,8 @@ export class Clocks {
   }
 
   /** The account's clock as the work sees it. */
-  async of(work: UnitOfWork, accountId: string): Promise<Clock> {
-    return this.from(accountId, await work.clocks.getAnyAccount(accountId));
+  async of(work: ClockRows, accountId: string): Promise<Clock> {
+    return this.from(accountId, await rowOf(work, accountId));
   }
 
   /** The account's clock from its row as read already (undefined: the account never changed its clock). */
@@ -87,7 +94,7 @@ export class Clocks {
   }
 
   /** Moves the account's clock forward to `t` (ms); an earlier time leaves it where it is. */
-  async advanceTo(work: UnitOfWork, accountId: string, t: number): Promise<Clock> {
+  async advanceTo(work: ClockRows, accountId: string, t: number): Promise<Clock> {
     const clock = await this.of(work, accountId);
     const target = Math.min(MAX_TIME_MS, Math.max(t, clock.ms()));
     return this.save(
@@ -100,7 +107,7 @@ export class Clocks {
   }
 
   /** Stops the clock following wall time. */
-  async freeze(work: UnitOfWork, accountId: string): Promise<Clock> {
+  async freeze(work: ClockRows, accountId: string): Promise<Clock> {
     const clock = await this.of(work, accountId);
     if (clock.mode === 'frozen') return clock;
     const at = clock.ms();
@@ -108,18 +115,21 @@ export class Clocks {
   }
 
   /** The clock follows wall time again, from where it stands. */
-  async resume(work: UnitOfWork, accountId: string): Promise<Clock> {
+  async resume(work: ClockRows, accountId: string): Promise<Clock> {
     const clock = await this.of(work, accountId);
     if (clock.mode === 'real') return clock;
     const at = clock.ms();
     return this.save(work, accountId, { mode: 'real', offset_ms: at - this.wall(), floor_ms: at });
   }
 
-  private async save(work: UnitOfWork, accountId: string, change: Partial<ClockState>): Promise<Clock> {
-    const row = await work.clocks.getAnyAccount(accountId);
+  private async save(work: ClockRows, accountId: string, change: Partial<ClockState>): Promise<Clock> {
+    const row = await rowOf(work, accountId);
+    const data = { ...this.initial(accountId), ...change };
     const next = row
       ? await work.clocks.update(row, (d) => Object.assign(d.data, change))
-      : await work.clocks.insert({ account_id: accountId, data: { ...this.initial(accountId), ...change } });
+      : work instanceof AccountView
+        ? await work.clocks.insert({ data })
+        : await work.clocks.insert({ account_id: accountId, data });
     return this.view(accountId, next.data);
   }
 

@@ -7,10 +7,9 @@
 import type { Ids } from '../deps.js';
 import type { components } from '../generated/api.js';
 import type { DeliveryKind, DeliveryRow, OutboundSpec, Settle, StepKind } from '../domain/rows.js';
-import type { UnitOfWork } from '../store/store.js';
+import type { AccountView } from '../store/account_view.js';
 import type { Clock } from './clock.js';
 import { redactHeaders, redactUrl } from './redact.js';
-import { putStep } from './steps.js';
 
 export type Topic = components['schemas']['event_topic'];
 export type EventKind = components['schemas']['event_kind'];
@@ -133,11 +132,14 @@ function target(d: Destination, secret: string | null, filename: string, body: s
   };
 }
 
-export function outbox(store: UnitOfWork, accountId: string, clock: Clock, ids: Ids): SimPort {
+export function outbox(store: AccountView, clock: Clock, ids: Ids): SimPort {
+  const { accountId } = store;
   let earliest: number | null = null;
 
   const schedule = async (kind: StepKind, ref: string, atMs: number): Promise<void> => {
-    await putStep(store, accountId, { id: ids.uuid(), kind, ref, atMs, now: clock.iso() });
+    const at = new Date(atMs).toISOString();
+    const seq = await store.nextSeq();
+    await store.steps.insert({ seq, data: { id: ids.uuid(), inserted_at: clock.iso(), at, kind, ref } });
     earliest = earliest === null ? atMs : Math.min(earliest, atMs);
   };
 
@@ -148,7 +150,6 @@ export function outbox(store: UnitOfWork, accountId: string, clock: Clock, ids: 
         ? `${request.body.slice(0, SHOWN_BODY_LIMIT)}… (cut at 64 KB)`
         : request.body;
     const row = await store.deliveries.insert({
-      account_id: accountId,
       request,
       retry: opts.retry,
       settle: opts.settle ?? null,
@@ -168,7 +169,7 @@ export function outbox(store: UnitOfWork, accountId: string, clock: Clock, ids: 
       },
     });
     if (!opts.now) await schedule('delivery', row.data.id, opts.atMs ?? clock.ms());
-    await trimLog(store, accountId);
+    await trimLog(store);
     return row;
   };
 
@@ -179,7 +180,7 @@ export function outbox(store: UnitOfWork, accountId: string, clock: Clock, ids: 
     schedule,
     deliver,
     async publish(topic, kind, resource) {
-      const subs = (await store.eventSubscriptions.list(accountId)).filter(
+      const subs = (await store.eventSubscriptions.list()).filter(
         (s) =>
           s.data.enabled &&
           (s.data.topics ?? []).includes(topic) &&
@@ -193,7 +194,7 @@ export function outbox(store: UnitOfWork, accountId: string, clock: Clock, ids: 
         await deliver('event', target(s.data, s.auth_secret, `event-${event.data.id}.json`, body), { retry: true });
     },
     async cdr(kind, fields) {
-      const hook = (await store.callDataWebhooks.list(accountId))[0];
+      const hook = (await store.callDataWebhooks.list())[0];
       if (!hook || (hook.data.protocol !== 'HTTP' && hook.data.protocol !== 'SFTP') || !hook.data.data) return false;
       const cdr = { type: 'cdr', data: { id: ids.ulid(), kind, billed_at: clock.iso(), ...fields } };
       await deliver('cdr', target(hook.data, hook.auth_secret, `cdr-${cdr.data.id}.json`, JSON.stringify(cdr)), {
@@ -205,8 +206,8 @@ export function outbox(store: UnitOfWork, accountId: string, clock: Clock, ids: 
 }
 
 /** Keeps the account's delivery log bounded: the oldest settled deliveries go first. */
-async function trimLog(store: UnitOfWork, accountId: string): Promise<void> {
-  const all = await store.deliveries.list(accountId);
+async function trimLog(store: AccountView): Promise<void> {
+  const all = await store.deliveries.list();
   const excess = all.length - DELIVERY_LOG_PER_ACCOUNT;
   if (excess <= 0) return;
   // a look at the oldest few is enough: the log shrinks one delivery at a time as it grows

@@ -5,6 +5,7 @@
  * all go through. Nothing else: the wiring stays in src/server.ts.
  */
 import { idsAt, type Ids, type Random } from '../deps.js';
+import { AccountView } from '../store/account_view.js';
 import type { Store, UnitOfWork, WorkScope } from '../store/store.js';
 import type { Claims } from './claims.js';
 import type { Clock, Clocks } from './clock.js';
@@ -12,7 +13,8 @@ import { outbox, type SimPort } from './outbox.js';
 
 export interface Work {
   readonly accountId: string;
-  readonly store: UnitOfWork;
+  /** The account's view of the unit of work: its rows alone (src/store/account_view.ts). */
+  readonly store: AccountView;
   readonly clock: Clock;
   readonly ids: Ids;
   readonly random: Random;
@@ -28,6 +30,9 @@ export interface WorkOptions {
   read?: boolean;
   clock?: Clock;
 }
+
+/** Work of one account: its Work, and the unit it runs in (the view across accounts: the control API's alone). */
+export type AccountWork<T> = (work: Work, unit: UnitOfWork) => Promise<T>;
 
 /** The nondeterminism a unit of work draws on. */
 export interface WorkSources {
@@ -46,15 +51,17 @@ export interface MadeWork extends Work {
  */
 class LazyWork implements MadeWork {
   readonly random: Random;
+  readonly store: AccountView;
   private made: { ids?: Ids; sim?: SimPort } = {};
 
   constructor(
     private readonly sources: WorkSources,
-    readonly store: UnitOfWork,
+    private readonly unit: UnitOfWork,
     readonly accountId: string,
     readonly clock: Clock,
   ) {
     this.random = sources.random;
+    this.store = new AccountView(unit, accountId);
   }
 
   get ids(): Ids {
@@ -62,7 +69,7 @@ class LazyWork implements MadeWork {
   }
 
   get sim(): SimPort {
-    return (this.made.sim ??= outbox(this.store, this.accountId, this.clock, this.ids));
+    return (this.made.sim ??= outbox(this.store, this.clock, this.ids));
   }
 
   get earliest(): number | null {
@@ -100,9 +107,10 @@ export class WorkRunner implements Units {
 
   /**
    * Runs `fn` in one unit of work of the account, with its clock and outbox, and commits it; once
-   * committed, the scheduler hears of any step it scheduled.
+   * committed, the scheduler hears of any step it scheduled. `fn` is given the account's Work, and the
+   * unit itself: the view across accounts, which only the control API takes.
    */
-  async work<T>(accountId: string, fn: (work: Work) => Promise<T>, opts: WorkOptions = {}): Promise<T> {
+  async work<T>(accountId: string, fn: AccountWork<T>, opts: WorkOptions = {}): Promise<T> {
     let earliest: number | null = null;
     const result = await this.run(opts.read ? { read: true } : { account: accountId }, async (w) => {
       const clock = opts.read && opts.clock ? opts.clock : await this.opts.clocks.of(w, accountId);
@@ -123,10 +131,10 @@ export class WorkRunner implements Units {
     w: UnitOfWork,
     accountId: string,
     clock: Clock,
-    fn: (work: Work) => Promise<T>,
+    fn: AccountWork<T>,
   ): Promise<{ out: T; earliest: number | null }> {
     const work = makeWork(this.opts, w, accountId, clock);
-    const out = await fn(work);
+    const out = await fn(work, w);
     await this.scheduledBy(w, accountId, work);
     return { out, earliest: work.earliest };
   }

@@ -242,11 +242,11 @@ export async function handleStage(p: Pipeline, call: Call, checked: Checked): Pr
   const { runtime } = p;
   if (checked.api === 'sim') {
     const accountId = actingAccount(call.principal);
-    const ctx = (work?: Work) => ({
+    const ctx = (work?: Work, unit?: UnitOfWork) => ({
       ...checked.request,
       port: p.port,
       // in the call's unit when it has one, else in a read of its own
-      read: <T>(fn: (w: UnitOfWork) => Promise<T>) => (work ? fn(work.store) : runtime.run({ read: true }, fn)),
+      read: <T>(fn: (w: UnitOfWork) => Promise<T>) => (unit ? fn(unit) : runtime.run({ read: true }, fn)),
       work: async () => {
         if (!work) throw new Error(`${checked.id} is not marked x-unit: account: it has no unit of its own`);
         return work;
@@ -257,7 +257,7 @@ export async function handleStage(p: Pipeline, call: Call, checked: Checked): Pr
       adminToken: p.opts.simAdminToken,
     });
     return call.route?.meta.unit === 'account'
-      ? runtime.work(accountId, async (work) => runSimHandler(p.simHandlers, checked.id, ctx(work)))
+      ? runtime.work(accountId, async (work, unit) => runSimHandler(p.simHandlers, checked.id, ctx(work, unit)))
       : runSimHandler(p.simHandlers, checked.id, ctx());
   }
   const { id, request } = checked;

@@ -76,7 +76,7 @@ async function deliverResults(work: Work, row: BulkDipTaskRow): Promise<void> {
 
 export async function runBulkDip(step: StepRow, work: Work): Promise<string> {
   const { store, clock } = work;
-  const row = await store.bulkDipTasks.getAnyAccount(step.data.ref);
+  const row = await store.bulkDipTasks.get(step.data.ref);
   if (!row) return 'the task is gone';
   const from = row.data.status;
   const timed = bulkDipSteps[from];
@@ -110,7 +110,7 @@ export async function abortBulkDip(work: Work, row: BulkDipTaskRow): Promise<Bul
   const from = row.data.status;
   if (from === 'COMPLETED' || from === 'ERROR' || from === 'ABORTED')
     throw invalidParameter('id', `The task is ${from}; only a task not yet finished can be aborted.`);
-  await dropSteps(work, row.account_id, row.data.id);
+  await dropSteps(work, row.data.id);
   const now = work.clock.iso();
   return work.store.bulkDipTasks.update(row, (d) =>
     Object.assign(d.data, { status: 'ABORTED', done_at: now, updated_at: now }),
@@ -122,7 +122,7 @@ export async function scheduleBulkDip(work: Work, row: BulkDipTaskRow, untilMs: 
   if (row.data.status !== 'NEW')
     throw invalidParameter('id', `The task is ${row.data.status}; only a NEW task can be scheduled.`);
   if (untilMs < work.clock.ms()) throw invalidField('/until', "until is before the account's clock.");
-  await dropSteps(work, row.account_id, row.data.id);
+  await dropSteps(work, row.data.id);
   await work.sim.schedule('bulk_dip', row.data.id, untilMs);
   return work.store.bulkDipTasks.update(row, (d) =>
     Object.assign(d.data, { status: 'SCHEDULED', updated_at: work.clock.iso() }),
@@ -139,7 +139,6 @@ export async function raiseOverwriteRequest(
   const now = clock.now();
   const expires = new Date(now.getTime() + OSR_REVIEW_WINDOW_MS);
   const row = await store.overwriteRequests.insert({
-    account_id: number.account_id,
     number_id: number.data.id,
     service_provider: serviceProvider,
     reviewed_user_id: null,
@@ -163,7 +162,7 @@ export async function raiseOverwriteRequest(
 
 /** Past `expires_at` unreviewed, a request goes STALE. */
 export async function runOsrExpiry(step: StepRow, work: Work): Promise<string> {
-  const row = await work.store.overwriteRequests.getAnyAccount(step.data.ref);
+  const row = await work.store.overwriteRequests.get(step.data.ref);
   if (!row) return 'the overwrite request is gone';
   if (row.data.status !== 'NEW' || row.data.review_status !== 'NONE')
     return `overwrite request already ${row.data.status}`;

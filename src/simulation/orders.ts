@@ -42,11 +42,11 @@ type NewNumbersData = components['schemas']['new_numbers_data'];
 export const NEW_NUMBERS_INVENTORY = 1_000;
 
 /** The account's numbers a request names; one that vanished since fails the request. */
-async function namedNumbers(work: Work, accountId: string, named: readonly string[]): Promise<NumberRow[]> {
+async function namedNumbers(work: Work, named: readonly string[]): Promise<NumberRow[]> {
   const rows: NumberRow[] = [];
   // a number named twice is one number
   for (const n of new Set(named.map(toE164))) {
-    const row = await work.store.numbers.byNumber(accountId, n);
+    const row = await work.store.numbers.byNumber(n);
     if (!row) throw new RequestFailure('NUMBER_NOT_FOUND', `${n} is no longer a number of the account.`);
     rows.push(row);
   }
@@ -57,7 +57,7 @@ async function changed(work: Work, rows: NumberRow[], kind: EventKind): Promise<
   for (const n of rows) await work.sim.publish('DID', kind, presentNumber(n));
 }
 
-async function newNumbers(work: Work, accountId: string, d: NewNumbersData): Promise<NumberRow[]> {
+async function newNumbers(work: Work, d: NewNumbersData): Promise<NumberRow[]> {
   const { store, random, clock, ids } = work;
   if (d.number_type === 'NONE') return [];
   const problem = newNumbersProblem(d);
@@ -93,7 +93,6 @@ async function newNumbers(work: Work, accountId: string, d: NewNumbersData): Pro
   for (const number of wanted) {
     rows.push(
       await store.numbers.insert({
-        account_id: accountId,
         switch_id: null,
         api_key_id: null,
         auto_response_id: null,
@@ -112,8 +111,8 @@ async function newNumbers(work: Work, accountId: string, d: NewNumbersData): Pro
   return rows;
 }
 
-async function campaignOf(work: Work, accountId: string, tcr: string): Promise<string> {
-  const c = await work.store.campaigns.visibleByTcr(accountId, tcr);
+async function campaignOf(work: Work, tcr: string): Promise<string> {
+  const c = await work.store.campaigns.visibleByTcr(tcr);
   if (!c) throw new RequestFailure('CAMPAIGN_NOT_FOUND', `No campaign ${tcr} for the account.`);
   return c.data.id;
 }
@@ -121,7 +120,6 @@ async function campaignOf(work: Work, accountId: string, tcr: string): Promise<s
 /** What completing a request does to the account; the request's `type` tells its `data`. */
 async function applyRequest(work: Work, request: RequestRow): Promise<void> {
   const { store, clock } = work;
-  const account = request.account_id;
   const now = clock.iso();
   const set = async (rows: NumberRow[], change: (d: Draft<NumberRow>) => void) => {
     const updated: NumberRow[] = [];
@@ -138,9 +136,9 @@ async function applyRequest(work: Work, request: RequestRow): Promise<void> {
   const r = request.data;
   switch (r.type) {
     case 'NEW_NUMBERS':
-      return changed(work, await newNumbers(work, account, r.data), 'did.created');
+      return changed(work, await newNumbers(work, r.data), 'did.created');
     case 'REMOVE_NUMBERS': {
-      const rows = await namedNumbers(work, account, r.data.numbers);
+      const rows = await namedNumbers(work, r.data.numbers);
       for (const n of rows) {
         for (const d of await store.destinations.ofNumber(n.data.id)) await store.destinations.remove(d);
         for (const o of await store.optoutItems.ofNumber(n.data.id)) await store.optoutItems.remove(o);
@@ -149,31 +147,31 @@ async function applyRequest(work: Work, request: RequestRow): Promise<void> {
       return changed(work, rows, 'did.deleted');
     }
     case 'ADD_CAMPAIGN_NUMBERS': {
-      const campaign = await campaignOf(work, account, r.data.tcr_campaign_id);
-      return set(await namedNumbers(work, account, r.data.numbers), (d) => (d.campaign_id = campaign));
+      const campaign = await campaignOf(work, r.data.tcr_campaign_id);
+      return set(await namedNumbers(work, r.data.numbers), (d) => (d.campaign_id = campaign));
     }
     case 'REMOVE_CAMPAIGN_NUMBERS':
-      await campaignOf(work, account, r.data.tcr_campaign_id);
-      return set(await namedNumbers(work, account, r.data.numbers), (d) => (d.campaign_id = null));
+      await campaignOf(work, r.data.tcr_campaign_id);
+      return set(await namedNumbers(work, r.data.numbers), (d) => (d.campaign_id = null));
     case 'ADD_MESSAGING_NUMBERS':
     case 'ADD_VOICE_NUMBERS': {
       const { switch_id: switchId } = r.data;
-      if (switchId && !(await store.switches.get(account, switchId)))
+      if (switchId && !(await store.switches.get(switchId)))
         throw new RequestFailure('SWITCH_NOT_FOUND', `No switch ${switchId} in the account.`);
-      return set(await namedNumbers(work, account, r.data.numbers), (d) => {
+      return set(await namedNumbers(work, r.data.numbers), (d) => {
         if (switchId) d.switch_id = switchId;
         if (r.type === 'ADD_MESSAGING_NUMBERS') Object.assign(d.data, { sms_enabled: true, mms_enabled: true });
         else d.data.voice_enabled = true;
       });
     }
     case 'REMOVE_MESSAGING_NUMBERS':
-      return set(await namedNumbers(work, account, r.data.numbers), (d) =>
+      return set(await namedNumbers(work, r.data.numbers), (d) =>
         Object.assign(d.data, { sms_enabled: false, mms_enabled: false }),
       );
     case 'REMOVE_VOICE_NUMBERS':
-      return set(await namedNumbers(work, account, r.data.numbers), (d) => (d.data.voice_enabled = false));
+      return set(await namedNumbers(work, r.data.numbers), (d) => (d.data.voice_enabled = false));
     default:
-      return applyRegistry(work, account, r);
+      return applyRegistry(work, r);
   }
 }
 
@@ -226,7 +224,7 @@ async function settleOrder(work: Work, order: OrderRow): Promise<OrderRow> {
 
 export async function runOrder(step: StepRow, work: Work): Promise<string> {
   const { store, clock, sim } = work;
-  const order = await store.orders.getAnyAccount(step.data.ref);
+  const order = await store.orders.get(step.data.ref);
   if (!order) return 'the order is gone';
   const timed = orderSteps[order.data.status];
   if (!timed) return `the order is ${order.data.status} already`;
@@ -258,9 +256,9 @@ export async function runOrder(step: StepRow, work: Work): Promise<string> {
 }
 
 /** Removes the pending lifecycle steps of a record (its status moved by hand). */
-export async function dropSteps(work: Work, accountId: string, ref: string): Promise<void> {
+export async function dropSteps(work: Work, ref: string): Promise<void> {
   for (const step of await work.store.steps.ofRef(ref))
-    if (step.account_id === accountId && step.data.kind !== 'delivery') await work.store.steps.remove(step);
+    if (step.data.kind !== 'delivery') await work.store.steps.remove(step);
 }
 
 /** A 422 naming the move a table does not have. */
@@ -279,7 +277,7 @@ export async function moveRequestTo(
 ): Promise<RequestRow> {
   const from = statusOf(r);
   if (!requestTransitions[from].includes(to)) throw noMove('request', from, to, requestTransitions[from]);
-  const order = r.order_id ? await work.store.orders.getAnyAccount(r.order_id) : undefined;
+  const order = r.order_id ? await work.store.orders.get(r.order_id) : undefined;
   let moved: RequestRow;
   if (to === 'COMPLETED') moved = await finishRequest(work, r);
   else if (to === 'ERROR') moved = await failRequest(work, r, errorCode ?? 'SIMULATED_FAILURE');
@@ -295,7 +293,7 @@ export async function moveRequestTo(
       await work.sim.schedule('order', order.data.id, work.clock.ms() + ORDER_PROCESSING.afterMs(1));
     await settleOrder(work, order);
   }
-  return (await work.store.requests.getAnyAccount(r.data.id)) ?? moved;
+  return (await work.store.requests.get(r.data.id)) ?? moved;
 }
 
 /** Control API: moves an order to a status its table allows; its requests follow. */
@@ -315,7 +313,7 @@ export async function moveOrderTo(work: Work, order: OrderRow, to: OrderStatus):
       Object.assign(d.data, { status: to, updated_at: work.clock.iso() }),
     );
     // the step that was to start it must not finish it early
-    await dropSteps(work, order.account_id, order.data.id);
+    await dropSteps(work, order.data.id);
     if (to === 'PROCESSING')
       await work.sim.schedule('order', order.data.id, work.clock.ms() + ORDER_PROCESSING.afterMs(requests.length));
     await work.sim.publish('ORDER', 'order.updated', { type: 'order', data: moved.data });

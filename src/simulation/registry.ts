@@ -24,8 +24,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const registryId = (work: Work, prefix: string) =>
   prefix + Array.from({ length: 6 }, () => ALPHABET[Math.floor(work.random.float() * ALPHABET.length)]).join('');
 
-async function brandOf(work: Work, accountId: string, tcr: string): Promise<BrandRow> {
-  const brand = (await work.store.brands.list(accountId)).find((b) => b.data.tcr_brand_id === tcr);
+async function brandOf(work: Work, tcr: string): Promise<BrandRow> {
+  const brand = (await work.store.brands.list()).find((b) => b.data.tcr_brand_id === tcr);
   if (!brand || brand.data.tcr_status === 'UNREGISTERED')
     throw new RequestFailure('BRAND_NOT_FOUND', `No registered brand ${tcr} in the account.`);
   return brand;
@@ -38,14 +38,13 @@ const campaignEvent = (work: Work, kind: EventKind, c: CampaignRow) =>
 
 type Of<T extends RegistryRequest['type']> = Extract<RegistryRequest, { type: T }>;
 /** One registry request's effect on the account, by type. */
-type Apply<T extends RegistryRequest['type']> = (work: Work, accountId: string, r: Of<T>) => Promise<void>;
+type Apply<T extends RegistryRequest['type']> = (work: Work, r: Of<T>) => Promise<void>;
 
-const registerBrand: Apply<'REGISTER_BRAND'> = async (work, accountId, r) => {
+const registerBrand: Apply<'REGISTER_BRAND'> = async (work, r) => {
   const { store, clock, ids } = work;
   const now = clock.iso();
   const d = r.data;
   const brand = await store.brands.insert({
-    account_id: accountId,
     data: {
       id: ids.uuid(),
       tcr_brand_id: registryId(work, 'B'),
@@ -65,10 +64,10 @@ const registerBrand: Apply<'REGISTER_BRAND'> = async (work, accountId, r) => {
   return brandEvent(work, 'brand.registered', brand);
 };
 
-const vetBrand: Apply<'VET_BRAND'> = async (work, accountId, r) => {
+const vetBrand: Apply<'VET_BRAND'> = async (work, r) => {
   const { store, clock } = work;
   const now = clock.iso();
-  const brand = await brandOf(work, accountId, r.data.tcr_brand_id);
+  const brand = await brandOf(work, r.data.tcr_brand_id);
   const vetted = await store.brands.update(brand, (b) =>
     Object.assign(b.data, {
       vetting_class: r.data.vetting_class ?? 'STANDARD',
@@ -79,21 +78,21 @@ const vetBrand: Apply<'VET_BRAND'> = async (work, accountId, r) => {
   return brandEvent(work, 'brand.vetted', vetted);
 };
 
-const unregisterBrand: Apply<'UNREGISTER_BRAND'> = async (work, accountId, r) => {
+const unregisterBrand: Apply<'UNREGISTER_BRAND'> = async (work, r) => {
   const { store, clock } = work;
   const now = clock.iso();
-  const brand = await brandOf(work, accountId, r.data.tcr_brand_id);
+  const brand = await brandOf(work, r.data.tcr_brand_id);
   const ended = await store.brands.update(brand, (b) =>
     Object.assign(b.data, { tcr_status: 'UNREGISTERED', updated_at: now }),
   );
   return brandEvent(work, 'brand.unregistered', ended);
 };
 
-const registerCampaign: Apply<'REGISTER_CAMPAIGN'> = async (work, accountId, r) => {
+const registerCampaign: Apply<'REGISTER_CAMPAIGN'> = async (work, r) => {
   const { store, clock, ids } = work;
   const now = clock.iso();
   const d = r.data;
-  const brand = await brandOf(work, accountId, d.tcr_brand_id);
+  const brand = await brandOf(work, d.tcr_brand_id);
   const data: S['csp_campaign'] = {
     id: ids.ulid(),
     name: d.name,
@@ -124,7 +123,6 @@ const registerCampaign: Apply<'REGISTER_CAMPAIGN'> = async (work, accountId, r) 
     updated_at: now,
   };
   const campaign = await store.campaigns.insert({
-    account_id: accountId,
     brand: { id: brand.data.id, tcr_brand_id: brand.data.tcr_brand_id },
     shared_resource_group_id: null,
     shared_with: [],
@@ -134,12 +132,10 @@ const registerCampaign: Apply<'REGISTER_CAMPAIGN'> = async (work, accountId, r) 
   return campaignEvent(work, 'campaign.registered', campaign);
 };
 
-const unregisterCampaign: Apply<'UNREGISTER_CAMPAIGN'> = async (work, accountId, r) => {
+const unregisterCampaign: Apply<'UNREGISTER_CAMPAIGN'> = async (work, r) => {
   const { store, clock } = work;
   const now = clock.iso();
-  const campaign = (await store.campaigns.list(accountId)).find(
-    (c) => c.data.tcr_campaign_id === r.data.tcr_campaign_id,
-  );
+  const campaign = (await store.campaigns.list()).find((c) => c.data.tcr_campaign_id === r.data.tcr_campaign_id);
   if (!campaign)
     throw new RequestFailure('CAMPAIGN_NOT_FOUND', `No campaign ${r.data.tcr_campaign_id} of the account.`);
   const ended = await store.campaigns.update(campaign, (c) =>
@@ -149,25 +145,25 @@ const unregisterCampaign: Apply<'UNREGISTER_CAMPAIGN'> = async (work, accountId,
 };
 
 /** What completing a registry request does to the account. */
-export function applyRegistry(work: Work, accountId: string, r: RegistryRequest): Promise<void> {
+export function applyRegistry(work: Work, r: RegistryRequest): Promise<void> {
   switch (r.type) {
     case 'REGISTER_BRAND':
-      return registerBrand(work, accountId, r);
+      return registerBrand(work, r);
     case 'VET_BRAND':
-      return vetBrand(work, accountId, r);
+      return vetBrand(work, r);
     case 'UNREGISTER_BRAND':
-      return unregisterBrand(work, accountId, r);
+      return unregisterBrand(work, r);
     case 'REGISTER_CAMPAIGN':
-      return registerCampaign(work, accountId, r);
+      return registerCampaign(work, r);
     case 'UNREGISTER_CAMPAIGN':
-      return unregisterCampaign(work, accountId, r);
+      return unregisterCampaign(work, r);
   }
 }
 
 /** The registry's review ends: a PENDING brand or campaign turns ACTIVE. */
 export async function runRegistry(step: StepRow, work: Work): Promise<string> {
   const now = work.clock.iso();
-  const brand = await work.store.brands.getAnyAccount(step.data.ref);
+  const brand = await work.store.brands.get(step.data.ref);
   if (brand) {
     if (brand.data.tcr_status !== 'PENDING') return `brand ${brand.data.tcr_brand_id} is ${brand.data.tcr_status}`;
     const active = await work.store.brands.update(brand, (b) =>
@@ -176,7 +172,7 @@ export async function runRegistry(step: StepRow, work: Work): Promise<string> {
     await brandEvent(work, 'brand.activated', active);
     return `brand ${brand.data.tcr_brand_id} PENDING → ACTIVE`;
   }
-  const campaign = await work.store.campaigns.getAnyAccount(step.data.ref);
+  const campaign = await work.store.campaigns.get(step.data.ref);
   if (!campaign) return 'the brand or campaign is gone';
   if (campaign.data.tcr_status !== 'PENDING')
     return `campaign ${campaign.data.tcr_campaign_id ?? ''} is ${campaign.data.tcr_status ?? 'unset'}`;

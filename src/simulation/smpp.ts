@@ -81,7 +81,7 @@ async function submit(deps: SmppDeps, bind: Bound, pdu: PDU): Promise<{ status: 
   const source = numberOfAddress(pdu.source_addr, pdu.source_addr_ton);
   const destination = numberOfAddress(pdu.destination_addr, pdu.dest_addr_ton);
   return deps.work(bind.accountId, async (w) => {
-    const number = await w.store.numbers.byNumber(bind.accountId, source);
+    const number = await w.store.numbers.byNumber(source);
     if (!number) return { status: SMPP_STATUS.ESME_RINVSRCADR };
     const id = messageId(w.ids.ulid(), deps.messageIds);
     const requested = Number(pdu.registered_delivery ?? 0);

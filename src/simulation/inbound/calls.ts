@@ -127,8 +127,8 @@ class Routing {
 }
 
 export async function routeCall(env: CallEnv, input: { to: string; from: string }) {
-  const { store, clock, ids, random, accountId } = env.work;
-  const number = await findNumber(env.work, accountId, input.to);
+  const { store, clock, ids, random } = env.work;
+  const number = await findNumber(env.work, input.to);
   const call = {
     id: ids.ulid(),
     inserted_at: clock.iso(),
@@ -149,7 +149,7 @@ export async function routeCall(env: CallEnv, input: { to: string; from: string 
     if (decision) break;
   }
   if (!decision) {
-    const sw = number.switch_id ? await store.switches.get(accountId, number.switch_id) : undefined;
+    const sw = number.switch_id ? await store.switches.get(number.switch_id) : undefined;
     decision = await routing.fallback(sw);
   }
   decision ??= { type: 'NONE', data: null, source: 'none' };

@@ -2,7 +2,7 @@
 import { toE164 } from '../../domain/addresses.js';
 import { invalidField } from '../../domain/errors.js';
 import type { NumberRow } from '../../domain/rows.js';
-import type { UnitOfWork } from '../../store/store.js';
+import type { AccountView } from '../../store/account_view.js';
 
 export interface TraceStep {
   step: string;
@@ -10,8 +10,8 @@ export interface TraceStep {
   [more: string]: unknown;
 }
 
-export async function findNumber(work: { store: UnitOfWork }, accountId: string, to: string): Promise<NumberRow> {
-  const number = await work.store.numbers.byNumber(accountId, toE164(to));
+export async function findNumber(work: { store: AccountView }, to: string): Promise<NumberRow> {
+  const number = await work.store.numbers.byNumber(toE164(to));
   if (!number) throw invalidField('/to', `${toE164(to)} is not a number of this account.`);
   return number;
 }

@@ -52,8 +52,8 @@ interface Arrival {
 
 /** An SMS or MMS arrives at one of the account's numbers (inside the account's unit of work). */
 export async function receiveSms(work: Work, input: SmsInput): Promise<SmsOutcome> {
-  const { clock, ids, accountId } = work;
-  const number = await findNumber(work, accountId, input.to);
+  const { clock, ids } = work;
+  const number = await findNumber(work, input.to);
   const kind = input.media_urls?.length ? 'mms' : 'sms';
   const from = /^\d{5,6}$/.test(input.from) ? input.from : toE164(input.from);
   const message = {
@@ -87,13 +87,12 @@ async function sendCdr(a: Arrival): Promise<void> {
 
 /** An opt-out keyword from a sender not yet opted out makes an opt-out item; answers whether it was before. */
 async function optOut(a: Arrival): Promise<boolean> {
-  const { store, clock, ids, accountId } = a.work;
+  const { store, clock, ids } = a.work;
   const optedOutBefore = (await store.optoutItems.byPair(a.number.data.id, a.from)) !== undefined;
   const word = a.input.text.trim().toUpperCase();
   if (!OPT_OUT_KEYWORDS.includes(word) || optedOutBefore) return optedOutBefore;
   const now = clock.iso();
   const item = await store.optoutItems.insert({
-    account_id: accountId,
     number_id: a.number.data.id,
     sms_id: a.message.id,
     data: {
@@ -115,10 +114,10 @@ async function optOut(a: Arrival): Promise<boolean> {
 
 /** The number's auto response: a reply unless the sender opted out; answers whether the keyword intercepts. */
 async function autoRespond(a: Arrival, optedOutBefore: boolean): Promise<boolean> {
-  const { store, accountId } = a.work;
+  const { store } = a.work;
   const { trace, outbound } = a.outcome;
   const id = a.number.auto_response_id;
-  const auto = id ? await store.autoResponses.get(accountId, id) : undefined;
+  const auto = id ? await store.autoResponses.get(id) : undefined;
   const match = auto ? matchKeyword(auto.data.keywords, a.input.text) : undefined;
   if (!match) return false;
   if (optedOutBefore) {
@@ -147,9 +146,9 @@ async function autoRespond(a: Arrival, optedOutBefore: boolean): Promise<boolean
 
 /** The number's switch, by its protocol for the message's kind. */
 async function toSwitch(a: Arrival): Promise<void> {
-  const { store, accountId } = a.work;
+  const { store } = a.work;
   const { trace } = a.outcome;
-  const sw = a.number.switch_id ? await store.switches.get(accountId, a.number.switch_id) : undefined;
+  const sw = a.number.switch_id ? await store.switches.get(a.number.switch_id) : undefined;
   const enabled = a.kind === 'sms' ? sw?.data.sms_enabled : sw?.data.mms_enabled;
   const protocol = a.kind === 'sms' ? sw?.data.sms_protocol : sw?.data.mms_protocol;
   if (!sw || !enabled || !protocol || protocol === 'NONE') {
@@ -197,8 +196,8 @@ async function toHttp(a: Arrival, sw: SwitchRow, delivered: Record<string, unkno
 
 /** SMPP: a deliver_sm to a receiving bind of the switch's API key, waiting for one if none is bound. */
 async function toSmpp(a: Arrival, sw: SwitchRow, delivered: Record<string, unknown>, dlrOnSent: boolean) {
-  const { store, accountId } = a.work;
-  const key = sw.api_key_id ? await store.apiKeys.get(accountId, sw.api_key_id) : undefined;
+  const { store } = a.work;
+  const key = sw.api_key_id ? await store.apiKeys.get(sw.api_key_id) : undefined;
   const systemId = key?.data.smpp_system_id;
   if (!key || !systemId) {
     a.outcome.trace.push({ step: 'discarded', detail: 'the switch has SMPP but no API key to bind with' });
