@@ -9,7 +9,7 @@ const src = (...parts) => parts.map((p) => `./src/${p}`);
 /** The parts that pick or are a store backend, the handlers, and what only the top may import. */
 const BACKENDS = src('store/embedded', 'store/postgres');
 const ROOTS = src('server.ts', 'backends.ts', 'cli', 'index.ts', 'trust');
-const HANDLERS = src('handling', 'api', 'control', 'http');
+const HANDLERS = src('handling', 'api', 'control', 'http', 'smpp');
 
 /**
  * The import rule: each part of src/ may import only the parts below it. domain imports nothing of
@@ -61,9 +61,15 @@ const zones = [
     message: 'what a handler is handed is below the handlers (docs/architecture.md).',
   },
   {
-    target: './src/http',
+    target: src('http', 'smpp'),
     from: [...ROOTS, ...BACKENDS],
     message: 'only the composition roots pick a store backend (docs/architecture.md).',
+  },
+  {
+    target: src('handling', 'api', 'control', 'http'),
+    from: './src/smpp',
+    message:
+      'the SMPP server is a front door beside HTTP: nothing but the composition roots takes it (docs/architecture.md).',
   },
 ];
 

@@ -14,7 +14,7 @@ import type { Snapshots } from './engine/sandboxes.js';
 import type { components } from './generated/sim.js';
 import type { Scheduler } from './engine/scheduler.js';
 import type { AccountWork, WorkOptions } from './engine/work.js';
-import type { SmppHooks, SmppServer } from './engine/transport/smpp.js';
+import type { SmppHooks } from './engine/transport/smpp_hooks.js';
 import type { SmppBinds } from './engine/transport/smpp_binds.js';
 import type { DbData } from './domain/rows.js';
 import type { Store, UnitOfWork, WorkScope } from './store/store.js';
@@ -43,8 +43,8 @@ export interface Runtime {
   /** Coverage of the contract, kept past the accounts that made it (`GET /__sim/coverage`). */
   coverage: Coverage;
   deliveries: DeliveryWorker;
-  /** SMPP: the binds of this process, what a bind does to the account, and the server once listening. */
-  smpp: { binds: SmppBinds; hooks: SmppHooks; server?: SmppServer };
+  /** SMPP: the binds of this process, what a bind does to the account, and the server (src/smpp/) once listening. */
+  smpp: { binds: SmppBinds; hooks: SmppHooks; server?: { close(): Promise<void> } };
   scheduler: Scheduler;
   snapshots: Snapshots;
   fixtures: () => DbData;

@@ -33,11 +33,13 @@ import type { Fired } from './engine/schedule.js';
 import { Claims } from './engine/claims.js';
 import { Scheduler } from './engine/scheduler.js';
 import { WorkRunner, type Units } from './engine/work.js';
-import { SmppServer, type SmppHooks } from './engine/transport/smpp.js';
+import { SmppServer } from './smpp/server.js';
+import type { SmppHooks } from './engine/transport/smpp_hooks.js';
 import { SmppBinds, type Bound } from './engine/transport/smpp_binds.js';
 import { smppHooks } from './simulation/smpp.js';
 import { runners } from './simulation/simulation.js';
 import { settleDelivery } from './simulation/lifecycles.js';
+import { providerEffects } from './simulation/outbound.js';
 import { fixtureState } from './store/fixtures.js';
 import type { MessageIdForm } from './domain/smpp_addresses.js';
 import type { JsonStoreOptions } from './store/embedded/json_store.js';
@@ -176,8 +178,9 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const clocks = new Clocks(wallClock, { mode: opts.clockMode ?? 'real', startMs });
   const ids = makeIds(random, () => clocks.server().ms());
   const claims = new Claims({ instance, shared: !!store.peers, wall: wallClock });
-  // the one runner of every unit of work
-  const runner = new WorkRunner({ store, clocks, ids, random, claims, scheduled: (a) => scheduler.notify(a) });
+  // the one runner of every unit of work; its outbox sends the provider's events and CDRs
+  const effects = providerEffects;
+  const runner = new WorkRunner({ store, clocks, ids, random, effects, claims, scheduled: (a) => scheduler.notify(a) });
   if (store.created) await runner.run({ global: true }, (w) => w.replaceAll(fixtures()));
   const { faults, journal, snapshots, coverage } = shared(pg, store, runner, random, limits, logger);
   // the binds journal their deliver_sm through the hooks, made below (they wake the worker)

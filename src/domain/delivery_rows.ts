@@ -8,7 +8,6 @@ export type DeliveryKind = DeliveryData['kind'];
 export type DeliveryOutcome = DeliveryData['outcome'];
 export type Attempt = components['schemas']['attempt'];
 
-/** What a delivery sends: an HTTP request, or an SFTP upload (method SFTP). */
 /** A message for an SMPP bind: one deliver_sm, or its parts, to a receiving bind of the key. */
 export interface SmppMessage {
   key_id: string;
@@ -45,22 +44,68 @@ export interface ComposedMessage {
   hmac_secret: string | null;
 }
 
-export interface OutboundSpec {
-  method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP' | 'MM4' | 'CHAT';
+/** What every delivery's request carries, whatever its transport. */
+interface OutboundCommon {
   url: string;
   headers: Record<string, string>;
-  /** The body as text; or, for a bulk dip result, read from the file area at each attempt. */
+  /** The body as text (for a message composed or a file read at each attempt: what the log shows). */
   body: string;
-  body_file?: { id: string; archive_name?: string };
-  sftp?: { username: string; password: string; filename: string };
-  smpp?: SmppMessage;
-  mm4?: Mm4Message;
-  compose?: ComposedMessage;
   /** An inbound message's format (SMSFMT_…, MMSFMT_…), for the coverage of what a client received. */
   format?: string;
   /** What the delivery log should say about it (credentials missing, say). */
   note?: string | null;
 }
+
+/** A body made at each attempt: a stored file (a bulk dip's results, archived when named so), or a composed message. */
+interface MadeBody {
+  body_file?: { id: string; archive_name?: string };
+  compose?: ComposedMessage;
+}
+
+/** The login and file name of an SFTP upload (never logged). */
+export interface SftpUpload {
+  username: string;
+  password: string;
+  filename: string;
+}
+
+/**
+ * What a delivery sends, one variant per transport, each with exactly its fields; `method` says which
+ * (and is what the delivery log shows). Rows are stored in this shape, so a row written before is
+ * read as it is.
+ */
+export type OutboundSpec =
+  | (OutboundCommon & MadeBody & { method: 'GET' | 'POST' | 'PUT' })
+  | (OutboundCommon & MadeBody & { method: 'SFTP'; sftp: SftpUpload })
+  | (OutboundCommon & { method: 'SMPP'; smpp: SmppMessage })
+  | (OutboundCommon & { method: 'MM4'; mm4: Mm4Message })
+  | (OutboundCommon & { method: 'CHAT' });
+
+/** The transports, by the method of the request they send. */
+const TRANSPORT_OF = {
+  GET: 'http',
+  POST: 'http',
+  PUT: 'http',
+  SFTP: 'sftp',
+  SMPP: 'smpp',
+  MM4: 'mm4',
+  CHAT: 'chat',
+} as const satisfies Record<OutboundSpec['method'], string>;
+
+export type TransportName = (typeof TRANSPORT_OF)[OutboundSpec['method']];
+
+/** The variant of one transport. */
+export type OutboundOf<T extends TransportName> = Extract<
+  OutboundSpec,
+  {
+    method: {
+      [M in keyof typeof TRANSPORT_OF]: (typeof TRANSPORT_OF)[M] extends T ? M : never;
+    }[keyof typeof TRANSPORT_OF];
+  }
+>;
+
+/** The transport that sends a request. */
+export const transportOf = (spec: Pick<OutboundSpec, 'method'>): TransportName => TRANSPORT_OF[spec.method];
 
 /** What settling a delivery does besides logging it: a bulk dip's on-done action learns its outcome. */
 export interface Settle {

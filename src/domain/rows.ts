@@ -16,10 +16,14 @@ export type {
   DeliveryOutcome,
   DeliveryRow,
   Mm4Message,
+  OutboundOf,
   OutboundSpec,
   Settle,
+  SftpUpload,
   SmppMessage,
+  TransportName,
 } from './delivery_rows.js';
+export { transportOf } from './delivery_rows.js';
 
 type S = components['schemas'];
 

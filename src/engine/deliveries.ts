@@ -5,7 +5,14 @@
  * 30 min, 2 h and 6 h; the sixth failure is final.
  */
 import { elapsedMs, stopwatch, type Logger } from '../deps.js';
-import type { Attempt, DeliveryRow, StepRow } from '../domain/rows.js';
+import {
+  transportOf,
+  type Attempt,
+  type DeliveryRow,
+  type OutboundOf,
+  type StepRow,
+  type TransportName,
+} from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 import type { Units } from './work.js';
 import type { Clocks } from './clock.js';
@@ -16,15 +23,16 @@ import type { OutboundPolicy } from './transport/outbound.js';
 import { putStep } from './steps.js';
 import type { SmppBinds } from './transport/smpp_binds.js';
 import { redactHeaders } from './redact.js';
+import { LAST_BACKOFF_MS, RETRY_BACKOFF_MS } from '../domain/retries.js';
 import { outcomeOf, refusedOutcome, type Outcome, type Sent, type Transport } from './transport/attempt.js';
 import { httpAttempt } from './transport/http_attempt.js';
 import { mm4Attempt } from './transport/mm4_attempt.js';
 import { smppAttempt } from './transport/smpp_attempt.js';
+import { sftpAttempt } from './transport/sftp_attempt.js';
+import { chatAttempt } from './transport/chat_attempt.js';
 
 export { DELIVERY_TIMEOUT_MS } from './transport/attempt.js';
 
-export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
-const LAST_BACKOFF_MS = 6 * 3600_000;
 /** A message for an SMPP bind waits this long on the account's clock for one, then fails as expired. */
 export const SMPP_WAIT_MS = 24 * 3600_000;
 
@@ -66,7 +74,17 @@ function shownSent(body: string | Buffer): string {
  * The transports by the method a delivery's request names: SMPP and MM4 have their own; every other
  * (the HTTP methods, SFTP) goes through the HTTP one. Each answers its attempt's outcome.
  */
-const TRANSPORTS: Partial<Record<string, Transport>> = { SMPP: smppAttempt, MM4: mm4Attempt };
+/** Every transport by its name, each taking its own variant of OutboundSpec. */
+export type Transports = { [T in TransportName]: Transport<OutboundOf<T>> };
+
+/** The transports: a variant of OutboundSpec without one does not compile. */
+const TRANSPORTS: Transports = {
+  http: httpAttempt,
+  sftp: sftpAttempt,
+  smpp: smppAttempt,
+  mm4: mm4Attempt,
+  chat: chatAttempt,
+};
 
 export class DeliveryWorker {
   /** The keys whose waiting messages are being sent, and whether to look again after. */
@@ -137,7 +155,7 @@ export class DeliveryWorker {
     const refused = first.kind === 'refused';
     const final = response !== null || refused || !row.retry || n > RETRY_BACKOFF_MS.length;
     const outcome = response ? 'delivered' : refused ? 'refused' : final ? 'failed' : 'retrying';
-    this.opts.metrics?.attempt(row.request.method, row.data.kind, outcome);
+    this.opts.metrics?.attempt(transportOf(row.request), row.data.kind, outcome);
     await this.record(step, row, attempts, outcome, first.sent);
     const what = `delivery ${row.data.kind} to ${row.data.target}: attempt ${n}`;
     if (response) return `${what} answered ${response.status}`;
@@ -151,7 +169,7 @@ export class DeliveryWorker {
    * until SMPP_WAIT_MS have passed on the account's clock since it first waited: then it expired.
    */
   private async wait(step: StepRow | undefined, row: DeliveryRow, attempt: Attempt): Promise<string> {
-    const systemId = row.request.smpp?.system_id ?? '';
+    const systemId = row.request.method === 'SMPP' ? row.request.smpp.system_id : '';
     if (row.data.outcome !== 'waiting') {
       await this.record(step, row, [], 'waiting');
       return `delivery ${row.data.kind} to ${row.data.target}: waiting for an SMPP bind of system id ${systemId}`;
@@ -214,9 +232,10 @@ export class DeliveryWorker {
     if (refusal) return refusedOutcome(attempt, refusal);
     if (fault?.fail) return outcomeOf({ ...attempt, error: 'injected fault' }, null);
     const started = stopwatch();
-    const transport = TRANSPORTS[row.request.method] ?? httpAttempt;
+    // cast: transportOf names the transport of the request's own variant, which TypeScript cannot follow
+    const transport = TRANSPORTS[transportOf(row.request)] as Transport;
     const file = (id: string) => units.run({ read: true }, (w) => w.files.get(id));
-    const outcome = await transport(row, attempt, { policy, faults, smpp, file, nowMs: clock.ms() });
+    const outcome = await transport(row, row.request, attempt, { policy, faults, smpp, file, nowMs: clock.ms() });
     return { ...outcome, attempt: { ...outcome.attempt, duration_ms: elapsedMs(started) } };
   }
 
@@ -255,7 +274,7 @@ export class DeliveryWorker {
         }
         d.data.next_attempt_at = retryAt === null ? null : new Date(retryAt).toISOString();
       });
-      if (outcome === 'waiting' && current.request.smpp) await w.tell('smpp', current.request.smpp.key_id);
+      if (outcome === 'waiting' && current.request.method === 'SMPP') await w.tell('smpp', current.request.smpp.key_id);
       if (retryAt !== null) {
         const id = outcome === 'waiting' ? `${current.data.id}-wait` : `${current.data.id}-${n}`;
         const step = { id, kind: 'delivery' as const, ref: current.data.id };

@@ -91,10 +91,9 @@ export class Metrics {
     this.latency.observe({ api, operation: op }, seconds);
   }
 
-  /** A delivery attempt made (by the method its request names: an HTTP method counts as HTTP). */
-  attempt(method: string, kind: string, outcome: string): void {
-    const protocol = ['SFTP', 'SMPP', 'MM4', 'CHAT'].includes(method) ? method : 'HTTP';
-    this.attempts.inc({ protocol, kind, outcome });
+  /** A delivery attempt made, by the transport of its request's variant (its protocol: HTTP, SFTP, SMPP, MM4, CHAT). */
+  attempt(transport: string, kind: string, outcome: string): void {
+    this.attempts.inc({ protocol: transport.toUpperCase(), kind, outcome });
   }
 
   /** An SMPP PDU exchanged with a bind. */

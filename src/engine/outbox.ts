@@ -1,8 +1,8 @@
 /**
  * The outbox: every effect of the simulation is first a row written in the same unit of work as
- * the change that causes it, and runs only after that work is committed. Events go to the
- * account's subscriptions (spec: Events; interface.md section 8), CDRs to its call data webhook,
- * and each delivery is a step on the account's clock, so a restart resumes every pending attempt.
+ * the change that causes it, and runs only after that work is committed: each delivery is a step on
+ * the account's clock, so a restart resumes every pending attempt. What the provider sends (events,
+ * CDRs, switch messages) and to whom is the simulation's (src/simulation/outbound.ts).
  */
 import type { Ids } from '../deps.js';
 import type { components } from '../generated/api.js';
@@ -20,11 +20,23 @@ export interface ResourceRef {
   data: unknown;
 }
 
-export interface SimPort {
+/** What the provider sends of its own accord, made by the simulation (src/simulation/outbound.ts). */
+export interface ProviderEffects {
   /** An event to every enabled subscription of the account with the topic. */
   publish(topic: Topic, kind: EventKind, resource: ResourceRef): Promise<void>;
   /** A billed CDR to the account's call data webhook; false when it has none. */
   cdr(kind: CdrKind, fields: { from: string; to: string } & Record<string, unknown>): Promise<boolean>;
+}
+
+/** How the provider's effects are made over an account's outbox (the composition root gives the simulation's). */
+export type EffectsOf = (port: {
+  store: AccountView;
+  clock: Clock;
+  ids: Ids;
+  deliver: SimPort['deliver'];
+}) => ProviderEffects;
+
+export interface SimPort extends ProviderEffects {
   /** A lifecycle step of `kind` for `ref`, due at `atMs` on the account's clock. */
   schedule(kind: StepKind, ref: string, atMs: number): Promise<void>;
   /**
@@ -46,93 +58,7 @@ export const DELIVERY_LOG_PER_ACCOUNT = 2_000;
 /** Shown bodies of the delivery log are cut here (the body sent is whole). */
 const SHOWN_BODY_LIMIT = 64 * 1024;
 
-interface Destination {
-  protocol: string;
-  data?: string | null;
-  auth_method?: string;
-  auth_identity?: string | null;
-  custom_headers?: readonly { key: string; value: string }[];
-  custom_query_params?: readonly { key: string; value: string }[];
-}
-
-/** The SFTP login for an auth method (spec: BASIC logs in with identity and secret; BEARER with a placeholder user). */
-export function sftpLogin(
-  method: string | undefined,
-  identity: string | null | undefined,
-  secret: string | null | undefined,
-): { username: string; password: string } {
-  if (method === 'BASIC') return { username: identity ?? '', password: secret ?? '' };
-  return { username: 'dipswitch', password: method === 'BEARER' ? (secret ?? '') : '' };
-}
-
-/**
- * What an auth method lacks to be sent: BASIC an identity or a secret, BEARER and HMAC_SHA256 a
- * secret. The record was accepted without them (the spec requires neither); the delivery goes out
- * without credentials, the receiver answers as it will, and the delivery log says why.
- */
-export function authGap(
-  method: string | undefined,
-  identity: string | null | undefined,
-  secret: string | null | undefined,
-): string | null {
-  const lacks = [
-    method === 'BASIC' && !identity ? 'identity' : null,
-    method && method !== 'NONE' && !secret ? 'secret' : null,
-  ].filter(Boolean);
-  return lacks.length ? `auth method ${method} has no ${lacks.join(' and no ')}: sent without credentials` : null;
-}
-
-/** The Authorization header for NONE, BASIC or BEARER auth (spec: Call data webhook, Event subscription); none when incomplete. */
-export function authHeader(
-  method: string | undefined,
-  identity: string | null | undefined,
-  secret: string | null | undefined,
-): Record<string, string> {
-  if (authGap(method, identity, secret)) return {};
-  if (method === 'BASIC')
-    return { authorization: `Basic ${Buffer.from(`${identity ?? ''}:${secret ?? ''}`).toString('base64')}` };
-  if (method === 'BEARER') return { authorization: `Bearer ${secret ?? ''}` };
-  return {};
-}
-
-/** The URL with the custom query parameters added. */
-export function withQuery(url: string, params: readonly { key: string; value: string }[] = []): string {
-  const u = new URL(url);
-  for (const p of params) u.searchParams.append(p.key, p.value);
-  return u.toString();
-}
-
-/** An HTTP POST of the JSON with the destination's auth, headers and query parameters; or its SFTP upload as `filename`. */
-function target(d: Destination, secret: string | null, filename: string, body: string): OutboundSpec {
-  if (d.protocol === 'SFTP') {
-    return {
-      method: 'SFTP',
-      url: d.data ?? '',
-      headers: {},
-      body,
-      sftp: { ...sftpLogin(d.auth_method, d.auth_identity, secret), filename },
-    };
-  }
-  let url = d.data ?? '';
-  try {
-    url = withQuery(url, d.custom_query_params);
-  } catch {
-    // not a URL: the attempt fails and says so
-  }
-  return {
-    method: 'POST',
-    url,
-    headers: {
-      'content-type': 'application/json',
-      ...Object.fromEntries((d.custom_headers ?? []).map((h) => [h.key.toLowerCase(), h.value])),
-      ...authHeader(d.auth_method, d.auth_identity, secret),
-    },
-    body,
-    note: authGap(d.auth_method, d.auth_identity, secret),
-  };
-}
-
-export function outbox(store: AccountView, clock: Clock, ids: Ids): SimPort {
+export function outbox(store: AccountView, clock: Clock, ids: Ids, effects: EffectsOf): SimPort {
   const { accountId } = store;
   let earliest: number | null = null;
 
@@ -161,7 +87,8 @@ export function outbox(store: AccountView, clock: Clock, ids: Ids): SimPort {
         method: request.method,
         target: redactUrl(request.url),
         headers: redactHeaders(request.headers),
-        body: request.body_file ? `(file ${request.body_file.archive_name ?? 'result'})` : shown,
+        body:
+          'body_file' in request && request.body_file ? `(file ${request.body_file.archive_name ?? 'result'})` : shown,
         attempts: [],
         outcome: 'pending',
         next_attempt_at: opts.atMs === undefined ? now : new Date(opts.atMs).toISOString(),
@@ -179,29 +106,7 @@ export function outbox(store: AccountView, clock: Clock, ids: Ids): SimPort {
     },
     schedule,
     deliver,
-    async publish(topic, kind, resource) {
-      const subs = (await store.eventSubscriptions.list()).filter(
-        (s) =>
-          s.data.enabled &&
-          (s.data.topics ?? []).includes(topic) &&
-          !!s.data.data &&
-          (s.data.protocol === 'HTTP' || s.data.protocol === 'SFTP'),
-      );
-      if (!subs.length) return;
-      const event = { type: 'event', data: { id: ids.ulid(), topic, kind, occurred_at: clock.iso(), resource } };
-      const body = JSON.stringify(event);
-      for (const s of subs)
-        await deliver('event', target(s.data, s.auth_secret, `event-${event.data.id}.json`, body), { retry: true });
-    },
-    async cdr(kind, fields) {
-      const hook = (await store.callDataWebhooks.list())[0];
-      if (!hook || (hook.data.protocol !== 'HTTP' && hook.data.protocol !== 'SFTP') || !hook.data.data) return false;
-      const cdr = { type: 'cdr', data: { id: ids.ulid(), kind, billed_at: clock.iso(), ...fields } };
-      await deliver('cdr', target(hook.data, hook.auth_secret, `cdr-${cdr.data.id}.json`, JSON.stringify(cdr)), {
-        retry: true,
-      });
-      return true;
-    },
+    ...effects({ store, clock, ids, deliver }),
   };
 }
 

@@ -2,12 +2,12 @@
  * Sandboxes (`POST /__sim/accounts`): a fresh isolated account with its own users, keys, numbers,
  * shared resource group and clock, made in one unit of work; and snapshots of the whole state.
  *
- * Sandbox numbers come from a counter, never by retry: sandbox k gets the ten lines
- * +1 399 NXX LLL0..LLL9 of block k (NPA 399 is an N9X code, reserved by the NANP for expansion and
- * never assigned, so a sandbox number is never a real one): 800 exchanges of 1,000 blocks.
+ * Sandbox numbers come from a counter, never by retry: sandbox k gets the ten numbers of block k
+ * (src/domain/sandbox_numbers.ts).
  */
 import type { Ids, Random } from '../deps.js';
 import { newDid } from '../domain/numbers.js';
+import { SANDBOX_BLOCKS, sandboxNumbers } from '../domain/sandbox_numbers.js';
 import { hashSecret, token } from '../domain/secrets.js';
 import { DomainError } from '../domain/errors.js';
 import type { ApiKeyRow, DbData, Role } from '../domain/rows.js';
@@ -25,17 +25,6 @@ export interface Sandbox {
   run?: string;
   keys: { admin: string; readonly: string; standard: string };
   numbers: string[];
-}
-
-export const SANDBOX_NPA = '399';
-/** Blocks of ten numbers in NPA 399: exchanges 200 to 999, a thousand blocks each. */
-export const SANDBOX_BLOCKS = 800 * 1_000;
-
-/** The ten numbers of block `k`. */
-export function sandboxNumbers(k: number): string[] {
-  const exchange = 200 + Math.floor(k / 1_000);
-  const line = (k % 1_000) * 10;
-  return Array.from({ length: 10 }, (_, i) => `+1${SANDBOX_NPA}${exchange}${String(line + i).padStart(4, '0')}`);
 }
 
 /** Ten numbers no account holds, from the next free block. */

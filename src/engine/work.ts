@@ -9,7 +9,7 @@ import { AccountView } from '../store/account_view.js';
 import type { Store, UnitOfWork, WorkScope } from '../store/store.js';
 import type { Claims } from './claims.js';
 import type { Clock, Clocks } from './clock.js';
-import { outbox, type SimPort } from './outbox.js';
+import { outbox, type EffectsOf, type SimPort } from './outbox.js';
 
 export interface Work {
   readonly accountId: string;
@@ -34,10 +34,11 @@ export interface WorkOptions {
 /** Work of one account: its Work, and the unit it runs in (the view across accounts: the control API's alone). */
 export type AccountWork<T> = (work: Work, unit: UnitOfWork) => Promise<T>;
 
-/** The nondeterminism a unit of work draws on. */
+/** The nondeterminism a unit of work draws on, and the provider's effects its outbox makes. */
 export interface WorkSources {
   ids: Ids;
   random: Random;
+  effects: EffectsOf;
 }
 
 /** A unit of work's Work, and the earliest step it scheduled (null: none). */
@@ -69,7 +70,7 @@ class LazyWork implements MadeWork {
   }
 
   get sim(): SimPort {
-    return (this.made.sim ??= outbox(this.store, this.clock, this.ids));
+    return (this.made.sim ??= outbox(this.store, this.clock, this.ids, this.sources.effects));
   }
 
   get earliest(): number | null {

@@ -14,7 +14,7 @@ import type {
   StepRow,
 } from '../domain/rows.js';
 import { resultFile, runDips } from './dips.js';
-import { authGap, authHeader, sftpLogin } from '../engine/outbox.js';
+import { authGap, authHeader, sftpLogin } from './outbound.js';
 import type { Work } from '../engine/work.js';
 import { resultFileId } from '../store/files.js';
 import type { UnitOfWork } from '../store/store.js';

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { deserialize } from 'bson';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { SANDBOX_NPA } from '../engine/sandboxes.js';
+import { SANDBOX_NPA } from '../domain/sandbox_numbers.js';
 
 export interface NumberFacts {
   /** A valid number of the NANP (+1), or a sandbox number. */

@@ -9,7 +9,7 @@ import type { Clocks } from '../engine/clock.js';
 import type { Faults } from '../engine/faults.js';
 import type { Journal } from '../engine/journal.js';
 import type { Units, Work } from '../engine/work.js';
-import { SMPP_STATUS, type SmppHooks } from '../engine/transport/smpp.js';
+import { SMPP_STATUS, type SmppHooks } from '../engine/transport/smpp_hooks.js';
 import type { Bound, Exchange } from '../engine/transport/smpp_binds.js';
 import { RECEIPT_STATES, receiptText } from '../engine/transport/smpp_messages.js';
 import type { PDU } from 'smpp';

@@ -110,7 +110,9 @@ export const SCHEMA = {
   deliveries: {
     indexes: {
       held: { key: (r) => (r.data.outcome === 'held' ? r.data.target : null) },
-      waiting: { key: (r) => (r.data.outcome === 'waiting' ? (r.request.smpp?.key_id ?? null) : null) },
+      waiting: {
+        key: (r) => (r.data.outcome === 'waiting' && r.request.method === 'SMPP' ? r.request.smpp.key_id : null),
+      },
     },
   },
 } satisfies Schema;

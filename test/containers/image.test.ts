@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { packageVersion, projectRoot } from '../../src/contract.js';
 import { connectDipswitch } from '../../src/testing/control_client.js';
 import { startReceiver } from '../../src/testing/receiver.js';
-import { SMPP_STATUS } from '../../src/engine/transport/smpp.js';
+import { SMPP_STATUS } from '../../src/smpp/server.js';
 import { eventually } from '../support/eventually.js';
 import { expectRunnable } from '../support/runnable.js';
 import { client as smppClient } from '../support/smpp_client.js';

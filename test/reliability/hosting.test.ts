@@ -11,7 +11,7 @@ import { projectRoot } from '../../src/contract.js';
 import type { Limits } from '../../src/limits.js';
 import { buildServer, controlExposure, listen, type ServerOptions } from '../../src/server.js';
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
-import { SANDBOX_BLOCKS } from '../../src/engine/sandboxes.js';
+import { SANDBOX_BLOCKS } from '../../src/domain/sandbox_numbers.js';
 import { envelope, callAt } from '../support/helpers.js';
 import { eventually } from '../support/eventually.js';
 import { COMMAND } from '../support/cli_process.js';

@@ -4,7 +4,7 @@
 import { connect as tcp, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/engine/journal.js';
-import { SMPP_STATUS } from '../../src/engine/transport/smpp.js';
+import { SMPP_STATUS } from '../../src/smpp/server.js';
 import { listenSmpp } from '../../src/server.js';
 import { DEMO, envelope, useServer, type TestServer } from '../support/helpers.js';
 import { client, messageOf } from '../support/smpp_client.js';

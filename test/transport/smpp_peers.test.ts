@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import smpp from 'smpp';
 import { describe, expect, it } from 'vitest';
-import { SMPP_STATUS } from '../../src/engine/transport/smpp.js';
+import { SMPP_STATUS } from '../../src/smpp/server.js';
 import { numberOfAddress } from '../../src/domain/smpp_addresses.js';
 import { listenSmpp } from '../../src/server.js';
 import { envelope, startTestServer, useServer, type TestServer } from '../support/helpers.js';

@@ -2,7 +2,8 @@
  * One attempt of a delivery, as every transport answers it (the delivery worker, src/engine/deliveries.ts,
  * calls each through `Transport`): what came of it, and what it put on the wire.
  */
-import type { Attempt, DeliveryRow } from '../../domain/rows.js';
+import type { Attempt, DeliveryRow, OutboundSpec } from '../../domain/rows.js';
+import type { Frozen } from '../../domain/frozen.js';
 import type { Faults } from '../faults.js';
 import type { OutboundResponse } from './http_client.js';
 import type { OutboundPolicy } from './outbound.js';
@@ -57,5 +58,13 @@ export interface AttemptContext {
   nowMs: number;
 }
 
-/** One attempt of a delivery by one transport, begun as `attempt` (its time); answers what came of it. */
-export type Transport = (row: DeliveryRow, attempt: Attempt, ctx: AttemptContext) => Promise<Outcome>;
+/**
+ * One attempt of a delivery by one transport, begun as `attempt` (its time), given the row and its
+ * request as the transport's own variant (`spec`); answers what came of it.
+ */
+export type Transport<S extends OutboundSpec = OutboundSpec> = (
+  row: DeliveryRow,
+  spec: Frozen<S>,
+  attempt: Attempt,
+  ctx: AttemptContext,
+) => Promise<Outcome>;

@@ -1,20 +1,17 @@
 /**
- * The one way dipswitch calls out: a real HTTP request with a time limit (node:http rather than
- * fetch, because the spec's HTTP route callback is a GET with a JSON body), or an SFTP upload.
+ * The one way dipswitch calls out over HTTP: a real request with a time limit (node:http rather than
+ * fetch, because the spec's HTTP route callback is a GET with a JSON body).
  */
 import { request as httpRequest, validateHeaderName, validateHeaderValue } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { RECEIVER_ANSWER_BYTES } from '../../limits.js';
 import { OutboundRefused, type OutboundPolicy } from './outbound.js';
-import { sftpUpload } from './sftp.js';
 
 export interface OutboundRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'SFTP' | 'SMPP' | 'MM4' | 'CHAT';
+  method: 'GET' | 'POST' | 'PUT';
   url: string;
   headers: Record<string, string>;
   body: string | Buffer;
-  /** For method SFTP: the login and the file's name (never logged). */
-  sftp?: { username: string; password: string; filename: string };
 }
 
 export interface OutboundResponse {
@@ -28,14 +25,6 @@ export interface OutboundResponse {
  * RECEIVER_ANSWER_BYTES of an answer are kept.
  */
 export async function send(req: OutboundRequest, timeoutMs: number, policy: OutboundPolicy): Promise<OutboundResponse> {
-  if (req.method === 'SMPP' || req.method === 'MM4' || req.method === 'CHAT')
-    throw new Error(`an ${req.method} message has its own transport (src/engine/transport/)`);
-  if (req.method === 'SFTP') {
-    const body = typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body);
-    if (!req.sftp) throw new Error('an SFTP delivery needs its login and file name');
-    await sftpUpload({ url: req.url, ...req.sftp }, body, timeoutMs, (host) => policy.resolve(host));
-    return { status: 200, headers: {}, body: '' };
-  }
   for (const [name, value] of Object.entries(req.headers)) {
     try {
       validateHeaderName(name);

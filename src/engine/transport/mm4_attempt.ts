@@ -1,12 +1,12 @@
 /** The MM4 transport of the delivery worker: the media fetched, the message composed and relayed; an SMTP refusal fails it. */
+import type { OutboundOf } from '../../domain/rows.js';
 import { DELIVERY_TIMEOUT_MS, outcomeOf, refusedOutcome, type Sent, type Transport } from './attempt.js';
 import { fetchMedia } from './mime.js';
 import { mm4Envelope, mm4Raw, mm4Send } from './mm4.js';
 import { OutboundRefused } from './outbound.js';
 
-export const mm4Attempt: Transport = async (row, attempt, ctx) => {
-  const message = row.request.mm4;
-  if (!message) return outcomeOf({ ...attempt, error: 'the delivery holds no MM4 message' }, null);
+export const mm4Attempt: Transport<OutboundOf<'mm4'>> = async (_row, spec, attempt, ctx) => {
+  const message = spec.mm4;
   let sent: Sent | undefined;
   try {
     const media = await fetchMedia(message.media_urls, DELIVERY_TIMEOUT_MS, ctx.policy);

@@ -1,10 +1,10 @@
 /** The SMPP transport of the delivery worker: a message's deliver_sm PDUs to a receiving bind of its key. */
+import type { OutboundOf } from '../../domain/rows.js';
 import { DELIVERY_TIMEOUT_MS, outcomeOf, type Transport } from './attempt.js';
 import { deliverPdus, pduShown } from './smpp_messages.js';
 
-export const smppAttempt: Transport = async (row, attempt, ctx) => {
-  const message = row.request.smpp;
-  if (!message) return outcomeOf({ ...attempt, error: 'the delivery holds no SMPP message' }, null);
+export const smppAttempt: Transport<OutboundOf<'smpp'>> = async (row, spec, attempt, ctx) => {
+  const message = spec.smpp;
   const fault = await ctx.faults.smpp('deliver_sm', message.system_id, row.account_id);
   if (fault?.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms));
   if (fault?.smpp_status)

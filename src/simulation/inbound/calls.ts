@@ -5,7 +5,7 @@
 import { toE164 } from '../../domain/addresses.js';
 import type { DestinationRow, OutboundSpec, SwitchRow } from '../../domain/rows.js';
 import type { OutboundResponse } from '../../engine/transport/http_client.js';
-import { authGap, authHeader } from '../../engine/outbox.js';
+import { authGap, authHeader } from '../outbound.js';
 import type { Work } from '../../engine/work.js';
 import { findNumber, type TraceStep } from './common.js';
 

@@ -5,8 +5,8 @@
  * once the media are fetched (src/engine/transport/mime.ts). HMAC_SHA256 signs the exact bytes sent.
  */
 import { createHmac } from 'node:crypto';
-import type { ComposedMessage, OutboundSpec, SwitchRow } from '../../domain/rows.js';
-import { authGap, authHeader } from '../../engine/outbox.js';
+import type { ComposedMessage, OutboundOf, SwitchRow } from '../../domain/rows.js';
+import { authGap, authHeader } from '../outbound.js';
 
 /** The fields of one inbound message, as every format carries them. */
 type Message = Record<string, unknown>;
@@ -63,7 +63,7 @@ const RENDER: Record<string, Render> = {
 const COMPOSED = ['MMSFMT_MULTIPART_1_0', 'MMSFMT_MULTIPART_2_0', 'MMSFMT_RFC822_1_0'];
 
 /** The HTTP request a switch's endpoint receives for an inbound message. */
-export function switchRequest(sw: SwitchRow, kind: 'sms' | 'mms', message: Message): OutboundSpec {
+export function switchRequest(sw: SwitchRow, kind: 'sms' | 'mms', message: Message): OutboundOf<'http'> {
   const s = sw.data;
   const given = kind === 'sms' ? s.sms_message_format : s.mms_message_format;
   const format = given ?? (kind === 'sms' ? 'SMSFMT_JSON_1_0' : 'MMSFMT_JSON_1_0');

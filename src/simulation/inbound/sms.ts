@@ -9,7 +9,7 @@ import type { DeliveryRow, NumberRow, SwitchRow } from '../../domain/rows.js';
 import type { Work } from '../../engine/work.js';
 import { findNumber, type TraceStep } from './common.js';
 import { extensionOf, switchRequest } from './formats.js';
-import { sftpLogin } from '../../engine/outbox.js';
+import { sftpLogin } from '../outbound.js';
 
 /** Spec (glossary): the keywords that opt a subscriber out. */
 export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'];

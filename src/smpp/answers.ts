@@ -1,9 +1,9 @@
 /**
- * The SMPP server's answers (smpp.ts): a response with a status, its fields written empty when it
+ * The SMPP server's answers (server.ts): a response with a status, its fields written empty when it
  * refuses, as SMSCs send them; a fault's effect on a PDU.
  */
 import smpp, { type PDU } from 'smpp';
-import type { FaultEffect } from '../faults.js';
+import type { FaultEffect } from '../engine/faults.js';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
