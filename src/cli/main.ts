@@ -129,6 +129,26 @@ function coverageCommand(root: Command): void {
     .action(async (f: CoverageFlags) => (await import('./coverage.js')).coverage(f));
 }
 
+/** `mcp`: an MCP server on stdin and stdout over a running dipswitch (src/mcp/server.ts). */
+function mcpCommand(root: Command): void {
+  root
+    .command('mcp')
+    .description('an MCP server on stdin and stdout for a local agent: both APIs as tools, against a running dipswitch')
+    .addOption(
+      new Option('--url <url>', 'the dipswitch, e.g. http://127.0.0.1:4010')
+        .env('DIPSWITCH_URL')
+        .argParser(url)
+        .makeOptionMandatory(),
+    )
+    .addOption(new Option('--key <key>', "an account's key: the tools act as that account").env('DIPSWITCH_KEY'))
+    .addOption(
+      new Option('--admin-token <token>', "the control API's admin token, where the server has one").env(
+        'DIPSWITCH_ADMIN_TOKEN',
+      ),
+    )
+    .action(async (f: { url: string; key?: string; adminToken?: string }) => (await import('./mcp.js')).mcp(f));
+}
+
 /** The command line: every command and flag (its environment variable with it). */
 export function program(): Command {
   const root = new Command('dipswitch')
@@ -181,6 +201,8 @@ export function program(): Command {
     .action(async (target: string, f: CheckReceiverFlags) => (await import('./commands.js')).checkReceiver(target, f));
 
   coverageCommand(root);
+
+  mcpCommand(root);
 
   root
     .command('scenario')

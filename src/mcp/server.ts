@@ -1,0 +1,111 @@
+/**
+ * dipswitch for an agent: an MCP server (the official SDK's, @modelcontextprotocol/sdk) whose tools are
+ * the operations of both contracts (tools.ts) and whose resources are the contracts themselves. A tool
+ * call is the HTTP call it names, made to a running dipswitch with the key or admin token it was given,
+ * so it is authenticated, journaled and answered exactly as that call: a refusal is the tool's error,
+ * with the same message (a "Did you mean", a verify's near misses) and the answer's body whole.
+ * `dipswitch mcp` serves it on stdin and stdout; `/__sim/mcp` over Streamable HTTP (src/http/mcp.ts).
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { loadContract, packageVersion } from '../contract.js';
+import { argumentProblem, requestOf, tools } from './tools.js';
+
+/** The dipswitch the tools call, and as whom. */
+export interface McpTarget {
+  /** Its base URL, e.g. http://127.0.0.1:4010. */
+  url: string;
+  /** An account's key: the tools act as that account. */
+  key?: string;
+  /** The control API's admin token, where the server has one. */
+  adminToken?: string;
+}
+
+const INSTRUCTIONS = [
+  'dipswitch simulates a telephony provider: /api/v1 (tools named by its operationIds, e.g. createCart) and its',
+  "control API /__sim (tools starting with `sim`): make a sandbox (simCreateSandbox), move an account's clock",
+  '(simAdvance), inject an inbound SMS (simInboundSms), add faults, and verify what was called (simVerifyRequests)',
+  'or delivered (simVerifyDeliveries). A tool takes its path and query parameters by name and its JSON body as `body`.',
+].join(' ');
+
+/** The contracts as resources: their YAML, as the server serves it. */
+const RESOURCES = [
+  { name: 'openapi', uri: 'dipswitch://contract/openapi.yaml', title: 'The simulated API (/api/v1)' },
+  { name: 'sim', uri: 'dipswitch://contract/sim.yaml', title: 'The control API (/__sim)' },
+] as const;
+
+/** The text of a refusal: its status, its errors' details (or message), then the answer's body as it came. */
+export function refusalText(status: number, body: string): string {
+  let said: string[] = [];
+  try {
+    const parsed = JSON.parse(body) as { errors?: { detail?: string; code?: string }[]; message?: string };
+    said = [...(parsed.errors ?? []).map((e) => e.detail ?? e.code ?? ''), ...(parsed.message ? [parsed.message] : [])];
+  } catch {
+    // not JSON: the body says it all
+  }
+  return [`HTTP ${status}${said.length ? `: ${said.join(' ')}` : ''}`, body].join('\n');
+}
+
+/** An MCP server over the dipswitch at `target` (connect it to a transport). */
+export function mcpServer(target: McpTarget): Server {
+  const server = new Server(
+    { name: 'dipswitch', version: packageVersion },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+  const byName = new Map(tools().map((t) => [t.name, t]));
+  const headers: Record<string, string> = {
+    ...(target.key ? { authorization: `Bearer ${target.key}` } : {}),
+    ...(target.adminToken ? { 'x-sim-admin-token': target.adminToken } : {}),
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools().map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      const text = `dipswitch has no tool ${request.params.name}: tools/list names each operation of both contracts.`;
+      return { isError: true, content: [{ type: 'text', text }] };
+    }
+    const args = request.params.arguments ?? {};
+    const problem = argumentProblem(tool, args);
+    if (problem) return { isError: true, content: [{ type: 'text', text: problem }] };
+    const call = requestOf(tool, args);
+    let res: Response;
+    try {
+      res = await fetch(new URL(call.path, target.url), {
+        method: call.method,
+        headers: { ...headers, ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: call.body !== undefined ? JSON.stringify(call.body) : undefined,
+      });
+    } catch (e) {
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `dipswitch at ${target.url} did not answer: ${(e as Error).message}` }],
+      };
+    }
+    const text = await res.text();
+    if (!res.ok) return { isError: true, content: [{ type: 'text', text: refusalText(res.status, text) }] };
+    return { content: [{ type: 'text', text: text || `HTTP ${res.status}` }] };
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: RESOURCES.map((r) => ({ ...r, mimeType: 'application/yaml' })),
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const resource = RESOURCES.find((r) => r.uri === request.params.uri);
+    if (!resource) throw new Error(`no resource ${request.params.uri}: ${RESOURCES.map((r) => r.uri).join(', ')}`);
+    const text = resource.name === 'sim' ? loadContract('sim').yamlText() : loadContract().yamlText();
+    return { contents: [{ uri: resource.uri, mimeType: 'application/yaml', text }] };
+  });
+
+  return server;
+}

@@ -1,0 +1,128 @@
+/**
+ * dipswitch's MCP server, driven by the SDK's own client over stdio (`dipswitch mcp`, the built
+ * command): its tools are the contracts' operations, with the contracts' descriptions and schemas;
+ * an agent makes a sandbox, routes one of its numbers to a receiver, injects an inbound SMS, moves
+ * the clock and verifies a call; a refusal is the tool's error, with the message the HTTP answer has.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/contract.js';
+import { COMMAND } from '../support/cli_process.js';
+import { envelope, useReceiver, useServer } from '../support/helpers.js';
+
+type Text = { type: string; text: string }[];
+
+describe('the MCP server (dipswitch mcp, over stdio)', () => {
+  const server = useServer();
+  const receiver = useReceiver();
+  const clients: Client[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+
+  /** An agent's client of `dipswitch mcp` over the test server, acting with `key` (the control API's authority without one). */
+  async function agent(key?: string): Promise<Client> {
+    const client = new Client({ name: 'test-agent', version: '1.0.0' });
+    const args = [...COMMAND, 'mcp', '--url', server().base, ...(key ? ['--key', key] : [])];
+    await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }));
+    clients.push(client);
+    return client;
+  }
+
+  /** Calls a tool; its text parsed as JSON when it is, and whether it is an error. */
+  async function tool(client: Client, name: string, args: Record<string, unknown>) {
+    const result = await client.callTool({ name, arguments: args });
+    const text = (result.content as Text).map((c) => c.text).join('\n');
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { error: result.isError === true, text, json };
+  }
+
+  it("lists every operation of both contracts as a tool, with the contract's description and schema", async () => {
+    const client = await agent();
+    const { tools } = await client.listTools();
+    const names = new Set(tools.map((t) => t.name));
+    for (const id of ['simCreateSandbox', 'simInboundSms', 'simAdvance', 'simVerifyRequests', 'createSwitch'])
+      expect(names, id).toContain(id);
+    // no operation is left out but the stream, the dashboard's pages and an upload
+    const contractIds = [...loadContract('sim').operations.keys(), ...loadContract().operations.keys()];
+    expect(contractIds.filter((id) => !names.has(id)).sort()).toEqual([
+      'simDashboard',
+      'simDashboardAsset',
+      'simRequestStream',
+      'uploadCartRequestDocument',
+      'uploadRequestDocument',
+    ]);
+    const advance = tools.find((t) => t.name === 'simAdvance')!;
+    expect(advance.description).toContain('POST /__sim/clock/advance: Advance the clock');
+    const body = (advance.inputSchema.properties as Record<string, any>).body;
+    expect(body.properties.by.description).toContain('ISO 8601 duration');
+    expect(advance.inputSchema.required).toEqual(['body']);
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['dipswitch://contract/openapi.yaml', 'dipswitch://contract/sim.yaml']);
+    const sim = await client.readResource({ uri: 'dipswitch://contract/sim.yaml' });
+    expect((sim.contents[0] as { text: string }).text).toBe(loadContract('sim').yamlText());
+  });
+
+  it('makes a sandbox, routes a number, injects an SMS, moves the clock and verifies; a refusal is the error', async () => {
+    const operator = await agent();
+    const box = await tool(operator, 'simCreateSandbox', { body: { name: 'agent' } });
+    expect(box.error, box.text).toBe(false);
+    const number = box.json.numbers[0] as string;
+
+    const inBox = await agent(box.json.keys.admin as string);
+    const sw = await tool(inBox, 'createSwitch', {
+      body: envelope('switch', {
+        name: 'to the laptop',
+        sms_enabled: true,
+        sms_protocol: 'HTTP',
+        sms_data: `${receiver().url}/sms`,
+      }),
+    });
+    expect(sw.error, sw.text).toBe(false);
+    const routed = await tool(inBox, 'updateNumber', {
+      number_id: number,
+      body: envelope('did', { switch_id: sw.json.data.id }),
+    });
+    expect(routed.error, routed.text).toBe(false);
+    const sms = await tool(inBox, 'simInboundSms', { body: { to: number, from: '+14155550123', text: 'hello agent' } });
+    expect(sms.error, sms.text).toBe(false);
+    expect(receiver().received.map((r) => r.body.toString())).toEqual([expect.stringContaining('hello agent')]);
+    const moved = await tool(inBox, 'simAdvance', { body: { by: 'PT10M' } });
+    expect(moved.error, moved.text).toBe(false);
+    expect(Date.parse(moved.json.now) - Date.parse(moved.json.from)).toBe(600_000);
+    const verified = await tool(inBox, 'simVerifyRequests', {
+      body: { match: { operation_id: 'createSwitch' }, count: { exactly: 1 } },
+    });
+    expect(verified.error, verified.text).toBe(false);
+    expect(verified.json.count).toBe(1);
+
+    // a refusal is the tool's error, with the HTTP answer's message and body
+    const typo = await tool(inBox, 'simVerifyRequests', {
+      body: { match: { operation_id: 'createSwich' }, count: { exactly: 1 } },
+    });
+    const http = await server().call('POST', '/__sim/requests/verify', {
+      key: box.json.keys.admin,
+      body: { match: { operation_id: 'createSwich' }, count: { exactly: 1 } },
+    });
+    expect(typo.error).toBe(true);
+    expect(typo.text).toContain('Did you mean `createSwitch`');
+    expect(typo.text.split('\n')[0]).toBe(
+      `HTTP ${http.status}: ${http.body.errors.map((e: any) => e.detail).join(' ')}`,
+    );
+    const other = await tool(inBox, 'getSwitch', { id: '01JZZZZZZZZZZZZZZZZZZZZZZZ' });
+    expect(other.error).toBe(true);
+    expect(other.text).toMatch(/^HTTP 404/);
+    // an argument the tool does not take is refused before any call
+    const misnamed = await tool(inBox, 'getSwitch', { switch_id: sw.json.data.id });
+    expect(misnamed).toMatchObject({
+      error: true,
+      text: 'getSwitch takes no switch_id. getSwitch needs id. Its arguments: id.',
+    });
+  });
+});
