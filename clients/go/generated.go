@@ -741,6 +741,7 @@ var (
 	OpSimCoverage         = Operation{"simCoverage", "GET", "/__sim/coverage"}
 	OpSimMetrics          = Operation{"simMetrics", "GET", "/__sim/metrics"}
 	OpSimRequestStream    = Operation{"simRequestStream", "GET", "/__sim/requests/stream"}
+	OpSimMcp              = Operation{"simMcp", "POST", "/__sim/mcp"}
 	OpSimRedeliver        = Operation{"simRedeliver", "POST", "/__sim/deliveries/{id}/redeliver"}
 )
 
@@ -784,5 +785,6 @@ var ContractOperations = []Operation{
 	OpSimCoverage,
 	OpSimMetrics,
 	OpSimRequestStream,
+	OpSimMcp,
 	OpSimRedeliver,
 }

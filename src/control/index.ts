@@ -15,6 +15,7 @@ import { metaHandlers } from './meta.js';
 import { snapshotHandlers } from './snapshots.js';
 import { verifyHandlers } from './verify.js';
 import { coverageHandlers } from './coverage.js';
+import { agentHandlers } from './agents.js';
 
 export const simHandlers: SimHandlerMap = {
   ...metaHandlers,
@@ -27,4 +28,5 @@ export const simHandlers: SimHandlerMap = {
   ...lifecycleHandlers,
   ...verifyHandlers,
   ...coverageHandlers,
+  ...agentHandlers,
 };

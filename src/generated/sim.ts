@@ -747,6 +747,30 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/__sim/mcp": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * MCP over Streamable HTTP
+         * @description dipswitch's MCP server (the tools and resources of `dipswitch mcp`, docs/agents.md) over Streamable HTTP, without
+         *     sessions: each POST carries one JSON-RPC message (or a batch) and is answered with JSON; a notification alone
+         *     answers 202. A tool call is the HTTP call it names, made to this server with the credentials of this request
+         *     (its `Authorization` key, its `X-Sim-Admin-Token`), so it acts as the same account with the same authority.
+         *     There is no stream to GET: it answers 405.
+         */
+        readonly post: operations["simMcp"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/__sim/deliveries/{id}/redeliver": {
         readonly parameters: {
             readonly query?: never;
@@ -2434,6 +2458,46 @@ export interface operations {
                 content: {
                     readonly "text/event-stream": string;
                 };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 422: components["responses"]["unprocessable"];
+        };
+    };
+    readonly simMcp: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/list"
+                 *     }
+                 */
+                readonly "application/json": Record<string, never> | readonly Record<string, never>[];
+            };
+        };
+        readonly responses: {
+            /** @description The JSON-RPC answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": Record<string, never> | readonly Record<string, never>[];
+                };
+            };
+            /** @description A notification, taken. */
+            readonly 202: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
             };
             readonly 403: components["responses"]["forbidden"];
             readonly 422: components["responses"]["unprocessable"];

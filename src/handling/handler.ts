@@ -40,7 +40,7 @@ interface AnyOp {
 }
 
 type BodyOfOp<Op> = Op extends { requestBody?: infer RB } ? JsonOf<NonNullable<RB>> : undefined;
-type Success<Op extends AnyOp> = Extract<keyof Op['responses'], 200 | 201 | 204>;
+type Success<Op extends AnyOp> = Extract<keyof Op['responses'], 200 | 201 | 202 | 204>;
 
 /** A successful answer of an operation: one of its 2xx statuses with that status's body. */
 type ReplyOfOp<Op extends AnyOp> = {
@@ -149,6 +149,11 @@ export interface SimCtx<K extends SimOperationId> extends SimRequest<K> {
   origin: string;
   /** The admin token the server requires, for calls the control API makes to itself. */
   adminToken?: string;
+  /**
+   * The call's own credentials, for what calls this server back as the same caller (the MCP tools): its
+   * Authorization as sent, and whether it had the control API's authority.
+   */
+  credentials: { authorization?: string; authority: boolean };
 }
 
 export type SimReply<K extends SimOperationId> = ReplyOfOp<simOperations[K]>;

@@ -59,7 +59,7 @@ export function send(
 ) {
   const res = call.res;
   res.status(status).type(contentType);
-  if (status === 204) res.end();
+  if (status === 204 || body === undefined) res.end();
   else res.send(text ?? body);
 }
 

@@ -255,6 +255,7 @@ export async function handleStage(p: Pipeline, call: Call, checked: Checked): Pr
       own: call.principal?.accountId,
       origin: ownOrigin(call.req),
       adminToken: p.opts.simAdminToken,
+      credentials: { authorization: call.req.headers.authorization, authority: call.authority === true },
     });
     return call.route?.meta.unit === 'account'
       ? runtime.work(accountId, async (work, unit) => runSimHandler(p.simHandlers, checked.id, ctx(work, unit)))

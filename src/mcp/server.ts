@@ -4,7 +4,7 @@
  * call is the HTTP call it names, made to a running dipswitch with the key or admin token it was given,
  * so it is authenticated, journaled and answered exactly as that call: a refusal is the tool's error,
  * with the same message (a "Did you mean", a verify's near misses) and the answer's body whole.
- * `dipswitch mcp` serves it on stdin and stdout; `/__sim/mcp` over Streamable HTTP (src/http/mcp.ts).
+ * `dipswitch mcp` serves it on stdin and stdout; `/__sim/mcp` over Streamable HTTP (exchange.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -23,6 +23,8 @@ export interface McpTarget {
   url: string;
   /** An account's key: the tools act as that account. */
   key?: string;
+  /** Or the Authorization header as a caller sent it (`/__sim/mcp`: its tools act as that caller). */
+  authorization?: string;
   /** The control API's admin token, where the server has one. */
   adminToken?: string;
 }
@@ -61,6 +63,7 @@ export function mcpServer(target: McpTarget): Server {
   const byName = new Map(tools().map((t) => [t.name, t]));
   const headers: Record<string, string> = {
     ...(target.key ? { authorization: `Bearer ${target.key}` } : {}),
+    ...(target.authorization ? { authorization: target.authorization } : {}),
     ...(target.adminToken ? { 'x-sim-admin-token': target.adminToken } : {}),
   };
 

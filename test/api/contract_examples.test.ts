@@ -96,6 +96,7 @@ const PLAN: (string | { call: string; path: string })[] = [
   'simCreateGroup',
   'simVerifyRequests',
   'simVerifyDeliveries',
+  'simMcp',
   // it answers the next GET of the numbers with a 503
   'simAddFault',
   // last: back to the fixtures (with Demo's key: Demo alone)

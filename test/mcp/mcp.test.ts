@@ -1,19 +1,21 @@
 /**
  * dipswitch's MCP server, driven by the SDK's own client over stdio (`dipswitch mcp`, the built
- * command): its tools are the contracts' operations, with the contracts' descriptions and schemas;
+ * command) and over Streamable HTTP (`POST /__sim/mcp`): its tools are the contracts' operations, with the
+ * contracts' descriptions and schemas;
  * an agent makes a sandbox, routes one of its numbers to a receiver, injects an inbound SMS, moves
  * the clock and verifies a call; a refusal is the tool's error, with the message the HTTP answer has.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract.js';
 import { COMMAND } from '../support/cli_process.js';
-import { envelope, useReceiver, useServer } from '../support/helpers.js';
+import { envelope, startTestServer, useReceiver, useServer } from '../support/helpers.js';
 
 type Text = { type: string; text: string }[];
 
-describe('the MCP server (dipswitch mcp, over stdio)', () => {
+describe('the MCP server, over stdio (dipswitch mcp) and over HTTP (/__sim/mcp)', () => {
   const server = useServer();
   const receiver = useReceiver();
   const clients: Client[] = [];
@@ -21,14 +23,27 @@ describe('the MCP server (dipswitch mcp, over stdio)', () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));
   });
 
+  type Agent = (key?: string) => Promise<Client>;
+
   /** An agent's client of `dipswitch mcp` over the test server, acting with `key` (the control API's authority without one). */
-  async function agent(key?: string): Promise<Client> {
+  const overStdio: Agent = async (key) => {
     const client = new Client({ name: 'test-agent', version: '1.0.0' });
     const args = [...COMMAND, 'mcp', '--url', server().base, ...(key ? ['--key', key] : [])];
     await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }));
     clients.push(client);
     return client;
-  }
+  };
+
+  /** An agent's client of the server's own `/__sim/mcp`, its calls with `key`. */
+  const overHttp: Agent = async (key) => {
+    const client = new Client({ name: 'test-agent', version: '1.0.0' });
+    const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/__sim/mcp', server().base), { requestInit: { headers } }),
+    );
+    clients.push(client);
+    return client;
+  };
 
   /** Calls a tool; its text parsed as JSON when it is, and whether it is an error. */
   async function tool(client: Client, name: string, args: Record<string, unknown>) {
@@ -44,16 +59,17 @@ describe('the MCP server (dipswitch mcp, over stdio)', () => {
   }
 
   it("lists every operation of both contracts as a tool, with the contract's description and schema", async () => {
-    const client = await agent();
+    const client = await overStdio();
     const { tools } = await client.listTools();
     const names = new Set(tools.map((t) => t.name));
     for (const id of ['simCreateSandbox', 'simInboundSms', 'simAdvance', 'simVerifyRequests', 'createSwitch'])
       expect(names, id).toContain(id);
-    // no operation is left out but the stream, the dashboard's pages and an upload
+    // no operation is left out but the stream, the dashboard's pages, this endpoint and the uploads
     const contractIds = [...loadContract('sim').operations.keys(), ...loadContract().operations.keys()];
     expect(contractIds.filter((id) => !names.has(id)).sort()).toEqual([
       'simDashboard',
       'simDashboardAsset',
+      'simMcp',
       'simRequestStream',
       'uploadCartRequestDocument',
       'uploadRequestDocument',
@@ -69,60 +85,104 @@ describe('the MCP server (dipswitch mcp, over stdio)', () => {
     expect((sim.contents[0] as { text: string }).text).toBe(loadContract('sim').yamlText());
   });
 
-  it('makes a sandbox, routes a number, injects an SMS, moves the clock and verifies; a refusal is the error', async () => {
-    const operator = await agent();
-    const box = await tool(operator, 'simCreateSandbox', { body: { name: 'agent' } });
-    expect(box.error, box.text).toBe(false);
-    const number = box.json.numbers[0] as string;
+  it.each([
+    ['stdio', overStdio],
+    ['HTTP', overHttp],
+  ])(
+    'over %s: makes a sandbox, routes a number, injects an SMS, moves the clock and verifies; a refusal is the error',
+    async (_over, agent) => {
+      const operator = await agent();
+      const box = await tool(operator, 'simCreateSandbox', { body: { name: 'agent' } });
+      expect(box.error, box.text).toBe(false);
+      const number = box.json.numbers[0] as string;
 
-    const inBox = await agent(box.json.keys.admin as string);
-    const sw = await tool(inBox, 'createSwitch', {
-      body: envelope('switch', {
-        name: 'to the laptop',
-        sms_enabled: true,
-        sms_protocol: 'HTTP',
-        sms_data: `${receiver().url}/sms`,
-      }),
-    });
-    expect(sw.error, sw.text).toBe(false);
-    const routed = await tool(inBox, 'updateNumber', {
-      number_id: number,
-      body: envelope('did', { switch_id: sw.json.data.id }),
-    });
-    expect(routed.error, routed.text).toBe(false);
-    const sms = await tool(inBox, 'simInboundSms', { body: { to: number, from: '+14155550123', text: 'hello agent' } });
-    expect(sms.error, sms.text).toBe(false);
-    expect(receiver().received.map((r) => r.body.toString())).toEqual([expect.stringContaining('hello agent')]);
-    const moved = await tool(inBox, 'simAdvance', { body: { by: 'PT10M' } });
-    expect(moved.error, moved.text).toBe(false);
-    expect(Date.parse(moved.json.now) - Date.parse(moved.json.from)).toBe(600_000);
-    const verified = await tool(inBox, 'simVerifyRequests', {
-      body: { match: { operation_id: 'createSwitch' }, count: { exactly: 1 } },
-    });
-    expect(verified.error, verified.text).toBe(false);
-    expect(verified.json.count).toBe(1);
+      const inBox = await agent(box.json.keys.admin as string);
+      const sw = await tool(inBox, 'createSwitch', {
+        body: envelope('switch', {
+          name: 'to the laptop',
+          sms_enabled: true,
+          sms_protocol: 'HTTP',
+          sms_data: `${receiver().url}/sms`,
+        }),
+      });
+      expect(sw.error, sw.text).toBe(false);
+      const routed = await tool(inBox, 'updateNumber', {
+        number_id: number,
+        body: envelope('did', { switch_id: sw.json.data.id }),
+      });
+      expect(routed.error, routed.text).toBe(false);
+      const sms = await tool(inBox, 'simInboundSms', {
+        body: { to: number, from: '+14155550123', text: 'hello agent' },
+      });
+      expect(sms.error, sms.text).toBe(false);
+      expect(receiver().received.map((r) => r.body.toString())).toEqual([expect.stringContaining('hello agent')]);
+      const moved = await tool(inBox, 'simAdvance', { body: { by: 'PT10M' } });
+      expect(moved.error, moved.text).toBe(false);
+      expect(Date.parse(moved.json.now) - Date.parse(moved.json.from)).toBe(600_000);
+      const verified = await tool(inBox, 'simVerifyRequests', {
+        body: { match: { operation_id: 'createSwitch' }, count: { exactly: 1 } },
+      });
+      expect(verified.error, verified.text).toBe(false);
+      expect(verified.json.count).toBe(1);
 
-    // a refusal is the tool's error, with the HTTP answer's message and body
-    const typo = await tool(inBox, 'simVerifyRequests', {
-      body: { match: { operation_id: 'createSwich' }, count: { exactly: 1 } },
-    });
-    const http = await server().call('POST', '/__sim/requests/verify', {
-      key: box.json.keys.admin,
-      body: { match: { operation_id: 'createSwich' }, count: { exactly: 1 } },
-    });
-    expect(typo.error).toBe(true);
-    expect(typo.text).toContain('Did you mean `createSwitch`');
-    expect(typo.text.split('\n')[0]).toBe(
-      `HTTP ${http.status}: ${http.body.errors.map((e: any) => e.detail).join(' ')}`,
-    );
-    const other = await tool(inBox, 'getSwitch', { id: '01JZZZZZZZZZZZZZZZZZZZZZZZ' });
-    expect(other.error).toBe(true);
-    expect(other.text).toMatch(/^HTTP 404/);
-    // an argument the tool does not take is refused before any call
-    const misnamed = await tool(inBox, 'getSwitch', { switch_id: sw.json.data.id });
-    expect(misnamed).toMatchObject({
-      error: true,
-      text: 'getSwitch takes no switch_id. getSwitch needs id. Its arguments: id.',
-    });
+      // a refusal is the tool's error, with the HTTP answer's message and body
+      const typo = await tool(inBox, 'simVerifyRequests', {
+        body: { match: { operation_id: 'createSwich' }, count: { exactly: 1 } },
+      });
+      const http = await server().call('POST', '/__sim/requests/verify', {
+        key: box.json.keys.admin,
+        body: { match: { operation_id: 'createSwich' }, count: { exactly: 1 } },
+      });
+      expect(typo.error).toBe(true);
+      expect(typo.text).toContain('Did you mean `createSwitch`');
+      expect(typo.text.split('\n')[0]).toBe(
+        `HTTP ${http.status}: ${http.body.errors.map((e: any) => e.detail).join(' ')}`,
+      );
+      const other = await tool(inBox, 'getSwitch', { id: '01JZZZZZZZZZZZZZZZZZZZZZZZ' });
+      expect(other.error).toBe(true);
+      expect(other.text).toMatch(/^HTTP 404/);
+      // an argument the tool does not take is refused before any call
+      const misnamed = await tool(inBox, 'getSwitch', { switch_id: sw.json.data.id });
+      expect(misnamed).toMatchObject({
+        error: true,
+        text: 'getSwitch takes no switch_id. getSwitch needs id. Its arguments: id.',
+      });
+    },
+  );
+
+  it('over HTTP: guarded as the rest of /__sim, each call journaled as its caller; a notification answers 202', async () => {
+    const guarded = await startTestServer({ simAdminToken: 'tok' });
+    try {
+      const post = (headers: Record<string, string>, body: unknown) =>
+        fetch(`${guarded.base}/__sim/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: JSON.stringify(body),
+        });
+      const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+      expect((await post({}, list)).status).toBe(403);
+      const listed = await post({ 'x-sim-admin-token': 'tok' }, list);
+      expect(listed.status).toBe(200);
+      expect(((await listed.json()) as any).result.tools.length).toBeGreaterThan(100);
+      // with a key, a tool acts as that key's account: the partner's carts, not Demo's
+      const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'listCarts', arguments: {} } };
+      const partner = await post({ authorization: 'Bearer partner-admin-key' }, call);
+      const text = ((await partner.json()) as any).result.content[0].text as string;
+      expect(JSON.parse(text).results).toEqual([]);
+      const journal = await guarded.call('GET', '/__sim/requests?operation_id=listCarts', {
+        key: null,
+        headers: { 'x-sim-admin-token': 'tok' },
+      });
+      expect(journal.body.requests.map((e: any) => e.account_id)).toContain('0a0a0a0a-0000-4000-8000-000000000002');
+      const note = await post({ 'x-sim-admin-token': 'tok' }, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(note.status).toBe(202);
+      // what is no JSON-RPC message is answered with JSON-RPC's own error
+      const junk = await post({ 'x-sim-admin-token': 'tok' }, [{ id: 7, hello: true }]);
+      expect(await junk.json()).toEqual([
+        { jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' } },
+      ]);
+    } finally {
+      await guarded.close();
+    }
   });
 });

@@ -764,5 +764,6 @@ CONTRACT_OPERATIONS: Dict[str, Operation] = {
     "simCoverage": Operation("simCoverage", "GET", "/__sim/coverage"),
     "simMetrics": Operation("simMetrics", "GET", "/__sim/metrics"),
     "simRequestStream": Operation("simRequestStream", "GET", "/__sim/requests/stream"),
+    "simMcp": Operation("simMcp", "POST", "/__sim/mcp"),
     "simRedeliver": Operation("simRedeliver", "POST", "/__sim/deliveries/{id}/redeliver"),
 }
