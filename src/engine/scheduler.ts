@@ -16,7 +16,7 @@
 import type { StepKind, StepRow } from '../domain/rows.js';
 import { StorageUnavailable, type UnitOfWork } from '../store/store.js';
 import { Alarm } from './alarm.js';
-import type { Clock } from './clock.js';
+import type { Work } from './work.js';
 import { AccountQueues } from './queues.js';
 import { NextTooFar, type Fired, type SchedulerOptions } from './schedule.js';
 
@@ -155,16 +155,20 @@ export class Scheduler {
    * so the one that failed is dropped by itself.
    */
   private async runTogether(accountId: string, steps: StepRow[]): Promise<{ step: StepRow; what: string | null }[]> {
-    const { runner, clocks } = this.opts;
+    const { runner } = this.opts;
     let done: { step: StepRow; what: string | null }[];
     try {
-      done = await runner.run({ account: accountId }, async (w) => {
-        const out: { step: StepRow; what: string | null }[] = [];
-        const clock = await clocks.advanceTo(w, accountId, Date.parse(steps[0]?.data.at ?? ''));
-        for (const step of steps)
-          out.push({ step, what: (await this.take(w, step)) ? await this.runLifecycle(w, clock, step) : null });
-        return out;
-      });
+      const at = Date.parse(steps[0]?.data.at ?? '');
+      done = await runner.work(
+        accountId,
+        async (work, w) => {
+          const out: { step: StepRow; what: string | null }[] = [];
+          for (const step of steps)
+            out.push({ step, what: (await this.take(w, step)) ? await this.runLifecycle(work, step) : null });
+          return out;
+        },
+        { at },
+      );
     } catch (e) {
       if (e instanceof StorageUnavailable) throw e;
       done = [];
@@ -183,10 +187,9 @@ export class Scheduler {
     return true;
   }
 
-  /** Runs a lifecycle step's runner in `w` with the clock at its time; answers what it did. */
-  private async runLifecycle(w: UnitOfWork, clock: Clock, step: StepRow): Promise<string> {
-    const run = this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>];
-    return (await this.opts.runner.within(w, step.account_id, clock, (work) => run(step, work))).out;
+  /** Runs a lifecycle step's runner in the account's Work, its clock at the step's time; answers what it did. */
+  private runLifecycle(work: Work, step: StepRow): Promise<string> {
+    return this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>](step, work);
   }
 
   private said(step: StepRow, what: string | null): void {
@@ -219,10 +222,11 @@ export class Scheduler {
       return said;
     }
     try {
-      const said = await runner.run({ account: accountId }, async (w) => {
-        if (!(await this.take(w, step))) return null;
-        return this.runLifecycle(w, await clocks.advanceTo(w, accountId, Date.parse(step.data.at)), step);
-      });
+      const said = await runner.work(
+        accountId,
+        async (work, w) => ((await this.take(w, step)) ? this.runLifecycle(work, step) : null),
+        { at: Date.parse(step.data.at) },
+      );
       this.said(step, said);
       return said;
     } catch (e) {

@@ -24,11 +24,14 @@ export interface Work {
 
 /**
  * How a unit of work of an account runs: read-only (`read`); a read may be given the account's clock
- * as read already (a caller's), which it then does not read again.
+ * as read already (a caller's), which it then does not read again. `at`: the scheduler's work of steps
+ * due at that time: the account's clock is moved forward to it first, and the scheduler, which looks at
+ * the account's steps itself, is not told of the steps it scheduled.
  */
 export interface WorkOptions {
   read?: boolean;
   clock?: Clock;
+  at?: number;
 }
 
 /** Work of one account: its Work, and the unit it runs in (the view across accounts: the control API's alone). */
@@ -114,12 +117,17 @@ export class WorkRunner implements Units {
   async work<T>(accountId: string, fn: AccountWork<T>, opts: WorkOptions = {}): Promise<T> {
     let earliest: number | null = null;
     const result = await this.run(opts.read ? { read: true } : { account: accountId }, async (w) => {
-      const clock = opts.read && opts.clock ? opts.clock : await this.opts.clocks.of(w, accountId);
+      const clock =
+        opts.at !== undefined
+          ? await this.opts.clocks.advanceTo(w, accountId, opts.at)
+          : opts.read && opts.clock
+            ? opts.clock
+            : await this.opts.clocks.of(w, accountId);
       const done = await this.within(w, accountId, clock, fn);
       earliest = done.earliest;
       return done.out;
     });
-    if (earliest !== null) this.opts.scheduled(accountId);
+    if (earliest !== null && opts.at === undefined) this.opts.scheduled(accountId);
     return result;
   }
 
@@ -128,7 +136,7 @@ export class WorkRunner implements Units {
    * to the other instances with this commit, and those already due are claimed here. Answers the
    * earliest step it scheduled (null: none).
    */
-  async within<T>(
+  private async within<T>(
     w: UnitOfWork,
     accountId: string,
     clock: Clock,
