@@ -251,80 +251,80 @@ export class AccountView {
     readonly accountId: string,
   ) {}
 
-  private own<T>(name: string, make: () => T): T {
+  private bound<T>(name: string, make: () => T): T {
     let made = this.made.get(name) as T | undefined;
     if (!made) this.made.set(name, (made = make()));
     return made;
   }
 
   get accounts() {
-    return this.own('accounts', () => new OwnAccounts(this.w.accounts, this.accountId));
+    return this.bound('accounts', () => new OwnAccounts(this.w.accounts, this.accountId));
   }
   get users() {
-    return this.own('users', () => new OwnUsers(this.w.users, this.accountId));
+    return this.bound('users', () => new OwnUsers(this.w.users, this.accountId));
   }
   get apiKeys() {
-    return this.own('apiKeys', () => new OwnApiKeys(this.w.apiKeys, this.accountId));
+    return this.bound('apiKeys', () => new OwnApiKeys(this.w.apiKeys, this.accountId));
   }
   get secretKeys() {
-    return this.own('secretKeys', () => plain(this.w.secretKeys, this.accountId));
+    return this.bound('secretKeys', () => plain(this.w.secretKeys, this.accountId));
   }
   get switches() {
-    return this.own('switches', () => new OwnSwitches(this.w.switches, this.accountId));
+    return this.bound('switches', () => new OwnSwitches(this.w.switches, this.accountId));
   }
   get numbers() {
-    return this.own('numbers', () => new OwnNumbers(this.w.numbers, this.accountId));
+    return this.bound('numbers', () => new OwnNumbers(this.w.numbers, this.accountId));
   }
   get autoResponses() {
-    return this.own('autoResponses', () => plain(this.w.autoResponses, this.accountId));
+    return this.bound('autoResponses', () => plain(this.w.autoResponses, this.accountId));
   }
   get optoutItems() {
-    return this.own('optoutItems', () => new OwnOptoutItems(this.w.optoutItems, this.accountId));
+    return this.bound('optoutItems', () => new OwnOptoutItems(this.w.optoutItems, this.accountId));
   }
   get destinations() {
-    return this.own('destinations', () => new OwnDestinations(this.w.destinations, this.accountId));
+    return this.bound('destinations', () => new OwnDestinations(this.w.destinations, this.accountId));
   }
   get carts() {
-    return this.own('carts', () => plain(this.w.carts, this.accountId));
+    return this.bound('carts', () => plain(this.w.carts, this.accountId));
   }
   get orders() {
-    return this.own('orders', () => plain(this.w.orders, this.accountId));
+    return this.bound('orders', () => plain(this.w.orders, this.accountId));
   }
   get requests() {
-    return this.own('requests', () => new OwnRequests(this.w.requests, this.accountId));
+    return this.bound('requests', () => new OwnRequests(this.w.requests, this.accountId));
   }
   get documents() {
-    return this.own('documents', () => new OwnDocuments(this.w.documents, this.accountId));
+    return this.bound('documents', () => new OwnDocuments(this.w.documents, this.accountId));
   }
   get campaigns() {
-    return this.own('campaigns', () => new OwnCampaigns(this.w.campaigns, this.accountId));
+    return this.bound('campaigns', () => new OwnCampaigns(this.w.campaigns, this.accountId));
   }
   get sharedResourceGroups() {
-    return this.own('sharedResourceGroups', () => plain(this.w.sharedResourceGroups, this.accountId));
+    return this.bound('sharedResourceGroups', () => plain(this.w.sharedResourceGroups, this.accountId));
   }
   get brands() {
-    return this.own('brands', () => plain(this.w.brands, this.accountId));
+    return this.bound('brands', () => plain(this.w.brands, this.accountId));
   }
   get bulkDipTasks() {
-    return this.own('bulkDipTasks', () => new OwnBulkDipTasks(this.w.bulkDipTasks, this.accountId));
+    return this.bound('bulkDipTasks', () => new OwnBulkDipTasks(this.w.bulkDipTasks, this.accountId));
   }
   get callDataWebhooks() {
-    return this.own('callDataWebhooks', () => plain(this.w.callDataWebhooks, this.accountId));
+    return this.bound('callDataWebhooks', () => plain(this.w.callDataWebhooks, this.accountId));
   }
   get eventSubscriptions() {
-    return this.own('eventSubscriptions', () => plain(this.w.eventSubscriptions, this.accountId));
+    return this.bound('eventSubscriptions', () => plain(this.w.eventSubscriptions, this.accountId));
   }
   get overwriteRequests() {
-    return this.own('overwriteRequests', () => new OwnOverwriteRequests(this.w.overwriteRequests, this.accountId));
+    return this.bound('overwriteRequests', () => new OwnOverwriteRequests(this.w.overwriteRequests, this.accountId));
   }
   get clocks() {
-    return this.own('clocks', () => plain(this.w.clocks, this.accountId));
+    return this.bound('clocks', () => plain(this.w.clocks, this.accountId));
   }
   get steps() {
-    return this.own('steps', () => new OwnSteps(this.w.steps, this.accountId));
+    return this.bound('steps', () => new OwnSteps(this.w.steps, this.accountId));
   }
   get deliveries() {
-    return this.own('deliveries', () => new OwnDeliveries(this.w.deliveries, this.accountId));
+    return this.bound('deliveries', () => new OwnDeliveries(this.w.deliveries, this.accountId));
   }
 
   /** The unit's files (a document's bytes, a task's results). */
