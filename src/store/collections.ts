@@ -1,12 +1,14 @@
 /**
  * Typed collections with names that say what a handler wants (`users.byEmail(account, email)`,
- * `switches.usingSecretKey(id)`), over the primitive table operations a backend provides. Every
- * read and write is asynchronous, as a database's would be; every write is recorded by the unit
- * of work it belongs to.
+ * `switches.usingSecretKey(id)`), over the rows a backend keeps (RowStore). Every read and write is
+ * asynchronous, as a database's would be; a write is checked here (the unit may write: `writable`),
+ * its row frozen, an update applied to the row as stored now, and handed to the backend once.
  */
 import type {
   AccountRow,
   AnyRow,
+  CollectionName,
+  Collections,
   ApiKeyRow,
   BulkDipTaskRow,
   CampaignRow,
@@ -25,10 +27,10 @@ import type {
 import { campaignVisibleTo } from '../domain/campaigns.js';
 import { cutPage, type PageRows, type PageWindow } from './page.js';
 import { key } from './schema.js';
-import type { Taken } from './table.js';
+import { changed, deepFreeze, type Taken } from './table.js';
 
-/** What a backend does for one collection inside one unit of work. */
-export interface TableOps<R extends AnyRow> {
+/** A backend's rows of one collection inside one unit of work: its reads, and the writes a Collection checked and froze. */
+export interface RowStore<R extends AnyRow> {
   get(id: string): Promise<R | undefined>;
   /** The account's rows in list order. */
   list(accountId: string): Promise<readonly R[]>;
@@ -40,16 +42,26 @@ export interface TableOps<R extends AnyRow> {
   all(): Promise<readonly R[]>;
   /** One page of the account's list (src/store/page.ts); without it, the page is cut from `list`. */
   page?(accountId: string, window: PageWindow): Promise<PageRows<R>>;
-  /** Adds the row; a unique key another row holds refuses it with `taken`'s error, now or when the writes are sent. */
-  insert(row: R, taken?: Taken): Promise<R>;
-  /** Applies `change` to a copy of the row as stored now, and stores the copy (refused as `insert` is). */
-  update(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R>;
+  /** The row as stored now, read to change it (locked for the change where the backend locks rows). */
+  current(id: string): Promise<R | undefined>;
+  /** Stores a new row; a unique key another row holds is refused with `taken`'s error, now or when the writes are sent. */
+  insert(row: R, taken?: Taken): Promise<void>;
+  /** Stores `after` in place of `before` (the row as `current` read it), refused as `insert` is. */
+  replace(before: R | undefined, after: R, taken?: Taken): Promise<void>;
   remove(row: R): Promise<void>;
 }
 
+/** A backend's rows of each collection. */
+export type RowSource = <K extends CollectionName>(name: K) => RowStore<Collections[K]>;
+
 /** One collection: every read scoped to an account unless it says otherwise. */
 export class Collection<R extends AnyRow> {
-  constructor(protected readonly t: TableOps<R>) {}
+  constructor(
+    protected readonly t: RowStore<R>,
+    private readonly name: CollectionName,
+    /** Throws when the unit of work may not write (it only reads, or its store refused a write). */
+    private readonly writable: () => void,
+  ) {}
 
   /** The row with this id, if it belongs to the account. */
   async get(accountId: string, id: string): Promise<R | undefined> {
@@ -81,16 +93,26 @@ export class Collection<R extends AnyRow> {
     );
   }
 
-  insert(row: R, taken?: Taken): Promise<R> {
-    return this.t.insert(row, taken);
+  /** Adds the row (frozen); a unique key another row holds refuses it with `taken`'s error, now or when the writes are sent. */
+  async insert(row: R, taken?: Taken): Promise<R> {
+    this.writable();
+    const frozen = deepFreeze(row);
+    await this.t.insert(frozen, taken);
+    return frozen;
   }
 
-  update(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R> {
-    return this.t.update(row, change, taken);
+  /** Applies `change` to a copy of the row as stored now, and stores the copy (refused as `insert` is). */
+  async update(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R> {
+    this.writable();
+    const current = await this.t.current(row.data.id);
+    const next: R = changed(this.name, row.data.id, current, change);
+    await this.t.replace(current, next, taken);
+    return next;
   }
 
-  remove(row: R): Promise<void> {
-    return this.t.remove(row);
+  async remove(row: R): Promise<void> {
+    this.writable();
+    await this.t.remove(row);
   }
 }
 

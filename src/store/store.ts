@@ -14,7 +14,8 @@
  *   changes if the write then fails; the database's reads see committed rows only. A read that must
  *   not see a write in flight is made in that account's work (`{ account }`), which waits for it.
  */
-import { Tables, type TableSource } from './tables.js';
+import { Collection, type RowSource } from './collections.js';
+import { Tables } from './tables.js';
 import { COLLECTION_NAMES } from '../domain/rows.js';
 import type { AnyRow, ApiKeyRow, ClockRow, CollectionName, DbData, UserRow } from '../domain/rows.js';
 
@@ -65,7 +66,9 @@ export const CALLER_COLLECTIONS: readonly CollectionName[] = ['accounts', 'api_k
 
 /** The backend's side of a unit of work, beside its tables. */
 export interface WorkBackend {
-  table: TableSource;
+  rows: RowSource;
+  /** Throws when the work may not write (it only reads, or its store refused a write). */
+  writable(): void;
   files: WorkFiles;
   afterCommit(fn: () => void | Promise<void>): void;
   nextSeq(name: SeqName): Promise<number>;
@@ -81,7 +84,7 @@ export class UnitOfWork extends Tables {
   readonly files: WorkFiles;
 
   constructor(private readonly backend: WorkBackend) {
-    super(backend.table);
+    super(backend.rows, () => backend.writable());
     this.files = backend.files;
   }
 
@@ -109,7 +112,7 @@ export class UnitOfWork extends Tables {
   async accountState(accountId: string): Promise<Partial<DbData>> {
     const state: Partial<Record<CollectionName, readonly AnyRow[]>> = {};
     for (const name of COLLECTION_NAMES) {
-      const rows = await this.backend.table(name).list(accountId);
+      const rows = await this.backend.rows(name).list(accountId);
       if (rows.length) state[name] = [...rows];
     }
     return state as Partial<DbData>;
@@ -122,7 +125,7 @@ export class UnitOfWork extends Tables {
   async replaceAccount(accountId: string, rows: Partial<DbData>): Promise<void> {
     await this.removeAccount(accountId);
     for (const name of COLLECTION_NAMES) {
-      const table = this.backend.table(name);
+      const table = new Collection(this.backend.rows(name), name, () => this.backend.writable());
       for (const row of rows[name] ?? []) if (row.account_id === accountId) await table.insert(row);
     }
   }

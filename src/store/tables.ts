@@ -1,6 +1,6 @@
 /**
  * The collections of one unit of work, by their camel-cased names (`w.apiKeys`), each made on its
- * first use over the backend's table operations (collections.ts says what each one offers).
+ * first use over the backend's rows with the unit's guard (collections.ts says what each one offers).
  */
 import type { CollectionName, Collections } from '../domain/rows.js';
 import {
@@ -19,11 +19,9 @@ import {
   Steps,
   Switches,
   Users,
-  type TableOps,
+  type RowSource,
+  type RowStore,
 } from './collections.js';
-
-/** A backend's table operations for each collection. */
-export type TableSource = <K extends CollectionName>(name: K) => TableOps<Collections[K]>;
 
 /** The collections with methods of their own (collections.ts); every other one is a plain Collection of its rows. */
 interface Special {
@@ -58,75 +56,83 @@ export type CollectionSet = {
 export class Tables implements CollectionSet {
   private readonly made: { -readonly [K in keyof CollectionSet]?: CollectionSet[K] } = {};
 
-  constructor(private readonly table: TableSource) {}
+  constructor(
+    private readonly rows: RowSource,
+    private readonly writable: () => void,
+  ) {}
+
+  /** The backend's rows of a collection, with the unit's guard: a collection's arguments. */
+  private table<K extends CollectionName>(name: K): [RowStore<Collections[K]>, K, () => void] {
+    return [this.rows(name), name, this.writable];
+  }
 
   get accounts() {
-    return (this.made.accounts ??= new Accounts(this.table('accounts')));
+    return (this.made.accounts ??= new Accounts(...this.table('accounts')));
   }
   get users() {
-    return (this.made.users ??= new Users(this.table('users')));
+    return (this.made.users ??= new Users(...this.table('users')));
   }
   get apiKeys() {
-    return (this.made.apiKeys ??= new ApiKeys(this.table('api_keys')));
+    return (this.made.apiKeys ??= new ApiKeys(...this.table('api_keys')));
   }
   get secretKeys() {
-    return (this.made.secretKeys ??= new Collection(this.table('secret_keys')));
+    return (this.made.secretKeys ??= new Collection(...this.table('secret_keys')));
   }
   get switches() {
-    return (this.made.switches ??= new Switches(this.table('switches')));
+    return (this.made.switches ??= new Switches(...this.table('switches')));
   }
   get numbers() {
-    return (this.made.numbers ??= new Numbers(this.table('numbers')));
+    return (this.made.numbers ??= new Numbers(...this.table('numbers')));
   }
   get autoResponses() {
-    return (this.made.autoResponses ??= new Collection(this.table('auto_responses')));
+    return (this.made.autoResponses ??= new Collection(...this.table('auto_responses')));
   }
   get optoutItems() {
-    return (this.made.optoutItems ??= new OptoutItems(this.table('optout_items')));
+    return (this.made.optoutItems ??= new OptoutItems(...this.table('optout_items')));
   }
   get destinations() {
-    return (this.made.destinations ??= new Destinations(this.table('destinations')));
+    return (this.made.destinations ??= new Destinations(...this.table('destinations')));
   }
   get carts() {
-    return (this.made.carts ??= new Collection(this.table('carts')));
+    return (this.made.carts ??= new Collection(...this.table('carts')));
   }
   get orders() {
-    return (this.made.orders ??= new Collection(this.table('orders')));
+    return (this.made.orders ??= new Collection(...this.table('orders')));
   }
   get requests() {
-    return (this.made.requests ??= new Requests(this.table('requests')));
+    return (this.made.requests ??= new Requests(...this.table('requests')));
   }
   get documents() {
-    return (this.made.documents ??= new Documents(this.table('documents')));
+    return (this.made.documents ??= new Documents(...this.table('documents')));
   }
   get campaigns() {
-    return (this.made.campaigns ??= new Campaigns(this.table('campaigns')));
+    return (this.made.campaigns ??= new Campaigns(...this.table('campaigns')));
   }
   get sharedResourceGroups() {
-    return (this.made.sharedResourceGroups ??= new Collection(this.table('shared_resource_groups')));
+    return (this.made.sharedResourceGroups ??= new Collection(...this.table('shared_resource_groups')));
   }
   get brands() {
-    return (this.made.brands ??= new Collection(this.table('brands')));
+    return (this.made.brands ??= new Collection(...this.table('brands')));
   }
   get bulkDipTasks() {
-    return (this.made.bulkDipTasks ??= new BulkDipTasks(this.table('bulk_dip_tasks')));
+    return (this.made.bulkDipTasks ??= new BulkDipTasks(...this.table('bulk_dip_tasks')));
   }
   get callDataWebhooks() {
-    return (this.made.callDataWebhooks ??= new Collection(this.table('call_data_webhooks')));
+    return (this.made.callDataWebhooks ??= new Collection(...this.table('call_data_webhooks')));
   }
   get eventSubscriptions() {
-    return (this.made.eventSubscriptions ??= new Collection(this.table('event_subscriptions')));
+    return (this.made.eventSubscriptions ??= new Collection(...this.table('event_subscriptions')));
   }
   get overwriteRequests() {
-    return (this.made.overwriteRequests ??= new OverwriteRequests(this.table('overwrite_requests')));
+    return (this.made.overwriteRequests ??= new OverwriteRequests(...this.table('overwrite_requests')));
   }
   get clocks() {
-    return (this.made.clocks ??= new Collection(this.table('clocks')));
+    return (this.made.clocks ??= new Collection(...this.table('clocks')));
   }
   get steps() {
-    return (this.made.steps ??= new Steps(this.table('steps')));
+    return (this.made.steps ??= new Steps(...this.table('steps')));
   }
   get deliveries() {
-    return (this.made.deliveries ??= new Deliveries(this.table('deliveries')));
+    return (this.made.deliveries ??= new Deliveries(...this.table('deliveries')));
   }
 }

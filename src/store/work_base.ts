@@ -1,26 +1,16 @@
 /**
  * What a unit of work is on every backend (store.ts's UnitOfWork over a WorkBase): the guards (a
- * read-only work writes nothing; only whole-state work replaces the state or removes an account), the
- * table wrappers (a row stored is frozen; an update applies its change to the row as stored now), an
- * account's removal with its named files. A backend adds only its storage: its rows (RowStore), its
- * files, its sequences, replacing and exporting the whole state, dropping an account's rows.
+ * read-only work writes nothing; only whole-state work replaces the state or removes an account; a
+ * collection's writes are checked against them: collections.ts), an account's removal with its named
+ * files. A backend adds only its storage: its rows (RowStore), its files, its sequences, replacing and
+ * exporting the whole state, dropping an account's rows.
  */
-import type { TableOps } from './collections.js';
+import type { RowStore } from './collections.js';
 import { namedFiles } from './files.js';
 import { StorageUnavailable, UnitOfWork, type PeerTopic, type SeqName, type WorkFiles } from './store.js';
-import { changed, deepFreeze, type Taken } from './table.js';
-import type { AnyRow, CollectionName, Collections, DbData } from '../domain/rows.js';
+import type { CollectionName, Collections, DbData } from '../domain/rows.js';
 
-/** A backend's rows of one collection: its reads (as TableOps has them), and the writes the base checked and froze. */
-export interface RowStore<R extends AnyRow> extends Omit<TableOps<R>, 'insert' | 'update' | 'remove'> {
-  /** The row as stored now, read to change it (locked for the change where the backend locks rows). */
-  current(id: string): Promise<R | undefined>;
-  /** Stores a new row; a unique key another row holds is refused with `taken`'s error. */
-  insert(row: R, taken?: Taken): Promise<void>;
-  /** Stores `after` in place of `before` (the row as `current` read it), refused as `insert` is. */
-  replace(before: R | undefined, after: R, taken?: Taken): Promise<void>;
-  remove(row: R): Promise<void>;
-}
+export type { RowStore } from './collections.js';
 
 export abstract class WorkBase {
   private made?: UnitOfWork;
@@ -38,7 +28,8 @@ export abstract class WorkBase {
   private unitOfWork(): UnitOfWork {
     const tell = this.tell?.bind(this);
     return new UnitOfWork({
-      table: (name) => this.table(name) as never,
+      rows: (name) => this.rows(name),
+      writable: () => this.writable(),
       tell:
         tell &&
         (async (topic, payload) => {
@@ -93,38 +84,6 @@ export abstract class WorkBase {
       remove: (id) => {
         this.writable();
         files.remove(id);
-      },
-    };
-  }
-
-  private table<K extends CollectionName>(name: K): TableOps<Collections[K]> {
-    type R = Collections[K];
-    const rows = this.rows(name);
-    // the reads are the backend's own (its rows' functions close over their work)
-    const { get, list, one, many, all, page } = rows;
-    return {
-      get,
-      list,
-      one,
-      many,
-      all,
-      page,
-      insert: async (row, taken) => {
-        this.writable();
-        const frozen = deepFreeze(row);
-        await rows.insert(frozen, taken);
-        return frozen;
-      },
-      update: async (row, change, taken) => {
-        this.writable();
-        const current = await rows.current(row.data.id);
-        const next: R = changed(name, row.data.id, current, change);
-        await rows.replace(current, next, taken);
-        return next;
-      },
-      remove: async (row) => {
-        this.writable();
-        await rows.remove(row);
       },
     };
   }
