@@ -27,7 +27,12 @@ export interface McpTarget {
   authorization?: string;
   /** The control API's admin token, where the server has one. */
   adminToken?: string;
+  /** A tool call not answered within this is the tool's error (MCP_CALL_TIMEOUT_MS by default). */
+  timeoutMs?: number;
 }
+
+/** How long a tool waits for its HTTP call: an advance that runs many steps and waits for their deliveries fits. */
+export const MCP_CALL_TIMEOUT_MS = 120_000;
 
 const INSTRUCTIONS = [
   'dipswitch simulates a telephony provider: /api/v1 (tools named by its operationIds, e.g. createCart) and its',
@@ -61,6 +66,7 @@ export function mcpServer(target: McpTarget): Server {
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   const byName = new Map(tools().map((t) => [t.name, t]));
+  const timeoutMs = target.timeoutMs ?? MCP_CALL_TIMEOUT_MS;
   const headers: Record<string, string> = {
     ...(target.key ? { authorization: `Bearer ${target.key}` } : {}),
     ...(target.authorization ? { authorization: target.authorization } : {}),
@@ -82,19 +88,23 @@ export function mcpServer(target: McpTarget): Server {
     if (problem) return { isError: true, content: [{ type: 'text', text: problem }] };
     const call = requestOf(tool, args);
     let res: Response;
+    let text: string;
     try {
       res = await fetch(new URL(call.path, target.url), {
         method: call.method,
         headers: { ...headers, ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: call.body !== undefined ? JSON.stringify(call.body) : undefined,
+        signal: AbortSignal.timeout(timeoutMs),
       });
+      text = await res.text();
     } catch (e) {
+      const err = e as Error;
+      const why = err.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : err.message;
       return {
         isError: true,
-        content: [{ type: 'text', text: `dipswitch at ${target.url} did not answer: ${(e as Error).message}` }],
+        content: [{ type: 'text', text: `${call.method} ${call.path} at ${target.url}: ${why}` }],
       };
     }
-    const text = await res.text();
     if (!res.ok) return { isError: true, content: [{ type: 'text', text: refusalText(res.status, text) }] };
     return { content: [{ type: 'text', text: text || `HTTP ${res.status}` }] };
   });

@@ -8,6 +8,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { mcpServer } from '../../src/mcp/server.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract.js';
 import { COMMAND } from '../support/cli_process.js';
@@ -184,5 +186,23 @@ describe('the MCP server, over stdio (dipswitch mcp) and over HTTP (/__sim/mcp)'
     } finally {
       await guarded.close();
     }
+  });
+
+  it("a tool call not answered in time is the tool's error, and the next call goes on", async () => {
+    const client = new Client({ name: 'test-agent', version: '1.0.0' });
+    const [ours, theirs] = InMemoryTransport.createLinkedPair();
+    await mcpServer({ url: server().base, key: 'demo-admin-key', timeoutMs: 200 }).connect(theirs);
+    await client.connect(ours);
+    clients.push(client);
+    const added = await tool(client, 'simAddFault', {
+      body: { match: { operation_id: 'listCarts' }, effect: { delay_ms: 1_000 }, times: 1 },
+    });
+    expect(added.error, added.text).toBe(false);
+    expect(await tool(client, 'listCarts', {})).toMatchObject({
+      error: true,
+      text: `GET /api/v1/carts at ${server().base}: no answer within 0.2 s`,
+    });
+    const next = await tool(client, 'listCarts', {});
+    expect(next.error, next.text).toBe(false);
   });
 });
