@@ -6,10 +6,9 @@ import type { ValidateFunction } from 'ajv';
 import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
 import { DomainError } from '../domain/errors.js';
 import type { FaultEffect } from '../engine/faults.js';
-import type { CallerRows } from '../store/store.js';
+import type { CallerRows, UnitOfWork } from '../store/store.js';
 import type { Answer } from './answer.js';
 import type { Work } from '../engine/work.js';
-import type { UnitOfWork } from '../store/store.js';
 import { authorize, credentialsIn, principalOf } from '../handling/principal.js';
 import { declaredQuery, ownOrigin, parseJsonBody, type Call, type Reply } from './call.js';
 import {
