@@ -6,6 +6,7 @@ import type { Ids, Logger, Random } from './deps.js';
 import type { Limits } from './limits.js';
 import type { Clocks } from './engine/clock.js';
 import type { DeliveryWorker } from './engine/deliveries.js';
+import type { Listeners } from './engine/listeners.js';
 import type { Faults } from './engine/faults.js';
 import type { Metrics } from './engine/metrics.js';
 import type { Journal } from './engine/journal.js';
@@ -43,6 +44,8 @@ export interface Runtime {
   /** Coverage of the contract, kept past the accounts that made it (`GET /__sim/coverage`). */
   coverage: Coverage;
   deliveries: DeliveryWorker;
+  /** The listeners of accounts' deliveries (`dipswitch listen`) connected here, and those other instances told of. */
+  listeners: Listeners;
   /** SMPP: the binds of this process, what a bind does to the account, and the server (src/smpp/) once listening. */
   smpp: { binds: SmppBinds; hooks: SmppHooks; server?: { close(): Promise<void> } };
   scheduler: Scheduler;

@@ -16,11 +16,14 @@ import {
   silentLogger,
   systemRandom,
   wallClock,
+  type Ids,
   type Logger,
   type Random,
 } from './deps.js';
 import { Clocks } from './engine/clock.js';
 import { DeliveryWorker } from './engine/deliveries.js';
+import { Listeners } from './engine/listeners.js';
+import { admits } from './handling/principal.js';
 import { classify, OutboundPolicy, type Deniable } from './engine/transport/outbound.js';
 import { Faults } from './engine/faults.js';
 import { Journal } from './engine/journal.js';
@@ -148,6 +151,18 @@ function wireSmpp(parts: {
   };
 }
 
+/** The listeners (`dipswitch listen`); an attempt another instance hands over is made by this one's worker. */
+function listenersOf(instance: string, store: Store, ids: Ids, deliveries: () => DeliveryWorker): Listeners {
+  return new Listeners({
+    instance,
+    peers: store.peers,
+    id: () => ids.ulid(),
+    wall: wallClock,
+    admits: (authorization) => admits((key) => store.caller(key), authorization),
+    request: (accountId, deliveryId) => deliveries().listened(accountId, deliveryId),
+  });
+}
+
 /** What a bind closed for a full window of deliver_sm it never answered says in the log. */
 const stalledBind = (logger: Logger) => (bind: Bound) =>
   logger.warn(
@@ -186,9 +201,11 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   // the binds journal their deliver_sm through the hooks, made below (they wake the worker)
   const binds = new SmppBinds((exchange) => hooks.journal(exchange), stalledBind(logger));
   const metrics = serverMetrics({ store, units: runner, journal, clocks, smppBinds: () => binds.total() });
+  const listeners: Listeners = listenersOf(instance, store, ids, () => deliveries);
   const deliveries = new DeliveryWorker({
     metrics,
     smpp: binds,
+    listeners,
     settled: settleDelivery,
     units: runner,
     clocks,
@@ -226,13 +243,14 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     store,
     clocks,
     ids,
-    ...{ random, logger, faults, journal, coverage, deliveries, scheduler, snapshots, fixtures, limits },
+    ...{ random, logger, faults, journal, coverage, deliveries, listeners, scheduler, snapshots, fixtures, limits },
     scenarios: new ScenarioShelf(opts.scenarioDirs),
     streams: new Set(),
     work: (accountId, fn, workOpts) => runner.work(accountId, fn, workOpts),
     run: (scope, fn) => runner.run(scope, fn),
     ...resets({ units: runner, fixtures, faults, journal, coverage, clocks, scheduler, ids, random }),
     async close() {
+      listeners.close();
       for (const end of [...runtime.streams]) end();
       await runtime.smpp.server?.close();
       scheduler.stop();

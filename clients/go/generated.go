@@ -657,6 +657,58 @@ type Delivery struct {
 	Note          *string           `json:"note,omitempty"` // What the log says of the delivery besides its attempts, such as an auth method without its credentials.
 }
 
+// Listener is a shape of the control API: A listener as `GET /__sim/listen` opened it.
+type Listener struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	All       bool   `json:"all"`
+	AccountID string `json:"account_id"`
+}
+
+// ListenedDeliveryKind is a value of the control API.
+type ListenedDeliveryKind string
+
+// The values of ListenedDeliveryKind.
+const (
+	ListenedDeliveryKindEvent  ListenedDeliveryKind = "event"
+	ListenedDeliveryKindCDR    ListenedDeliveryKind = "cdr"
+	ListenedDeliveryKindSMS    ListenedDeliveryKind = "sms"
+	ListenedDeliveryKindMMS    ListenedDeliveryKind = "mms"
+	ListenedDeliveryKindDLR    ListenedDeliveryKind = "dlr"
+	ListenedDeliveryKindRoute  ListenedDeliveryKind = "route"
+	ListenedDeliveryKindResult ListenedDeliveryKind = "result"
+)
+
+// ListenedDeliveryMethod is a value of the control API.
+type ListenedDeliveryMethod string
+
+// The values of ListenedDeliveryMethod.
+const (
+	ListenedDeliveryMethodGET  ListenedDeliveryMethod = "GET"
+	ListenedDeliveryMethodPOST ListenedDeliveryMethod = "POST"
+	ListenedDeliveryMethodPUT  ListenedDeliveryMethod = "PUT"
+)
+
+// ListenedDelivery is a shape of the control API: One attempt of a delivery, as a listener receives it: the request as sent, to be sent on to the local receiver unchanged (a signature over the body stays valid).
+type ListenedDelivery struct {
+	ID         string                 `json:"id"` // The attempt's id here
+	DeliveryID string                 `json:"delivery_id"`
+	Kind       ListenedDeliveryKind   `json:"kind"`
+	Target     string                 `json:"target"` // The delivery's target: an `http(s)://NAME.listen.invalid/...` URL, or the URL it names (a listener with `all`). Its path and query are kept under the local URL.
+	Method     ListenedDeliveryMethod `json:"method"`
+	Headers    map[string]string      `json:"headers"`
+	BodyBase64 string                 `json:"body_base64"` // The body's bytes.
+}
+
+// ListenerAnswer is a shape of the control API.
+type ListenerAnswer struct {
+	ID      string            `json:"id"`
+	Status  *int              `json:"status,omitempty"` // The local receiver's status.
+	Headers map[string]string `json:"headers,omitempty"`
+	Body    *string           `json:"body,omitempty"`  // The local receiver's answer (a route callback's routing), as text.
+	Error   *string           `json:"error,omitempty"` // Why the local receiver gave no answer.
+}
+
 // DeliveryList is a shape of the control API.
 type DeliveryList struct {
 	Count      int        `json:"count"`
@@ -742,6 +794,8 @@ var (
 	OpSimMetrics          = Operation{"simMetrics", "GET", "/__sim/metrics"}
 	OpSimRequestStream    = Operation{"simRequestStream", "GET", "/__sim/requests/stream"}
 	OpSimMcp              = Operation{"simMcp", "POST", "/__sim/mcp"}
+	OpSimListen           = Operation{"simListen", "GET", "/__sim/listen"}
+	OpSimListenAnswer     = Operation{"simListenAnswer", "POST", "/__sim/listen/answers"}
 	OpSimRedeliver        = Operation{"simRedeliver", "POST", "/__sim/deliveries/{id}/redeliver"}
 )
 
@@ -786,5 +840,7 @@ var ContractOperations = []Operation{
 	OpSimMetrics,
 	OpSimRequestStream,
 	OpSimMcp,
+	OpSimListen,
+	OpSimListenAnswer,
 	OpSimRedeliver,
 }

@@ -14,6 +14,7 @@ import { MESSAGE_ID_FORMS } from '../domain/smpp_addresses.js';
 import { LIMIT_FLAGS, LIMIT_MIN } from '../limits.js';
 import type { CheckReceiverFlags } from './commands.js';
 import type { CoverageFlags } from './coverage.js';
+import type { ListenFlags } from './listen.js';
 import { proxy, type ProxyFlags } from './proxy.js';
 import { applyConfig, nearest } from './config.js';
 import { listenOptions, logOptions, opt } from './options.js';
@@ -149,6 +150,37 @@ function mcpCommand(root: Command): void {
     .action(async (f: { url: string; key?: string; adminToken?: string }) => (await import('./mcp.js')).mcp(f));
 }
 
+/** `listen`: a hosted dipswitch's deliveries forwarded to a local URL (src/cli/listen.ts). */
+function listenCommand(root: Command): void {
+  root
+    .command('listen')
+    .description("receive an account's deliveries from a (hosted) dipswitch and forward each to a local URL")
+    .addOption(
+      new Option('--url <url>', 'the dipswitch, e.g. https://sandbox.example.com')
+        .env('DIPSWITCH_URL')
+        .argParser(url)
+        .makeOptionMandatory(),
+    )
+    .addOption(new Option('--key <key>', "the account's or sandbox's key").env('DIPSWITCH_KEY').makeOptionMandatory())
+    .addOption(
+      new Option('--forward-to <url>', "where each delivery goes; the target's path and query are kept under it")
+        .env('DIPSWITCH_FORWARD_TO')
+        .argParser(url)
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option('--name <name>', 'receive the targets http(s)://NAME.listen.invalid')
+        .env('DIPSWITCH_LISTEN_NAME')
+        .default('default'),
+    )
+    .addOption(
+      new Option('--all', 'receive every HTTP delivery of the account, whatever its target').env(
+        'DIPSWITCH_LISTEN_ALL',
+      ),
+    )
+    .action(async (f: ListenFlags) => (await import('./listen.js')).listen(f));
+}
+
 /** The command line: every command and flag (its environment variable with it). */
 export function program(): Command {
   const root = new Command('dipswitch')
@@ -203,6 +235,8 @@ export function program(): Command {
   coverageCommand(root);
 
   mcpCommand(root);
+
+  listenCommand(root);
 
   root
     .command('scenario')

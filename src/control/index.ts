@@ -16,6 +16,7 @@ import { snapshotHandlers } from './snapshots.js';
 import { verifyHandlers } from './verify.js';
 import { coverageHandlers } from './coverage.js';
 import { agentHandlers } from './agents.js';
+import { listenerHandlers } from './listeners.js';
 
 export const simHandlers: SimHandlerMap = {
   ...metaHandlers,
@@ -29,4 +30,5 @@ export const simHandlers: SimHandlerMap = {
   ...verifyHandlers,
   ...coverageHandlers,
   ...agentHandlers,
+  ...listenerHandlers,
 };

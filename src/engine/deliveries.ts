@@ -30,6 +30,9 @@ import { mm4Attempt } from './transport/mm4_attempt.js';
 import { smppAttempt } from './transport/smpp_attempt.js';
 import { sftpAttempt } from './transport/sftp_attempt.js';
 import { chatAttempt } from './transport/chat_attempt.js';
+import { listenAttempt, listenedRequest } from './transport/listen_attempt.js';
+import type { ListenedRequest, Listeners } from './listeners.js';
+import type { AttemptContext } from './transport/attempt.js';
 
 export { DELIVERY_TIMEOUT_MS } from './transport/attempt.js';
 
@@ -55,6 +58,8 @@ export interface DeliveryWorkerOptions {
   logger: Logger;
   /** The SMPP binds of this process. */
   smpp: SmppBinds;
+  /** The listeners (`dipswitch listen`): an HTTP delivery they take goes to them rather than to its target. */
+  listeners: Pick<Listeners, 'send' | 'routes'>;
 }
 
 /** The most of a body sent that the log keeps (the body sent is whole). */
@@ -223,20 +228,41 @@ export class DeliveryWorker {
     }
   }
 
-  /** One attempt: refused by policy, failed by an injected fault, or really sent by its transport. */
+  /**
+   * One attempt: refused by policy, failed by an injected fault, or really sent by its transport (an
+   * HTTP request a listener takes by its listener, outside the policy: it does not go to its target).
+   */
   private async attempt(row: DeliveryRow, fault: FaultEffect | undefined): Promise<Outcome> {
-    const { units, clocks, policy, faults, smpp } = this.opts;
+    const { units, clocks, policy, listeners } = this.opts;
     const clock = await units.run({ read: true }, (w) => clocks.of(w, row.account_id));
     const attempt: Attempt = { at: clock.iso(), status: null, error: null, duration_ms: 0 };
-    const refusal = policy.refusal(row.request.url);
+    const listened = transportOf(row.request) === 'http' && listeners.routes(row.account_id, row.request.url);
+    const refusal = listened ? null : policy.refusal(row.request.url);
     if (refusal) return refusedOutcome(attempt, refusal);
     if (fault?.fail) return outcomeOf({ ...attempt, error: 'injected fault' }, null);
     const started = stopwatch();
     // cast: transportOf names the transport of the request's own variant, which TypeScript cannot follow
-    const transport = TRANSPORTS[transportOf(row.request)] as Transport;
-    const file = (id: string) => units.run({ read: true }, (w) => w.files.get(id));
-    const outcome = await transport(row, row.request, attempt, { policy, faults, smpp, file, nowMs: clock.ms() });
+    const transport = (listened ? listenAttempt : TRANSPORTS[transportOf(row.request)]) as Transport;
+    const outcome = await transport(row, row.request, attempt, this.context(clock.ms()));
     return { ...outcome, attempt: { ...outcome.attempt, duration_ms: elapsedMs(started) } };
+  }
+
+  private context(nowMs: number): AttemptContext {
+    const { units, policy, faults, smpp, listeners } = this.opts;
+    const file = (id: string) => units.run({ read: true }, (w) => w.files.get(id));
+    return { policy, faults, smpp, listeners, file, nowMs };
+  }
+
+  /** A delivery's HTTP request as a listener receives it, made now (an attempt another instance handed over). */
+  async listened(accountId: string, deliveryId: string): Promise<ListenedRequest | undefined> {
+    const { units, clocks } = this.opts;
+    const [row, clock] = await units.run({ read: true }, async (w) => [
+      await w.deliveries.get(accountId, deliveryId),
+      await clocks.of(w, accountId),
+    ]);
+    const spec = row?.request;
+    if (!row || !spec || (spec.method !== 'GET' && spec.method !== 'POST' && spec.method !== 'PUT')) return undefined;
+    return listenedRequest(row, spec, this.context(clock.ms()));
   }
 
   /** Logs the attempts, removes the step, and schedules the retry or settles the delivery, in one work. */

@@ -771,6 +771,55 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/__sim/listen": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * Listen to the account's deliveries
+         * @description Server-sent events (`text/event-stream`) for `dipswitch listen` (docs/hosted.md): the account's HTTP deliveries
+         *     whose target is `http://NAME.listen.invalid` or `https://NAME.listen.invalid` (any path and query after it: the
+         *     reserved `.invalid` name never resolves, so no real receiver has it), or with `all` every HTTP delivery of the account
+         *     whatever its target, as each attempt is made. First `event: listening` with a `listener` as JSON; then `event:
+         *     delivery` with a `listened_delivery` for each attempt, whose answer is posted to `POST /__sim/listen/answers`
+         *     within 10 s (else the attempt failed); a comment line every 15 s keeps the connection open. The attempt's outcome
+         *     is the answer's, retried as for any target; an attempt in flight when the stream ends failed. Before the server
+         *     closes a stream it sends `event: closed` with `{"reason": ...}`: the key was revoked or deactivated, or the
+         *     account removed. A key's stream is its account's; at most 5 listeners per account, 20 deliveries in flight per
+         *     listener; one more listener answers 422 `limit_reached`.
+         */
+        readonly get: operations["simListen"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/listen/answers": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Answer a delivery a listener received
+         * @description What the local receiver answered a `listened_delivery` (or why it could not be reached), by its `id`. Taken whichever instance of a shared store receives it; an answer for no delivery in flight, or another account's, is ignored.
+         */
+        readonly post: operations["simListenAnswer"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/__sim/deliveries/{id}/redeliver": {
         readonly parameters: {
             readonly query?: never;
@@ -1277,6 +1326,42 @@ export interface components {
             readonly next_attempt_at: string | null;
             /** @description What the log says of the delivery besides its attempts, such as an auth method without its credentials. */
             readonly note?: string | null;
+        };
+        /** @description A listener as `GET /__sim/listen` opened it. */
+        readonly listener: {
+            readonly id: string;
+            readonly name: string;
+            readonly all: boolean;
+            readonly account_id: string;
+        };
+        /** @description One attempt of a delivery, as a listener receives it: the request as sent, to be sent on to the local receiver unchanged (a signature over the body stays valid). */
+        readonly listened_delivery: {
+            /** @description The attempt's id here */
+            readonly id: string;
+            readonly delivery_id: string;
+            /** @enum {string} */
+            readonly kind: "event" | "cdr" | "sms" | "mms" | "dlr" | "route" | "result";
+            /** @description The delivery's target: an `http(s)://NAME.listen.invalid/...` URL, or the URL it names (a listener with `all`). Its path and query are kept under the local URL. */
+            readonly target: string;
+            /** @enum {string} */
+            readonly method: "GET" | "POST" | "PUT";
+            readonly headers: {
+                readonly [key: string]: string;
+            };
+            /** @description The body's bytes. */
+            readonly body_base64: string;
+        };
+        readonly listener_answer: {
+            readonly id: string;
+            /** @description The local receiver's status. */
+            readonly status?: number;
+            readonly headers?: {
+                readonly [key: string]: string;
+            };
+            /** @description The local receiver's answer (a route callback's routing), as text. */
+            readonly body?: string;
+            /** @description Why the local receiver gave no answer. */
+            readonly error?: string;
         };
         readonly delivery_list: {
             readonly count: number;
@@ -2493,6 +2578,67 @@ export interface operations {
                 };
             };
             /** @description A notification, taken. */
+            readonly 202: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 422: components["responses"]["unprocessable"];
+        };
+    };
+    readonly simListen: {
+        readonly parameters: {
+            readonly query?: {
+                /** @description The listener's name: the NAME of the `http(s)://NAME.listen.invalid` targets it receives. */
+                readonly name?: string;
+                /** @description Every HTTP delivery of the account, whatever its target, while the listener is connected. */
+                readonly all?: boolean;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The stream. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/event-stream": string;
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 422: components["responses"]["unprocessable"];
+        };
+    };
+    readonly simListenAnswer: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                /**
+                 * @example {
+                 *       "id": "01JD2ZB8Q5VZ3N3C4W0Y6R7T9K",
+                 *       "status": 200,
+                 *       "headers": {
+                 *         "content-type": "text/plain"
+                 *       },
+                 *       "body": "ok"
+                 *     }
+                 */
+                readonly "application/json": components["schemas"]["listener_answer"];
+            };
+        };
+        readonly responses: {
+            /** @description Taken. */
             readonly 202: {
                 headers: {
                     readonly [name: string]: unknown;

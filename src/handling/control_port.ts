@@ -9,6 +9,7 @@ import type { Coverage } from '../engine/coverage.js';
 import type { DeliveryWorker } from '../engine/deliveries.js';
 import type { Faults } from '../engine/faults.js';
 import type { Journal } from '../engine/journal.js';
+import type { Listeners } from '../engine/listeners.js';
 import type { Metrics } from '../engine/metrics.js';
 import type { Snapshots } from '../engine/sandboxes.js';
 import type { Scheduler } from '../engine/scheduler.js';
@@ -26,6 +27,7 @@ export interface ControlPort {
   faults: Pick<Faults, 'add' | 'list' | 'remove'>;
   deliveries: Pick<DeliveryWorker, 'redeliver' | 'sendNow'>;
   journal: Pick<Journal, 'page' | 'listen'>;
+  listeners: Pick<Listeners, 'open' | 'answer'>;
   coverage: Pick<Coverage, 'of' | 'knows'>;
   snapshots: Pick<Snapshots, 'save' | 'restore' | 'list'>;
   metrics: Pick<Metrics, 'text' | 'registry'>;
@@ -39,7 +41,7 @@ export interface ControlPort {
 
 /** The port of a running simulator: each member narrowed to what the control API uses, bound to the runtime's parts. */
 export function controlPort(runtime: Runtime): ControlPort {
-  const { clocks, scheduler, faults, deliveries, journal, coverage, snapshots, metrics, ids } = runtime;
+  const { clocks, scheduler, faults, deliveries, journal, coverage, snapshots, metrics, ids, listeners } = runtime;
   return {
     work: (accountId, fn, opts) => runtime.work(accountId, fn, opts),
     run: (scope, fn) => runtime.run(scope, fn),
@@ -67,6 +69,7 @@ export function controlPort(runtime: Runtime): ControlPort {
       sendNow: (...a) => deliveries.sendNow(...a),
     },
     journal: { page: (...a) => journal.page(...a), listen: (...a) => journal.listen(...a) },
+    listeners: { open: (...a) => listeners.open(...a), answer: (...a) => listeners.answer(...a) },
     coverage: { of: (...a) => coverage.of(...a), knows: (...a) => coverage.knows(...a) },
     snapshots: {
       save: (...a) => snapshots.save(...a),

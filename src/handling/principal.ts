@@ -66,3 +66,17 @@ export function authorize(principal: Principal, scope: Scope): void {
     ]);
   }
 }
+
+/**
+ * Whether an Authorization still names an active key of an account (a listener's stream closes when
+ * not); a store that fails to answer keeps it (only a refusal says no).
+ */
+export async function admits(caller: (key: KeyLookup) => Promise<CallerRows>, authorization: string): Promise<boolean> {
+  try {
+    const { key, secret } = credentialsIn(authorization);
+    principalOf(await caller(key), secret);
+    return true;
+  } catch (e) {
+    return !(e instanceof DomainError);
+  }
+}

@@ -22,7 +22,14 @@ export interface Tool {
 }
 
 /** Operations that are no tool: a live stream, the dashboard's pages, the MCP endpoint itself (uploads are left out by their body). */
-const LEFT_OUT = new Set(['simRequestStream', 'simDashboard', 'simDashboardAsset', 'simMcp']);
+const LEFT_OUT = new Set([
+  'simRequestStream',
+  'simDashboard',
+  'simDashboardAsset',
+  'simMcp',
+  'simListen',
+  'simListenAnswer',
+]);
 
 /** Writes each `$ref` of `document` in place, once per branch (a reference to itself inside itself is `{}`). */
 function deref(node: unknown, document: Json, seen: readonly string[] = []): unknown {

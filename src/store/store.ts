@@ -144,9 +144,9 @@ export class UnitOfWork extends Tables {
 /**
  * What instances over one store tell each other: steps scheduled (an account id, `*` for all), calls
  * journaled, a message waiting for an SMPP bind of a key (its id), the rows of callers changed (the
- * accounts' ids, `*` for all), the fault rules changed.
+ * accounts' ids, `*` for all), the fault rules changed, who listens and what a listener heard (src/engine/listeners.ts).
  */
-export type PeerTopic = 'steps' | 'journal' | 'smpp' | 'callers' | 'faults';
+export type PeerTopic = 'steps' | 'journal' | 'smpp' | 'callers' | 'faults' | 'listeners';
 
 /** The other instances over the same store (PostgreSQL's LISTEN/NOTIFY). */
 export interface Peers {

@@ -97,6 +97,8 @@ const PLAN: (string | { call: string; path: string })[] = [
   'simVerifyRequests',
   'simVerifyDeliveries',
   'simMcp',
+  // an answer for no delivery in flight: taken, and ignored
+  'simListenAnswer',
   // it answers the next GET of the numbers with a 503
   'simAddFault',
   // last: back to the fixtures (with Demo's key: Demo alone)

@@ -66,11 +66,13 @@ describe('the MCP server, over stdio (dipswitch mcp) and over HTTP (/__sim/mcp)'
     const names = new Set(tools.map((t) => t.name));
     for (const id of ['simCreateSandbox', 'simInboundSms', 'simAdvance', 'simVerifyRequests', 'createSwitch'])
       expect(names, id).toContain(id);
-    // no operation is left out but the stream, the dashboard's pages, this endpoint and the uploads
+    // no operation is left out but the streams, the dashboard's pages, this endpoint, a listener's answers and the uploads
     const contractIds = [...loadContract('sim').operations.keys(), ...loadContract().operations.keys()];
     expect(contractIds.filter((id) => !names.has(id)).sort()).toEqual([
       'simDashboard',
       'simDashboardAsset',
+      'simListen',
+      'simListenAnswer',
       'simMcp',
       'simRequestStream',
       'uploadCartRequestDocument',

@@ -8,6 +8,7 @@ import type { Faults } from '../faults.js';
 import type { OutboundResponse } from './http_client.js';
 import type { OutboundPolicy } from './outbound.js';
 import type { SmppBinds } from './smpp_binds.js';
+import type { Listeners } from '../listeners.js';
 
 /** How long an attempt waits for its answer. */
 export const DELIVERY_TIMEOUT_MS = 5_000;
@@ -47,11 +48,12 @@ export const refusedOutcome = (attempt: Attempt, why: string): Outcome => ({
   response: null,
 });
 
-/** What a transport may use: the outbound policy, the fault rules, this process's SMPP binds, the stored files. */
+/** What a transport may use: the outbound policy, the fault rules, this process's SMPP binds and listeners, the stored files. */
 export interface AttemptContext {
   policy: OutboundPolicy;
   faults: Faults;
   smpp: SmppBinds;
+  listeners: Pick<Listeners, 'send'>;
   /** A stored file (a result file a delivery sends), read in a unit of work of its own. */
   file(id: string): Promise<Buffer | undefined>;
   /** The account's clock now, in ms (an archive's time). */

@@ -662,6 +662,46 @@ Delivery = TypedDict(
     },
 )
 
+Listener = TypedDict(
+    "Listener",
+    {
+        "id": str,
+        "name": str,
+        "all": bool,
+        "account_id": str,
+    },
+)
+"""A listener as `GET /__sim/listen` opened it."""
+
+ListenedDeliveryKind = Literal["event", "cdr", "sms", "mms", "dlr", "route", "result"]
+
+ListenedDeliveryMethod = Literal["GET", "POST", "PUT"]
+
+ListenedDelivery = TypedDict(
+    "ListenedDelivery",
+    {
+        "id": str,
+        "delivery_id": str,
+        "kind": ListenedDeliveryKind,
+        "target": str,
+        "method": ListenedDeliveryMethod,
+        "headers": Dict[str, str],
+        "body_base64": str,
+    },
+)
+"""One attempt of a delivery, as a listener receives it: the request as sent, to be sent on to the local receiver unchanged (a signature over the body stays valid)."""
+
+ListenerAnswer = TypedDict(
+    "ListenerAnswer",
+    {
+        "id": str,
+        "status": NotRequired[int],
+        "headers": NotRequired[Dict[str, str]],
+        "body": NotRequired[str],
+        "error": NotRequired[str],
+    },
+)
+
 DeliveryList = TypedDict(
     "DeliveryList",
     {
@@ -765,5 +805,7 @@ CONTRACT_OPERATIONS: Dict[str, Operation] = {
     "simMetrics": Operation("simMetrics", "GET", "/__sim/metrics"),
     "simRequestStream": Operation("simRequestStream", "GET", "/__sim/requests/stream"),
     "simMcp": Operation("simMcp", "POST", "/__sim/mcp"),
+    "simListen": Operation("simListen", "GET", "/__sim/listen"),
+    "simListenAnswer": Operation("simListenAnswer", "POST", "/__sim/listen/answers"),
     "simRedeliver": Operation("simRedeliver", "POST", "/__sim/deliveries/{id}/redeliver"),
 }

@@ -1,0 +1,36 @@
+/** `dipswitch listen`: a hosted dipswitch's deliveries to this machine, forwarded to a local URL (src/testing/listener.ts). */
+import { listen as start, type Forwarded } from '../testing/listener.js';
+import { Stop } from './stop.js';
+
+export interface ListenFlags {
+  url: string;
+  key: string;
+  forwardTo: string;
+  name: string;
+  all?: boolean;
+}
+
+/** One line per delivery: time, kind, target, where it went, the local status (or why none), latency. */
+export const forwardedLine = (f: Forwarded): string =>
+  `${f.at}  ${f.kind.padEnd(6)} ${f.target} -> ${f.forwarded_to}  ${f.status ?? `failed: ${f.error ?? ''}`}  ${Math.round(f.latency_ms)} ms`;
+
+export async function listen(f: ListenFlags): Promise<void> {
+  const listening = start({
+    url: f.url,
+    key: f.key,
+    forwardTo: f.forwardTo,
+    name: f.name,
+    all: f.all,
+    onListening: (l) =>
+      process.stdout.write(
+        `listening as ${l.name}${l.all ? ' (every HTTP delivery of the account)' : ` (targets http(s)://${l.name}.listen.invalid)`} of account ${l.account_id}, forwarding to ${f.forwardTo}\n`,
+      ),
+    onDelivery: (d) => process.stdout.write(`${forwardedLine(d)}\n`),
+    onCut: (why) => process.stderr.write(`the stream was cut (${why}); connecting again\n`),
+  });
+  const interrupt = () => listening.close();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  const why = await listening.stopped;
+  if (why !== 'closed') throw new Stop(why, 1);
+}

@@ -1,0 +1,254 @@
+/**
+ * A listener of a (hosted) dipswitch's deliveries, for `dipswitch listen` and a client team's tests:
+ * it holds `GET /__sim/listen` open with an account's key, sends each delivery on to a local URL with
+ * its method, headers and body as they came (a signature over the body stays valid), and posts the
+ * local answer back. After a cut it connects again; the attempt in flight then failed on the server
+ * and is retried there as the delivery's policy says.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { elapsedMs, stopwatch, wallClock } from '../deps.js';
+import type { components } from '../generated/sim.js';
+
+type ListenedDelivery = components['schemas']['listened_delivery'];
+type ListenerAnswer = components['schemas']['listener_answer'];
+export type ListenerShape = components['schemas']['listener'];
+
+/** How long the local receiver has to answer (the server waits 10 s in all). */
+const LOCAL_TIMEOUT_MS = 5_000;
+/** The most of a local answer sent back. */
+const ANSWER_BYTES = 1024 * 1024;
+/** Headers not sent on: they are the hop's own, made again for the local request. */
+const HOP = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive']);
+
+export interface ListenOptions {
+  /** The dipswitch, e.g. https://sandbox.example.com. */
+  url: string;
+  /** An account's (or a sandbox's) key: the listener receives that account's deliveries. */
+  key: string;
+  /** Where each delivery goes, e.g. http://127.0.0.1:3000; the target's path and query are kept under it. */
+  forwardTo: string;
+  /** The NAME of the `http(s)://NAME.listen.invalid` targets it receives (default `default`). */
+  name?: string;
+  /** Every HTTP delivery of the account, whatever its target. */
+  all?: boolean;
+  /** Each delivery once it was answered locally (or not). */
+  onDelivery?(forwarded: Forwarded): void;
+  /** The stream connected (again). */
+  onListening?(listener: ListenerShape): void;
+  /** The stream was cut; it connects again after `reconnectMs` (default 1 s). */
+  onCut?(why: string): void;
+  reconnectMs?: number;
+}
+
+/** One delivery as the listener forwarded it. */
+export interface Forwarded {
+  at: string;
+  id: string;
+  delivery_id: string;
+  kind: string;
+  target: string;
+  forwarded_to: string;
+  status: number | null;
+  error: string | null;
+  latency_ms: number;
+}
+
+export interface Listening {
+  /** The first `listening` event: the server took the listener. */
+  ready: Promise<ListenerShape>;
+  /** Resolves with why the listener stopped for good (closed by the server, refused, or `close()`). */
+  stopped: Promise<string>;
+  close(): void;
+}
+
+/** The local URL of a target: the target's path and query under `forwardTo`'s path. */
+export function localUrl(forwardTo: string, target: string): string {
+  const base = new URL(forwardTo);
+  let path = '';
+  let search = '';
+  try {
+    const t = new URL(target);
+    path = t.pathname === '/' ? '' : t.pathname;
+    search = t.search;
+  } catch {
+    // a target that is not a URL keeps nothing of its own
+  }
+  if (path) base.pathname = `${base.pathname.replace(/\/$/, '')}${path}`;
+  if (search) base.search = search;
+  return base.toString();
+}
+
+/** Sends one request and reads its answer (at most ANSWER_BYTES); rejects on no answer in time. */
+function exchange(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const call = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+      target,
+      { method, headers: { ...headers, 'content-length': String(body.length) }, timeout: LOCAL_TIMEOUT_MS },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        res.on('data', (c: Buffer) => {
+          if (kept < ANSWER_BYTES) chunks.push(c.subarray(0, ANSWER_BYTES - kept));
+          kept += c.length;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: flat(res), body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
+    call.on('timeout', () => call.destroy(new Error(`no answer within ${LOCAL_TIMEOUT_MS} ms`)));
+    call.on('error', reject);
+    call.end(body);
+  });
+}
+
+const flat = (res: IncomingMessage): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
+  );
+
+/** Events of a text/event-stream, as they complete. */
+function events(res: IncomingMessage, fn: (event: string, data: string) => void): void {
+  let buffered = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    buffered += chunk;
+    let end: number;
+    while ((end = buffered.indexOf('\n\n')) >= 0) {
+      const block = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      if (data.length) fn(event, data.join('\n'));
+    }
+  });
+}
+
+/** Sends one delivery on to its local URL and its answer (or why there was none) back to the server. */
+async function forward(opts: ListenOptions, d: ListenedDelivery): Promise<Forwarded> {
+  const started = stopwatch();
+  const to = localUrl(opts.forwardTo, d.target);
+  const headers = Object.fromEntries(Object.entries(d.headers).filter(([k]) => !HOP.has(k.toLowerCase())));
+  let status: number | null = null;
+  let error: string | null = null;
+  let answer: ListenerAnswer;
+  try {
+    const got = await exchange(to, d.method, headers, Buffer.from(d.body_base64, 'base64'));
+    status = got.status;
+    answer = { id: d.id, status: got.status, headers: got.headers, body: got.body };
+  } catch (e) {
+    error = (e as Error).message;
+    answer = { id: d.id, error: `${to}: ${error}`.slice(0, 2000) };
+  }
+  const latency_ms = elapsedMs(started);
+  const posted = Buffer.from(JSON.stringify(answer));
+  const postHeaders = { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json' };
+  const answers = `${opts.url.replace(/\/$/, '')}/__sim/listen/answers`;
+  // the server is away: the attempt fails there in time and is retried
+  await exchange(answers, 'POST', postHeaders, posted).catch(() => undefined);
+  const at = new Date(wallClock()).toISOString();
+  return {
+    at,
+    id: d.id,
+    delivery_id: d.delivery_id,
+    kind: d.kind,
+    target: d.target,
+    forwarded_to: to,
+    status,
+    error,
+    latency_ms,
+  };
+}
+
+/** One listener's connection, made again after each cut until it stops. */
+class Connection {
+  private done = false;
+  private cutting = false;
+  private current: { destroy(): void } | undefined;
+  private readonly settle: { ready(l: ListenerShape): void; refused(e: Error): void; stop(why: string): void };
+  readonly listening: Listening;
+
+  constructor(private readonly opts: ListenOptions) {
+    let settle = { ready: (_l: ListenerShape) => {}, refused: (_e: Error) => {}, stop: (_why: string) => {} };
+    const ready = new Promise<ListenerShape>(
+      (resolve, reject) => (settle = { ...settle, ready: resolve, refused: reject }),
+    );
+    // a listener never ready says why in `stopped`
+    ready.catch(() => undefined);
+    const stopped = new Promise<string>((resolve) => (settle = { ...settle, stop: resolve }));
+    this.settle = settle;
+    this.listening = { ready, stopped, close: () => this.finish('closed') };
+  }
+
+  private finish(why: string): void {
+    if (this.done) return;
+    this.done = true;
+    this.current?.destroy();
+    this.settle.refused(new Error(why));
+    this.settle.stop(why);
+  }
+
+  private cut(why: string): void {
+    if (this.done || this.cutting) return;
+    this.cutting = true;
+    this.opts.onCut?.(why);
+    setTimeout(() => {
+      this.cutting = false;
+      this.connect();
+    }, this.opts.reconnectMs ?? 1_000);
+  }
+
+  private heard(event: string, data: string): void {
+    if (event === 'listening') {
+      const shape = JSON.parse(data) as ListenerShape;
+      this.opts.onListening?.(shape);
+      this.settle.ready(shape);
+    } else if (event === 'delivery')
+      void forward(this.opts, JSON.parse(data) as ListenedDelivery).then((f) => this.opts.onDelivery?.(f));
+    else if (event === 'closed')
+      this.finish(`closed by the server: ${(JSON.parse(data) as { reason: string }).reason}`);
+  }
+
+  connect(): void {
+    if (this.done) return;
+    const { name = 'default', all } = this.opts;
+    const query = new URLSearchParams({ name, ...(all ? { all: 'true' } : {}) });
+    const url = new URL(`${this.opts.url.replace(/\/$/, '')}/__sim/listen?${query.toString()}`);
+    const headers = { authorization: `Bearer ${this.opts.key}`, accept: 'text/event-stream' };
+    const call = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { headers });
+    this.current = call;
+    call.on('response', (res) => {
+      if (res.statusCode !== 200) {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          this.finish(`the server refused the listener: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8')}`),
+        );
+        return;
+      }
+      events(res, (event, data) => this.heard(event, data));
+      res.on('close', () => this.cut('the stream ended'));
+    });
+    call.on('error', (e) => this.cut(e.message));
+    call.end();
+  }
+}
+
+/** Starts a listener; it runs until the server closes it, refuses it, or `close()`. */
+export function listen(opts: ListenOptions): Listening {
+  const connection = new Connection(opts);
+  connection.connect();
+  return connection.listening;
+}
