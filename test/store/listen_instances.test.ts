@@ -1,0 +1,124 @@
+/**
+ * A hosted dipswitch (two processes over one PostgreSQL database) delivering to a receiver on this
+ * machine through `dipswitch listen` (the built command), connected to one instance while the other
+ * makes the attempts: the receiver verifies each signature; the listener killed and started again
+ * (on the other instance) loses and doubles nothing, every attempt in the delivery log; another
+ * account's listener sees none of it; a revoked key's listener is closed and exits.
+ */
+import { createHmac } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startReceiver } from '../../src/testing/receiver.js';
+import { startCli, type Running } from '../support/cli_process.js';
+import { callAt, envelope, START } from '../support/helpers.js';
+import { usePostgres } from '../support/pg.js';
+import { eventually } from '../support/eventually.js';
+
+type Process = Running & { base: string };
+const started: Process[] = [];
+afterAll(() => Promise.all(started.map((s) => s.stop())));
+
+async function instance(url: string, seed: number): Promise<Process> {
+  const args = ['--store', url, '--port', '0', '--clock', 'frozen', '--start-time', START.toISOString()];
+  const made = await startCli([...args, '--seed', String(seed)]);
+  started.push(made);
+  return made;
+}
+
+/** `dipswitch listen` against `base`, ready once it printed that it listens. */
+async function listener(base: string, key: string, forwardTo: string, extra: string[] = []): Promise<Process> {
+  const args = ['listen', '--url', base, '--key', key, '--forward-to', forwardTo, ...extra];
+  const made = await startCli(args, { ready: /listening as (\S+)/ });
+  started.push(made);
+  return made;
+}
+
+/** The wait for the other instance to hear who listens (the peers channel: a notification away). */
+const heard = () => new Promise((r) => setTimeout(r, 1_000));
+
+describe('dipswitch listen against two instances over one PostgreSQL database', () => {
+  const pg = usePostgres();
+
+  it('a delivery made by one instance reaches the listener of the other; killed and back, nothing lost or doubled', async () => {
+    const url = await pg().database();
+    const a = await instance(url, 7);
+    const b = await instance(url, 8);
+    const receiver = await startReceiver();
+    try {
+      const sw = await callAt(a.base, 'POST', '/api/v1/switches', {
+        body: envelope('switch', {
+          name: 'to the laptop',
+          sms_enabled: true,
+          sms_protocol: 'HTTP',
+          sms_data: 'https://laptop.listen.invalid/sms',
+          sms_auth_method: 'HMAC_SHA256',
+          sms_secret: 'sign-me',
+        }),
+      });
+      expect(sw.status).toBe(201);
+      const routed = await callAt(a.base, 'PATCH', '/api/v1/numbers/+13125550100', {
+        body: envelope('did', { switch_id: sw.body.data.id }),
+      });
+      expect(routed.status).toBe(200);
+      const sms = (base: string, text: string) =>
+        callAt(base, 'POST', '/__sim/inbound/sms', {
+          key: null,
+          body: { to: '+13125550100', from: '+14155550123', text },
+        });
+
+      // another account's listener, with every delivery of its account, on the instance that makes them
+      const box = (await callAt(a.base, 'POST', '/__sim/accounts', { key: null, body: { name: 'other team' } })).body;
+      const theirs = await listener(b.base, box.keys.admin, receiver.url, ['--all']);
+
+      let ours = await listener(a.base, 'demo-admin-key', receiver.url, ['--name', 'laptop']);
+      await heard();
+      expect((await sms(b.base, 'one')).status).toBe(200);
+      await eventually(() => ours.out().includes(' 200 '), 'the listener to print the delivery');
+      expect(ours.out()).toMatch(
+        /^\S+Z {2}sms {4}https:\/\/laptop\.listen\.invalid\/sms -> http:\/\/127\.0\.0\.1:\d+\/sms {2}200 {2}\d+ ms$/m,
+      );
+
+      ours.child.kill('SIGKILL');
+      await new Promise((r) => ours.child.once('exit', r));
+      await heard();
+      for (const text of ['two', 'three', 'four']) expect((await sms(b.base, text)).status).toBe(200);
+      const log = async () =>
+        (await callAt(a.base, 'GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries as any[];
+      expect((await log()).map((d) => d.outcome).sort()).toEqual(['delivered', 'retrying', 'retrying', 'retrying']);
+
+      ours = await listener(b.base, 'demo-admin-key', receiver.url, ['--name', 'laptop']);
+      await heard();
+      // the retries are made by the other instance, and reach the listener here
+      expect((await callAt(a.base, 'POST', '/__sim/clock/advance', { body: { by: 'PT1M' } })).status).toBe(200);
+      await eventually(async () => (await log()).every((d) => d.outcome === 'delivered'), 'every delivery delivered');
+
+      const texts = receiver.received.map((r) => r.json().data.text as string);
+      expect(texts.sort()).toEqual(['four', 'one', 'three', 'two']);
+      for (const got of receiver.received) {
+        const hex = createHmac('sha256', 'sign-me').update(got.body).digest('hex');
+        expect(got.headers.authorization).toBe(`SERVICE0-HMAC-SHA256 ${hex}`);
+        expect(got.path).toBe('/sms');
+      }
+      for (const d of await log()) {
+        const first = JSON.parse(d.body).data.text === 'one';
+        expect(d.attempts.map((t: any) => t.error ?? t.status)).toEqual(
+          first ? [200] : ['no listener named laptop is connected', 200],
+        );
+      }
+      expect(theirs.out()).not.toMatch(/ sms /);
+    } finally {
+      await receiver.close();
+    }
+  }, 120_000);
+
+  it('a key revoked on one instance closes its listener on the other, which exits 1', async () => {
+    const url = await pg().database();
+    const a = await instance(url, 7);
+    const b = await instance(url, 8);
+    const made = await callAt(a.base, 'POST', '/api/v1/api_keys', { body: envelope('api_key', { name: 'laptop' }) });
+    expect(made.status).toBe(201);
+    const ours = await listener(b.base, made.body.data.key, 'http://127.0.0.1:9');
+    const exited = new Promise<number | null>((r) => ours.child.once('exit', r));
+    expect((await callAt(a.base, 'DELETE', `/api/v1/api_keys/${made.body.data.id}`)).status).toBe(200);
+    expect(await exited).toBe(1);
+  }, 60_000);
+});
