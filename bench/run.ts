@@ -3,6 +3,7 @@
  * server runs in its own process on loopback; autocannon drives it (50 connections, a warm-up,
  * then timed runs whose median is kept). Writes the table to BENCHMARKS.md.
  */
+import { listenBench, listenRows } from './listen.js';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -526,6 +527,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'proxy') return void console.log(table(proxyRows(await proxyFigures(), () => '')));
   if (process.env.BENCH_ONLY === 'ab') return void console.log(table(ratioRows(await abFigures())));
   if (process.env.BENCH_ONLY === 'sandboxes') return void console.log(table(churnRows(await sandboxChurn())));
+  if (process.env.BENCH_ONLY === 'listen') return void console.log(table(listenRows(await listenBench())));
   console.log('ceiling');
   const ceilings: Figure[] = [];
   for (const mode of ['express', 'node:http']) {

@@ -104,3 +104,5 @@ export type ApiSchemas = import('./generated/api.js').components['schemas'];
 export type SimSchemas = components['schemas'];
 export { coverageGate, type CoverageGateOptions, type CoverageVerdict } from './testing/coverage_gate.js';
 export { scenario, type Answer, type Scenario, type ScenarioContext } from './testing/scenario.js';
+/** A listener of a (hosted) dipswitch's deliveries, forwarding each to a local URL (`dipswitch listen`, docs/hosted.md). */
+export { listen, type Forwarded, type ListenerShape, type ListenOptions, type Listening } from './testing/listener.js';
