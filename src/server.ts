@@ -257,7 +257,8 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
       await store.close();
     },
   };
-  scheduler.start();
+  // the timer is set before the first call is served (nothing of the start runs during a call)
+  await scheduler.start();
   return runtime;
 }
 

@@ -37,12 +37,13 @@ export class Scheduler {
     this.alarm = new Alarm(opts, () => void this.runRealClocks());
   }
 
-  start(): void {
+  /** Hears the other instances' steps and sets the timer from the stored steps; resolves once it is set. */
+  start(): Promise<void> {
     this.stopped = false;
     this.opts.store.peers?.hear('steps', (accountId) =>
       accountId === '*' ? void this.rearmHere() : this.wake(accountId),
     );
-    void this.rearmHere();
+    return this.rearmHere();
   }
 
   stop(): void {
