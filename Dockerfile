@@ -20,6 +20,7 @@ COPY src ./src
 COPY contract ./contract
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
+COPY docs ./docs
 # the image holds the npm package's own files (npm pack of the build, unpacked), beside the production
 # dependencies alone (prune leaves the emptied scope folders behind: removed too)
 RUN npm run build && npm pack --ignore-scripts --silent && mkdir /package && tar -xzf dipswitch-*.tgz -C /package \

@@ -6,6 +6,8 @@
  * with the same message (a "Did you mean", a verify's near misses) and the answer's body whole.
  * `dipswitch mcp` serves it on stdin and stdout; `/__sim/mcp` over Streamable HTTP (exchange.ts).
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -14,7 +16,7 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { loadContract, packageVersion } from '../contract.js';
+import { loadContract, packageVersion, projectRoot } from '../contract.js';
 import { argumentProblem, requestOf, tools } from './tools.js';
 
 /** The dipswitch the tools call, and as whom. */
@@ -41,11 +43,49 @@ const INSTRUCTIONS = [
   'or delivered (simVerifyDeliveries). A tool takes its path and query parameters by name and its JSON body as `body`.',
 ].join(' ');
 
-/** The contracts as resources: their YAML, as the server serves it. */
-const RESOURCES = [
-  { name: 'openapi', uri: 'dipswitch://contract/openapi.yaml', title: 'The simulated API (/api/v1)' },
-  { name: 'sim', uri: 'dipswitch://contract/sim.yaml', title: 'The control API (/__sim)' },
-] as const;
+/** A resource: a contract (its YAML, as the server serves it) or a page of the docs (its Markdown). */
+interface Resource {
+  name: string;
+  uri: string;
+  title: string;
+  mimeType: string;
+  text(): string;
+}
+
+/** The two contracts, then every page of docs/ as the package ships them, each titled by its first heading. */
+function resources(): Resource[] {
+  const yaml = 'application/yaml';
+  const contracts: Resource[] = [
+    {
+      name: 'openapi',
+      uri: 'dipswitch://contract/openapi.yaml',
+      title: 'The simulated API (/api/v1)',
+      mimeType: yaml,
+      text: () => loadContract().yamlText(),
+    },
+    {
+      name: 'sim',
+      uri: 'dipswitch://contract/sim.yaml',
+      title: 'The control API (/__sim)',
+      mimeType: yaml,
+      text: () => loadContract('sim').yamlText(),
+    },
+  ];
+  const dir = join(projectRoot, 'docs');
+  const pages = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.md'))
+        .sort()
+    : [];
+  return [
+    ...contracts,
+    ...pages.map((page) => {
+      const text = () => readFileSync(join(dir, page), 'utf8');
+      const title = /^# (.+)$/m.exec(text())?.[1] ?? page;
+      return { name: `docs/${page}`, uri: `dipswitch://docs/${page}`, title, mimeType: 'text/markdown', text };
+    }),
+  ];
+}
 
 /** The text of a refusal: its status, its errors' details (or message), then the answer's body as it came. */
 export function refusalText(status: number, body: string): string {
@@ -110,14 +150,14 @@ export function mcpServer(target: McpTarget): Server {
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: RESOURCES.map((r) => ({ ...r, mimeType: 'application/yaml' })),
+    resources: resources().map(({ name, uri, title, mimeType }) => ({ name, uri, title, mimeType })),
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const resource = RESOURCES.find((r) => r.uri === request.params.uri);
-    if (!resource) throw new Error(`no resource ${request.params.uri}: ${RESOURCES.map((r) => r.uri).join(', ')}`);
-    const text = resource.name === 'sim' ? loadContract('sim').yamlText() : loadContract().yamlText();
-    return { contents: [{ uri: resource.uri, mimeType: 'application/yaml', text }] };
+    const all = resources();
+    const resource = all.find((r) => r.uri === request.params.uri);
+    if (!resource) throw new Error(`no resource ${request.params.uri}: ${all.map((r) => r.uri).join(', ')}`);
+    return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.text() }] };
   });
 
   return server;

@@ -84,7 +84,17 @@ describe('the MCP server, over stdio (dipswitch mcp) and over HTTP (/__sim/mcp)'
     expect(body.properties.by.description).toContain('ISO 8601 duration');
     expect(advance.inputSchema.required).toEqual(['body']);
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['dipswitch://contract/openapi.yaml', 'dipswitch://contract/sim.yaml']);
+    expect(resources.map((r) => r.uri).slice(0, 2)).toEqual([
+      'dipswitch://contract/openapi.yaml',
+      'dipswitch://contract/sim.yaml',
+    ]);
+    // and every page of the docs
+    expect(resources.find((r) => r.uri === 'dipswitch://docs/hosted.md')).toMatchObject({
+      title: 'A hosted sandbox',
+      mimeType: 'text/markdown',
+    });
+    const hosted = await client.readResource({ uri: 'dipswitch://docs/agents.md' });
+    expect((hosted.contents[0] as { text: string }).text).toContain('dipswitch mcp');
     const sim = await client.readResource({ uri: 'dipswitch://contract/sim.yaml' });
     expect((sim.contents[0] as { text: string }).text).toBe(loadContract('sim').yamlText());
   });

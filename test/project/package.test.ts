@@ -30,6 +30,7 @@ describe('the package', () => {
         'dist/contract',
         'dist/scenarios',
         'dist/src',
+        'docs',
         'fixtures',
         'package.json',
         'scenarios',

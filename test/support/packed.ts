@@ -31,6 +31,7 @@ export function pack(into: string): string {
     'src',
     'dist',
     'contract',
+    'docs',
     'fixtures',
     'scenarios',
     'scripts',
