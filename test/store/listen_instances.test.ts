@@ -12,6 +12,7 @@ import { startCli, type Running } from '../support/cli_process.js';
 import { callAt, envelope, START } from '../support/helpers.js';
 import { usePostgres } from '../support/pg.js';
 import { eventually } from '../support/eventually.js';
+import { events } from '../support/sse.js';
 
 type Process = Running & { base: string };
 const started: Process[] = [];
@@ -32,6 +33,25 @@ async function listener(base: string, key: string, forwardTo: string, extra: str
   return made;
 }
 
+/** Routes Demo's first number to the listener `laptop`, signed with HMAC_SHA256. */
+async function route(base: string): Promise<void> {
+  const sw = await callAt(base, 'POST', '/api/v1/switches', {
+    body: envelope('switch', {
+      name: 'to the laptop',
+      sms_enabled: true,
+      sms_protocol: 'HTTP',
+      sms_data: 'https://laptop.listen.invalid/sms',
+      sms_auth_method: 'HMAC_SHA256',
+      sms_secret: 'sign-me',
+    }),
+  });
+  expect(sw.status).toBe(201);
+  const routed = await callAt(base, 'PATCH', '/api/v1/numbers/+13125550100', {
+    body: envelope('did', { switch_id: sw.body.data.id }),
+  });
+  expect(routed.status).toBe(200);
+}
+
 /** The wait for the other instance to hear who listens (the peers channel: a notification away). */
 const heard = () => new Promise((r) => setTimeout(r, 1_000));
 
@@ -44,21 +64,7 @@ describe('dipswitch listen against two instances over one PostgreSQL database', 
     const b = await instance(url, 8);
     const receiver = await startReceiver();
     try {
-      const sw = await callAt(a.base, 'POST', '/api/v1/switches', {
-        body: envelope('switch', {
-          name: 'to the laptop',
-          sms_enabled: true,
-          sms_protocol: 'HTTP',
-          sms_data: 'https://laptop.listen.invalid/sms',
-          sms_auth_method: 'HMAC_SHA256',
-          sms_secret: 'sign-me',
-        }),
-      });
-      expect(sw.status).toBe(201);
-      const routed = await callAt(a.base, 'PATCH', '/api/v1/numbers/+13125550100', {
-        body: envelope('did', { switch_id: sw.body.data.id }),
-      });
-      expect(routed.status).toBe(200);
+      await route(a.base);
       const sms = (base: string, text: string) =>
         callAt(base, 'POST', '/__sim/inbound/sms', {
           key: null,
@@ -109,6 +115,28 @@ describe('dipswitch listen against two instances over one PostgreSQL database', 
       await receiver.close();
     }
   }, 120_000);
+
+  it('an answer posted to the other instance is taken by the attempt waiting for it', async () => {
+    const url = await pg().database();
+    const a = await instance(url, 7);
+    const b = await instance(url, 8);
+    await route(a.base);
+    const stream = events(
+      await fetch(`${a.base}/__sim/listen?name=laptop`, { headers: { authorization: 'Bearer demo-admin-key' } }),
+    );
+    await stream.next('listening');
+    const answered = callAt(a.base, 'POST', '/__sim/inbound/sms', {
+      key: null,
+      body: { to: '+13125550100', from: '+14155550123', text: 'answered elsewhere' },
+    });
+    const delivery = await stream.next('delivery');
+    const answer = { id: delivery.id, status: 202, headers: { 'content-type': 'text/plain' }, body: 'taken' };
+    expect((await callAt(b.base, 'POST', '/__sim/listen/answers', { body: answer })).status).toBe(202);
+    expect((await answered).status).toBe(200);
+    const log = (await callAt(b.base, 'GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries;
+    expect(log[0]).toMatchObject({ outcome: 'delivered', attempts: [expect.objectContaining({ status: 202 })] });
+    await stream.close();
+  }, 60_000);
 
   it('a key revoked on one instance closes its listener on the other, which exits 1', async () => {
     const url = await pg().database();

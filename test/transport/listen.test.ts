@@ -13,6 +13,7 @@ import { localUrl } from '../../src/testing/listener.js';
 import { LISTENERS_PER_ACCOUNT } from '../../src/engine/listeners.js';
 import { envelope, useReceiver, useServer } from '../support/helpers.js';
 import { eventually } from '../support/eventually.js';
+import { events } from '../support/sse.js';
 
 const sim = new Ajv2020({ allErrors: true, strict: false });
 sim.addSchema({ ...loadContract('sim').document, $id: 'sim' });
@@ -131,16 +132,8 @@ describe('listeners: deliveries to a receiver on this machine', () => {
       headers: { authorization: 'Bearer demo-admin-key' },
     });
     expect(raw.status).toBe(200);
-    const reader = raw.body!.getReader();
-    let text = '';
-    const next = async (event: string) => {
-      for (;;) {
-        const block = new RegExp(`event: ${event}\\n(?:id: .*\\n)?data: (.*)\\n\\n`).exec(text);
-        if (block) return JSON.parse(block[1]!);
-        const { value } = await reader.read();
-        text += new TextDecoder().decode(value);
-      }
-    };
+    const stream = events(raw);
+    const next = stream.next;
     const listening = await next('listening');
     expectSim('listener', listening);
     expect(listening.all).toBe(true);
@@ -155,7 +148,18 @@ describe('listeners: deliveries to a receiver on this machine', () => {
     expect((await answered).status).toBe(200);
     const [log] = await deliveries();
     expect(log).toMatchObject({ outcome: 'delivered', attempts: [expect.objectContaining({ status: 204 })] });
-    await reader.cancel();
+    await stream.close();
+  });
+
+  it('several listeners of one name each get every delivery; another name gets none', async () => {
+    await route('https://laptop.listen.invalid/sms');
+    const [one, two, other] = [start(), start(), start('demo-admin-key', { name: 'desktop' })];
+    await Promise.all([one.listening.ready, two.listening.ready, other.listening.ready]);
+    await sms('to both');
+    await eventually(() => one.forwarded.length === 1 && two.forwarded.length === 1, 'both listeners');
+    expect(other.forwarded).toEqual([]);
+    expect(receiver().received.map((r) => r.json().data.text)).toEqual(['to both', 'to both']);
+    expect((await deliveries())[0]).toMatchObject({ outcome: 'delivered', attempts: [expect.anything()] });
   });
 
   it("another account's listener sees none of it; a sandbox's listener gets its own", async () => {
@@ -183,6 +187,32 @@ describe('listeners: deliveries to a receiver on this machine', () => {
     await listening.ready;
     expect((await server().call('DELETE', `/api/v1/api_keys/${made.body.data.id}`)).status).toBe(200);
     expect(await listening.stopped).toMatch(/^closed by the server: the key was revoked/);
+  });
+
+  it('an HTTP route callback through a listener: a GET with its JSON body, the call routed by the local answer', async () => {
+    const destination = { type: 'HTTP_ROUTE', destination: 'https://laptop.listen.invalid/route', priority: 1 };
+    const made = await server().call('POST', '/api/v1/numbers/+13125550106/destinations', {
+      body: envelope('number_destination', destination),
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await start().listening.ready;
+    receiver().replies.push({ contentType: 'text/plain', body: 'VOIP:1001@pbx.example.com' });
+    const res = await server().call('POST', '/__sim/inbound/call', {
+      key: null,
+      body: { to: '+13125550106', from: '+14155550123' },
+    });
+    const got = receiver().received[0]!;
+    expect(got).toMatchObject({ method: 'GET', path: '/route' });
+    expect(got.json()).toMatchObject({ to: '+13125550106', direction: 'INCOMING' });
+    expect(res.body.decision).toMatchObject({ type: 'VOIP', data: '1001@pbx.example.com', source: 'destination' });
+  });
+
+  it('an account removed closes its listeners', async () => {
+    const box = (await server().call('POST', '/__sim/accounts', { key: null, body: { name: 'gone soon' } })).body;
+    const { listening } = start(box.keys.admin);
+    await listening.ready;
+    expect((await server().call('DELETE', `/__sim/accounts/${box.id}`, { key: null })).status).toBeLessThan(300);
+    expect(await listening.stopped).toMatch(/^closed by the server: /);
   });
 
   it(`an account has at most ${LISTENERS_PER_ACCOUNT} listeners; one more is 422 limit_reached`, async () => {
