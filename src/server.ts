@@ -16,7 +16,6 @@ import {
   silentLogger,
   systemRandom,
   wallClock,
-  type Ids,
   type Logger,
   type Random,
 } from './deps.js';
@@ -152,7 +151,9 @@ function wireSmpp(parts: {
 }
 
 /** The listeners (`dipswitch listen`); an attempt another instance hands over is made by this one's worker. */
-function listenersOf(instance: string, store: Store, ids: Ids, deliveries: () => DeliveryWorker): Listeners {
+function listenersOf(instance: string, store: Store, deliveries: () => DeliveryWorker): Listeners {
+  // ids of their own, from the system's randomness: a seeded server's records get the same ids with listeners or without
+  const ids = makeIds(systemRandom(), wallClock);
   return new Listeners({
     instance,
     peers: store.peers,
@@ -201,7 +202,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   // the binds journal their deliver_sm through the hooks, made below (they wake the worker)
   const binds = new SmppBinds((exchange) => hooks.journal(exchange), stalledBind(logger));
   const metrics = serverMetrics({ store, units: runner, journal, clocks, smppBinds: () => binds.total() });
-  const listeners: Listeners = listenersOf(instance, store, ids, () => deliveries);
+  const listeners: Listeners = listenersOf(instance, store, () => deliveries);
   const deliveries = new DeliveryWorker({
     metrics,
     smpp: binds,
