@@ -2,16 +2,19 @@
  * The hosted stack of docs/containers.md (containers/compose.yaml) with podman-compose: PostgreSQL and
  * two dipswitch instances over it, guarded by the admin token. A call made on one instance is seen on
  * the other, and what the instances share holds across them: a fault rule with `times: 1`, made on one,
- * fires once whichever instance the calls reach.
+ * fires once whichever instance the calls reach. A sandbox's delivery, made by one instance, reaches a
+ * receiver on this machine through `dipswitch listen` connected to the other (docs/hosted.md).
  */
 import { spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
 import { connectDipswitch } from '../../src/testing/control_client.js';
 import { eventually } from '../support/eventually.js';
 import { CONTAINERS_CONF, IMAGE, POSTGRES_IMAGE, skipped } from '../support/containers.js';
-import { freePort } from '../support/cli_process.js';
+import { freePort, startCli } from '../support/cli_process.js';
+import { startReceiver } from '../../src/testing/receiver.js';
 
 const TOKEN = 'compose-token';
 const demo = { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' };
@@ -80,5 +83,42 @@ describe.skipIf(!!skipped())('the compose stack', () => {
       );
     expect(statuses).toEqual([503, 200, 200]);
     expect(await rule.fired()).toBe(1);
+  });
+
+  it("a sandbox's delivery reaches a receiver on this machine through dipswitch listen, its signature intact", async () => {
+    const box = await connectDipswitch(a, { adminToken: TOKEN }).sandbox('laptop');
+    const headers = { authorization: `Bearer ${box.keys.admin}`, 'content-type': 'application/json' };
+    const post = async (base: string, method: string, path: string, body: unknown) =>
+      (await fetch(`${base}${path}`, { method, headers, body: JSON.stringify(body) })).json() as Promise<any>;
+    const sw = await post(a, 'POST', '/api/v1/switches', {
+      type: 'switch',
+      data: {
+        name: 'to the laptop',
+        sms_enabled: true,
+        sms_protocol: 'HTTP',
+        sms_data: 'https://laptop.listen.invalid/sms',
+        sms_auth_method: 'HMAC_SHA256',
+        sms_secret: 'sign-me',
+      },
+    });
+    await post(a, 'PATCH', `/api/v1/numbers/${box.numbers[0]}`, { type: 'did', data: { switch_id: sw.data.id } });
+    const receiver = await startReceiver();
+    const args = ['listen', '--url', a, '--key', box.keys.admin, '--forward-to', receiver.url, '--name', 'laptop'];
+    const listener = await startCli(args, { ready: /listening as (\S+)/ });
+    try {
+      // the other instance hears of the listener over the peers channel
+      await new Promise((r) => setTimeout(r, 1_000));
+      const sms = await post(b, 'POST', '/__sim/inbound/sms', { to: box.numbers[0], from: '+14155550123', text: 'hi' });
+      expect(sms.message.text).toBe('hi');
+      await eventually(() => receiver.received.length === 1, 'the delivery at the receiver');
+      const got = receiver.received[0]!;
+      expect(got.path).toBe('/sms');
+      const hex = createHmac('sha256', 'sign-me').update(got.body).digest('hex');
+      expect(got.headers.authorization).toBe(`SERVICE0-HMAC-SHA256 ${hex}`);
+      await eventually(() => / 200 /.test(listener.out()), 'the listener to print it');
+    } finally {
+      await listener.stop();
+      await receiver.close();
+    }
   });
 });
