@@ -70,6 +70,13 @@ export const LIMIT_FLAGS = [
     help: 'ms a bind may be silent before dipswitch sends it enquire_link (unanswered in 5 s: closed)',
     default: 30_000,
   },
+  {
+    key: 'streamKeepaliveMs',
+    flag: '--stream-keepalive <ms>',
+    env: 'STREAM_KEEPALIVE',
+    help: 'ms between the comment lines that keep a live stream (journal, listener) open through a proxy',
+    default: 15_000,
+  },
 ] as const satisfies readonly { key: string; flag: string; env: string; help: string; default: number }[];
 
 /** Every bound is a whole number of at least 1. */

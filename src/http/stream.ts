@@ -5,8 +5,6 @@ import type { Pipeline } from './pipeline.js';
 
 /** A live answer whose caller has this much unread is ended (it may reconnect): nothing grows without bound. */
 const STREAM_BUFFER_BYTES = 1024 * 1024;
-/** A comment line this often keeps a live answer's connection (and any proxy on the way) open. */
-const STREAM_HEARTBEAT_MS = 15_000;
 
 /** Sends a live answer's headers and hands its writer to `stream`; the journal keeps no body of it. */
 export function openStream(p: Pipeline, call: Call, stream: (out: StreamWriter) => void): void {
@@ -26,7 +24,8 @@ export function openStream(p: Pipeline, call: Call, stream: (out: StreamWriter) 
     for (const fn of closers) fn();
     res.end();
   };
-  const heartbeat = setInterval(() => writer.write(': still here\n\n'), STREAM_HEARTBEAT_MS);
+  // a comment line now and then keeps the connection (and any proxy on the way) open
+  const heartbeat = setInterval(() => writer.write(': still here\n\n'), p.runtime.limits.streamKeepaliveMs);
   heartbeat.unref();
   const writer: StreamWriter = {
     write(chunk) {

@@ -5,13 +5,15 @@
  * a revoked key's listener is closed; the bounds answer 422.
  */
 import { createHmac } from 'node:crypto';
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract.js';
 import { listen, type Forwarded, type Listening } from 'dipswitch';
 import { localUrl } from '../../src/testing/listener.js';
 import { LISTENERS_PER_ACCOUNT } from '../../src/engine/listeners.js';
-import { envelope, useReceiver, useServer } from '../support/helpers.js';
+import { envelope, startTestServer, useReceiver, useServer } from '../support/helpers.js';
+import { startReceiver } from '../../src/testing/receiver.js';
 import { eventually } from '../support/eventually.js';
 import { events } from '../support/sse.js';
 
@@ -231,5 +233,78 @@ describe('listeners: deliveries to a receiver on this machine', () => {
       'http://127.0.0.1:3000/hooks/sms?x=1',
     );
     expect(localUrl('http://127.0.0.1:3000', 'https://example.com/cdr')).toBe('http://127.0.0.1:3000/cdr');
+  });
+});
+
+/** A TCP proxy to `target` that cuts a connection silent for `idleMs`, as a load balancer's idle timeout does. */
+async function idleCuttingProxy(target: string, idleMs: number): Promise<{ url: string; close(): Promise<void> }> {
+  const { port, hostname } = new URL(target);
+  const sockets = new Set<Socket>();
+  const proxy = createNetServer((client) => {
+    const upstream = connect(Number(port), hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.setTimeout(idleMs, () => (client.destroy(), upstream.destroy()));
+      s.on('error', () => (client.destroy(), upstream.destroy()));
+      s.on('close', () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((r) => proxy.close(() => r()));
+    },
+  };
+}
+
+describe('a listener behind a proxy that cuts connections idle for 300 ms', () => {
+  /** How many times the listener's stream was cut in 1 s of quiet, and whether a delivery after it arrived. */
+  async function quietSecond(keepaliveMs: number): Promise<{ cuts: number; received: number }> {
+    const server = await startTestServer({ limits: { streamKeepaliveMs: keepaliveMs } });
+    const receiver = await startReceiver();
+    const proxy = await idleCuttingProxy(server.base, 300);
+    let cuts = 0;
+    const listening = listen({
+      url: proxy.url,
+      key: 'demo-admin-key',
+      forwardTo: receiver.url,
+      name: 'laptop',
+      reconnectMs: 50,
+      onCut: () => cuts++,
+    });
+    try {
+      await listening.ready;
+      const sw = await server.call('POST', '/api/v1/switches', {
+        body: envelope('switch', {
+          name: 'behind a proxy',
+          sms_enabled: true,
+          sms_protocol: 'HTTP',
+          sms_data: 'https://laptop.listen.invalid/sms',
+        }),
+      });
+      await server.call('PATCH', '/api/v1/numbers/+13125550100', {
+        body: envelope('did', { switch_id: sw.body.data.id }),
+      });
+      await new Promise((r) => setTimeout(r, 1_000));
+      const body = { to: '+13125550100', from: '+14155550123', text: 'after the quiet' };
+      await server.call('POST', '/__sim/inbound/sms', { key: null, body });
+      return { cuts, received: receiver.received.length };
+    } finally {
+      listening.close();
+      await proxy.close();
+      await receiver.close();
+      await server.close();
+    }
+  }
+
+  it('stays connected through the keepalive comments, and the delivery after the quiet arrives', async () => {
+    expect(await quietSecond(100)).toEqual({ cuts: 0, received: 1 });
+  });
+
+  it('without them (a keepalive longer than the proxy waits) the stream is cut, and connected again', async () => {
+    expect((await quietSecond(60_000)).cuts).toBeGreaterThan(0);
   });
 });
