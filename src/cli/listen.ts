@@ -15,18 +15,26 @@ export const forwardedLine = (f: Forwarded): string =>
   `${f.at}  ${f.kind.padEnd(6)} ${f.target} -> ${f.forwarded_to}  ${f.status ?? `failed: ${f.error ?? ''}`}  ${Math.round(f.latency_ms)} ms`;
 
 export async function listen(f: ListenFlags): Promise<void> {
+  // a cut is said once, not at every try to connect again
+  let cut = false;
   const listening = start({
     url: f.url,
     key: f.key,
     forwardTo: f.forwardTo,
     name: f.name,
     all: f.all,
-    onListening: (l) =>
+    onListening: (l) => {
+      cut = false;
+      const what = l.all ? 'every HTTP delivery of the account' : `targets http(s)://${l.name}.listen.invalid`;
       process.stdout.write(
-        `listening as ${l.name}${l.all ? ' (every HTTP delivery of the account)' : ` (targets http(s)://${l.name}.listen.invalid)`} of account ${l.account_id}, forwarding to ${f.forwardTo}\n`,
-      ),
+        `listening as ${l.name} (${what}) of account ${l.account_id}, forwarding to ${f.forwardTo}\n`,
+      );
+    },
     onDelivery: (d) => process.stdout.write(`${forwardedLine(d)}\n`),
-    onCut: (why) => process.stderr.write(`the stream was cut (${why}); connecting again\n`),
+    onCut: (why) => {
+      if (!cut) process.stderr.write(`the stream was cut (${why}); connecting again every second\n`);
+      cut = true;
+    },
   });
   const interrupt = () => listening.close();
   process.once('SIGINT', interrupt);
