@@ -20,6 +20,12 @@ func (d *Deliveries) List(ctx context.Context, kind DeliveryKind) ([]Delivery, e
 	return out.Deliveries, d.c.Do(ctx, OpSimDeliveries, nil, nil, q, &out)
 }
 
+// Listeners answers the listeners (`dipswitch listen`, docs/hosted.md) connected now.
+func (d *Deliveries) Listeners(ctx context.Context) ([]Listener, error) {
+	var out ListenerList
+	return out.Listeners, d.c.Do(ctx, OpSimListeners, nil, nil, nil, &out)
+}
+
 // Verify counts the deliveries that hold match; a *VerificationError with the nearest misses (and what the
 // server knows of why nothing was sent) when the count does not hold.
 func (d *Deliveries) Verify(ctx context.Context, match VerifyDeliveriesMatch, count VerifyCount) (*Verified, error) {

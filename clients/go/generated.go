@@ -663,6 +663,13 @@ type Listener struct {
 	Name      string `json:"name"`
 	All       bool   `json:"all"`
 	AccountID string `json:"account_id"`
+	Here      *bool  `json:"here,omitempty"` // In a list: connected to this instance (else to another one of the shared store).
+}
+
+// ListenerList is a shape of the control API.
+type ListenerList struct {
+	Count     int        `json:"count"`
+	Listeners []Listener `json:"listeners"`
 }
 
 // ListenedDeliveryKind is a value of the control API.
@@ -795,6 +802,7 @@ var (
 	OpSimRequestStream    = Operation{"simRequestStream", "GET", "/__sim/requests/stream"}
 	OpSimMcp              = Operation{"simMcp", "POST", "/__sim/mcp"}
 	OpSimListen           = Operation{"simListen", "GET", "/__sim/listen"}
+	OpSimListeners        = Operation{"simListeners", "GET", "/__sim/listeners"}
 	OpSimListenAnswer     = Operation{"simListenAnswer", "POST", "/__sim/listen/answers"}
 	OpSimRedeliver        = Operation{"simRedeliver", "POST", "/__sim/deliveries/{id}/redeliver"}
 )
@@ -841,6 +849,7 @@ var ContractOperations = []Operation{
 	OpSimRequestStream,
 	OpSimMcp,
 	OpSimListen,
+	OpSimListeners,
 	OpSimListenAnswer,
 	OpSimRedeliver,
 }

@@ -1,6 +1,6 @@
 /**
- * `GET /__sim/listen` and `POST /__sim/listen/answers`: a listener of the account's deliveries
- * (`dipswitch listen`, src/engine/listeners.ts) and the answers it posts back.
+ * `GET /__sim/listen`, `POST /__sim/listen/answers` and `GET /__sim/listeners`: a listener of the account's deliveries
+ * (`dipswitch listen`, src/engine/listeners.ts), the answers it posts back, and the listeners connected.
  */
 import type { SimHandlerMap } from '../handling/handler.js';
 
@@ -9,6 +9,11 @@ export const listenerHandlers = {
     const seen = { name: query.name ?? 'default', all: query.all ?? false };
     const attach = port.listeners.open(accountId, seen, credentials.authorization);
     return { status: 200, body: '', contentType: 'text/event-stream', stream: attach };
+  },
+
+  simListeners: ({ port, own }) => {
+    const listeners = port.listeners.list(own);
+    return { status: 200, body: { count: listeners.length, listeners } };
   },
 
   simListenAnswer: ({ port, body, accountId }) => {

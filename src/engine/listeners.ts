@@ -26,6 +26,7 @@ const RELAYED_BODY = 4_000;
 
 export type ListenedDelivery = components['schemas']['listened_delivery'];
 export type ListenerAnswer = components['schemas']['listener_answer'];
+type ListenerShown = components['schemas']['listener'];
 
 /** A request as a listener receives it, before it has an attempt's id. */
 export type ListenedRequest = Omit<ListenedDelivery, 'id' | 'body_base64'> & { body: Buffer };
@@ -118,6 +119,24 @@ export class Listeners {
       if (told && now - told.at < PRESENCE_TTL_MS && told.listeners.length) there.push([instance, told.listeners]);
     }
     return { here, there };
+  }
+
+  /** The listeners connected now, of one account or of all: here, and those the other instances told of. */
+  list(accountId?: string): ListenerShown[] {
+    const now = this.opts.wall();
+    const here = [...this.local.values()].map((l) => ({
+      id: l.id,
+      name: l.name,
+      all: l.all,
+      account_id: l.accountId,
+      here: true,
+    }));
+    const there = [...this.remote.values()].flatMap((accounts) =>
+      [...accounts].flatMap(([account_id, told]) =>
+        now - told.at < PRESENCE_TTL_MS ? told.listeners.map((l) => ({ ...l, account_id, here: false })) : [],
+      ),
+    );
+    return [...here, ...there].filter((l) => accountId === undefined || l.account_id === accountId);
   }
 
   /** Whether an attempt of this account's delivery to `target` goes to a listener rather than to the target. */

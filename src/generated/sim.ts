@@ -800,6 +800,26 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/__sim/listeners": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * The account's listeners
+         * @description The listeners of the account connected now, as this instance knows them: its own, and those the other instances of a shared store told it of (within a second of their connecting, and again every 10 s). Without a key, every account's.
+         */
+        readonly get: operations["simListeners"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/__sim/listen/answers": {
         readonly parameters: {
             readonly query?: never;
@@ -1333,6 +1353,12 @@ export interface components {
             readonly name: string;
             readonly all: boolean;
             readonly account_id: string;
+            /** @description In a list: connected to this instance (else to another one of the shared store). */
+            readonly here?: boolean;
+        };
+        readonly listener_list: {
+            readonly count: number;
+            readonly listeners: readonly components["schemas"]["listener"][];
         };
         /** @description One attempt of a delivery, as a listener receives it: the request as sent, to be sent on to the local receiver unchanged (a signature over the body stays valid). */
         readonly listened_delivery: {
@@ -2613,6 +2639,27 @@ export interface operations {
             };
             readonly 403: components["responses"]["forbidden"];
             readonly 422: components["responses"]["unprocessable"];
+        };
+    };
+    readonly simListeners: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The listeners. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["listener_list"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
         };
     };
     readonly simListenAnswer: {

@@ -27,7 +27,7 @@ export interface ControlPort {
   faults: Pick<Faults, 'add' | 'list' | 'remove'>;
   deliveries: Pick<DeliveryWorker, 'redeliver' | 'sendNow'>;
   journal: Pick<Journal, 'page' | 'listen'>;
-  listeners: Pick<Listeners, 'open' | 'answer'>;
+  listeners: Pick<Listeners, 'open' | 'answer' | 'list'>;
   coverage: Pick<Coverage, 'of' | 'knows'>;
   snapshots: Pick<Snapshots, 'save' | 'restore' | 'list'>;
   metrics: Pick<Metrics, 'text' | 'registry'>;
@@ -69,7 +69,11 @@ export function controlPort(runtime: Runtime): ControlPort {
       sendNow: (...a) => deliveries.sendNow(...a),
     },
     journal: { page: (...a) => journal.page(...a), listen: (...a) => journal.listen(...a) },
-    listeners: { open: (...a) => listeners.open(...a), answer: (...a) => listeners.answer(...a) },
+    listeners: {
+      open: (...a) => listeners.open(...a),
+      answer: (...a) => listeners.answer(...a),
+      list: (...a) => listeners.list(...a),
+    },
     coverage: { of: (...a) => coverage.of(...a), knows: (...a) => coverage.knows(...a) },
     snapshots: {
       save: (...a) => snapshots.save(...a),

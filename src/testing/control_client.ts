@@ -133,6 +133,8 @@ export interface ControlClient {
     waitFor(filter: DeliveryFilter, opts?: { timeout?: number }): Promise<S['delivery']>;
     /** Throws a VerificationError naming the nearest misses when the count does not hold. */
     verify(pattern: DeliveryPattern): Promise<S['verified']>;
+    /** The listeners (`dipswitch listen`, docs/hosted.md) connected now. */
+    listeners(): Promise<S['listener'][]>;
   };
   requests: {
     list(query?: JournalQuery): Promise<S['journal_page']>;
@@ -261,6 +263,7 @@ function deliveriesOf(invoke: Invoke, wall: () => number): ControlClient['delive
       }
     },
     verify: (pattern) => verifying(() => invoke('simVerifyDeliveries', { body: pattern }), 'deliveries'),
+    listeners: async () => (await invoke('simListeners')).listeners as S['listener'][],
   };
 }
 

@@ -107,7 +107,8 @@ describe.skipIf(!!skipped())('the compose stack', () => {
     const listener = await startCli(args, { ready: /listening as (\S+)/ });
     try {
       // the other instance hears of the listener over the peers channel
-      await new Promise((r) => setTimeout(r, 1_000));
+      const other = connectDipswitch(b, { key: box.keys.admin });
+      await eventually(async () => (await other.deliveries.listeners()).length === 1, 'the other instance to know it');
       const sms = await post(b, 'POST', '/__sim/inbound/sms', { to: box.numbers[0], from: '+14155550123', text: 'hi' });
       expect(sms.message.text).toBe('hi');
       await eventually(() => receiver.received.length === 1, 'the delivery at the receiver');

@@ -52,8 +52,12 @@ async function route(base: string): Promise<void> {
   expect(routed.status).toBe(200);
 }
 
-/** The wait for the other instance to hear who listens (the peers channel: a notification away). */
-const heard = () => new Promise((r) => setTimeout(r, 1_000));
+/** Waits until `base` knows of `n` listeners of Demo (its own, or told by the other instance over the peers channel). */
+const heard = (base: string, n: number) =>
+  eventually(
+    async () => (await callAt(base, 'GET', '/__sim/listeners')).body.count === n,
+    `${base} to know of ${n} listeners`,
+  );
 
 describe('dipswitch listen against two instances over one PostgreSQL database', () => {
   const pg = usePostgres();
@@ -76,7 +80,9 @@ describe('dipswitch listen against two instances over one PostgreSQL database', 
       const theirs = await listener(b.base, box.keys.admin, receiver.url, ['--all']);
 
       let ours = await listener(a.base, 'demo-admin-key', receiver.url, ['--name', 'laptop']);
-      await heard();
+      await heard(b.base, 1);
+      const [shown] = (await callAt(b.base, 'GET', '/__sim/listeners')).body.listeners;
+      expect(shown).toMatchObject({ name: 'laptop', all: false, here: false });
       expect((await sms(b.base, 'one')).status).toBe(200);
       await eventually(() => ours.out().includes(' 200 '), 'the listener to print the delivery');
       expect(ours.out()).toMatch(
@@ -85,14 +91,14 @@ describe('dipswitch listen against two instances over one PostgreSQL database', 
 
       ours.child.kill('SIGKILL');
       await new Promise((r) => ours.child.once('exit', r));
-      await heard();
+      await heard(b.base, 0);
       for (const text of ['two', 'three', 'four']) expect((await sms(b.base, text)).status).toBe(200);
       const log = async () =>
         (await callAt(a.base, 'GET', '/__sim/deliveries?kind=sms', { key: null })).body.deliveries as any[];
       expect((await log()).map((d) => d.outcome).sort()).toEqual(['delivered', 'retrying', 'retrying', 'retrying']);
 
       ours = await listener(b.base, 'demo-admin-key', receiver.url, ['--name', 'laptop']);
-      await heard();
+      await heard(a.base, 1);
       // the retries are made by the other instance, and reach the listener here
       expect((await callAt(a.base, 'POST', '/__sim/clock/advance', { body: { by: 'PT1M' } })).status).toBe(200);
       await eventually(async () => (await log()).every((d) => d.outcome === 'delivered'), 'every delivery delivered');

@@ -217,6 +217,19 @@ describe('listeners: deliveries to a receiver on this machine', () => {
     expect(await listening.stopped).toMatch(/^closed by the server: /);
   });
 
+  it("GET /__sim/listeners shows a key's own listeners, and every account's without one", async () => {
+    const box = (await server().call('POST', '/__sim/accounts', { key: null, body: { name: 'other team' } })).body;
+    await Promise.all([start().listening.ready, start(box.keys.admin, { all: true }).listening.ready]);
+    const own = await server().call('GET', '/__sim/listeners');
+    expect(own.body).toEqual({
+      count: 1,
+      listeners: [{ id: expect.any(String), name: 'laptop', all: false, account_id: expect.any(String), here: true }],
+    });
+    const all = await server().call('GET', '/__sim/listeners', { key: null });
+    expect(all.body.listeners.map((l: any) => l.account_id)).toContain(box.id);
+    expect(all.body.count).toBe(2);
+  });
+
   it(`an account has at most ${LISTENERS_PER_ACCOUNT} listeners; one more is 422 limit_reached`, async () => {
     for (let i = 0; i < LISTENERS_PER_ACCOUNT; i++) await start('demo-admin-key', { name: `l${i}` }).listening.ready;
     const refused = await server().call('GET', '/__sim/listen?name=more');

@@ -669,9 +669,18 @@ Listener = TypedDict(
         "name": str,
         "all": bool,
         "account_id": str,
+        "here": NotRequired[bool],
     },
 )
 """A listener as `GET /__sim/listen` opened it."""
+
+ListenerList = TypedDict(
+    "ListenerList",
+    {
+        "count": int,
+        "listeners": List[Listener],
+    },
+)
 
 ListenedDeliveryKind = Literal["event", "cdr", "sms", "mms", "dlr", "route", "result"]
 
@@ -806,6 +815,7 @@ CONTRACT_OPERATIONS: Dict[str, Operation] = {
     "simRequestStream": Operation("simRequestStream", "GET", "/__sim/requests/stream"),
     "simMcp": Operation("simMcp", "POST", "/__sim/mcp"),
     "simListen": Operation("simListen", "GET", "/__sim/listen"),
+    "simListeners": Operation("simListeners", "GET", "/__sim/listeners"),
     "simListenAnswer": Operation("simListenAnswer", "POST", "/__sim/listen/answers"),
     "simRedeliver": Operation("simRedeliver", "POST", "/__sim/deliveries/{id}/redeliver"),
 }

@@ -5,7 +5,7 @@ import time
 from typing import List, Optional, cast
 
 from ._core import Area, ControlError, VerificationError, calls
-from ._generated import Delivery, DeliveryKind, DeliveryList, Verified, VerifyCount, VerifyDeliveries, VerifyDeliveriesMatch
+from ._generated import Delivery, DeliveryKind, DeliveryList, Listener, ListenerList, Verified, VerifyCount, VerifyDeliveries, VerifyDeliveriesMatch
 from ._verifying import verifying
 
 
@@ -14,6 +14,11 @@ class Deliveries(Area):
     def list(self, kind: Optional[DeliveryKind] = None) -> List[Delivery]:
         """The deliveries, newest first (of one kind, if given)."""
         return cast(DeliveryList, self._core.call("simDeliveries", query={"kind": kind}))["deliveries"]
+
+    @calls("simListeners")
+    def listeners(self) -> List[Listener]:
+        """The listeners (`dipswitch listen`, docs/hosted.md) connected now."""
+        return cast(ListenerList, self._core.call("simListeners"))["listeners"]
 
     @calls("simVerifyDeliveries")
     def verify(self, match: VerifyDeliveriesMatch, count: Optional[VerifyCount] = None) -> Verified:
