@@ -10,9 +10,10 @@ export interface ListenFlags {
   all?: boolean;
 }
 
-/** One line per delivery: time, kind, target, where it went, the local status (or why none), latency. */
+/** One line per delivery: time, kind, target, where it went, the local status (or why none), latency, and an answer not taken. */
 export const forwardedLine = (f: Forwarded): string =>
-  `${f.at}  ${f.kind.padEnd(6)} ${f.target} -> ${f.forwarded_to}  ${f.status ?? `failed: ${f.error ?? ''}`}  ${Math.round(f.latency_ms)} ms`;
+  `${f.at}  ${f.kind.padEnd(6)} ${f.target} -> ${f.forwarded_to}  ${f.status ?? `failed: ${f.error ?? ''}`}  ${Math.round(f.latency_ms)} ms` +
+  (f.answer_error ? `  (the answer was not taken: ${f.answer_error}; the server retries it)` : '');
 
 export async function listen(f: ListenFlags): Promise<void> {
   // a cut is said once, not at every try to connect again

@@ -266,14 +266,18 @@ export class Listeners {
 
   /** An attempt another instance handed over: made here from the stored delivery, sent to the listeners here. */
   private async sendFor(m: Extract<Message, { kind: 'send' }>): Promise<void> {
-    // a delivery that cannot be read (gone, the store away) is said so in what is heard
-    const made = await this.opts.request?.(m.account, m.delivery).catch(() => undefined);
-    // the target as the instance that handed it over saw it
-    const request = made && { ...made, target: m.target };
-    const takers = [...this.local.values()].filter((l) => l.accountId === m.account && listensTo(l, m.target));
-    const heard = request
-      ? await Promise.all(takers.map((l) => this.sendHere(l, request)))
-      : [{ listener: '', ...failed('the delivery could not be read') }];
+    let heard: Heard[];
+    try {
+      const made = await this.opts.request?.(m.account, m.delivery);
+      if (!made) throw new Error('it is gone');
+      // the target as the instance that handed it over saw it
+      const request = { ...made, target: m.target };
+      const takers = [...this.local.values()].filter((l) => l.accountId === m.account && listensTo(l, m.target));
+      heard = await Promise.all(takers.map((l) => this.sendHere(l, request)));
+    } catch (e) {
+      // the store away, or the delivery gone: the attempt's error in the delivery log says so
+      heard = [{ listener: '', ...failed(`the delivery could not be read here (${(e as Error).message})`) }];
+    }
     const cut = heard.map((h) => ({ ...h, body: h.body.slice(0, RELAYED_BODY), headers: {} }));
     this.tell({ kind: 'heard', relay: m.relay, to: m.from, heard: cut });
   }

@@ -8,6 +8,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { elapsedMs, stopwatch, wallClock } from '../deps.js';
+import { send } from '../engine/transport/http_client.js';
+import { OutboundPolicy } from '../engine/transport/outbound.js';
 import type { components } from '../generated/sim.js';
 
 type ListenedDelivery = components['schemas']['listened_delivery'];
@@ -16,8 +18,8 @@ export type ListenerShape = components['schemas']['listener'];
 
 /** How long the local receiver has to answer (the server waits 10 s in all). */
 const LOCAL_TIMEOUT_MS = 5_000;
-/** The most of a local answer sent back. */
-const ANSWER_BYTES = 1024 * 1024;
+/** The local receiver, the server and its answers are reached as dipswitch reaches any receiver (a 1 MB answer at most). */
+const POLICY = new OutboundPolicy();
 /** Headers not sent on: they are the hop's own, made again for the local request. */
 const HOP = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive']);
 
@@ -51,6 +53,8 @@ export interface Forwarded {
   forwarded_to: string;
   status: number | null;
   error: string | null;
+  /** Why the server did not take the answer (it then retries the delivery); null when it did. */
+  answer_error: string | null;
   latency_ms: number;
 }
 
@@ -78,42 +82,6 @@ export function localUrl(forwardTo: string, target: string): string {
   if (search) base.search = search;
   return base.toString();
 }
-
-/** Sends one request and reads its answer (at most ANSWER_BYTES); rejects on no answer in time. */
-function exchange(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body: Buffer,
-): Promise<{ status: number; headers: Record<string, string>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const call = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
-      target,
-      { method, headers: { ...headers, 'content-length': String(body.length) }, timeout: LOCAL_TIMEOUT_MS },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        res.on('data', (c: Buffer) => {
-          if (kept < ANSWER_BYTES) chunks.push(c.subarray(0, ANSWER_BYTES - kept));
-          kept += c.length;
-        });
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: flat(res), body: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', reject);
-      },
-    );
-    call.on('timeout', () => call.destroy(new Error(`no answer within ${LOCAL_TIMEOUT_MS} ms`)));
-    call.on('error', reject);
-    call.end(body);
-  });
-}
-
-const flat = (res: IncomingMessage): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
-  );
 
 /** Events of a text/event-stream, as they complete. */
 function events(res: IncomingMessage, fn: (event: string, data: string) => void): void {
@@ -145,7 +113,8 @@ async function forward(opts: ListenOptions, d: ListenedDelivery): Promise<Forwar
   let error: string | null = null;
   let answer: ListenerAnswer;
   try {
-    const got = await exchange(to, d.method, headers, Buffer.from(d.body_base64, 'base64'));
+    const sent = { method: d.method, url: to, headers, body: Buffer.from(d.body_base64, 'base64') };
+    const got = await send(sent, LOCAL_TIMEOUT_MS, POLICY);
     status = got.status;
     answer = { id: d.id, status: got.status, headers: got.headers, body: got.body };
   } catch (e) {
@@ -153,11 +122,7 @@ async function forward(opts: ListenOptions, d: ListenedDelivery): Promise<Forwar
     answer = { id: d.id, error: `${to}: ${error}`.slice(0, 2000) };
   }
   const latency_ms = elapsedMs(started);
-  const posted = Buffer.from(JSON.stringify(answer));
-  const postHeaders = { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json' };
-  const answers = `${opts.url.replace(/\/$/, '')}/__sim/listen/answers`;
-  // the server is away: the attempt fails there in time and is retried
-  await exchange(answers, 'POST', postHeaders, posted).catch(() => undefined);
+  const answer_error = await answerBack(opts, answer);
   const at = new Date(wallClock()).toISOString();
   return {
     at,
@@ -168,8 +133,24 @@ async function forward(opts: ListenOptions, d: ListenedDelivery): Promise<Forwar
     forwarded_to: to,
     status,
     error,
+    answer_error,
     latency_ms,
   };
+}
+
+/**
+ * Posts the local answer to the server; why it was not taken, if it was not (the server away or
+ * refusing: the attempt then fails there in time and is retried).
+ */
+async function answerBack(opts: ListenOptions, answer: ListenerAnswer): Promise<string | null> {
+  const headers = { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json' };
+  const url = `${opts.url.replace(/\/$/, '')}/__sim/listen/answers`;
+  try {
+    const taken = await send({ method: 'POST', url, headers, body: JSON.stringify(answer) }, LOCAL_TIMEOUT_MS, POLICY);
+    return taken.status === 202 ? null : `the server answered ${taken.status}: ${taken.body.slice(0, 200)}`;
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
 /** One listener's connection, made again after each cut until it stops. */
@@ -177,27 +158,38 @@ class Connection {
   private done = false;
   private cutting = false;
   private current: { destroy(): void } | undefined;
-  private readonly settle: { ready(l: ListenerShape): void; refused(e: Error): void; stop(why: string): void };
+  /** The listener once the server took it; why it stopped, once it did. */
+  private shape: ListenerShape | undefined;
+  private why: string | undefined;
+  private readonly waiting: { resolve(l: ListenerShape): void; reject(e: Error): void }[] = [];
+  private stop: (why: string) => void = () => undefined;
   readonly listening: Listening;
 
   constructor(private readonly opts: ListenOptions) {
-    let settle = { ready: (_l: ListenerShape) => {}, refused: (_e: Error) => {}, stop: (_why: string) => {} };
-    const ready = new Promise<ListenerShape>(
-      (resolve, reject) => (settle = { ...settle, ready: resolve, refused: reject }),
-    );
-    // a listener never ready says why in `stopped`
-    ready.catch(() => undefined);
-    const stopped = new Promise<string>((resolve) => (settle = { ...settle, stop: resolve }));
-    this.settle = settle;
-    this.listening = { ready, stopped, close: () => this.finish('closed') };
+    const stopped = new Promise<string>((resolve) => (this.stop = resolve));
+    // made when asked for: a rejection nobody asked for is never left unhandled
+    const ready = () =>
+      new Promise<ListenerShape>((resolve, reject) => {
+        if (this.shape) resolve(this.shape);
+        else if (this.why !== undefined) reject(new Error(this.why));
+        else this.waiting.push({ resolve, reject });
+      });
+    this.listening = {
+      get ready() {
+        return ready();
+      },
+      stopped,
+      close: () => this.finish('closed'),
+    };
   }
 
   private finish(why: string): void {
     if (this.done) return;
     this.done = true;
+    this.why = why;
     this.current?.destroy();
-    this.settle.refused(new Error(why));
-    this.settle.stop(why);
+    for (const w of this.waiting.splice(0)) w.reject(new Error(why));
+    this.stop(why);
   }
 
   private cut(why: string): void {
@@ -214,7 +206,8 @@ class Connection {
     if (event === 'listening') {
       const shape = JSON.parse(data) as ListenerShape;
       this.opts.onListening?.(shape);
-      this.settle.ready(shape);
+      this.shape ??= shape;
+      for (const w of this.waiting.splice(0)) w.resolve(shape);
     } else if (event === 'delivery')
       void forward(this.opts, JSON.parse(data) as ListenedDelivery).then((f) => this.opts.onDelivery?.(f));
     else if (event === 'closed')
