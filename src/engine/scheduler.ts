@@ -5,7 +5,7 @@
  * set for the earliest due step fires (alarm.ts). A step runs in a unit of work with the account's
  * clock set to its time, so a crash loses nothing and a restart resumes; lifecycle steps due at the
  * same instant share one unit (one durable write for a thousand bulk dips started together). An
- * account's steps run one at a time, in its queue (queues.ts).
+ * account's steps run one at a time, in its queue (AccountQueues).
  *
  * Over a shared store several instances run one schedule. A step runs in the work that removes it,
  * under its account's lock, so it runs once whoever reaches it; one another instance has claimed
@@ -17,7 +17,7 @@ import type { StepKind, StepRow } from '../domain/rows.js';
 import { StorageUnavailable, type UnitOfWork } from '../store/store.js';
 import { Alarm } from './alarm.js';
 import type { Work } from './work.js';
-import { AccountQueues } from './queues.js';
+import { cleanupFailed } from '../domain/side_paths.js';
 import { NextTooFar, type Fired, type SchedulerOptions } from './schedule.js';
 
 /** After the store refused a write, the timer tries again this much later. */
@@ -309,5 +309,29 @@ export class Scheduler {
       return;
     }
     this.opts.logger.warn(`scheduler: ${(e as Error).stack ?? String(e)}`);
+  }
+}
+
+/** Work queued by account: each piece runs once the account's previous one is done, so steps never interleave. */
+class AccountQueues {
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  /** Runs `fn` when the account's previous queued work is done; its failure is the caller's to hear. */
+  run<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(accountId) ?? Promise.resolve();
+    const next = previous.then(fn, fn);
+    // the chain goes on after a failure, which the caller of `next` hears
+    const settled = next.catch(cleanupFailed);
+    this.queues.set(accountId, settled);
+    void settled.then(() => {
+      if (this.queues.get(accountId) === settled) this.queues.delete(accountId);
+    });
+    return next;
+  }
+
+  /** Resolves once the account's queued work is done. */
+  async idle(accountId: string): Promise<void> {
+    // its failures are said by whoever queued it; this only waits for it to settle
+    await this.queues.get(accountId)?.catch(cleanupFailed);
   }
 }

@@ -39,11 +39,11 @@ import type {
   Requests,
   Steps,
   Switches,
+  Taken,
   Users,
 } from './collections.js';
 import type { PageRows, PageWindow } from './page.js';
 import type { SeqName, UnitOfWork, WorkFiles } from './store.js';
-import type { Taken } from './table.js';
 
 /** A row as the view makes it: its account is the view's. */
 export type NewRow<R extends AnyRow> = Omit<R, 'account_id'>;

@@ -6,7 +6,7 @@ import { silentLogger } from '../../src/deps.js';
 import { buildServer, listen, listenSmpp, type Runtime } from '../../src/server.js';
 import { fixtureState } from '../../src/store/fixtures.js';
 import { cutPage, keyOf, type PageWindow, type SortKey } from '../../src/store/page.js';
-import { UniqueViolation } from '../../src/store/table.js';
+import { UniqueViolation } from '../../src/store/collections.js';
 import { PgStore } from '../../src/store/postgres/store.js';
 import { withoutPassword } from '../../src/store/postgres/url.js';
 import { PgJournalLog } from '../../src/store/postgres/shared.js';

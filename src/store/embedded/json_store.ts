@@ -11,7 +11,6 @@
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DiskFiles, MemoryFiles, namedFiles, type FileArea } from '../files.js';
-import { Locks, type Release } from './locks.js';
 import type { Logger as FullLogger } from '../../deps.js';
 import { LogFile } from './log_file.js';
 import type { Change } from './log_line.js';
@@ -20,11 +19,11 @@ import { makeDirs } from './dirs.js';
 import { own, type Ownership } from './owner.js';
 import { readRepaired, refuseDuplicates } from './repair.js';
 import { MemoryTable } from './memory_table.js';
-import { buildTables, JsonWork, undoOne, type TableSet, type WorkHost } from './json_work.js';
+import { buildTables, JsonWork, Locks, undoOne, type Release, type TableSet, type WorkHost } from './json_work.js';
 import { COLLECTION_NAMES, emptyDb, emptyLists, stateOf, type AnyRow, type DbData } from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
 import { StorageUnavailable, type SeqName, type Store, type WorkScope } from '../store.js';
-import { StoreBase, type Opened } from '../store_base.js';
+import { StoreBase, type Opened } from '../backend.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
 
 /** The store only warns. */

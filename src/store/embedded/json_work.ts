@@ -1,13 +1,14 @@
 /**
  * One unit of work of the embedded store: it changes the tables at once and remembers how to undo
- * each change, until its store commits it (json_store.ts). It sees its store through WorkHost; what
- * every backend's work shares is src/store/work_base.ts.
+ * each change, until its store commits it (json_store.ts), and its durability (Deferred); the locks
+ * a work holds (Locks). It sees its store through WorkHost; what every backend's work shares is
+ * src/store/backend.ts.
  */
 import type { FileArea } from '../files.js';
-import { deferred } from './deferred.js';
+import { cleanupFailed } from '../../domain/side_paths.js';
 import type { Change } from './log_line.js';
 import { MemoryTable } from './memory_table.js';
-import { refusal, UniqueViolation, type Taken } from '../table.js';
+import { refusal, UniqueViolation, type Taken } from '../collections.js';
 import {
   COLLECTION_NAMES,
   type AnyRow,
@@ -17,7 +18,7 @@ import {
 } from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
 import type { SeqName, WorkFiles } from '../store.js';
-import { WorkBase, type RowStore } from '../work_base.js';
+import { WorkBase, type RowStore } from '../backend.js';
 
 export type TableSet = Record<CollectionName, MemoryTable<AnyRow>>;
 
@@ -179,4 +180,82 @@ export function undoOne(tables: TableSet, u: Undo): void {
   const table = tables[u.table];
   if (u.after) table.delete(u.after);
   if (u.before) table.put(u.before, true);
+}
+
+/** A promise with its resolve and reject in hand: a commit's durability, settled by the append that carries it. */
+export interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(e: unknown): void;
+}
+
+export function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // the commit's caller hears a rejection; this keeps one nobody awaits from being unhandled
+  promise.catch(cleanupFailed);
+  return { promise, resolve, reject };
+}
+
+/**
+ * Who may write at a time. Work on one account is serialized (a handler's check and its write are
+ * never split by another request of the account, across any number of awaits); work on the whole
+ * state (reset, restore, removing an account) waits for every account's work to finish and holds
+ * new work back until it is done.
+ */
+
+export type Release = () => void;
+
+export class Locks {
+  private readonly tails = new Map<string, Promise<void>>();
+  /** Account locks held or waiting; whole-state work waits for them to drain. */
+  private held = 0;
+  private drained: (() => void)[] = [];
+  /** Closed while whole-state work waits or runs. */
+  private gate: Promise<void> = Promise.resolve();
+
+  /** Waits for the account's earlier work (and any whole-state work), then holds the account. */
+  async account(id: string): Promise<Release> {
+    for (;;) {
+      const gate = this.gate;
+      await gate;
+      if (gate === this.gate) break;
+    }
+    this.held++;
+    const previous = this.tails.get(id) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.tails.set(id, tail);
+    await previous;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      release();
+      if (this.tails.get(id) === tail) this.tails.delete(id);
+      if (--this.held === 0) for (const done of this.drained.splice(0)) done();
+    };
+  }
+
+  /** Waits until no account work runs, then holds everything until released. */
+  async global(): Promise<Release> {
+    const before = this.gate;
+    let open!: () => void;
+    const closed = new Promise<void>((resolve) => (open = resolve));
+    // whole-state work runs one at a time, in the order it asked
+    this.gate = before.then(() => closed);
+    await before;
+    if (this.held > 0) await new Promise<void>((resolve) => this.drained.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      open();
+    };
+  }
 }

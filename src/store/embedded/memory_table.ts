@@ -4,7 +4,7 @@
  * `put` and `delete`, which check unique indexes before touching anything.
  */
 import type { AnyRow } from '../../domain/rows.js';
-import { deepFreeze, keysOf, UniqueViolation } from '../table.js';
+import { deepFreeze, keysOf, UniqueViolation } from '../collections.js';
 import { sortedIndex } from '../../domain/lists.js';
 import { byInsertion, type IndexDef, type TableDef } from '../schema.js';
 

@@ -2,7 +2,7 @@
 import type { LogFile } from './log_file.js';
 import { inaccessible, StoreRefused } from './refusals.js';
 import { MemoryTable } from './memory_table.js';
-import { UniqueViolation } from '../table.js';
+import { UniqueViolation } from '../collections.js';
 import {
   COLLECTION_NAMES,
   emptyLists,

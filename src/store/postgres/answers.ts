@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { PageRows, PageWindow, SortKey } from '../page.js';
 import type { AnyRow, ApiKeyRow } from '../../domain/rows.js';
 import type { CallerRows } from '../store.js';
-import { deepFreeze, UniqueViolation } from '../table.js';
+import { deepFreeze, UniqueViolation } from '../collections.js';
 
 /** What a page's statement answers (pageSql): counts as text, and the rows as one JSON array. */
 export interface PageFound {

@@ -1,6 +1,6 @@
 /** A row's keys in `row_index` (schema.ts's indexes), and the migration that rebuilds them. */
 import type pg from 'pg';
-import { keysOf } from '../table.js';
+import { keysOf } from '../collections.js';
 import type { AnyRow, CollectionName } from '../../domain/rows.js';
 import { SCHEMA, type TableDef } from '../schema.js';
 import { stored, table } from './sql.js';

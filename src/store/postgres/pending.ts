@@ -3,7 +3,7 @@
  * read (which must see them), or with its COMMIT. Each carries its values as literals in its text.
  */
 import pg from 'pg';
-import { refusal, type Taken } from '../table.js';
+import { refusal, type Taken } from '../collections.js';
 import type { AnyRow, CollectionName } from '../../domain/rows.js';
 import { indexKeys } from './index_keys.js';
 import type { Queries } from './statements.js';

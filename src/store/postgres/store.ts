@@ -15,7 +15,7 @@ import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import type { Logger as FullLogger } from '../../deps.js';
 import { StorageUnavailable, type CallerRows, type KeyLookup, type Store, type WorkScope } from '../store.js';
-import { StoreBase, type Opened } from '../store_base.js';
+import { StoreBase, type Opened } from '../backend.js';
 import { PgPeers } from './peers.js';
 import { withoutPassword } from './url.js';
 import { CALLER_SQL, MIGRATION_LOCK, MIGRATIONS, stored, table } from './sql.js';
