@@ -25,7 +25,7 @@ export const bulkDipTaskHandlers = {
       });
     }
     const actions = d.on_done_actions ?? [];
-    actions.forEach((a, i) => violations.push(...targetViolations(`/data/on_done_actions/${i}`, a, a.auth_secret)));
+    actions.forEach((a, i) => violations.push(...targetViolations(`/data/on_done_actions/${i}`, a)));
     assertNoViolations(violations);
     const now = clock.iso();
     const row = await store.bulkDipTasks.insert({

@@ -34,7 +34,7 @@ export const callDataWebhookHandlers = {
       inserted_at: now,
       updated_at: now,
     };
-    assertNoViolations(targetViolations('/data', data, auth_secret, true));
+    assertNoViolations(targetViolations('/data', data, true));
     const row = await store.callDataWebhooks.insert({
       auth_secret: auth_secret ?? null,
       data,
@@ -55,7 +55,7 @@ export const callDataWebhookHandlers = {
     const updated = await store.callDataWebhooks.update(row, (d) => {
       Object.assign(d.data, structuredClone(fields), { updated_at: clock.iso() });
       if (auth_secret !== undefined) d.auth_secret = auth_secret;
-      assertNoViolations(targetViolations('/data', d.data, d.auth_secret, true));
+      assertNoViolations(targetViolations('/data', d.data, true));
     });
     return { status: 200, body: present(updated) };
   },

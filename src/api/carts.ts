@@ -3,7 +3,6 @@
  * and transitions). A checked-out cart is an order with the same id: it is no longer a cart, and
  * writes to it answer 422 `cart_checked_out`.
  */
-import type { Principal } from '../handling/principal.js';
 import { DomainError, assertFound, inUse, invalidField, notFound } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
@@ -15,7 +14,7 @@ const present = (row: CartRow) => ({ data: row.data, type: 'cart' as const });
 export const presentOrder = (row: OrderRow) => ({ data: row.data, type: 'order' as const });
 
 /** The cart a write is aimed at; a checked-out one answers 422 `cart_checked_out`. */
-export async function writableCart(store: AccountView, principal: Principal, id: string): Promise<CartRow> {
+export async function writableCart(store: AccountView, id: string): Promise<CartRow> {
   const cart = await store.carts.get(id);
   if (cart) return cart;
   if (await store.orders.get(id)) {
@@ -26,7 +25,7 @@ export async function writableCart(store: AccountView, principal: Principal, id:
   throw notFound('cart', id);
 }
 
-export const findCart = async (store: AccountView, principal: Principal, id: string): Promise<CartRow> =>
+export const findCart = async (store: AccountView, id: string): Promise<CartRow> =>
   assertFound(await store.carts.get(id), 'cart', id);
 
 /** A cart's name is unique in its account: the index refuses a taken one as the cart is written (`Taken`). */
@@ -62,13 +61,13 @@ export const cartHandlers = {
 
   listCarts: async (ctx) => storePageOf(ctx, (w) => ctx.store.carts.page(w), present),
 
-  getCart: async ({ store, principal, params }) => ({
+  getCart: async ({ store, params }) => ({
     status: 200,
-    body: present(await findCart(store, principal, params.id)),
+    body: present(await findCart(store, params.id)),
   }),
 
-  updateCart: async ({ store, clock, principal, params, body }) => {
-    const row = await writableCart(store, principal, params.id);
+  updateCart: async ({ store, clock, params, body }) => {
+    const row = await writableCart(store, params.id);
     const updated = await store.carts.update(
       row,
       (d) => Object.assign(d.data, body.data, { updated_at: clock.iso() }),
@@ -77,8 +76,8 @@ export const cartHandlers = {
     return { status: 200, body: present(updated) };
   },
 
-  deleteCart: async ({ store, principal, params, query }) => {
-    const row = await writableCart(store, principal, params.id);
+  deleteCart: async ({ store, params, query }) => {
+    const row = await writableCart(store, params.id);
     const requests = await store.requests.ofCart(row.data.id);
     if (requests.length && !query.purge)
       throw inUse(`The cart has ${requests.length} request(s); delete them, or pass purge=true.`);
@@ -91,8 +90,8 @@ export const cartHandlers = {
   },
 
   checkoutCart: async (work) => {
-    const { store, clock, principal, params } = work;
-    const cart = await writableCart(store, principal, params.cart_id);
+    const { store, clock, params } = work;
+    const cart = await writableCart(store, params.cart_id);
     const now = clock.iso();
     const order = await store.orders.insert({
       data: {

@@ -1,6 +1,5 @@
 /** DID destinations (spec: Resources > DID destination; the list is inferred, interface.md section 6). */
 import { destinationViolations, type Destination } from '../domain/destinations.js';
-import type { Principal } from '../handling/principal.js';
 import { assertFound, assertNoViolations, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { pageOf } from '../handling/pagination.js';
@@ -29,20 +28,15 @@ function apply(data: Draft<Destination>, fields: Fields): string | null | undefi
 }
 
 /** The destination of the number named in the path; another number's is not found. */
-async function findDestination(
-  store: AccountView,
-  principal: Principal,
-  numberId: string,
-  id: string,
-): Promise<DestinationRow> {
-  const number = await findNumber(store, principal, numberId);
+async function findDestination(store: AccountView, numberId: string, id: string): Promise<DestinationRow> {
+  const number = await findNumber(store, numberId);
   const row = await store.destinations.get(id);
   return assertFound(row?.number_id === number.data.id ? row : undefined, 'number_destination', id);
 }
 
 export const destinationHandlers = {
-  createDestination: async ({ store, clock, ids, principal, params, body }) => {
-    const number = await findNumber(store, principal, params.number_id);
+  createDestination: async ({ store, clock, ids, params, body }) => {
+    const number = await findNumber(store, params.number_id);
     if (body.data.destination === undefined && body.data.type !== 'TTS_MESSAGE_SET') {
       throw invalidField('/data/destination', 'destination is required.');
     }
@@ -71,19 +65,19 @@ export const destinationHandlers = {
   },
 
   listDestinations: async ({ store, principal, params, query, meta }) => {
-    const number = await findNumber(store, principal, params.number_id);
+    const number = await findNumber(store, params.number_id);
     return pageOf({ query, meta, principal }, await store.destinations.ofNumber(number.data.id), present, {
       scope: number.data.id,
     });
   },
 
-  getDestination: async ({ store, principal, params }) => ({
+  getDestination: async ({ store, params }) => ({
     status: 200,
-    body: present(await findDestination(store, principal, params.number_id, params.id)),
+    body: present(await findDestination(store, params.number_id, params.id)),
   }),
 
-  updateDestination: async ({ store, clock, principal, params, body }) => {
-    const found = await findDestination(store, principal, params.number_id, params.id);
+  updateDestination: async ({ store, clock, params, body }) => {
+    const found = await findDestination(store, params.number_id, params.id);
     const updated = await store.destinations.update(found, (d) => {
       const sent = apply(d.data, body.data);
       if (sent !== undefined) d.auth_secret = sent;
@@ -93,8 +87,8 @@ export const destinationHandlers = {
     return { status: 200, body: present(updated) };
   },
 
-  deleteDestination: async ({ store, principal, params }) => {
-    const found = await findDestination(store, principal, params.number_id, params.id);
+  deleteDestination: async ({ store, params }) => {
+    const found = await findDestination(store, params.number_id, params.id);
     await store.destinations.remove(found);
     return { status: 200, body: present(found) };
   },

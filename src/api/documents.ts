@@ -4,7 +4,6 @@
  * The file is written (fsynced) before its record is committed, and removed again if the record is not.
  */
 import { DOCUMENT_EDITABLE } from '../domain/lifecycles.js';
-import type { Principal } from '../handling/principal.js';
 import { assertFound, invalidField, invalidParameter } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import type { Upload } from '../handling/upload.js';
@@ -31,12 +30,7 @@ function assertEditable(request: RequestRow): void {
   }
 }
 
-async function upload(
-  { store, clock, ids }: Work,
-  principal: Principal,
-  request: RequestRow,
-  parts: Upload | undefined,
-) {
+async function upload({ store, clock, ids }: Work, request: RequestRow, parts: Upload | undefined) {
   const file = parts?.file;
   if (!file) throw invalidField('/file', 'The file part is required.');
   const fields = parts.fields;
@@ -65,18 +59,13 @@ async function upload(
   return { status: 201 as const, body: present(row) };
 }
 
-async function documentOf(
-  store: AccountView,
-  principal: Principal,
-  request: RequestRow,
-  id: string,
-): Promise<DocumentRow> {
+async function documentOf(store: AccountView, request: RequestRow, id: string): Promise<DocumentRow> {
   const row = await store.documents.get(id);
   return assertFound(row?.request_id === request.data.id ? row : undefined, 'request_document', id);
 }
 
-async function remove(store: AccountView, principal: Principal, request: RequestRow, id: string) {
-  const doc = await documentOf(store, principal, request, id);
+async function remove(store: AccountView, request: RequestRow, id: string) {
+  const doc = await documentOf(store, request, id);
   await store.documents.remove(doc);
   store.files.remove(doc.data.id);
   return { status: 200 as const, body: present(doc) };
@@ -84,51 +73,51 @@ async function remove(store: AccountView, principal: Principal, request: Request
 
 export const documentHandlers = {
   uploadCartRequestDocument: async (ctx) => {
-    const { store, principal, params } = ctx;
-    await writableCart(store, principal, params.cart_id);
-    return upload(ctx, principal, await cartRequest(store, principal, params.cart_id, params.request_id), ctx.upload);
+    const { store, params } = ctx;
+    await writableCart(store, params.cart_id);
+    return upload(ctx, await cartRequest(store, params.cart_id, params.request_id), ctx.upload);
   },
 
   listCartRequestDocuments: async ({ store, principal, params, query, meta }) => {
-    await findCart(store, principal, params.cart_id);
-    const request = await cartRequest(store, principal, params.cart_id, params.request_id);
+    await findCart(store, params.cart_id);
+    const request = await cartRequest(store, params.cart_id, params.request_id);
     return pageOf({ query, meta, principal }, await store.documents.ofRequest(request.data.id), present, {
       scope: request.data.id,
     });
   },
 
-  getCartRequestDocument: async ({ store, principal, params }) => {
-    await findCart(store, principal, params.cart_id);
-    const request = await cartRequest(store, principal, params.cart_id, params.request_id);
-    return { status: 200, body: present(await documentOf(store, principal, request, params.id)) };
+  getCartRequestDocument: async ({ store, params }) => {
+    await findCart(store, params.cart_id);
+    const request = await cartRequest(store, params.cart_id, params.request_id);
+    return { status: 200, body: present(await documentOf(store, request, params.id)) };
   },
 
-  deleteCartRequestDocument: async ({ store, principal, params }) => {
-    await writableCart(store, principal, params.cart_id);
-    return remove(store, principal, await cartRequest(store, principal, params.cart_id, params.request_id), params.id);
+  deleteCartRequestDocument: async ({ store, params }) => {
+    await writableCart(store, params.cart_id);
+    return remove(store, await cartRequest(store, params.cart_id, params.request_id), params.id);
   },
 
   uploadRequestDocument: async (ctx) => {
-    const request = await submittedRequest(ctx.store, ctx.principal, ctx.params.request_id);
+    const request = await submittedRequest(ctx.store, ctx.params.request_id);
     assertEditable(request);
-    return upload(ctx, ctx.principal, request, ctx.upload);
+    return upload(ctx, request, ctx.upload);
   },
 
   listRequestDocuments: async ({ store, principal, params, query, meta }) => {
-    const request = await submittedRequest(store, principal, params.request_id);
+    const request = await submittedRequest(store, params.request_id);
     return pageOf({ query, meta, principal }, await store.documents.ofRequest(request.data.id), present, {
       scope: request.data.id,
     });
   },
 
-  getRequestDocument: async ({ store, principal, params }) => {
-    const request = await submittedRequest(store, principal, params.request_id);
-    return { status: 200, body: present(await documentOf(store, principal, request, params.id)) };
+  getRequestDocument: async ({ store, params }) => {
+    const request = await submittedRequest(store, params.request_id);
+    return { status: 200, body: present(await documentOf(store, request, params.id)) };
   },
 
-  deleteRequestDocument: async ({ store, principal, params }) => {
-    const request = await submittedRequest(store, principal, params.request_id);
+  deleteRequestDocument: async ({ store, params }) => {
+    const request = await submittedRequest(store, params.request_id);
     assertEditable(request);
-    return remove(store, principal, request, params.id);
+    return remove(store, request, params.id);
   },
 } satisfies HandlerMap;

@@ -13,7 +13,7 @@ type Subscription = EventSubscriptionRow['data'];
 
 const present = (row: EventSubscriptionRow) => ({ data: row.data, type: 'event_subscription' as const });
 
-function subscriptionViolations(s: Subscription, secret: string | null | undefined): Violation[] {
+function subscriptionViolations(s: Subscription): Violation[] {
   if (s.protocol === 'SMTP' || s.protocol === 'EMAIL') {
     return [
       {
@@ -24,7 +24,7 @@ function subscriptionViolations(s: Subscription, secret: string | null | undefin
   }
   const out: Violation[] = [];
   if (s.recipient) out.push({ pointer: '/data/recipient', detail: 'recipient is only for protocol SMTP.' });
-  return [...out, ...targetViolations('/data', s, secret)];
+  return [...out, ...targetViolations('/data', s)];
 }
 
 export const eventSubscriptionHandlers = {
@@ -50,7 +50,7 @@ export const eventSubscriptionHandlers = {
       inserted_at: now,
       updated_at: now,
     };
-    assertNoViolations(subscriptionViolations(data, auth_secret));
+    assertNoViolations(subscriptionViolations(data));
     const row = await store.eventSubscriptions.insert({
       auth_secret: auth_secret ?? null,
       data,
@@ -71,7 +71,7 @@ export const eventSubscriptionHandlers = {
     const updated = await store.eventSubscriptions.update(row, (d) => {
       Object.assign(d.data, structuredClone(fields), { updated_at: clock.iso() });
       if (auth_secret !== undefined) d.auth_secret = auth_secret;
-      assertNoViolations(subscriptionViolations(d.data, d.auth_secret));
+      assertNoViolations(subscriptionViolations(d.data));
     });
     return { status: 200, body: present(updated) };
   },

@@ -3,7 +3,6 @@
  * itself, and `PATCH` to bind a switch, an API key and an auto response.
  */
 import { toE164 } from '../domain/addresses.js';
-import type { Principal } from '../handling/principal.js';
 import { assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
@@ -14,7 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PHONE = /^\+?[1-9][0-9]{1,14}$/;
 
 /** The account's number named by `number_id`: its id, or the number E.164 with or without the plus. */
-export async function findNumber(store: AccountView, principal: Principal, numberId: string): Promise<NumberRow> {
+export async function findNumber(store: AccountView, numberId: string): Promise<NumberRow> {
   const row = UUID.test(numberId)
     ? await store.numbers.get(numberId.toLowerCase())
     : PHONE.test(numberId)
@@ -47,13 +46,13 @@ export const numberHandlers = {
       (row) => presentNumber(ctx.store, row),
     ),
 
-  getNumber: async ({ store, principal, params }) => ({
+  getNumber: async ({ store, params }) => ({
     status: 200,
-    body: await presentNumber(store, await findNumber(store, principal, params.number_id)),
+    body: await presentNumber(store, await findNumber(store, params.number_id)),
   }),
 
-  updateNumber: async ({ store, clock, sim, principal, params, body }) => {
-    const row = await findNumber(store, principal, params.number_id);
+  updateNumber: async ({ store, clock, sim, params, body }) => {
+    const row = await findNumber(store, params.number_id);
     const { switch_id, api_key_id, auto_response_id, ...fields } = body.data;
     const bound = async (
       field: string,

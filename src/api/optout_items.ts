@@ -23,8 +23,8 @@ export async function presentOptout(store: AccountView, row: OptoutItemRow) {
 }
 
 export const optoutItemHandlers = {
-  createOptoutItem: async ({ store, clock, ids, principal, params, body }) => {
-    const number = await findNumber(store, principal, params.number_id);
+  createOptoutItem: async ({ store, clock, ids, params, body }) => {
+    const number = await findNumber(store, params.number_id);
     const { host_number, remote_number } = body.data;
     if (host_number !== undefined && toE164(host_number) !== number.data.number) {
       throw invalidField('/data/host_number', `host_number must be the number of the path, ${number.data.number}.`);
@@ -50,7 +50,7 @@ export const optoutItemHandlers = {
   },
 
   listNumberOptoutItems: async ({ store, principal, params, query, meta }) => {
-    const number = await findNumber(store, principal, params.number_id);
+    const number = await findNumber(store, params.number_id);
     return pageOf(
       { query, meta, principal },
       await store.optoutItems.ofNumber(number.data.id),

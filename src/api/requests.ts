@@ -4,7 +4,6 @@
  */
 import { DOCUMENT_EDITABLE } from '../domain/lifecycles.js';
 import { dataSchemaOf } from '../domain/requests.js';
-import type { Principal } from '../handling/principal.js';
 import { componentValidator } from '../contract.js';
 import { assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
@@ -17,18 +16,13 @@ import { findCart, removeDocuments, writableCart } from './carts.js';
 export const presentRequest = (row: RequestRow) => ({ data: row.data, type: 'request' as const });
 
 /** The request of the cart, which must still be a cart request. */
-export async function cartRequest(
-  store: AccountView,
-  principal: Principal,
-  cartId: string,
-  id: string,
-): Promise<RequestRow> {
+export async function cartRequest(store: AccountView, cartId: string, id: string): Promise<RequestRow> {
   const row = await store.requests.get(id);
   return assertFound(row && row.cart_id === cartId && row.order_id === null ? row : undefined, 'request', id);
 }
 
 /** A submitted request (its cart checked out). */
-export async function submittedRequest(store: AccountView, principal: Principal, id: string): Promise<RequestRow> {
+export async function submittedRequest(store: AccountView, id: string): Promise<RequestRow> {
   const row = await store.requests.get(id);
   return assertFound(row && row.order_id !== null ? row : undefined, 'request', id);
 }
@@ -44,8 +38,8 @@ function assertDataOfType(row: RequestRow, data: unknown): void {
 }
 
 export const requestHandlers = {
-  createCartRequest: async ({ store, clock, ids, principal, params, body }) => {
-    const cart = await writableCart(store, principal, params.cart_id);
+  createCartRequest: async ({ store, clock, ids, params, body }) => {
+    const cart = await writableCart(store, params.cart_id);
     // the type and its data stay together: the union is tagged by `type`
     const { name, notes, ...tagged } = body.data;
     const now = clock.iso();
@@ -58,20 +52,20 @@ export const requestHandlers = {
   },
 
   listCartRequests: async ({ store, principal, params, query, meta }) => {
-    const cart = await findCart(store, principal, params.cart_id);
+    const cart = await findCart(store, params.cart_id);
     return pageOf({ query, meta, principal }, await store.requests.ofCart(cart.data.id), presentRequest, {
       scope: cart.data.id,
     });
   },
 
-  getCartRequest: async ({ store, principal, params }) => {
-    await findCart(store, principal, params.cart_id);
-    return { status: 200, body: presentRequest(await cartRequest(store, principal, params.cart_id, params.id)) };
+  getCartRequest: async ({ store, params }) => {
+    await findCart(store, params.cart_id);
+    return { status: 200, body: presentRequest(await cartRequest(store, params.cart_id, params.id)) };
   },
 
-  updateCartRequest: async ({ store, clock, principal, params, body }) => {
-    await writableCart(store, principal, params.cart_id);
-    const row = await cartRequest(store, principal, params.cart_id, params.id);
+  updateCartRequest: async ({ store, clock, params, body }) => {
+    await writableCart(store, params.cart_id);
+    const row = await cartRequest(store, params.cart_id, params.id);
     const { name, notes, type, data } = body.data;
     if (type !== undefined && type !== row.data.type)
       throw invalidField('/data/type', `The type of a request cannot change (it is ${row.data.type}).`);
@@ -85,17 +79,17 @@ export const requestHandlers = {
     return { status: 200, body: presentRequest(updated) };
   },
 
-  deleteCartRequest: async ({ store, principal, params }) => {
-    await writableCart(store, principal, params.cart_id);
-    const row = await cartRequest(store, principal, params.cart_id, params.id);
+  deleteCartRequest: async ({ store, params }) => {
+    await writableCart(store, params.cart_id);
+    const row = await cartRequest(store, params.cart_id, params.id);
     await removeDocuments(store, row.data.id);
     await store.requests.remove(row);
     return { status: 200, body: presentRequest(row) };
   },
 
-  getRequest: async ({ store, principal, params }) => ({
+  getRequest: async ({ store, params }) => ({
     status: 200,
-    body: presentRequest(await submittedRequest(store, principal, params.id)),
+    body: presentRequest(await submittedRequest(store, params.id)),
   }),
 
   listRequests: async (ctx) =>
@@ -105,8 +99,8 @@ export const requestHandlers = {
       presentRequest,
     ),
 
-  updateRequest: async ({ store, clock, sim, principal, params, body }) => {
-    const row = await submittedRequest(store, principal, params.id);
+  updateRequest: async ({ store, clock, sim, params, body }) => {
+    const row = await submittedRequest(store, params.id);
     const { name, notes, type, data } = body.data;
     if (type !== undefined && type !== row.data.type)
       throw invalidField('/data/type', `The type of a request cannot change (it is ${row.data.type}).`);

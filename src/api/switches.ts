@@ -3,7 +3,6 @@
  * delete and the `api_key_id` binding), and the MMS encryption key attached to one.
  */
 import { applySwitchFields, switchDefaults, switchViolations, type Switch } from '../domain/switches.js';
-import type { Principal } from '../handling/principal.js';
 import { assertFound, assertNoViolations, inUse, invalidField, invalidParameter, notFound } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
@@ -27,7 +26,6 @@ const present = (row: SwitchRow) => ({
 /** The API key a request binds, which must be the account's own. */
 async function boundApiKey(
   store: AccountView,
-  principal: Principal,
   id: string | null | undefined,
   current: string | null,
 ): Promise<string | null> {
@@ -37,12 +35,12 @@ async function boundApiKey(
   return id;
 }
 
-async function findSwitch(store: AccountView, principal: Principal, id: string): Promise<SwitchRow> {
+async function findSwitch(store: AccountView, id: string): Promise<SwitchRow> {
   return assertFound(await store.switches.get(id), 'switch', id);
 }
 
 export const switchHandlers = {
-  createSwitch: async ({ store, clock, ids, principal, body }) => {
+  createSwitch: async ({ store, clock, ids, body }) => {
     const { api_key_id, ...fields } = body.data;
     const now = clock.iso();
     const data: Draft<Switch> = {
@@ -54,7 +52,7 @@ export const switchHandlers = {
     };
     const secrets: Draft<SwitchSecrets> = { sms_secret: null, mms_secret: null, voice_secret: null };
     applySwitchFields(data, secrets, fields);
-    const apiKey = await boundApiKey(store, principal, api_key_id, null);
+    const apiKey = await boundApiKey(store, api_key_id, null);
     assertNoViolations(switchViolations(data));
     const row = await store.switches.insert({
       data,
@@ -71,15 +69,15 @@ export const switchHandlers = {
 
   listSwitches: async (ctx) => storePageOf(ctx, (w) => ctx.store.switches.page(w), present),
 
-  getSwitch: async ({ store, principal, params }) => ({
+  getSwitch: async ({ store, params }) => ({
     status: 200,
-    body: present(await findSwitch(store, principal, params.id)),
+    body: present(await findSwitch(store, params.id)),
   }),
 
-  updateSwitch: async ({ store, clock, principal, params, body }) => {
-    const row = await findSwitch(store, principal, params.id);
+  updateSwitch: async ({ store, clock, params, body }) => {
+    const row = await findSwitch(store, params.id);
     const { api_key_id, ...fields } = body.data;
-    const apiKey = await boundApiKey(store, principal, api_key_id, row.api_key_id);
+    const apiKey = await boundApiKey(store, api_key_id, row.api_key_id);
     const updated = await store.switches.update(row, (d) => {
       applySwitchFields(d.data, d.secrets, fields);
       // checked as a whole, as it would be stored; a violation leaves the switch as it was
@@ -90,16 +88,16 @@ export const switchHandlers = {
     return { status: 200, body: present(updated) };
   },
 
-  deleteSwitch: async ({ store, principal, params }) => {
-    const row = await findSwitch(store, principal, params.id);
+  deleteSwitch: async ({ store, params }) => {
+    const row = await findSwitch(store, params.id);
     const numbers = (await store.numbers.usingSwitch(row.data.id)).length;
     if (numbers) throw inUse(`The switch routes ${numbers} number(s); bind them elsewhere first.`);
     await store.switches.remove(row);
     return { status: 200, body: present(row) };
   },
 
-  attachMmsEncryptionKey: async ({ store, clock, principal, params, body }) => {
-    const row = await findSwitch(store, principal, params.switch_id);
+  attachMmsEncryptionKey: async ({ store, clock, params, body }) => {
+    const row = await findSwitch(store, params.switch_id);
     const key = assertFound(await store.secretKeys.get(params.id), 'secret_key', params.id);
     if (key.data.usage !== 'ENCRYPTION')
       throw invalidParameter(
@@ -115,8 +113,8 @@ export const switchHandlers = {
     return { status: 200, body: { data: key.data, type: 'secret_key' } };
   },
 
-  detachMmsEncryptionKey: async ({ store, clock, principal, params }) => {
-    const row = await findSwitch(store, principal, params.switch_id);
+  detachMmsEncryptionKey: async ({ store, clock, params }) => {
+    const row = await findSwitch(store, params.switch_id);
     const key = row.mms_encryption_key_id ? await store.secretKeys.get(row.mms_encryption_key_id) : undefined;
     if (!key) throw notFound('secret_key', `mms_encryption_key of switch ${row.data.id}`);
     await store.switches.update(row, (d) => {

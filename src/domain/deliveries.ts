@@ -21,12 +21,7 @@ const TARGET: Record<string, ((v: string | null | undefined) => Problem) | undef
  * What is wrong with a delivery target; `at` is the pointer of the object holding it.
  * `sftpHostAllowed`: the call data webhook also takes a bare `host[:port]` for SFTP.
  */
-export function targetViolations(
-  at: string,
-  t: Target,
-  secret: string | null | undefined,
-  sftpHostAllowed = false,
-): Violation[] {
+export function targetViolations(at: string, t: Target, sftpHostAllowed = false): Violation[] {
   const out: Violation[] = [];
   const rule = t.protocol === 'SFTP' && sftpHostAllowed ? sftpTargetProblem : TARGET[t.protocol];
   const problem = rule?.(t.data);

@@ -60,7 +60,7 @@ class LazyWork implements MadeWork {
 
   constructor(
     private readonly sources: WorkSources,
-    private readonly unit: UnitOfWork,
+    unit: UnitOfWork,
     readonly accountId: string,
     readonly clock: Clock,
   ) {

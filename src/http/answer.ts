@@ -50,7 +50,6 @@ export function render(
 
 /** Writes the answer on the wire, through express's `send`: the text `render` made, or the body itself when it is not JSON. */
 export function send(
-  p: Pipeline,
   call: Call,
   status: number,
   body: unknown,
@@ -117,7 +116,7 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
       // the answer goes whatever the journal met (a shared store that is down is logged)
       .catch((e: Error) => p.runtime.logger.warn(`p.runtime.journal: ${e.message}`));
   if (stream) openStream(p, call, stream);
-  else send(p, call, status, payload, text, contentType);
+  else send(call, status, payload, text, contentType);
 }
 
 /** The one place a failure becomes an answer. */

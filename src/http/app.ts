@@ -120,9 +120,9 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
       await authenticateStage(p, call, meta);
       let answer = await faultStage(p, call, meta);
       if (!answer) {
-        authorizeStage(p, call, meta);
-        await parseStage(p, call, meta);
-        answer = await handleStage(p, call, validateStage(p, call, route));
+        authorizeStage(call, meta);
+        await parseStage(call, meta);
+        answer = await handleStage(p, call, validateStage(call, route));
       }
       if (answer === ANSWERED) call.answered = true;
       else await answerStage(p, call, answer);

@@ -155,13 +155,13 @@ function injectFault(effect: FaultEffect, call: Call): Answer | typeof ANSWERED 
   };
 }
 
-export function authorizeStage(p: Pipeline, call: Call, meta: OperationMeta<string>): void {
+export function authorizeStage(call: Call, meta: OperationMeta<string>): void {
   if (call.unauthenticated) throw call.unauthenticated;
   if (call.principal && meta.scope) authorize(call.principal, meta.scope);
 }
 
 /** The body: JSON as express read it, or an upload read now (before the call's unit of work opens). */
-export async function parseStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
+export async function parseStage(call: Call, meta: OperationMeta<string>): Promise<void> {
   call.upload = meta.multipart ? await readMultipart(call.req) : undefined;
   // the file itself is checked by the handler; the schema sees that it is there
   call.body = meta.jsonBody
@@ -202,7 +202,7 @@ export type Checked =
  * parameters in place). What passes them is what the types generated from the same contract
  * (src/generated) describe: this is where a call's request becomes typed.
  */
-export function validateStage(p: Pipeline, call: Call, route: Route): Checked {
+export function validateStage(call: Call, route: Route): Checked {
   const parameters: Parameters = { path: route.params, query: call.query, header: call.req.headers };
   if (route.meta.jsonBody || route.meta.multipart) parameters.requestBody = call.body;
   const validators = route.api.validator.getRequestValidatorsForOperation(route.meta.operationId) ?? [];

@@ -44,7 +44,7 @@ export async function startSftpServer(accept: (username: string, password: strin
             open.set(next++, { path: filename, chunks: [] });
             sftp.handle(reqid, handle);
           });
-          sftp.on('WRITE', (reqid, handle, offset, data) => {
+          sftp.on('WRITE', (reqid, handle, _offset, data) => {
             open.get(handle.readUInt32BE(0))?.chunks.push(Buffer.from(data));
             sftp.status(reqid, STATUS_CODE.OK);
           });
