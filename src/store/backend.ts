@@ -23,8 +23,6 @@ import {
 } from './store.js';
 import type { CollectionName, Collections, DbData } from '../domain/rows.js';
 
-export type { RowStore } from './collections.js';
-
 /** A unit of work a backend opened. */
 export interface Opened {
   readonly work: UnitOfWork;

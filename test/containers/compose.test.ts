@@ -6,7 +6,6 @@
  * receiver on this machine through `dipswitch listen` connected to the other (docs/hosted.md).
  */
 import { spawnSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
@@ -15,6 +14,7 @@ import { eventually } from '../support/eventually.js';
 import { CONTAINERS_CONF, IMAGE, POSTGRES_IMAGE, skipped } from '../support/containers.js';
 import { freePort, startCli } from '../support/cli_process.js';
 import { startReceiver } from '../../src/testing/receiver.js';
+import { listenedSwitch, signedAs } from '../support/listened.js';
 
 const TOKEN = 'compose-token';
 const demo = { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' };
@@ -92,14 +92,7 @@ describe.skipIf(!!skipped())('the compose stack', () => {
       (await fetch(`${base}${path}`, { method, headers, body: JSON.stringify(body) })).json() as Promise<any>;
     const sw = await post(a, 'POST', '/api/v1/switches', {
       type: 'switch',
-      data: {
-        name: 'to the laptop',
-        sms_enabled: true,
-        sms_protocol: 'HTTP',
-        sms_data: 'https://laptop.listen.invalid/sms',
-        sms_auth_method: 'HMAC_SHA256',
-        sms_secret: 'sign-me',
-      },
+      data: listenedSwitch(),
     });
     await post(a, 'PATCH', `/api/v1/numbers/${box.numbers[0]}`, { type: 'did', data: { switch_id: sw.data.id } });
     const receiver = await startReceiver();
@@ -114,8 +107,7 @@ describe.skipIf(!!skipped())('the compose stack', () => {
       await eventually(() => receiver.received.length === 1, 'the delivery at the receiver');
       const got = receiver.received[0]!;
       expect(got.path).toBe('/sms');
-      const hex = createHmac('sha256', 'sign-me').update(got.body).digest('hex');
-      expect(got.headers.authorization).toBe(`SERVICE0-HMAC-SHA256 ${hex}`);
+      expect(got.headers.authorization).toBe(signedAs(got.body));
       await eventually(() => / 200 /.test(listener.out()), 'the listener to print it');
     } finally {
       await listener.stop();

@@ -5,7 +5,6 @@
  * (on the other instance) loses and doubles nothing, every attempt in the delivery log; another
  * account's listener sees none of it; a revoked key's listener is closed and exits.
  */
-import { createHmac } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../src/testing/receiver.js';
 import { startCli, type Running } from '../support/cli_process.js';
@@ -13,6 +12,7 @@ import { callAt, envelope, START } from '../support/helpers.js';
 import { usePostgres } from '../support/pg.js';
 import { eventually } from '../support/eventually.js';
 import { events } from '../support/sse.js';
+import { listenedSwitch, signedAs } from '../support/listened.js';
 
 type Process = Running & { base: string };
 const started: Process[] = [];
@@ -36,14 +36,7 @@ async function listener(base: string, key: string, forwardTo: string, extra: str
 /** Routes Demo's first number to the listener `laptop`, signed with HMAC_SHA256. */
 async function route(base: string): Promise<void> {
   const sw = await callAt(base, 'POST', '/api/v1/switches', {
-    body: envelope('switch', {
-      name: 'to the laptop',
-      sms_enabled: true,
-      sms_protocol: 'HTTP',
-      sms_data: 'https://laptop.listen.invalid/sms',
-      sms_auth_method: 'HMAC_SHA256',
-      sms_secret: 'sign-me',
-    }),
+    body: envelope('switch', listenedSwitch()),
   });
   expect(sw.status).toBe(201);
   const routed = await callAt(base, 'PATCH', '/api/v1/numbers/+13125550100', {
@@ -106,8 +99,7 @@ describe('dipswitch listen against two instances over one PostgreSQL database', 
       const texts = receiver.received.map((r) => r.json().data.text as string);
       expect(texts.sort()).toEqual(['four', 'one', 'three', 'two']);
       for (const got of receiver.received) {
-        const hex = createHmac('sha256', 'sign-me').update(got.body).digest('hex');
-        expect(got.headers.authorization).toBe(`SERVICE0-HMAC-SHA256 ${hex}`);
+        expect(got.headers.authorization).toBe(signedAs(got.body));
         expect(got.path).toBe('/sms');
       }
       for (const d of await log()) {

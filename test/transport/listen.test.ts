@@ -4,7 +4,6 @@
  * listener away is an attempt that failed and is retried; another account's listener sees nothing;
  * a revoked key's listener is closed; the bounds answer 422.
  */
-import { createHmac } from 'node:crypto';
 import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { envelope, startTestServer, useReceiver, useServer } from '../support/he
 import { startReceiver } from '../../src/testing/receiver.js';
 import { eventually } from '../support/eventually.js';
 import { events } from '../support/sse.js';
+import { listenedSwitch, signedAs } from '../support/listened.js';
 
 const sim = new Ajv2020({ allErrors: true, strict: false });
 sim.addSchema({ ...loadContract('sim').document, $id: 'sim' });
@@ -56,14 +56,7 @@ describe('listeners: deliveries to a receiver on this machine', () => {
   async function route(target: string, key?: string, number = '+13125550100') {
     const sw = await server().call('POST', '/api/v1/switches', {
       key,
-      body: envelope('switch', {
-        name: 'to the laptop',
-        sms_enabled: true,
-        sms_protocol: 'HTTP',
-        sms_data: target,
-        sms_auth_method: 'HMAC_SHA256',
-        sms_secret: 'sign-me',
-      }),
+      body: envelope('switch', listenedSwitch(target)),
     });
     expect(sw.status, JSON.stringify(sw.body)).toBe(201);
     const routed = await server().call('PATCH', `/api/v1/numbers/${number}`, {
@@ -87,8 +80,7 @@ describe('listeners: deliveries to a receiver on this machine', () => {
     expect(got[0]!.path).toBe('/sms');
     expect(got[0]!.query.get('via')).toBe('listener');
     expect(got[0]!.json().data.text).toBe('through the listener');
-    const hex = createHmac('sha256', 'sign-me').update(got[0]!.body).digest('hex');
-    expect(got[0]!.headers.authorization).toBe(`SERVICE0-HMAC-SHA256 ${hex}`);
+    expect(got[0]!.headers.authorization).toBe(signedAs(got[0]!.body));
 
     const [log] = await deliveries();
     expect(log).toMatchObject({ target: 'https://laptop.listen.invalid/sms?via=listener', outcome: 'delivered' });

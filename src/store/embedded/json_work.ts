@@ -8,7 +8,7 @@ import type { FileArea } from '../files.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
 import type { Change } from './log_line.js';
 import { MemoryTable } from './memory_table.js';
-import { refusal, UniqueViolation, type Taken } from '../collections.js';
+import { refusal, UniqueViolation, type RowStore, type Taken } from '../collections.js';
 import {
   COLLECTION_NAMES,
   type AnyRow,
@@ -18,7 +18,7 @@ import {
 } from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
 import type { SeqName, WorkFiles } from '../store.js';
-import { WorkBase, type RowStore } from '../backend.js';
+import { WorkBase } from '../backend.js';
 
 export type TableSet = Record<CollectionName, MemoryTable<AnyRow>>;
 

@@ -1,6 +1,6 @@
 /** A unit of work on PostgreSQL: the collections over its statements (statements.ts), its writes sent together. */
 import pg from 'pg';
-import { deepFreeze } from '../collections.js';
+import { deepFreeze, type RowStore } from '../collections.js';
 import {
   COLLECTION_NAMES,
   emptyLists,
@@ -12,7 +12,7 @@ import {
 } from '../../domain/rows.js';
 import { cutPage, type PageRows, type PageWindow } from '../page.js';
 import { CALLER_COLLECTIONS, type PeerTopic, type SeqName, type WorkFiles } from '../store.js';
-import { WorkBase, type RowStore } from '../backend.js';
+import { WorkBase } from '../backend.js';
 import type { PgPeers } from './peers.js';
 import type { Lease } from './statements.js';
 import { literal, PendingWrites } from './pending.js';
