@@ -114,7 +114,7 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
         responseText: text ?? (status === 204 ? '' : '"(not JSON)"'),
       })
       // the answer goes whatever the journal met (a shared store that is down is logged)
-      .catch((e: Error) => p.runtime.logger.warn(`p.runtime.journal: ${e.message}`));
+      .catch((e: Error) => p.runtime.logger.warn(`journal: ${e.message}`));
   if (stream) openStream(p, call, stream);
   else send(call, status, payload, text, contentType);
 }
