@@ -14,11 +14,11 @@ import type { Coverage } from './engine/coverage.js';
 import type { Snapshots } from './engine/sandboxes.js';
 import type { components } from './generated/sim.js';
 import type { Scheduler } from './engine/scheduler.js';
-import type { AccountWork, WorkOptions } from './engine/work.js';
+import type { WorkRunner } from './engine/work.js';
 import type { SmppHooks } from './engine/transport/smpp_hooks.js';
 import type { SmppBinds } from './engine/transport/smpp_binds.js';
 import type { DbData } from './domain/rows.js';
-import type { Store, UnitOfWork, WorkScope } from './store/store.js';
+import type { Store } from './store/store.js';
 
 /**
  * The scenarios a server lists and runs (`GET /__sim/scenarios`, `POST /__sim/scenarios/{name}`):
@@ -56,13 +56,8 @@ export interface Runtime {
   streams: Set<() => void>;
   /** The scenarios `POST /__sim/scenarios/{name}` runs: the built-in ones and the user's folders. */
   scenarios: ScenarioCatalog;
-  /**
-   * Runs `fn` in one unit of work of the account (read-only with `read`), with its clock and
-   * outbox; once committed, the scheduler wakes for any step the work scheduled.
-   */
-  work<T>(accountId: string, fn: AccountWork<T>, opts?: WorkOptions): Promise<T>;
-  /** Runs `fn` in one unit of work of `scope` and commits it (WorkRunner.run: the one runner). */
-  run<T>(scope: WorkScope, fn: (w: UnitOfWork) => Promise<T>): Promise<T>;
+  /** The one runner of units of work: `work` for an account's, `run` for whole-state work and reads. */
+  runner: WorkRunner;
   /**
    * The whole server back to the fixtures: state, clocks, schedule, delivery log, faults and
    * journal; every sandbox kept as it is with everything of its own (`keepSandboxes: false`: removed).

@@ -196,7 +196,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const claims = new Claims({ instance, shared: !!store.peers, wall: wallClock });
   // the one runner of every unit of work; its outbox sends the provider's events and CDRs
   const effects = providerEffects;
-  const runner = new WorkRunner({ store, clocks, ids, random, effects, claims, scheduled: (a) => scheduler.notify(a) });
+  const runner = new WorkRunner({ store, clocks, ids, random, effects, claims });
   if (store.created) await runner.run({ global: true }, (w) => w.replaceAll(fixtures()));
   const { faults, journal, snapshots, coverage } = shared(pg, store, runner, random, limits, logger);
   // the binds journal their deliver_sm through the hooks, made below (they wake the worker)
@@ -247,8 +247,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     ...{ random, logger, faults, journal, coverage, deliveries, listeners, scheduler, snapshots, fixtures, limits },
     scenarios: new ScenarioShelf(opts.scenarioDirs),
     streams: new Set(),
-    work: (accountId, fn, workOpts) => runner.work(accountId, fn, workOpts),
-    run: (scope, fn) => runner.run(scope, fn),
+    runner,
     ...resets({ units: runner, fixtures, faults, journal, coverage, clocks, scheduler, ids, random }),
     async close() {
       listeners.close();

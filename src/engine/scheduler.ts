@@ -35,6 +35,7 @@ export class Scheduler {
 
   constructor(private readonly opts: SchedulerOptions) {
     this.alarm = new Alarm(opts, () => void this.runRealClocks());
+    opts.runner.notifies(this);
   }
 
   /** Hears the other instances' steps and sets the timer from the stored steps; resolves once it is set. */

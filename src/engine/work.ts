@@ -88,8 +88,11 @@ export interface WorkRunnerOptions extends WorkSources {
   store: Store;
   clocks: Clocks;
   claims: Claims;
-  /** Told of an account whose committed work scheduled a step (the scheduler runs what is due). */
-  scheduled(accountId: string): void;
+}
+
+/** Who hears of an account whose committed work scheduled a step: the scheduler, which runs what is due. */
+export interface StepListener {
+  notify(accountId: string): void;
 }
 
 /**
@@ -102,7 +105,14 @@ export interface Units {
 
 /** Runs units of work, an account's each with its Work: the one way steps enter the schedule. */
 export class WorkRunner implements Units {
+  private scheduler?: StepListener;
+
   constructor(private readonly opts: WorkRunnerOptions) {}
+
+  /** The scheduler to tell of scheduled steps: it is made after the runner, which it runs its steps through. */
+  notifies(scheduler: StepListener): void {
+    this.scheduler = scheduler;
+  }
 
   /** Runs `fn` in one unit of work of `scope` and commits it (the store's own, with no Work around it). */
   run<T>(scope: WorkScope, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
@@ -127,7 +137,7 @@ export class WorkRunner implements Units {
       earliest = done.earliest;
       return done.out;
     });
-    if (earliest !== null && opts.at === undefined) this.opts.scheduled(accountId);
+    if (earliest !== null && opts.at === undefined) this.scheduler?.notify(accountId);
     return result;
   }
 

@@ -13,12 +13,13 @@ import type { Listeners } from '../engine/listeners.js';
 import type { Metrics } from '../engine/metrics.js';
 import type { Snapshots } from '../engine/sandboxes.js';
 import type { Scheduler } from '../engine/scheduler.js';
+import type { WorkRunner } from '../engine/work.js';
 import type { Limits } from '../limits.js';
 import type { Runtime, ScenarioCatalog } from '../runtime.js';
 
 export interface ControlPort {
-  work: Runtime['work'];
-  run: Runtime['run'];
+  work: WorkRunner['work'];
+  run: WorkRunner['run'];
   reset: Runtime['reset'];
   resetAccount: Runtime['resetAccount'];
   removeAccount: Runtime['removeAccount'];
@@ -43,8 +44,8 @@ export interface ControlPort {
 export function controlPort(runtime: Runtime): ControlPort {
   const { clocks, scheduler, faults, deliveries, journal, coverage, snapshots, metrics, ids, listeners } = runtime;
   return {
-    work: (accountId, fn, opts) => runtime.work(accountId, fn, opts),
-    run: (scope, fn) => runtime.run(scope, fn),
+    work: (accountId, fn, opts) => runtime.runner.work(accountId, fn, opts),
+    run: (scope, fn) => runtime.runner.run(scope, fn),
     reset: (opts) => runtime.reset(opts),
     resetAccount: (id) => runtime.resetAccount(id),
     removeAccount: (id) => runtime.removeAccount(id),

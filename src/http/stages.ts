@@ -245,7 +245,7 @@ export async function handleStage(p: Pipeline, call: Call, checked: Checked): Pr
       ...checked.request,
       port: p.port,
       // in the call's unit when it has one, else in a read of its own
-      read: <T>(fn: (w: UnitOfWork) => Promise<T>) => (unit ? fn(unit) : runtime.run({ read: true }, fn)),
+      read: <T>(fn: (w: UnitOfWork) => Promise<T>) => (unit ? fn(unit) : runtime.runner.run({ read: true }, fn)),
       work: async () => {
         if (!work) throw new Error(`${checked.id} is not marked x-unit: account: it has no unit of its own`);
         return work;
@@ -257,12 +257,12 @@ export async function handleStage(p: Pipeline, call: Call, checked: Checked): Pr
       credentials: { authorization: call.req.headers.authorization, authority: call.authority === true },
     });
     return call.route?.meta.unit === 'account'
-      ? runtime.work(accountId, async (work, unit) => runSimHandler(p.simHandlers, checked.id, ctx(work, unit)))
+      ? runtime.runner.work(accountId, async (work, unit) => runSimHandler(p.simHandlers, checked.id, ctx(work, unit)))
       : runSimHandler(p.simHandlers, checked.id, ctx());
   }
   const { id, request } = checked;
   const writes = call.req.method !== 'GET' && call.req.method !== 'HEAD';
-  const reply = await runtime.work(
+  const reply = await runtime.runner.work(
     call.principal?.accountId ?? '',
     async (work) => {
       call.clock = work.clock;

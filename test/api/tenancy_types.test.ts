@@ -42,7 +42,7 @@ describe("a handler's unit of work is its account's view", () => {
     expect(added.status, JSON.stringify(added.body)).toBe(201);
 
     const seen = (account: string) =>
-      server().runtime.work(
+      server().runtime.runner.work(
         account,
         async ({ store }) => ({
           cart: (await store.carts.get(cart))?.data.id,
