@@ -30,9 +30,9 @@ import {
   Steps,
   Switches,
   Users,
-  type RowSource,
   type RowStore,
 } from './collections.js';
+import { namedFiles } from './files.js';
 import { COLLECTION_NAMES } from '../domain/rows.js';
 import type { AnyRow, ApiKeyRow, ClockRow, CollectionName, Collections, DbData, UserRow } from '../domain/rows.js';
 
@@ -107,37 +107,27 @@ export type CollectionSet = {
   readonly [K in CollectionName as Camel<K>]: K extends keyof Special ? Special[K] : Collection<Collections[K]>;
 };
 
-/** The backend's side of a unit of work, beside its tables. */
-export interface WorkBackend {
-  rows: RowSource;
-  /** Throws when the work may not write (it only reads, or its store refused a write). */
-  writable(): void;
-  files: WorkFiles;
-  afterCommit(fn: () => void | Promise<void>): void;
-  nextSeq(name: SeqName): Promise<number>;
-  replaceAll(data: DbData): Promise<void>;
-  removeAccount(accountId: string): Promise<void>;
-  exportState(): Promise<DbData>;
-  /** Tells the other instances, once the work commits (absent for a store one process owns). */
-  tell?(topic: PeerTopic, payload: string): Promise<void>;
-}
-
 /**
- * One request's (or one step's) view of the store: every collection, each made on its first use
- * over the backend's rows with the unit's guard (most work touches few), its files, and hooks.
- * `implements CollectionSet` keeps the getters and the schema's names one list.
+ * One request's (or one step's) unit of work: every collection across accounts (`view` gives one
+ * account's), its files, its hooks, committed once or leaving nothing. Each backend's unit of work
+ * extends it with its storage (its rows, files, sequences, whole-state replace and export, an
+ * account's rows dropped); the guards are here: a read-only work writes nothing, only whole-state
+ * work replaces the state or removes an account, and a collection's writes are checked against them.
+ * A collection is made on its first use (most work touches few); `implements CollectionSet` keeps
+ * the getters and the schema's names one list.
  */
-export class UnitOfWork implements CollectionSet {
-  readonly files: WorkFiles;
+export abstract class UnitOfWork implements CollectionSet {
   private readonly made: { -readonly [K in keyof CollectionSet]?: CollectionSet[K] } = {};
+  private guarded?: WorkFiles;
 
-  constructor(private readonly backend: WorkBackend) {
-    this.files = backend.files;
-  }
+  constructor(
+    protected readonly readOnly: boolean,
+    protected readonly global: boolean,
+  ) {}
 
   /** The backend's rows of a collection, with the unit's guard: a collection's arguments. */
   private table<K extends CollectionName>(name: K): [RowStore<Collections[K]>, K, () => void] {
-    return [this.backend.rows(name), name, () => this.backend.writable()];
+    return [this.rows(name), name, () => this.writable()];
   }
 
   get accounts() {
@@ -210,31 +200,41 @@ export class UnitOfWork implements CollectionSet {
     return (this.made.deliveries ??= new Deliveries(...this.table('deliveries')));
   }
 
+  /** The unit's files (a document's bytes, a task's results): a file put is kept only if the work commits. */
+  get files(): WorkFiles {
+    return (this.guarded ??= this.guard(this.storedFiles()));
+  }
+
   /** Runs `fn` once the work is durable (never if it is not committed). */
   afterCommit(fn: () => void | Promise<void>): void {
-    this.backend.afterCommit(fn);
+    this.writable();
+    this.onCommit(fn);
   }
 
   /** A number of the sequence larger than any it answered before, across restarts. */
   nextSeq(name: SeqName = 'steps'): Promise<number> {
-    return this.backend.nextSeq(name);
+    return this.sequence(name);
   }
 
   /** Replaces the whole state (seeding, reset, restore): whole-state work only. */
-  replaceAll(data: DbData): Promise<void> {
-    return this.backend.replaceAll(data);
+  async replaceAll(data: DbData): Promise<void> {
+    this.wholeState();
+    await this.replaceState(data);
   }
 
-  /** Removes an account and every row it owns: whole-state work only. */
-  removeAccount(accountId: string): Promise<void> {
-    return this.backend.removeAccount(accountId);
+  /** Removes an account and every row it owns, and its files once the work commits: whole-state work only. */
+  async removeAccount(accountId: string): Promise<void> {
+    this.wholeState();
+    const files = namedFiles(await this.documents.list(accountId), await this.bulkDipTasks.list(accountId));
+    await this.dropAccount(accountId);
+    for (const id of files) this.files.remove(id);
   }
 
   /** Every row the account owns, by collection (a snapshot of one account). */
   async accountState(accountId: string): Promise<Partial<DbData>> {
     const state: Partial<Record<CollectionName, readonly AnyRow[]>> = {};
     for (const name of COLLECTION_NAMES) {
-      const rows = await this.backend.rows(name).list(accountId);
+      const rows = await this.rows(name).list(accountId);
       if (rows.length) state[name] = [...rows];
     }
     return state as Partial<DbData>;
@@ -247,20 +247,65 @@ export class UnitOfWork implements CollectionSet {
   async replaceAccount(accountId: string, rows: Partial<DbData>): Promise<void> {
     await this.removeAccount(accountId);
     for (const name of COLLECTION_NAMES) {
-      const table = new Collection(this.backend.rows(name), name, () => this.backend.writable());
+      const table = new Collection(...this.table(name));
       for (const row of rows[name] ?? []) if (row.account_id === accountId) await table.insert(row);
     }
   }
 
-  /** Tells the other instances `payload` on `topic` if, and once, the work commits. */
-  tell(topic: PeerTopic, payload: string): Promise<void> {
-    return this.backend.tell?.(topic, payload) ?? Promise.resolve();
+  /** Tells the other instances `payload` on `topic` if, and once, the work commits (a store one process owns: nothing). */
+  async tell(topic: PeerTopic, payload: string): Promise<void> {
+    if (!this.notify) return;
+    this.writable();
+    await this.notify(topic, payload);
   }
 
   /** The whole state as it stands in this work (snapshots). */
-  exportState(): Promise<DbData> {
-    return this.backend.exportState();
+  abstract exportState(): Promise<DbData>;
+
+  /** Why this work may write nothing more (the disk refused one of its store's writes), if it may not. */
+  protected poisoned(): unknown {
+    return null;
   }
+
+  /** Throws when the work may not write (it only reads, or its store refused a write). */
+  protected writable(): void {
+    const poison = this.poisoned();
+    if (poison) throw new StorageUnavailable(poison);
+    if (this.readOnly) throw new Error('this unit of work only reads');
+  }
+
+  /** The backend's files, their writes refused where the work may not write. */
+  private guard(stored: WorkFiles): WorkFiles {
+    return {
+      put: async (id, bytes) => {
+        this.writable();
+        await stored.put(id, bytes);
+      },
+      get: (id) => stored.get(id),
+      remove: (id) => {
+        this.writable();
+        stored.remove(id);
+      },
+    };
+  }
+
+  private wholeState(): void {
+    this.writable();
+    if (!this.global) throw new Error('only whole-state work may do this');
+  }
+
+  /** The backend's rows of a collection. */
+  protected abstract rows<K extends CollectionName>(name: K): RowStore<Collections[K]>;
+  /** The backend's files: a file put is kept only if the work commits; one removed goes only then. */
+  protected abstract storedFiles(): WorkFiles;
+  /** Runs `fn` once the work is durable. */
+  protected abstract onCommit(fn: () => void | Promise<void>): void;
+  protected abstract sequence(name: SeqName): Promise<number>;
+  protected abstract replaceState(data: DbData): Promise<void>;
+  /** Removes every row of the account (its files are the base's). */
+  protected abstract dropAccount(accountId: string): Promise<void>;
+  /** Tells the other instances, once the work commits (a store several instances share). */
+  protected notify?(topic: PeerTopic, payload: string): Promise<void>;
 }
 
 /**

@@ -148,7 +148,7 @@ export class JsonStore extends StoreBase implements Store {
   protected async open(scope: WorkScope): Promise<Opened> {
     if ('read' in scope)
       return {
-        work: this.reader.uow,
+        work: this.reader,
         // a read waits only for what it may have seen to be durable
         commit: async () => void (await this.writing),
         abort: async () => undefined,
@@ -161,7 +161,7 @@ export class JsonStore extends StoreBase implements Store {
   /** A write's ends: committed (the lock goes once the work is queued, the answer once it is durable) or undone. */
   private opened(work: JsonWork, release: () => void): Opened {
     return {
-      work: work.uow,
+      work: work,
       commit: async () => {
         const durable = this.commit(work);
         // the next work of the account may start now; it is durable only after this one

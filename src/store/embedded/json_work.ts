@@ -2,7 +2,7 @@
  * One unit of work of the embedded store: it changes the tables at once and remembers how to undo
  * each change, until its store commits it (json_store.ts), and its durability (Deferred); the locks
  * a work holds (Locks). It sees its store through WorkHost; what every backend's work shares is
- * src/store/backend.ts.
+ * src/store/store.ts (UnitOfWork).
  */
 import type { FileArea } from '../files.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
@@ -17,8 +17,7 @@ import {
   type DbData,
 } from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
-import type { SeqName, WorkFiles } from '../store.js';
-import { WorkBase } from '../backend.js';
+import { UnitOfWork, type SeqName, type WorkFiles } from '../store.js';
 
 export type TableSet = Record<CollectionName, MemoryTable<AnyRow>>;
 
@@ -54,7 +53,7 @@ export function buildTables(data: DbData): TableSet {
 }
 
 /** One unit of work of the embedded store: the base's guards and wrappers over its memory tables. */
-export class JsonWork extends WorkBase {
+export class JsonWork extends UnitOfWork {
   undo: Undo[] = [];
   changes: Change[] = [];
   /** The whole state was replaced: the commit writes a snapshot. */
@@ -82,7 +81,7 @@ export class JsonWork extends WorkBase {
     return this.poison;
   }
 
-  protected files(): WorkFiles {
+  protected storedFiles(): WorkFiles {
     const files = this.store.files;
     return {
       put: async (id, bytes) => {
@@ -96,15 +95,15 @@ export class JsonWork extends WorkBase {
     };
   }
 
-  protected afterCommit(fn: () => void | Promise<void>): void {
+  protected onCommit(fn: () => void | Promise<void>): void {
     this.commitHooks.push(fn);
   }
 
-  protected nextSeq(name: SeqName): Promise<number> {
+  protected sequence(name: SeqName): Promise<number> {
     return Promise.resolve(this.store.nextSeq(name));
   }
 
-  protected exportState(): Promise<DbData> {
+  exportState(): Promise<DbData> {
     return Promise.resolve(this.store.state());
   }
 

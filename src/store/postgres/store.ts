@@ -147,7 +147,7 @@ export class PgStore extends StoreBase implements Store {
       throw e;
     }
     return {
-      work: work.uow,
+      work: work,
       commit: async () => {
         try {
           // the writes not sent yet go with the COMMIT

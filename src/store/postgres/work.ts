@@ -11,8 +11,7 @@ import {
   type DbData,
 } from '../../domain/rows.js';
 import { cutPage, type PageRows, type PageWindow } from '../page.js';
-import { CALLER_COLLECTIONS, type PeerTopic, type SeqName, type WorkFiles } from '../store.js';
-import { WorkBase } from '../backend.js';
+import { CALLER_COLLECTIONS, UnitOfWork, type PeerTopic, type SeqName, type WorkFiles } from '../store.js';
 import type { PgPeers } from './peers.js';
 import type { Lease } from './statements.js';
 import { literal, PendingWrites } from './pending.js';
@@ -36,7 +35,7 @@ export const aheadKey = (name: CollectionName, id: string): string => `${name}\u
 /** A collection given at least this many rows by a whole state is analyzed with it (replaceAll). */
 const ANALYZED_ROWS = 500;
 
-export class PgWork extends WorkBase {
+export class PgWork extends UnitOfWork {
   /** Rows read with the work's first statement (its account's clock) or written by it (aheadKey). */
   private readonly ahead = new Map<string, AnyRow | undefined>();
   /** A transaction is open (what a write's commit ends). */
@@ -74,12 +73,12 @@ export class PgWork extends WorkBase {
   }
 
   /** NOTIFY in a transaction is delivered at its commit, and only then. */
-  protected override async tell(topic: PeerTopic, payload: string): Promise<void> {
+  protected override async notify(topic: PeerTopic, payload: string): Promise<void> {
     const told = this.peers.telling(topic, '$1::text', 1);
     await this.db.query(`SELECT ${told.sql}`, [payload, ...told.params]);
   }
 
-  protected files(): WorkFiles {
+  protected storedFiles(): WorkFiles {
     const db = this.db;
     return {
       put: async (id, bytes) => {
@@ -95,11 +94,11 @@ export class PgWork extends WorkBase {
     };
   }
 
-  protected afterCommit(fn: () => void | Promise<void>): void {
+  protected onCommit(fn: () => void | Promise<void>): void {
     this.hooks.push(fn);
   }
 
-  protected async nextSeq(name: SeqName): Promise<number> {
+  protected async sequence(name: SeqName): Promise<number> {
     const r = await this.db.query<{ value: string }>(
       'UPDATE seqs SET value = value + 1 WHERE name = $1 RETURNING value - 1 AS value',
       [name],
@@ -120,7 +119,7 @@ export class PgWork extends WorkBase {
     await this.db.query('DELETE FROM list_counts WHERE account_id = $1', [accountId]);
   }
 
-  protected async exportState(): Promise<DbData> {
+  async exportState(): Promise<DbData> {
     await this.flush();
     const state = emptyLists();
     const all = await this.db.query<{ c: number; row: string }>(EXPORT_STATE);
