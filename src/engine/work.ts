@@ -5,7 +5,7 @@
  * all go through. Nothing else: the wiring stays in src/server.ts.
  */
 import { idsAt, type Ids, type Random } from '../deps.js';
-import { AccountView } from '../store/account_view.js';
+import type { AccountView } from '../store/account_view.js';
 import type { Store, UnitOfWork, WorkScope } from '../store/store.js';
 import type { Claims } from './claims.js';
 import type { Clock, Clocks } from './clock.js';
@@ -65,7 +65,7 @@ class LazyWork implements MadeWork {
     readonly clock: Clock,
   ) {
     this.random = sources.random;
-    this.store = new AccountView(unit, accountId);
+    this.store = unit.view(accountId);
   }
 
   get ids(): Ids {

@@ -1,6 +1,7 @@
 /**
- * One account's view of a unit of work (AccountView): what a handler, a lifecycle step or a control
- * call acting on an account works with. Its collections take no account: every read is of the view's
+ * One account's view of a unit of work (AccountView, a UnitOfWork's `view`): what a handler, a
+ * lifecycle step or a control call acting on an account works with. Its collections are over the
+ * backend's rows themselves (collections.ts's Rows) and take no account: every read is of the view's
  * account's rows (an index read filtered inside), every new row is the view's account's, and a row of
  * another account given to `update` or `remove` is refused. Reading across accounts is the unit of
  * work's own (UnitOfWork), which only the scheduler, the control API and sandboxes take.
@@ -11,6 +12,8 @@ import type {
   ApiKeyRow,
   BulkDipTaskRow,
   CampaignRow,
+  CollectionName,
+  Collections,
   DeliveryRow,
   DestinationRow,
   DocumentRow,
@@ -24,73 +27,64 @@ import type {
   UserRow,
 } from '../domain/rows.js';
 import { campaignVisibleTo } from '../domain/campaigns.js';
-import type {
-  Accounts,
-  ApiKeys,
-  BulkDipTasks,
-  Campaigns,
-  Collection,
-  Deliveries,
-  Destinations,
-  Documents,
-  Numbers,
-  OptoutItems,
-  OverwriteRequests,
-  Requests,
-  Steps,
-  Switches,
-  Taken,
-  Users,
-} from './collections.js';
+import { Rows, type RowSource, type RowStore, type SeqName, type Taken, type WorkFiles } from './collections.js';
 import type { PageRows, PageWindow } from './page.js';
-import type { SeqName, UnitOfWork, WorkFiles } from './store.js';
+import { key } from './schema.js';
 
 /** A row as the view makes it: its account is the view's. */
 export type NewRow<R extends AnyRow> = Omit<R, 'account_id'>;
 
 /** One collection of one account. */
-export class Own<R extends AnyRow, C extends Collection<R> = Collection<R>> {
+export class Own<R extends AnyRow> extends Rows<R> {
   constructor(
-    protected readonly c: C,
+    t: RowStore<R>,
+    name: CollectionName,
+    writable: () => void,
     protected readonly accountId: string,
-  ) {}
+  ) {
+    super(t, name, writable);
+  }
 
   /** The account's row with this id. */
-  get(id: string): Promise<R | undefined> {
-    return this.c.get(this.accountId, id);
+  async get(id: string): Promise<R | undefined> {
+    return this.ownOne(await this.t.get(id));
   }
 
   /** The account's rows in list order (do not hold on to the array across writes). */
   list(): Promise<readonly R[]> {
-    return this.c.list(this.accountId);
+    return this.t.list(this.accountId);
   }
 
   /** One page of the account's list (src/store/page.ts). */
   page(window: PageWindow): Promise<PageRows<R>> {
-    return this.c.page(this.accountId, window);
+    return this.pageOf(this.accountId, window);
   }
 
   /** Adds a row of the account. */
   insert(row: NewRow<R>, taken?: Taken): Promise<R> {
     // cast: R is NewRow<R> with the account added, which TypeScript cannot see of a generic R
-    return this.c.insert({ account_id: this.accountId, ...row } as unknown as R, taken);
+    return this.put({ account_id: this.accountId, ...row } as unknown as R, taken);
   }
 
   update(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R> {
-    return this.c.update(this.mine(row), change, taken);
+    return this.change(this.mine(row), change, taken);
   }
 
   remove(row: R): Promise<void> {
-    return this.c.remove(this.mine(row));
+    return this.drop(this.mine(row));
   }
 
-  /** The rows of an index read that are the account's. */
-  protected own(rows: readonly R[]): R[] {
-    return rows.filter((r) => r.account_id === this.accountId);
+  /** The rows of an index's key that are the account's. */
+  protected async many(index: string, value: string): Promise<R[]> {
+    return (await this.t.many(index, value)).filter((r) => r.account_id === this.accountId);
   }
 
-  /** The row of an index read, if it is the account's. */
-  protected ownOne(row: R | undefined): R | undefined {
+  /** The row of a unique index's key, if it is the account's. */
+  protected async one(index: string, value: string): Promise<R | undefined> {
+    return this.ownOne(await this.t.one(index, value));
+  }
+
+  private ownOne(row: R | undefined): R | undefined {
     return row?.account_id === this.accountId ? row : undefined;
   }
 
@@ -101,145 +95,152 @@ export class Own<R extends AnyRow, C extends Collection<R> = Collection<R>> {
   }
 }
 
-/** A collection with no methods of its own, bound to the account. */
-const plain = <R extends AnyRow>(c: Collection<R>, accountId: string): Own<R> => new Own(c, accountId);
-
-/** The collections with methods of their own (collections.ts), bound to the account. */
-class OwnAccounts extends Own<AccountRow, Accounts> {
+/** The collections with index reads of their own (the indexes: schema.ts). */
+class OwnAccounts extends Own<AccountRow> {
   /** The view's account itself. */
   self(): Promise<AccountRow | undefined> {
-    return this.c.getAnyAccount(this.accountId);
+    return this.t.get(this.accountId);
   }
   /** Whether an account with this id exists (another account is named, never read). */
   async exists(id: string): Promise<boolean> {
-    return (await this.c.getAnyAccount(id)) !== undefined;
+    return (await this.t.get(id)) !== undefined;
   }
 }
 
-class OwnUsers extends Own<UserRow, Users> {
+class OwnUsers extends Own<UserRow> {
+  /** The account's user with this email, case-insensitively. */
   byEmail(email: string) {
-    return this.c.byEmail(this.accountId, email);
+    return this.one('email', key(this.accountId, email.toLowerCase()));
   }
 }
 
-class OwnApiKeys extends Own<ApiKeyRow, ApiKeys> {
-  async ofUser(userId: string) {
-    return this.own(await this.c.ofUser(userId));
+class OwnApiKeys extends Own<ApiKeyRow> {
+  ofUser(userId: string) {
+    return this.many('user', userId);
   }
 }
 
-class OwnSwitches extends Own<SwitchRow, Switches> {
-  async usingApiKey(id: string) {
-    return this.own(await this.c.usingApiKey(id));
+class OwnSwitches extends Own<SwitchRow> {
+  usingApiKey(id: string) {
+    return this.many('apiKey', id);
   }
-  async usingSecretKey(id: string) {
-    return this.own(await this.c.usingSecretKey(id));
+  usingSecretKey(id: string) {
+    return this.many('secretKey', id);
   }
 }
 
-class OwnNumbers extends Own<NumberRow, Numbers> {
+class OwnNumbers extends Own<NumberRow> {
   /** The account's number, E.164 with the plus. */
   byNumber(e164: string) {
-    return this.c.byNumber(this.accountId, e164);
+    return this.one('number', e164);
   }
   /** Whether any account holds the number (its row is not read). */
-  taken(e164: string) {
-    return this.c.taken(e164);
+  async taken(e164: string) {
+    return (await this.t.one('number', e164)) !== undefined;
   }
-  async usingApiKey(id: string) {
-    return this.own(await this.c.usingApiKey(id));
+  usingApiKey(id: string) {
+    return this.many('apiKey', id);
   }
-  async usingSwitch(id: string) {
-    return this.own(await this.c.usingSwitch(id));
+  usingSwitch(id: string) {
+    return this.many('switch', id);
   }
-  async usingAutoResponse(id: string) {
-    return this.own(await this.c.usingAutoResponse(id));
+  usingAutoResponse(id: string) {
+    return this.many('autoResponse', id);
   }
-  async usingCampaign(id: string) {
-    return this.own(await this.c.usingCampaign(id));
-  }
-}
-
-class OwnOptoutItems extends Own<OptoutItemRow, OptoutItems> {
-  async ofNumber(numberId: string) {
-    return this.own(await this.c.ofNumber(numberId));
-  }
-  async byPair(numberId: string, remote: string) {
-    return this.ownOne(await this.c.byPair(numberId, remote));
+  usingCampaign(id: string) {
+    return this.many('campaign', id);
   }
 }
 
-class OwnDestinations extends Own<DestinationRow, Destinations> {
-  async ofNumber(numberId: string) {
-    return this.own(await this.c.ofNumber(numberId));
+class OwnOptoutItems extends Own<OptoutItemRow> {
+  ofNumber(numberId: string) {
+    return this.many('number', numberId);
+  }
+  byPair(numberId: string, remote: string) {
+    return this.one('pair', key(numberId, remote));
   }
 }
 
-class OwnRequests extends Own<RequestRow, Requests> {
+class OwnDestinations extends Own<DestinationRow> {
+  ofNumber(numberId: string) {
+    return this.many('number', numberId);
+  }
+}
+
+class OwnRequests extends Own<RequestRow> {
   /** The requests of a cart not yet checked out. */
-  async ofCart(cartId: string) {
-    return this.own(await this.c.ofCart(cartId));
+  ofCart(cartId: string) {
+    return this.many('cart', cartId);
   }
-  async ofOrder(orderId: string) {
-    return this.own(await this.c.ofOrder(orderId));
-  }
-}
-
-class OwnDocuments extends Own<DocumentRow, Documents> {
-  async ofRequest(requestId: string) {
-    return this.own(await this.c.ofRequest(requestId));
-  }
-  async byName(requestId: string, name: string) {
-    return this.ownOne(await this.c.byName(requestId, name));
+  ofOrder(orderId: string) {
+    return this.many('order', orderId);
   }
 }
 
-class OwnCampaigns extends Own<CampaignRow, Campaigns> {
+class OwnDocuments extends Own<DocumentRow> {
+  ofRequest(requestId: string) {
+    return this.many('request', requestId);
+  }
+  byName(requestId: string, name: string) {
+    return this.one('name', key(requestId, name));
+  }
+}
+
+class OwnCampaigns extends Own<CampaignRow> {
   /** The campaigns the account sees: its own, and those shared with it (spec: Resources > CSP campaign). */
-  visible() {
-    return this.c.visibleTo(this.accountId);
+  async visible(): Promise<CampaignRow[]> {
+    return [...(await this.list()), ...(await this.t.many('sharedWith', this.accountId))];
   }
   /** A campaign the account sees, by its id: its own, or one shared with it. */
   async visibleById(id: string) {
-    const row = await this.c.getAnyAccount(id);
+    const row = await this.t.get(id);
     return row && campaignVisibleTo(row, this.accountId) ? row : undefined;
   }
   /** A campaign the account sees, by its registry id. */
-  visibleByTcr(tcr: string) {
-    return this.c.visibleByTcr(this.accountId, tcr);
+  async visibleByTcr(tcr: string) {
+    return (await this.t.many('tcr', tcr)).find((c) => campaignVisibleTo(c, this.accountId));
   }
 }
 
-class OwnBulkDipTasks extends Own<BulkDipTaskRow, BulkDipTasks> {
+class OwnBulkDipTasks extends Own<BulkDipTaskRow> {
   byReference(referenceId: string) {
-    return this.c.byReference(this.accountId, referenceId);
+    return this.one('reference', key(this.accountId, referenceId));
   }
 }
 
-class OwnOverwriteRequests extends Own<OverwriteRequestRow, OverwriteRequests> {
-  async ofNumber(numberId: string) {
-    return this.own(await this.c.ofNumber(numberId));
+class OwnOverwriteRequests extends Own<OverwriteRequestRow> {
+  ofNumber(numberId: string) {
+    return this.many('number', numberId);
   }
 }
 
-class OwnSteps extends Own<StepRow, Steps> {
+class OwnSteps extends Own<StepRow> {
   /** The account's earliest step. */
   async earliest() {
     return (await this.list())[0];
   }
   /** The account's steps of one record (an order, a task, a delivery). */
-  async ofRef(ref: string) {
-    return this.own(await this.c.ofRef(ref));
+  ofRef(ref: string) {
+    return this.many('ref', ref);
   }
 }
 
-class OwnDeliveries extends Own<DeliveryRow, Deliveries> {
-  async heldFor(target: string) {
-    return this.own(await this.c.heldFor(target));
+class OwnDeliveries extends Own<DeliveryRow> {
+  /** Deliveries an out-of-order fault holds back until the next one to the same target. */
+  heldFor(target: string) {
+    return this.many('held', target);
   }
-  async waitingFor(keyId: string) {
-    return this.own(await this.c.waitingFor(keyId));
+  /** Messages waiting for an SMPP bind of the key, oldest first. */
+  waitingFor(keyId: string) {
+    return this.many('waiting', keyId);
   }
+}
+
+/** What a view is made of besides its rows: the unit's files and hooks (a UnitOfWork). */
+export interface ViewedUnit {
+  readonly files: WorkFiles;
+  afterCommit(fn: () => void | Promise<void>): void;
+  nextSeq(name?: SeqName): Promise<number>;
 }
 
 /** One account's view of a unit of work: its collections, the unit's files and hooks. */
@@ -247,84 +248,90 @@ export class AccountView {
   private readonly made = new Map<string, unknown>();
 
   constructor(
-    private readonly w: UnitOfWork,
+    private readonly w: ViewedUnit,
     readonly accountId: string,
+    private readonly rows: RowSource,
+    private readonly writable: () => void,
   ) {}
 
-  private bound<T>(name: string, make: () => T): T {
-    let made = this.made.get(name) as T | undefined;
-    if (!made) this.made.set(name, (made = make()));
+  /** The account's collection `name`, made at its first use over the backend's rows. */
+  private own<K extends CollectionName, O>(
+    name: K,
+    make: new (t: RowStore<Collections[K]>, name: K, writable: () => void, accountId: string) => O,
+  ): O {
+    let made = this.made.get(name) as O | undefined;
+    if (!made) this.made.set(name, (made = new make(this.rows(name), name, this.writable, this.accountId)));
     return made;
   }
 
   get accounts() {
-    return this.bound('accounts', () => new OwnAccounts(this.w.accounts, this.accountId));
+    return this.own('accounts', OwnAccounts);
   }
   get users() {
-    return this.bound('users', () => new OwnUsers(this.w.users, this.accountId));
+    return this.own('users', OwnUsers);
   }
   get apiKeys() {
-    return this.bound('apiKeys', () => new OwnApiKeys(this.w.apiKeys, this.accountId));
+    return this.own('api_keys', OwnApiKeys);
   }
   get secretKeys() {
-    return this.bound('secretKeys', () => plain(this.w.secretKeys, this.accountId));
+    return this.own('secret_keys', Own);
   }
   get switches() {
-    return this.bound('switches', () => new OwnSwitches(this.w.switches, this.accountId));
+    return this.own('switches', OwnSwitches);
   }
   get numbers() {
-    return this.bound('numbers', () => new OwnNumbers(this.w.numbers, this.accountId));
+    return this.own('numbers', OwnNumbers);
   }
   get autoResponses() {
-    return this.bound('autoResponses', () => plain(this.w.autoResponses, this.accountId));
+    return this.own('auto_responses', Own);
   }
   get optoutItems() {
-    return this.bound('optoutItems', () => new OwnOptoutItems(this.w.optoutItems, this.accountId));
+    return this.own('optout_items', OwnOptoutItems);
   }
   get destinations() {
-    return this.bound('destinations', () => new OwnDestinations(this.w.destinations, this.accountId));
+    return this.own('destinations', OwnDestinations);
   }
   get carts() {
-    return this.bound('carts', () => plain(this.w.carts, this.accountId));
+    return this.own('carts', Own);
   }
   get orders() {
-    return this.bound('orders', () => plain(this.w.orders, this.accountId));
+    return this.own('orders', Own);
   }
   get requests() {
-    return this.bound('requests', () => new OwnRequests(this.w.requests, this.accountId));
+    return this.own('requests', OwnRequests);
   }
   get documents() {
-    return this.bound('documents', () => new OwnDocuments(this.w.documents, this.accountId));
+    return this.own('documents', OwnDocuments);
   }
   get campaigns() {
-    return this.bound('campaigns', () => new OwnCampaigns(this.w.campaigns, this.accountId));
+    return this.own('campaigns', OwnCampaigns);
   }
   get sharedResourceGroups() {
-    return this.bound('sharedResourceGroups', () => plain(this.w.sharedResourceGroups, this.accountId));
+    return this.own('shared_resource_groups', Own);
   }
   get brands() {
-    return this.bound('brands', () => plain(this.w.brands, this.accountId));
+    return this.own('brands', Own);
   }
   get bulkDipTasks() {
-    return this.bound('bulkDipTasks', () => new OwnBulkDipTasks(this.w.bulkDipTasks, this.accountId));
+    return this.own('bulk_dip_tasks', OwnBulkDipTasks);
   }
   get callDataWebhooks() {
-    return this.bound('callDataWebhooks', () => plain(this.w.callDataWebhooks, this.accountId));
+    return this.own('call_data_webhooks', Own);
   }
   get eventSubscriptions() {
-    return this.bound('eventSubscriptions', () => plain(this.w.eventSubscriptions, this.accountId));
+    return this.own('event_subscriptions', Own);
   }
   get overwriteRequests() {
-    return this.bound('overwriteRequests', () => new OwnOverwriteRequests(this.w.overwriteRequests, this.accountId));
+    return this.own('overwrite_requests', OwnOverwriteRequests);
   }
   get clocks() {
-    return this.bound('clocks', () => plain(this.w.clocks, this.accountId));
+    return this.own('clocks', Own);
   }
   get steps() {
-    return this.bound('steps', () => new OwnSteps(this.w.steps, this.accountId));
+    return this.own('steps', OwnSteps);
   }
   get deliveries() {
-    return this.bound('deliveries', () => new OwnDeliveries(this.w.deliveries, this.accountId));
+    return this.own('deliveries', OwnDeliveries);
   }
 
   /** The unit's files (a document's bytes, a task's results). */

@@ -1,10 +1,11 @@
 /**
- * Typed collections with names that say what a handler wants (`users.byEmail(account, email)`,
- * `switches.usingSecretKey(id)`), over the rows a backend keeps (RowStore). Every read and write is
- * asynchronous, as a database's would be; a write is checked here (the unit may write: `writable`),
- * its row frozen, an update applied to the row as stored now, and handed to the backend once. What
- * every backend's table does with a row is here too: freeze it, list its index keys, make its next
- * version, refuse a taken unique key.
+ * What a unit of work holds, over the rows a backend keeps (RowStore): the collections across
+ * accounts that the scheduler, the control API and sandboxes read (Collection; one account's are
+ * account_view.ts), its files and its sequences. Every read and write is asynchronous, as a
+ * database's would be; a write is checked once, by the collection that makes it (Rows: the unit may
+ * write), its row frozen, an update applied to the row as stored now, and handed to the backend.
+ * What every backend's table does with a row is here too: freeze it, list its index keys, make its
+ * next version, refuse a taken unique key.
  */
 import type {
   AccountRow,
@@ -12,23 +13,12 @@ import type {
   CollectionName,
   Collections,
   ApiKeyRow,
-  BulkDipTaskRow,
-  CampaignRow,
   DeliveryRow,
-  DestinationRow,
-  DocumentRow,
   Draft,
   NumberRow,
-  OptoutItemRow,
-  OverwriteRequestRow,
-  RequestRow,
   StepRow,
-  SwitchRow,
-  UserRow,
 } from '../domain/rows.js';
-import { campaignVisibleTo } from '../domain/campaigns.js';
 import { cutPage, type PageRows, type PageWindow } from './page.js';
-import { key } from './schema.js';
 
 /** A second row for a key of a unique index: the store refuses it (a constraint, as in PostgreSQL). */
 export class UniqueViolation extends Error {
@@ -109,8 +99,24 @@ export interface RowStore<R extends AnyRow> {
 /** A backend's rows of each collection. */
 export type RowSource = <K extends CollectionName>(name: K) => RowStore<Collections[K]>;
 
-/** One collection: every read scoped to an account unless it says otherwise. */
-export class Collection<R extends AnyRow> {
+/** The document files of a unit of work: written at once, removed only once the work is durable. */
+export interface WorkFiles {
+  /** Writes the file now (durably); it is removed again if the work is not committed. */
+  put(id: string, bytes: Buffer): Promise<void>;
+  get(id: string): Promise<Buffer | undefined>;
+  /** Removes the file once the work is committed. */
+  remove(id: string): void;
+}
+
+/** Counters: the order of steps due at one time, and the blocks of sandbox numbers. */
+export type SeqName = 'steps' | 'sandboxes';
+
+/**
+ * What every collection does with the backend's rows of one collection: it checks that the unit may
+ * write, freezes what it writes, applies a change to the row as stored now, and hands each write to
+ * the backend once.
+ */
+export abstract class Rows<R extends AnyRow> {
   constructor(
     protected readonly t: RowStore<R>,
     private readonly name: CollectionName,
@@ -118,13 +124,48 @@ export class Collection<R extends AnyRow> {
     private readonly writable: () => void,
   ) {}
 
+  /** Adds the row (frozen); a unique key another row holds refuses it with `taken`'s error, now or when the writes are sent. */
+  protected async put(row: R, taken?: Taken): Promise<R> {
+    this.writable();
+    const frozen = deepFreeze(row);
+    await this.t.insert(frozen, taken);
+    return frozen;
+  }
+
+  /** Applies `change` to a copy of the row as stored now, and stores the copy (refused as `put` is). */
+  protected async change(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R> {
+    this.writable();
+    const current = await this.t.current(row.data.id);
+    const next: R = changed(this.name, row.data.id, current, change);
+    await this.t.replace(current, next, taken);
+    return next;
+  }
+
+  protected async drop(row: R): Promise<void> {
+    this.writable();
+    await this.t.remove(row);
+  }
+
+  /** One page of the account's list, oldest first unless the window says otherwise (rows keyed by `inserted_at`, `id`). */
+  protected async pageOf(accountId: string, window: PageWindow): Promise<PageRows<R>> {
+    if (this.t.page) return this.t.page(accountId, window);
+    // cast: every collection's rows carry `id` and `inserted_at`, which the generic R does not say
+    return cutPage(
+      (await this.t.list(accountId)) as unknown as readonly (R & { data: { id: string; inserted_at: string } })[],
+      window,
+    );
+  }
+}
+
+/** One collection across accounts: a row of any account by its id, an account's rows by the account's id. */
+export class Collection<R extends AnyRow> extends Rows<R> {
   /** The row with this id, if it belongs to the account. */
   async get(accountId: string, id: string): Promise<R | undefined> {
     const row = await this.t.get(id);
     return row && row.account_id === accountId ? row : undefined;
   }
 
-  /** Any account's row; for the control API, the scheduler and cross-account rules only. */
+  /** Any account's row. */
   getAnyAccount(id: string): Promise<R | undefined> {
     return this.t.get(id);
   }
@@ -138,48 +179,32 @@ export class Collection<R extends AnyRow> {
     return this.t.all();
   }
 
-  /** One page of the account's list, oldest first unless the window says otherwise (rows keyed by `inserted_at`, `id`). */
-  async page(accountId: string, window: PageWindow): Promise<PageRows<R>> {
-    if (this.t.page) return this.t.page(accountId, window);
-    // cast: every collection's rows carry `id` and `inserted_at`, which the generic R does not say
-    return cutPage(
-      (await this.t.list(accountId)) as unknown as readonly (R & { data: { id: string; inserted_at: string } })[],
-      window,
-    );
+  page(accountId: string, window: PageWindow): Promise<PageRows<R>> {
+    return this.pageOf(accountId, window);
   }
 
-  /** Adds the row (frozen); a unique key another row holds refuses it with `taken`'s error, now or when the writes are sent. */
-  async insert(row: R, taken?: Taken): Promise<R> {
-    this.writable();
-    const frozen = deepFreeze(row);
-    await this.t.insert(frozen, taken);
-    return frozen;
+  insert(row: R, taken?: Taken): Promise<R> {
+    return this.put(row, taken);
   }
 
-  /** Applies `change` to a copy of the row as stored now, and stores the copy (refused as `insert` is). */
-  async update(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R> {
-    this.writable();
-    const current = await this.t.current(row.data.id);
-    const next: R = changed(this.name, row.data.id, current, change);
-    await this.t.replace(current, next, taken);
-    return next;
+  update(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R> {
+    return this.change(row, change, taken);
   }
 
-  async remove(row: R): Promise<void> {
-    this.writable();
-    await this.t.remove(row);
+  remove(row: R): Promise<void> {
+    return this.drop(row);
   }
 }
 
+/** The index reads across accounts that the engine makes (one account's: account_view.ts). */
 export class ApiKeys extends Collection<ApiKeyRow> {
+  /** The key a caller's bearer key names (Store.caller). */
   byKey(value: string) {
     return this.t.one('key', value);
   }
+  /** The key a caller's Basic identity names. */
   byIdentity(identity: string) {
     return this.t.one('identity', identity);
-  }
-  ofUser(userId: string) {
-    return this.t.many('user', userId);
   }
   /** The keys an SMPP bind with this system id may be (any account's: a bind names no account). */
   bySmppSystemId(systemId: string) {
@@ -194,100 +219,10 @@ export class Accounts extends Collection<AccountRow> {
   }
 }
 
-export class Users extends Collection<UserRow> {
-  /** The account's user with this email, case-insensitively. */
-  byEmail(accountId: string, email: string) {
-    return this.t.one('email', key(accountId, email.toLowerCase()));
-  }
-}
-
-export class Switches extends Collection<SwitchRow> {
-  usingApiKey(id: string) {
-    return this.t.many('apiKey', id);
-  }
-  usingSecretKey(id: string) {
-    return this.t.many('secretKey', id);
-  }
-}
-
 export class Numbers extends Collection<NumberRow> {
-  /** The account's number, E.164 with the plus. */
-  async byNumber(accountId: string, e164: string) {
-    const row = await this.t.one('number', e164);
-    return row?.account_id === accountId ? row : undefined;
-  }
   /** Whether any account holds the number. */
   async taken(e164: string) {
     return (await this.t.one('number', e164)) !== undefined;
-  }
-  usingApiKey(id: string) {
-    return this.t.many('apiKey', id);
-  }
-  usingSwitch(id: string) {
-    return this.t.many('switch', id);
-  }
-  usingAutoResponse(id: string) {
-    return this.t.many('autoResponse', id);
-  }
-  usingCampaign(id: string) {
-    return this.t.many('campaign', id);
-  }
-}
-
-export class OptoutItems extends Collection<OptoutItemRow> {
-  ofNumber(numberId: string) {
-    return this.t.many('number', numberId);
-  }
-  byPair(numberId: string, remote: string) {
-    return this.t.one('pair', key(numberId, remote));
-  }
-}
-
-export class Destinations extends Collection<DestinationRow> {
-  ofNumber(numberId: string) {
-    return this.t.many('number', numberId);
-  }
-}
-
-export class Requests extends Collection<RequestRow> {
-  /** The requests of a cart not yet checked out. */
-  ofCart(cartId: string) {
-    return this.t.many('cart', cartId);
-  }
-  ofOrder(orderId: string) {
-    return this.t.many('order', orderId);
-  }
-}
-
-export class Documents extends Collection<DocumentRow> {
-  ofRequest(requestId: string) {
-    return this.t.many('request', requestId);
-  }
-  byName(requestId: string, name: string) {
-    return this.t.one('name', key(requestId, name));
-  }
-}
-
-export class Campaigns extends Collection<CampaignRow> {
-  /** The campaigns an account sees: its own, and those shared with it (spec: Resources > CSP campaign). */
-  async visibleTo(accountId: string): Promise<CampaignRow[]> {
-    return [...(await this.t.list(accountId)), ...(await this.t.many('sharedWith', accountId))];
-  }
-  /** A campaign the account sees, by its registry id. */
-  async visibleByTcr(accountId: string, tcr: string): Promise<CampaignRow | undefined> {
-    return (await this.t.many('tcr', tcr)).find((c) => campaignVisibleTo(c, accountId));
-  }
-}
-
-export class BulkDipTasks extends Collection<BulkDipTaskRow> {
-  byReference(accountId: string, referenceId: string) {
-    return this.t.one('reference', key(accountId, referenceId));
-  }
-}
-
-export class OverwriteRequests extends Collection<OverwriteRequestRow> {
-  ofNumber(numberId: string) {
-    return this.t.many('number', numberId);
   }
 }
 

@@ -17,21 +17,15 @@
 import {
   Accounts,
   ApiKeys,
-  BulkDipTasks,
-  Campaigns,
   Collection,
   Deliveries,
-  Destinations,
-  Documents,
   Numbers,
-  OptoutItems,
-  OverwriteRequests,
-  Requests,
   Steps,
-  Switches,
-  Users,
   type RowStore,
+  type SeqName,
+  type WorkFiles,
 } from './collections.js';
+import { AccountView } from './account_view.js';
 import { namedFiles } from './files.js';
 import { COLLECTION_NAMES } from '../domain/rows.js';
 import type { AnyRow, ApiKeyRow, ClockRow, CollectionName, Collections, DbData, UserRow } from '../domain/rows.js';
@@ -48,18 +42,6 @@ export class StorageUnavailable extends Error {
  * other work), the whole state (alone), or reads only (waits for no one).
  */
 export type WorkScope = { account: string } | { global: true } | { read: true };
-
-/** Counters: the order of steps due at one time, and the blocks of sandbox numbers. */
-export type SeqName = 'steps' | 'sandboxes';
-
-/** The document files of a unit of work: written at once, removed only once the work is durable. */
-export interface WorkFiles {
-  /** Writes the file now (durably); it is removed again if the work is not committed. */
-  put(id: string, bytes: Buffer): Promise<void>;
-  get(id: string): Promise<Buffer | undefined>;
-  /** Removes the file once the work is committed. */
-  remove(id: string): void;
-}
 
 /** An API key found by one of its unique indexes (`key`: the bearer key, `identity`: Basic's identity). */
 export interface KeyLookup {
@@ -84,17 +66,8 @@ export const CALLER_COLLECTIONS: readonly CollectionName[] = ['accounts', 'api_k
 /** The collections with methods of their own (collections.ts); every other one is a plain Collection of its rows. */
 interface Special {
   accounts: Accounts;
-  users: Users;
   api_keys: ApiKeys;
-  switches: Switches;
   numbers: Numbers;
-  optout_items: OptoutItems;
-  destinations: Destinations;
-  requests: Requests;
-  documents: Documents;
-  campaigns: Campaigns;
-  bulk_dip_tasks: BulkDipTasks;
-  overwrite_requests: OverwriteRequests;
   steps: Steps;
   deliveries: Deliveries;
 }
@@ -134,7 +107,7 @@ export abstract class UnitOfWork implements CollectionSet {
     return (this.made.accounts ??= new Accounts(...this.table('accounts')));
   }
   get users() {
-    return (this.made.users ??= new Users(...this.table('users')));
+    return (this.made.users ??= new Collection(...this.table('users')));
   }
   get apiKeys() {
     return (this.made.apiKeys ??= new ApiKeys(...this.table('api_keys')));
@@ -143,7 +116,7 @@ export abstract class UnitOfWork implements CollectionSet {
     return (this.made.secretKeys ??= new Collection(...this.table('secret_keys')));
   }
   get switches() {
-    return (this.made.switches ??= new Switches(...this.table('switches')));
+    return (this.made.switches ??= new Collection(...this.table('switches')));
   }
   get numbers() {
     return (this.made.numbers ??= new Numbers(...this.table('numbers')));
@@ -152,10 +125,10 @@ export abstract class UnitOfWork implements CollectionSet {
     return (this.made.autoResponses ??= new Collection(...this.table('auto_responses')));
   }
   get optoutItems() {
-    return (this.made.optoutItems ??= new OptoutItems(...this.table('optout_items')));
+    return (this.made.optoutItems ??= new Collection(...this.table('optout_items')));
   }
   get destinations() {
-    return (this.made.destinations ??= new Destinations(...this.table('destinations')));
+    return (this.made.destinations ??= new Collection(...this.table('destinations')));
   }
   get carts() {
     return (this.made.carts ??= new Collection(...this.table('carts')));
@@ -164,13 +137,13 @@ export abstract class UnitOfWork implements CollectionSet {
     return (this.made.orders ??= new Collection(...this.table('orders')));
   }
   get requests() {
-    return (this.made.requests ??= new Requests(...this.table('requests')));
+    return (this.made.requests ??= new Collection(...this.table('requests')));
   }
   get documents() {
-    return (this.made.documents ??= new Documents(...this.table('documents')));
+    return (this.made.documents ??= new Collection(...this.table('documents')));
   }
   get campaigns() {
-    return (this.made.campaigns ??= new Campaigns(...this.table('campaigns')));
+    return (this.made.campaigns ??= new Collection(...this.table('campaigns')));
   }
   get sharedResourceGroups() {
     return (this.made.sharedResourceGroups ??= new Collection(...this.table('shared_resource_groups')));
@@ -179,7 +152,7 @@ export abstract class UnitOfWork implements CollectionSet {
     return (this.made.brands ??= new Collection(...this.table('brands')));
   }
   get bulkDipTasks() {
-    return (this.made.bulkDipTasks ??= new BulkDipTasks(...this.table('bulk_dip_tasks')));
+    return (this.made.bulkDipTasks ??= new Collection(...this.table('bulk_dip_tasks')));
   }
   get callDataWebhooks() {
     return (this.made.callDataWebhooks ??= new Collection(...this.table('call_data_webhooks')));
@@ -188,7 +161,7 @@ export abstract class UnitOfWork implements CollectionSet {
     return (this.made.eventSubscriptions ??= new Collection(...this.table('event_subscriptions')));
   }
   get overwriteRequests() {
-    return (this.made.overwriteRequests ??= new OverwriteRequests(...this.table('overwrite_requests')));
+    return (this.made.overwriteRequests ??= new Collection(...this.table('overwrite_requests')));
   }
   get clocks() {
     return (this.made.clocks ??= new Collection(...this.table('clocks')));
@@ -198,6 +171,16 @@ export abstract class UnitOfWork implements CollectionSet {
   }
   get deliveries() {
     return (this.made.deliveries ??= new Deliveries(...this.table('deliveries')));
+  }
+
+  /** One account's view of this unit: its rows alone (account_view.ts). */
+  view(accountId: string): AccountView {
+    return new AccountView(
+      this,
+      accountId,
+      (name) => this.rows(name),
+      () => this.writable(),
+    );
   }
 
   /** The unit's files (a document's bytes, a task's results): a file put is kept only if the work commits. */

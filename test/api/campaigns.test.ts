@@ -102,7 +102,9 @@ describe('CSP campaigns', () => {
     await server().call('POST', `/api/v1/campaigns/${CAMPAIGN}/share_with/shared_resource_groups/${DEMO_GROUP}`);
     const useCampaign = (id: string | null) =>
       server().write(async (w) =>
-        w.numbers.update((await w.numbers.byNumber(DEMO, '+13125550100'))!, (d) => (d.campaign_id = id)),
+        w
+          .view(DEMO)
+          .numbers.update((await w.view(DEMO).numbers.byNumber('+13125550100'))!, (d) => (d.campaign_id = id)),
       );
     await useCampaign(CAMPAIGN);
     const refused = await server().call('DELETE', `/api/v1/campaigns/${CAMPAIGN}/shared_resource_group`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envelope, onlyError, useServer } from '../support/helpers.js';
+import { DEMO_ACCOUNT } from '../../src/store/fixtures.js';
 
 describe('races', () => {
   const server = useServer();
@@ -52,7 +53,7 @@ describe('races', () => {
       if (round % 2) calls.reverse();
       await Promise.all(calls);
       const keyExists = (await server().call('GET', `/api/v1/secret_keys/${key.id}`)).status === 200;
-      const pointing = await server().read((w) => w.switches.usingSecretKey(key.id));
+      const pointing = await server().read((w) => w.view(DEMO_ACCOUNT).switches.usingSecretKey(key.id));
       expect(keyExists || pointing.length === 0, `round ${round}`).toBe(true);
     }
   });

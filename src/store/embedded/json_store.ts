@@ -22,7 +22,8 @@ import { MemoryTable } from './memory_table.js';
 import { buildTables, JsonWork, Locks, undoOne, type Release, type TableSet, type WorkHost } from './json_work.js';
 import { COLLECTION_NAMES, emptyDb, emptyLists, stateOf, type AnyRow, type DbData } from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
-import { StorageUnavailable, type SeqName, type Store, type WorkScope } from '../store.js';
+import { StorageUnavailable, type Store, type WorkScope } from '../store.js';
+import type { SeqName } from '../collections.js';
 import { StoreBase, type Opened } from '../backend.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
 

@@ -8,7 +8,7 @@ import type { FileArea } from '../files.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
 import type { Change } from './log_line.js';
 import { MemoryTable } from './memory_table.js';
-import { refusal, UniqueViolation, type RowStore, type Taken } from '../collections.js';
+import { refusal, UniqueViolation, type RowStore, type SeqName, type Taken, type WorkFiles } from '../collections.js';
 import {
   COLLECTION_NAMES,
   type AnyRow,
@@ -17,7 +17,7 @@ import {
   type DbData,
 } from '../../domain/rows.js';
 import { SCHEMA } from '../schema.js';
-import { UnitOfWork, type SeqName, type WorkFiles } from '../store.js';
+import { UnitOfWork } from '../store.js';
 
 export type TableSet = Record<CollectionName, MemoryTable<AnyRow>>;
 

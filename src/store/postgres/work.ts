@@ -1,6 +1,6 @@
 /** A unit of work on PostgreSQL: the collections over its statements (statements.ts), its writes sent together. */
 import pg from 'pg';
-import { deepFreeze, type RowStore } from '../collections.js';
+import { deepFreeze, type RowStore, type SeqName, type WorkFiles } from '../collections.js';
 import {
   COLLECTION_NAMES,
   emptyLists,
@@ -11,7 +11,7 @@ import {
   type DbData,
 } from '../../domain/rows.js';
 import { cutPage, type PageRows, type PageWindow } from '../page.js';
-import { CALLER_COLLECTIONS, UnitOfWork, type PeerTopic, type SeqName, type WorkFiles } from '../store.js';
+import { CALLER_COLLECTIONS, UnitOfWork, type PeerTopic } from '../store.js';
 import type { PgPeers } from './peers.js';
 import type { Lease } from './statements.js';
 import { literal, PendingWrites } from './pending.js';
