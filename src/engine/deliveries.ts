@@ -116,11 +116,11 @@ export class DeliveryWorker {
    */
   async redeliver(accountId: string, id: string): Promise<DeliveryRow | null> {
     const row = await this.opts.units.run({ account: accountId }, async (w) => {
-      const current = await w.deliveries.get(accountId, id);
+      const own = w.view(accountId);
+      const current = await own.deliveries.get(id);
       if (!current) return null;
-      for (const step of await w.steps.ofRef(id))
-        if (step.account_id === accountId && step.data.kind === 'delivery') await w.steps.remove(step);
-      return w.deliveries.update(current, (d) => {
+      for (const step of await own.steps.ofRef(id)) if (step.data.kind === 'delivery') await own.steps.remove(step);
+      return own.deliveries.update(current, (d) => {
         d.data.outcome = 'pending';
         d.data.next_attempt_at = null;
       });
