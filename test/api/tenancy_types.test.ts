@@ -22,6 +22,10 @@ export const trespassing: Handler<'getCart'> = async ({ store, params }) => {
   await store.carts.list(PARTNER_ACCOUNT);
   // @ts-expect-error: a row is the view's account's: it is not given one by hand
   await store.carts.insert({ account_id: PARTNER_ACCOUNT, data: { ...cartData, id: params.id } });
+  // @ts-expect-error: the backend's rows under the account's collection are not the handler's
+  await store.carts.t.get(params.id);
+  // @ts-expect-error: a handler's view makes no view of another account
+  store.view(PARTNER_ACCOUNT);
   // @ts-expect-error: the whole state is not the handler's to export
   await store.exportState();
   throw new Error('never run');
