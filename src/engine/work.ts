@@ -38,22 +38,18 @@ export interface WorkOptions {
 export type AccountWork<T> = (work: Work, unit: UnitOfWork) => Promise<T>;
 
 /** The nondeterminism a unit of work draws on, and the provider's effects its outbox makes. */
-export interface WorkSources {
+interface WorkSources {
   ids: Ids;
   random: Random;
   effects: EffectsOf;
 }
 
-/** A unit of work's Work, and the earliest step it scheduled (null: none). */
-export interface MadeWork extends Work {
-  readonly earliest: number | null;
-}
-
 /**
- * The Work of a unit of work. Its identifiers and outbox are made at their first use (most reads use neither); a class, so that
- * every Work has one shape and its getters are made once.
+ * The Work of a unit of work, and the earliest step it scheduled. Its identifiers and outbox are made
+ * at their first use (most reads use neither); a class, so that every Work has one shape and its
+ * getters are made once.
  */
-class LazyWork implements MadeWork {
+class LazyWork implements Work {
   readonly random: Random;
   readonly store: AccountView;
   private made: { ids?: Ids; sim?: SimPort } = {};
@@ -76,13 +72,11 @@ class LazyWork implements MadeWork {
     return (this.made.sim ??= outbox(this.store, this.clock, this.ids, this.sources.effects));
   }
 
+  /** The earliest step the work scheduled (null: none). */
   get earliest(): number | null {
     return this.made.sim ? this.made.sim.earliest : null;
   }
 }
-
-export const makeWork = (sources: WorkSources, store: UnitOfWork, accountId: string, clock: Clock): MadeWork =>
-  new LazyWork(sources, store, accountId, clock);
 
 export interface WorkRunnerOptions extends WorkSources {
   store: Store;
@@ -152,14 +146,14 @@ export class WorkRunner implements Units {
     clock: Clock,
     fn: AccountWork<T>,
   ): Promise<{ out: T; earliest: number | null }> {
-    const work = makeWork(this.opts, w, accountId, clock);
+    const work = new LazyWork(this.opts, w, accountId, clock);
     const out = await fn(work, w);
     await this.scheduledBy(w, accountId, work);
     return { out, earliest: work.earliest };
   }
 
   /** The steps `work` scheduled are told to the other instances with its commit; those already due are claimed here. */
-  private async scheduledBy(w: UnitOfWork, accountId: string, work: MadeWork): Promise<void> {
+  private async scheduledBy(w: UnitOfWork, accountId: string, work: LazyWork): Promise<void> {
     const earliest = work.earliest;
     if (earliest === null) return;
     await w.tell('steps', accountId);
