@@ -10,8 +10,10 @@ import type { UnitOfWork } from '../store/store.js';
 /** Where an account's clock row is read and written: a unit of work, or the account's view of one. */
 export type ClockRows = UnitOfWork | AccountView;
 
-const rowOf = (w: ClockRows, accountId: string): Promise<ClockRow | undefined> =>
-  w instanceof AccountView ? w.clocks.get(accountId) : w.clocks.getAnyAccount(accountId);
+/** The account's clock rows in `w`: the account's view. */
+const clocksOf = (w: ClockRows, accountId: string) => (w instanceof AccountView ? w : w.view(accountId)).clocks;
+
+const rowOf = (w: ClockRows, accountId: string): Promise<ClockRow | undefined> => clocksOf(w, accountId).get(accountId);
 
 /** An account's time, as handlers and runners read it. */
 export interface Clock {
@@ -123,13 +125,11 @@ export class Clocks {
   }
 
   private async save(work: ClockRows, accountId: string, change: Partial<ClockState>): Promise<Clock> {
-    const row = await rowOf(work, accountId);
-    const data = { ...this.initial(accountId), ...change };
+    const clocks = clocksOf(work, accountId);
+    const row = await clocks.get(accountId);
     const next = row
-      ? await work.clocks.update(row, (d) => Object.assign(d.data, change))
-      : work instanceof AccountView
-        ? await work.clocks.insert({ data })
-        : await work.clocks.insert({ account_id: accountId, data });
+      ? await clocks.update(row, (d) => Object.assign(d.data, change))
+      : await clocks.insert({ data: { ...this.initial(accountId), ...change } });
     return this.view(accountId, next.data);
   }
 
