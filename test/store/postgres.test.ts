@@ -10,6 +10,7 @@ import { UniqueViolation } from '../../src/store/collections.js';
 import { PgStore } from '../../src/store/postgres/store.js';
 import { withoutPassword } from '../../src/store/postgres/url.js';
 import { PgJournalLog } from '../../src/store/postgres/shared.js';
+import { PgPeers } from '../../src/store/postgres/peers.js';
 import { postgresUrl } from '../../src/cli/values.js';
 import { MIGRATIONS } from '../../src/store/postgres/sql.js';
 import pgClient from 'pg';
@@ -530,6 +531,31 @@ describe('dipswitch on PostgreSQL', () => {
       for (const c of clients) c.close();
       await a.close();
       await b.close();
+    }
+  });
+
+  it('a message told with a commit is heard back by its teller, and by the others; a rolled-back one by no one', async () => {
+    const url = await pg().database();
+    const pool = new pgClient.Pool({ connectionString: url });
+    const [a, b] = [new PgPeers(url, pool, 'a', silentLogger), new PgPeers(url, pool, 'b', silentLogger)];
+    try {
+      const deaf = a.echoed('callers', 'x');
+      expect(await deaf.heard(), 'not listening: no wait').toBe(false);
+      await a.listen();
+      await b.listen();
+      const heardByB: string[] = [];
+      b.hear('callers', (payload) => heardByB.push(payload));
+      const told = a.echoed('callers', 'acct-1,acct-2');
+      await pool.query(`BEGIN; ${told.sql}; COMMIT`);
+      expect(await told.heard()).toBe(true);
+      await eventually(() => expect(heardByB).toEqual(['acct-1,acct-2']), 'b hears it');
+      const rolledBack = a.echoed('callers', 'never');
+      await pool.query(`BEGIN; ${rolledBack.sql}; ROLLBACK`);
+      expect(await rolledBack.heard(), 'a rolled-back message is never heard: the wait ends').toBe(false);
+    } finally {
+      await a.close();
+      await b.close();
+      await pool.end();
     }
   });
 });

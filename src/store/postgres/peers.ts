@@ -11,6 +11,16 @@ type Logger = Pick<FullLogger, 'warn'>;
 const CHANNEL = 'dipswitch';
 /** After the listening connection broke, it connects again this much later. */
 const RELISTEN_MS = 1_000;
+/** The longest a commit that told the others waits to hear its own message back (`echoed`). */
+export const ECHO_WAIT_MS = 1_000;
+
+/** A message told with a commit, and the wait for this instance to hear it back. */
+export interface Echoed {
+  /** The statement that tells it (for the commit's batch). */
+  sql: string;
+  /** Settles once this instance heard the message back (true), or after ECHO_WAIT_MS or at once when it is not listening (false). */
+  heard(): Promise<boolean>;
+}
 
 /**
  * The other instances, over PostgreSQL's LISTEN/NOTIFY on one connection of its own (connected
@@ -22,6 +32,9 @@ export class PgPeers implements Peers {
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
   private readonly lost: (() => void)[] = [];
+  /** The messages this instance told and waits to hear back, by their number. */
+  private readonly echoes = new Map<number, () => void>();
+  private sent = 0;
 
   /** Whether the other instances are heard now (what this one keeps of theirs is kept only then). */
   get hearing(): boolean {
@@ -66,14 +79,18 @@ export class PgPeers implements Peers {
   }
 
   private heard(text: string): void {
-    let message: { from?: string; topic?: PeerTopic; payload?: string };
+    let message: { from?: string; topic?: PeerTopic; payload?: string; echo?: number };
     try {
       message = JSON.parse(text) as typeof message;
     } catch {
       // a notification that is not JSON is no peer's: ignored
       return;
     }
-    if (message.from === this.instance || !message.topic) return;
+    if (message.from === this.instance) {
+      if (message.echo !== undefined) this.echoes.get(message.echo)?.();
+      return;
+    }
+    if (!message.topic) return;
     for (const fn of this.handlers.get(message.topic) ?? []) fn(message.payload ?? '');
   }
 
@@ -90,10 +107,27 @@ export class PgPeers implements Peers {
     };
   }
 
-  /** A statement that tells the other instances `payload` on `topic`, its values written in it (for a batch of statements). */
-  told(topic: PeerTopic, payload: string): string {
-    const message = JSON.stringify({ from: this.instance, topic, payload });
-    return `SELECT pg_notify(${pg.escapeLiteral(CHANNEL)}, ${pg.escapeLiteral(message)})`;
+  /**
+   * A statement that tells the other instances `payload` on `topic` (for a commit's batch), and the
+   * wait for this instance to hear it back: PostgreSQL sends a notification to every listening
+   * session at the commit, so once this one heard it, every other instance was sent it too.
+   */
+  echoed(topic: PeerTopic, payload: string): Echoed {
+    const echo = ++this.sent;
+    const message = JSON.stringify({ from: this.instance, topic, payload, echo });
+    const sql = `SELECT pg_notify(${pg.escapeLiteral(CHANNEL)}, ${pg.escapeLiteral(message)})`;
+    if (!this.hearing) return { sql, heard: () => Promise.resolve(false) };
+    let done!: (heard: boolean) => void;
+    const back = new Promise<boolean>((resolve) => (done = resolve));
+    const timer = setTimeout(() => done(false), ECHO_WAIT_MS);
+    timer.unref();
+    this.echoes.set(echo, () => done(true));
+    const over = back.then((heard) => {
+      clearTimeout(timer);
+      this.echoes.delete(echo);
+      return heard;
+    });
+    return { sql, heard: () => over };
   }
 
   tell(topic: PeerTopic, payload: string): void {

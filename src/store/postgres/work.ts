@@ -143,15 +143,17 @@ export class PgWork extends UnitOfWork {
 
   /**
    * Commits: the writes not sent yet, the files to remove, the other instances told of callers'
-   * rows changed, and COMMIT, in one round trip.
+   * rows changed, and COMMIT, in one round trip; then waits to hear that message back (PgPeers.echoed).
    */
   async commit(): Promise<void> {
     const removals = this.fileRemovals.length
       ? [`DELETE FROM files WHERE id IN (${this.fileRemovals.map(literal).join(', ')})`]
       : [];
-    const told = this.callersChanged.size ? [this.peers.told('callers', [...this.callersChanged].join(','))] : [];
-    await this.pending.later(...removals, ...told, 'COMMIT');
+    const told = this.callersChanged.size ? this.peers.echoed('callers', [...this.callersChanged].join(',')) : null;
+    await this.pending.later(...removals, ...(told ? [told.sql] : []), 'COMMIT');
     await this.flush();
+    // the answer goes once every other instance was sent the change: its next call reads the rows again
+    await told?.heard();
   }
 
   private async select<R extends AnyRow>(sql: string, params: unknown[]): Promise<R[]> {
