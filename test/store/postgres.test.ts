@@ -549,6 +549,9 @@ describe('dipswitch on PostgreSQL', () => {
       await pool.query(`BEGIN; ${told.sql}; COMMIT`);
       expect(await told.heard()).toBe(true);
       await eventually(() => expect(heardByB).toEqual(['acct-1,acct-2']), 'b hears it');
+      const inStatement = a.tellingEchoed('faults', "''", 0);
+      await pool.query(`SELECT ${inStatement.sql}`, inStatement.params);
+      expect(await inStatement.heard(), 'told from inside a statement').toBe(true);
       const rolledBack = a.echoed('callers', 'never');
       await pool.query(`BEGIN; ${rolledBack.sql}; ROLLBACK`);
       expect(await rolledBack.heard(), 'a rolled-back message is never heard: the wait ends').toBe(false);

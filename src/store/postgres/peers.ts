@@ -107,16 +107,36 @@ export class PgPeers implements Peers {
     };
   }
 
+  /** As `telling`, the message numbered, with the wait to hear it back once the statement told it (Echoed's `heard`). */
+  tellingEchoed(
+    topic: PeerTopic,
+    payload: string,
+    count: number,
+  ): { sql: string; params: string[]; heard(): Promise<boolean> } {
+    const [channel, from, about, echo] = [count + 1, count + 2, count + 3, count + 4].map((n) => `$${n}::text`);
+    const waited = this.awaitEcho();
+    return {
+      sql: `pg_notify(${channel}, json_build_object('from', ${from}, 'topic', ${about}, 'payload', ${payload}, 'echo', ${echo}::integer)::text)`,
+      params: [CHANNEL, this.instance, topic, String(waited.echo)],
+      heard: waited.heard,
+    };
+  }
+
   /**
    * A statement that tells the other instances `payload` on `topic` (for a commit's batch), and the
    * wait for this instance to hear it back: PostgreSQL sends a notification to every listening
    * session at the commit, so once this one heard it, every other instance was sent it too.
    */
   echoed(topic: PeerTopic, payload: string): Echoed {
-    const echo = ++this.sent;
+    const { echo, heard } = this.awaitEcho();
     const message = JSON.stringify({ from: this.instance, topic, payload, echo });
-    const sql = `SELECT pg_notify(${pg.escapeLiteral(CHANNEL)}, ${pg.escapeLiteral(message)})`;
-    if (!this.hearing) return { sql, heard: () => Promise.resolve(false) };
+    return { sql: `SELECT pg_notify(${pg.escapeLiteral(CHANNEL)}, ${pg.escapeLiteral(message)})`, heard };
+  }
+
+  /** A number for a message about to be told, and the wait to hear it back (Echoed's `heard`). */
+  private awaitEcho(): { echo: number; heard(): Promise<boolean> } {
+    const echo = ++this.sent;
+    if (!this.hearing) return { echo, heard: () => Promise.resolve(false) };
     let done!: (heard: boolean) => void;
     const back = new Promise<boolean>((resolve) => (done = resolve));
     const timer = setTimeout(() => done(false), ECHO_WAIT_MS);
@@ -127,7 +147,7 @@ export class PgPeers implements Peers {
       this.echoes.delete(echo);
       return heard;
     });
-    return { sql, heard: () => over };
+    return { echo, heard: () => over };
   }
 
   tell(topic: PeerTopic, payload: string): void {

@@ -39,18 +39,28 @@ export class PgFaultRules implements FaultRules {
     this.generation++;
   }
 
-  /** What a change's statement selects, its own parameters numbered before: the other instances told. */
-  private told(count: number): { sql: string; params: string[] } {
-    return this.db.peers.telling('faults', "''", count);
-  }
-
-  private async change<R extends object>(sql: (notify: string) => string, params: unknown[]): Promise<R[]> {
-    const told = this.told(params.length);
+  /**
+   * Runs a change whose statement tells the other instances (`notify`, its own parameters numbered
+   * before). A change a call must see on every instance (`heard`: an added or removed rule) answers
+   * once this instance heard its message back, as a commit changing callers' rows does; a firing does not wait.
+   */
+  private async change<R extends object>(
+    sql: (notify: string) => string,
+    params: unknown[],
+    heard = false,
+  ): Promise<R[]> {
+    const told = heard
+      ? this.db.peers.tellingEchoed('faults', "''", params.length)
+      : { ...this.db.peers.telling('faults', "''", params.length), heard: undefined };
+    let rows: R[];
     try {
-      return await this.db.query<R>(sql(told.sql), [...params, ...told.params]);
+      rows = await this.db.query<R>(sql(told.sql), [...params, ...told.params]);
     } finally {
       this.drop();
     }
+    // a statement that changed nothing told nothing: there is nothing to hear back
+    if (rows.length) await told.heard?.();
+    return rows;
   }
 
   async all(): Promise<FaultRule[]> {
@@ -80,6 +90,7 @@ export class PgFaultRules implements FaultRules {
       (notify) => `WITH added AS (INSERT INTO faults (id, rule, fired) VALUES ($1, $2, $3) RETURNING 1)
         SELECT ${notify} FROM added`,
       [rule.id, JSON.stringify(rule), rule.fired],
+      true,
     );
   }
 
@@ -88,12 +99,13 @@ export class PgFaultRules implements FaultRules {
       (notify) => `WITH gone AS (DELETE FROM faults WHERE id = $1 RETURNING rule, fired)
         SELECT rule, fired, ${notify} FROM gone`,
       [id],
+      true,
     );
     return row && { ...(JSON.parse(row.rule) as FaultRule), fired: row.fired };
   }
 
   async clear(): Promise<void> {
-    await this.change((notify) => `WITH gone AS (DELETE FROM faults RETURNING 1) SELECT ${notify}`, []);
+    await this.change((notify) => `WITH gone AS (DELETE FROM faults RETURNING 1) SELECT ${notify}`, [], true);
   }
 
   async take(rule: FaultRule): Promise<boolean> {
