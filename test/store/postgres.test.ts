@@ -536,8 +536,11 @@ describe('dipswitch on PostgreSQL', () => {
 
   it('a message told with a commit is heard back by its teller, and by the others; a rolled-back one by no one', async () => {
     const url = await pg().database();
+    // the peers tell nothing of their own here (their pool stays unused); the statements go on one client
     const pool = new pgClient.Pool({ connectionString: url });
     const [a, b] = [new PgPeers(url, pool, 'a', silentLogger), new PgPeers(url, pool, 'b', silentLogger)];
+    const db = new pgClient.Client({ connectionString: url });
+    await db.connect();
     try {
       const deaf = a.echoed('callers', 'x');
       expect(await deaf.heard(), 'not listening: no wait').toBe(false);
@@ -546,18 +549,19 @@ describe('dipswitch on PostgreSQL', () => {
       const heardByB: string[] = [];
       b.hear('callers', (payload) => heardByB.push(payload));
       const told = a.echoed('callers', 'acct-1,acct-2');
-      await pool.query(`BEGIN; ${told.sql}; COMMIT`);
+      await db.query(`BEGIN; ${told.sql}; COMMIT`);
       expect(await told.heard()).toBe(true);
       await eventually(() => expect(heardByB).toEqual(['acct-1,acct-2']), 'b hears it');
       const inStatement = a.tellingEchoed('faults', "''", 0);
-      await pool.query(`SELECT ${inStatement.sql}`, inStatement.params);
+      await db.query(`SELECT ${inStatement.sql}`, inStatement.params);
       expect(await inStatement.heard(), 'told from inside a statement').toBe(true);
       const rolledBack = a.echoed('callers', 'never');
-      await pool.query(`BEGIN; ${rolledBack.sql}; ROLLBACK`);
+      await db.query(`BEGIN; ${rolledBack.sql}; ROLLBACK`);
       expect(await rolledBack.heard(), 'a rolled-back message is never heard: the wait ends').toBe(false);
     } finally {
       await a.close();
       await b.close();
+      await db.end();
       await pool.end();
     }
   });
