@@ -91,6 +91,7 @@ export type CollectionSet = {
  */
 export abstract class UnitOfWork implements CollectionSet {
   private readonly made: { -readonly [K in keyof CollectionSet]?: CollectionSet[K] } = {};
+  private readonly views = new Map<string, AccountView>();
   private guarded?: WorkFiles;
 
   constructor(
@@ -173,14 +174,19 @@ export abstract class UnitOfWork implements CollectionSet {
     return (this.made.deliveries ??= new Deliveries(...this.table('deliveries')));
   }
 
-  /** One account's view of this unit: its rows alone (account_view.ts). */
+  /** One account's view of this unit: its rows alone (account_view.ts), made once a unit and account. */
   view(accountId: string): AccountView {
-    return new AccountView(
-      this,
-      accountId,
-      (name) => this.rows(name),
-      () => this.writable(),
-    );
+    let view = this.views.get(accountId);
+    if (!view) {
+      view = new AccountView(
+        this,
+        accountId,
+        (name) => this.rows(name),
+        () => this.writable(),
+      );
+      this.views.set(accountId, view);
+    }
+    return view;
   }
 
   /** The unit's files (a document's bytes, a task's results): a file put is kept only if the work commits. */

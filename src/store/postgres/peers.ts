@@ -95,15 +95,17 @@ export class PgPeers implements Peers {
   }
 
   /**
-   * What tells the other instances from inside a statement (the one place a message is made: from
+   * What tells the other instances from inside a statement (the one place a message is made in SQL: from
    * whom, on what, and what): an expression for its select list, `payload` being an SQL expression of
-   * the text told, and the parameters the expression numbers after the statement's own `count`.
+   * the text told, and the parameters the expression numbers after the statement's own `count`; with
+   * `echo`, the message carries that number for its teller to hear it back (tellingEchoed).
    */
-  telling(topic: PeerTopic, payload: string, count: number): { sql: string; params: string[] } {
-    const [channel, from, about] = [count + 1, count + 2, count + 3].map((n) => `$${n}::text`);
+  telling(topic: PeerTopic, payload: string, count: number, echo?: number): { sql: string; params: string[] } {
+    const [channel, from, about, numbered] = [count + 1, count + 2, count + 3, count + 4].map((n) => `$${n}::text`);
+    const echoed = echo === undefined ? '' : `, 'echo', ${numbered}::integer`;
     return {
-      sql: `pg_notify(${channel}, json_build_object('from', ${from}, 'topic', ${about}, 'payload', ${payload})::text)`,
-      params: [CHANNEL, this.instance, topic],
+      sql: `pg_notify(${channel}, json_build_object('from', ${from}, 'topic', ${about}, 'payload', ${payload}${echoed})::text)`,
+      params: [CHANNEL, this.instance, topic, ...(echo === undefined ? [] : [String(echo)])],
     };
   }
 
@@ -113,13 +115,8 @@ export class PgPeers implements Peers {
     payload: string,
     count: number,
   ): { sql: string; params: string[]; heard(): Promise<boolean> } {
-    const [channel, from, about, echo] = [count + 1, count + 2, count + 3, count + 4].map((n) => `$${n}::text`);
-    const waited = this.awaitEcho();
-    return {
-      sql: `pg_notify(${channel}, json_build_object('from', ${from}, 'topic', ${about}, 'payload', ${payload}, 'echo', ${echo}::integer)::text)`,
-      params: [CHANNEL, this.instance, topic, String(waited.echo)],
-      heard: waited.heard,
-    };
+    const { echo, heard } = this.awaitEcho();
+    return { ...this.telling(topic, payload, count, echo), heard };
   }
 
   /**
