@@ -11,15 +11,53 @@ type Logger = Pick<FullLogger, 'warn'>;
 const CHANNEL = 'dipswitch';
 /** After the listening connection broke, it connects again this much later. */
 const RELISTEN_MS = 1_000;
-/** The longest a commit that told the others waits to hear its own message back (`echoed`). */
+/** The longest a commit that told the others waits for every instance to hear it (`echoed`). */
 export const ECHO_WAIT_MS = 1_000;
+/** The name a listening session goes by in pg_stat_activity: how a teller knows how many instances must hear it. */
+export const LISTENER_NAME = 'dipswitch-peer';
 
-/** A message told with a commit, and the wait for this instance to hear it back. */
+/** A message told with a commit, and the wait for every instance to hear it. */
 export interface Echoed {
   /** The statement that tells it (for the commit's batch). */
   sql: string;
-  /** Settles once this instance heard the message back (true), or after ECHO_WAIT_MS or at once when it is not listening (false). */
+  /**
+   * Settles once this instance heard the message back and every other instance listening said it heard
+   * it (true), or after ECHO_WAIT_MS or at once when this one is not listening (false).
+   */
   heard(): Promise<boolean>;
+}
+
+/** What a told message waits for: its teller to hear it back, and as many other instances as listen to say they heard it. */
+class Echo {
+  private back = false;
+  private readonly acks = new Set<string>();
+  private others: number | undefined;
+  private done!: (heard: boolean) => void;
+  readonly settled = new Promise<boolean>((resolve) => (this.done = resolve));
+
+  heardBack(): void {
+    this.back = true;
+    this.check();
+  }
+
+  acked(by: string): void {
+    this.acks.add(by);
+    this.check();
+  }
+
+  /** How many other instances listen (counted once the message was told). */
+  listening(others: number): void {
+    this.others = others;
+    this.check();
+  }
+
+  end(): void {
+    this.done(false);
+  }
+
+  private check(): void {
+    if (this.back && this.others !== undefined && this.acks.size >= this.others) this.done(true);
+  }
 }
 
 /**
@@ -32,9 +70,11 @@ export class PgPeers implements Peers {
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
   private readonly lost: (() => void)[] = [];
-  /** The messages this instance told and waits to hear back, by their number. */
-  private readonly echoes = new Map<number, () => void>();
+  /** The messages this instance told and waits for every instance to hear, by their number. */
+  private readonly echoes = new Map<number, Echo>();
   private sent = 0;
+  /** The backend of the listening session (not counted among the others). */
+  private listenerPid = 0;
 
   /** Whether the other instances are heard now (what this one keeps of theirs is kept only then). */
   get hearing(): boolean {
@@ -66,6 +106,9 @@ export class PgPeers implements Peers {
     client.on('notification', (n) => this.heard(n.payload ?? ''));
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
+    // named once it listens: a teller counts the sessions so named as the instances that must hear it
+    await client.query(`SET application_name = ${pg.escapeLiteral(LISTENER_NAME)}`);
+    this.listenerPid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid ?? 0;
     if (this.closed) await client.end();
     else this.client = client;
   }
@@ -79,19 +122,33 @@ export class PgPeers implements Peers {
   }
 
   private heard(text: string): void {
-    let message: { from?: string; topic?: PeerTopic; payload?: string; echo?: number };
+    let message: { from?: string; topic?: PeerTopic; payload?: string; echo?: number; ack?: string };
     try {
       message = JSON.parse(text) as typeof message;
     } catch {
       // a notification that is not JSON is no peer's: ignored
       return;
     }
-    if (message.from === this.instance) {
-      if (message.echo !== undefined) this.echoes.get(message.echo)?.();
+    const { from, echo, ack } = message;
+    if (ack !== undefined) {
+      if (ack === this.instance && from && echo !== undefined) this.echoes.get(echo)?.acked(from);
+      return;
+    }
+    if (from === this.instance) {
+      if (echo !== undefined) this.echoes.get(echo)?.heardBack();
       return;
     }
     if (!message.topic) return;
     for (const fn of this.handlers.get(message.topic) ?? []) fn(message.payload ?? '');
+    // what a teller waits for: this instance has acted on its message (its handlers ran, its copies dropped)
+    if (from && echo !== undefined) this.acknowledge(from, echo);
+  }
+
+  private acknowledge(teller: string, echo: number): void {
+    const message = JSON.stringify({ from: this.instance, ack: teller, echo });
+    this.client
+      ?.query('SELECT pg_notify($1, $2)', [CHANNEL, message])
+      .catch((e: Error) => this.logger.warn(`store: could not answer another instance (${e.message})`));
   }
 
   /**
@@ -130,21 +187,43 @@ export class PgPeers implements Peers {
     return { sql: `SELECT pg_notify(${pg.escapeLiteral(CHANNEL)}, ${pg.escapeLiteral(message)})`, heard };
   }
 
-  /** A number for a message about to be told, and the wait to hear it back (Echoed's `heard`). */
+  /**
+   * A number for a message about to be told, and the wait for every instance to hear it (Echoed's
+   * `heard`): the other instances are counted once it was told, when the wait is first asked for.
+   */
   private awaitEcho(): { echo: number; heard(): Promise<boolean> } {
     const echo = ++this.sent;
     if (!this.hearing) return { echo, heard: () => Promise.resolve(false) };
-    let done!: (heard: boolean) => void;
-    const back = new Promise<boolean>((resolve) => (done = resolve));
-    const timer = setTimeout(() => done(false), ECHO_WAIT_MS);
+    const waiting = new Echo();
+    const timer = setTimeout(() => waiting.end(), ECHO_WAIT_MS);
     timer.unref();
-    this.echoes.set(echo, () => done(true));
-    const over = back.then((heard) => {
+    this.echoes.set(echo, waiting);
+    const over = waiting.settled.then((heard) => {
       clearTimeout(timer);
       this.echoes.delete(echo);
       return heard;
     });
-    return { echo, heard: () => over };
+    let counted = false;
+    const heard = () => {
+      if (!counted) {
+        counted = true;
+        this.otherListeners().then(
+          (n) => waiting.listening(n),
+          () => waiting.end(),
+        );
+      }
+      return over;
+    };
+    return { echo, heard };
+  }
+
+  /** How many other sessions listen on this database under the listeners' name (each an instance). */
+  private async otherListeners(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> $2',
+      [LISTENER_NAME, this.listenerPid],
+    );
+    return rows[0]?.n ?? 0;
   }
 
   tell(topic: PeerTopic, payload: string): void {

@@ -42,7 +42,7 @@ export class PgFaultRules implements FaultRules {
   /**
    * Runs a change whose statement tells the other instances (`notify`, its own parameters numbered
    * before). A change a call must see on every instance (`heard`: an added or removed rule) answers
-   * once this instance heard its message back, as a commit changing callers' rows does; a firing does not wait.
+   * once every instance heard its message, as a commit changing callers' rows does; a firing does not wait.
    */
   private async change<R extends object>(
     sql: (notify: string) => string,

@@ -143,7 +143,7 @@ export class PgWork extends UnitOfWork {
 
   /**
    * Commits: the writes not sent yet, the files to remove, the other instances told of callers'
-   * rows changed, and COMMIT, in one round trip; then waits to hear that message back (PgPeers.echoed).
+   * rows changed, and COMMIT, in one round trip; then waits for every instance to hear that message (PgPeers.echoed).
    */
   async commit(): Promise<void> {
     const removals = this.fileRemovals.length
@@ -152,7 +152,7 @@ export class PgWork extends UnitOfWork {
     const told = this.callersChanged.size ? this.peers.echoed('callers', [...this.callersChanged].join(',')) : null;
     await this.pending.later(...removals, ...(told ? [told.sql] : []), 'COMMIT');
     await this.flush();
-    // the answer goes once every other instance was sent the change: its next call reads the rows again
+    // the answer goes once every other instance dropped its copies: its next call reads the rows again
     await told?.heard();
   }
 
