@@ -35,9 +35,13 @@ class Echo {
   private done!: (heard: boolean) => void;
   readonly settled = new Promise<boolean>((resolve) => (this.done = resolve));
 
-  heardBack(): void {
+  /** Its teller heard it back (it was told): the other instances listening then are counted. */
+  heardBack(others: Promise<number>): void {
     this.back = true;
-    this.check();
+    others.then(
+      (n) => this.listening(n),
+      () => this.end(),
+    );
   }
 
   acked(by: string): void {
@@ -45,8 +49,7 @@ class Echo {
     this.check();
   }
 
-  /** How many other instances listen (counted once the message was told). */
-  listening(others: number): void {
+  private listening(others: number): void {
     this.others = others;
     this.check();
   }
@@ -107,8 +110,11 @@ export class PgPeers implements Peers {
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
     // named once it listens: a teller counts the sessions so named as the instances that must hear it
-    await client.query(`SET application_name = ${pg.escapeLiteral(LISTENER_NAME)}`);
-    this.listenerPid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid ?? 0;
+    const named = await client.query<{ pid: number }>(
+      "SELECT set_config('application_name', $1, false), pg_backend_pid() AS pid",
+      [LISTENER_NAME],
+    );
+    this.listenerPid = named.rows[0]?.pid ?? 0;
     if (this.closed) await client.end();
     else this.client = client;
   }
@@ -135,7 +141,7 @@ export class PgPeers implements Peers {
       return;
     }
     if (from === this.instance) {
-      if (echo !== undefined) this.echoes.get(echo)?.heardBack();
+      if (echo !== undefined) this.echoes.get(echo)?.heardBack(this.otherListeners());
       return;
     }
     if (!message.topic) return;
@@ -187,10 +193,7 @@ export class PgPeers implements Peers {
     return { sql: `SELECT pg_notify(${pg.escapeLiteral(CHANNEL)}, ${pg.escapeLiteral(message)})`, heard };
   }
 
-  /**
-   * A number for a message about to be told, and the wait for every instance to hear it (Echoed's
-   * `heard`): the other instances are counted once it was told, when the wait is first asked for.
-   */
+  /** A number for a message about to be told, and the wait for every instance to hear it (Echoed's `heard`). */
   private awaitEcho(): { echo: number; heard(): Promise<boolean> } {
     const echo = ++this.sent;
     if (!this.hearing) return { echo, heard: () => Promise.resolve(false) };
@@ -203,18 +206,7 @@ export class PgPeers implements Peers {
       this.echoes.delete(echo);
       return heard;
     });
-    let counted = false;
-    const heard = () => {
-      if (!counted) {
-        counted = true;
-        this.otherListeners().then(
-          (n) => waiting.listening(n),
-          () => waiting.end(),
-        );
-      }
-      return over;
-    };
-    return { echo, heard };
+    return { echo, heard: () => over };
   }
 
   /** How many other sessions listen on this database under the listeners' name (each an instance). */
