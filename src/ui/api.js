@@ -35,7 +35,7 @@ export async function listResources() {
 /**
  * @type {{
  *   token: string, accounts: Account[], accountId: string, view: string, calls: Entry[],
- *   selectedCall: Entry | null, stream: AbortController | null, timer: ReturnType<typeof setInterval> | null,
+ *   selectedCall: Entry | null, stream: AbortController | null, live: boolean, timer: ReturnType<typeof setInterval> | null,
  *   resource?: string, [more: string]: unknown,
  * }}
  */
@@ -49,6 +49,8 @@ export const state = {
   calls: [],
   selectedCall: null,
   stream: null,
+  /** The journal's stream is open and the calls before it are read. */
+  live: false,
   timer: null,
 };
 

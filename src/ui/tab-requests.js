@@ -132,13 +132,13 @@ export function renderCalls() {
       ),
     ),
   );
-  $('calls-count').textContent = `${rows.length} shown · live`;
+  $('calls-count').textContent = `${rows.length} shown · ${state.live ? 'live' : 'connecting'}`;
 }
 
 /**
- * Follows the journal live. A stream that ends or fails without being stopped (the network changed
- * under the browser, the server restarted) is followed again a second later, the calls journaled
- * meanwhile read first.
+ * Follows the journal live. The calls journaled before the stream opened are read once it is open, so
+ * none falls between the two. A stream that ends or fails without being stopped (the network changed
+ * under the browser, the server restarted) is followed again a second later.
  */
 export async function follow(api) {
   state.stream?.abort();
@@ -151,16 +151,25 @@ export async function follow(api) {
     // a stream cut by the network or the server is followed again below; one stopped is not
   }
   if (!current()) return;
+  state.live = false;
+  if (state.view === 'requests' && $('calls')) renderCalls();
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  if (!current()) return;
-  await catchUp(api).catch(() => undefined); // said by sim(); the stream is followed again all the same
   if (current()) void follow(api);
 }
 
 /** Reads the journal's server-sent events through fetch (EventSource cannot send the token) until the stream ends. */
 async function readStream(api, signal) {
   const res = await fetch(`/__sim/requests/stream?api=${api}`, { headers: headers({}, true), signal });
-  if (!res.ok || !res.body) return;
+  if (!res.ok || !res.body) {
+    // refused (too many streams open, the token changed): the journal is shown as it stands, followed again later
+    await catchUp(api).catch(() => undefined);
+    return;
+  }
+  // the server follows the journal before it answers: what came before is in the page read now
+  await catchUp(api).catch(() => undefined); // said by sim(); the stream is read all the same
+  if (signal.aborted) return;
+  state.live = true;
+  if (state.view === 'requests' && $('calls')) renderCalls();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
@@ -225,7 +234,8 @@ export async function requestsView() {
     h('section', { id: 'detail' }, callDetail(state.selectedCall)),
   );
   paint('requests', view);
+  renderCalls();
   // the server's view: every account's calls, those refused before an account was known included
-  await catchUp(f.api);
+  state.live = false;
   void follow(f.api);
 }

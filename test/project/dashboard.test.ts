@@ -116,7 +116,8 @@ describe.skipIf(!executable)('dashboard', { timeout: 240_000 }, () => {
 
   it('a client call appears live in Requests and opens to its request, answer and errors', async () => {
     page = await open(server().base);
-    await page.locator('#calls').waitFor();
+    // "live": the journal's stream is open and what came before it is read
+    await page.locator('#calls-count', { hasText: 'live' }).waitFor();
     await server().call('GET', '/api/v1/numbers');
     await server().call('POST', '/api/v1/carts', { body: envelope('cart', { name: 7 }) });
     const row = page.locator('#calls tr.call', { hasText: '/api/v1/carts' }).first();
@@ -129,6 +130,20 @@ describe.skipIf(!executable)('dashboard', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Copy as curl' }).click();
     await expect.poll(() => page!.locator('#curl').textContent()).toContain("curl -X POST 'http://127.0.0.1:");
     await shot(page, 'requests');
+  });
+
+  it('a call made while the live stream is still opening is shown all the same', async () => {
+    page = await newPage();
+    // the stream's request is held a second on its way: a call is made meanwhile
+    await page.route('**/__sim/requests/stream*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.continue();
+    });
+    await page.goto(`${server().base}/__sim/ui`);
+    await page.locator('#calls').waitFor();
+    await server().call('GET', '/api/v1/numbers');
+    await page.locator('#calls tr.call', { hasText: '/api/v1/numbers' }).waitFor({ timeout: 30_000 });
+    await page.locator('#calls-count', { hasText: 'live' }).waitFor();
   });
 
   describe('deliveries', () => {
