@@ -160,14 +160,10 @@ export async function follow(api) {
 /** Reads the journal's server-sent events through fetch (EventSource cannot send the token) until the stream ends. */
 async function readStream(api, signal) {
   const res = await fetch(`/__sim/requests/stream?api=${api}`, { headers: headers({}, true), signal });
-  if (!res.ok || !res.body) {
-    // refused (too many streams open, the token changed): the journal is shown as it stands, followed again later
-    await catchUp(api).catch(() => undefined);
-    return;
-  }
-  // the server follows the journal before it answers: what came before is in the page read now
+  // the server follows the journal before it answers: what came before is in the page read now (a stream
+  // refused, too many open or the token changed, still shows the journal as it stands; followed again later)
   await catchUp(api).catch(() => undefined); // said by sim(); the stream is read all the same
-  if (signal.aborted) return;
+  if (!res.ok || !res.body || signal.aborted) return;
   state.live = true;
   if (state.view === 'requests' && $('calls')) renderCalls();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -234,8 +230,8 @@ export async function requestsView() {
     h('section', { id: 'detail' }, callDetail(state.selectedCall)),
   );
   paint('requests', view);
+  state.live = false;
   renderCalls();
   // the server's view: every account's calls, those refused before an account was known included
-  state.live = false;
   void follow(f.api);
 }

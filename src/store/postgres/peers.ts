@@ -29,15 +29,14 @@ export interface Echoed {
 
 /** What a told message waits for: its teller to hear it back, and as many other instances as listen to say they heard it. */
 class Echo {
-  private back = false;
   private readonly acks = new Set<string>();
+  /** Counted once its teller heard it back. */
   private others: number | undefined;
   private done!: (heard: boolean) => void;
   readonly settled = new Promise<boolean>((resolve) => (this.done = resolve));
 
   /** Its teller heard it back (it was told): the other instances listening then are counted. */
   heardBack(others: Promise<number>): void {
-    this.back = true;
     others.then(
       (n) => this.listening(n),
       () => this.end(),
@@ -59,7 +58,7 @@ class Echo {
   }
 
   private check(): void {
-    if (this.back && this.others !== undefined && this.acks.size >= this.others) this.done(true);
+    if (this.others !== undefined && this.acks.size >= this.others) this.done(true);
   }
 }
 
