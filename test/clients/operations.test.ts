@@ -34,6 +34,7 @@ function goOperations(): Map<string, string> {
   const run = spawnSync('go', ['test', '-count=1', '-run', 'TestEveryOperationHasAMethodOrAReason', '-v', '.'], {
     cwd: join(projectRoot, 'clients', 'go'),
     encoding: 'utf8',
+    timeout: 300_000,
     env: { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off' },
   });
   const said = /operations used: (\[.*\])/.exec(run.stdout)?.[1];
@@ -45,7 +46,8 @@ function goOperations(): Map<string, string> {
 export const uncovered = (contract: string[], client: Map<string, string>): string[] =>
   contract.filter((id) => !client.has(id) && !(id in omissions));
 
-describe('the clients and the control API', () => {
+// a test waits as long as its `go test` may run (a cold cache builds the standard library first)
+describe('the clients and the control API', { timeout: 300_000 }, () => {
   const contract: string[] = [...loadContract('sim').operations.keys()];
 
   it("the clients' generated types and operations are what contract/sim.yaml makes", () => {

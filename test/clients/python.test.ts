@@ -75,7 +75,8 @@ async function running(env: Record<string, string> = {}): Promise<string> {
 
 const leftover = () => readdirSync(tmpdir()).filter((n) => n.startsWith('dipswitch-pytest-'));
 
-describe.skipIf(!python)('the Python client', () => {
+// a test waits as long as the processes it runs may (a strict mypy of a cold cache, pip, pytest -n 4)
+describe.skipIf(!python)('the Python client', { timeout: 300_000 }, () => {
   it('pytest -n 4: every test its own sandbox (faults and resets in every worker); the gate passes over it', () => {
     expect(existsSync(join(folder, 'src', 'dipswitch', 'py.typed'))).toBe(true);
     const run = pytest(withCommand(['-n', '4', '-q', '--dipswitch-fail-under', '1', 'tests']));
@@ -189,11 +190,11 @@ describe.skipIf(!python)('the Python client', () => {
       spawnSync('git', ['status', '--porcelain', 'clients/python'], { cwd: projectRoot, encoding: 'utf8' }).stdout;
     const before = gitStatus();
     const venv = scratchDir('venv');
-    expect(spawnSync(python!, ['-m', 'venv', '--system-site-packages', venv]).status).toBe(0);
+    expect(spawnSync(python!, ['-m', 'venv', '--system-site-packages', venv], { timeout: 120_000 }).status).toBe(0);
     const pip = spawnSync(
       join(venv, 'bin', 'python'),
       ['-m', 'pip', 'install', '-q', '--no-index', '--no-build-isolation', folder],
-      { encoding: 'utf8', env: { ...clean, PIP_DISABLE_PIP_VERSION_CHECK: '1' } },
+      { encoding: 'utf8', timeout: 120_000, env: { ...clean, PIP_DISABLE_PIP_VERSION_CHECK: '1' } },
     );
     expect(pip.status, pip.stderr).toBe(0);
     expect(gitStatus()).toBe(before);
@@ -203,6 +204,7 @@ describe.skipIf(!python)('the Python client', () => {
       spawnSync(join(venv, 'bin', 'python'), ['-m', 'pytest', '-p', 'no:cacheprovider', ...args], {
         cwd: suite,
         encoding: 'utf8',
+        timeout: 120_000,
         env: { ...clean, PYTHONDONTWRITEBYTECODE: '1' },
       });
     const plain = inVenv(['-q', '-n', '2']);
@@ -223,6 +225,7 @@ describe.skipIf(!python)('the Python client', () => {
     const run = spawnSync(python!, ['-m', 'mypy', '--strict', 'src/dipswitch', '../../examples/python'], {
       cwd: folder,
       encoding: 'utf8',
+      timeout: 300_000,
       env: { ...clean, MYPYPATH: join(folder, 'src'), MYPY_CACHE_DIR: scratchDir('mypy') },
     });
     expect(run.status, run.stdout + run.stderr).toBe(0);

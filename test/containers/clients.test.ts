@@ -42,7 +42,8 @@ const env = {
 
 const owned = (pid: number) => podmanOk(['ps', '-a', '-q', '--filter', `label=dipswitch.owner=${pid}`]);
 
-describe.skipIf(!!skipped())('the Python and Go clients with the image', () => {
+// a test waits as long as the suite it runs may (the first `go test -race` of a cold cache builds the standard library)
+describe.skipIf(!!skipped())('the Python and Go clients with the image', { timeout: 600_000 }, () => {
   it.skipIf(!python)('pytest -n 4 of the Python example against the image the plugin starts, then removed', () => {
     const examples = join(projectRoot, 'examples', 'python');
     const run = spawnSync(python!, ['-m', 'pytest', '-n', '4', '-q', '-p', 'dipswitch.pytest_plugin', '.'], {

@@ -273,7 +273,7 @@ describe.skipIf(!!skipped())('the image', () => {
     } finally {
       podman(['rm', '--force', '--volumes', '--time', '0', name]);
     }
-  });
+  }, 180_000);
 
   it("the README's five-minute walk passes against the container, its receiver on the host", async () => {
     const receiver = await startReceiver();

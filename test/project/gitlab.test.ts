@@ -63,7 +63,8 @@ function runLines(job: Job, lines: string[], dir: string, url: string) {
   });
 }
 
-describe('the GitLab CI/CD component', () => {
+// a test waits as long as the processes it runs may (the preview and the job's lines, 120 s each)
+describe('the GitLab CI/CD component', { timeout: 400_000 }, () => {
   let service: Running & { base: string };
   beforeAll(async () => {
     service = await startCli(['--memory', '--port', '0', '--no-smpp'], {
