@@ -54,7 +54,8 @@ test('lists the sandbox numbers', async () => {
 });
 `;
 
-describe('the end-of-suite recipes of the docs', () => {
+// a test waits as long as the recipes it runs may (180 s each, two a test)
+describe('the end-of-suite recipes of the docs', { timeout: 400_000 }, () => {
   let client = '';
   const library = recipes('docs/library.md');
   const running = recipes('docs/running.md');
