@@ -152,7 +152,7 @@ export async function follow(api) {
   }
   if (!current()) return;
   state.live = false;
-  if (state.view === 'requests' && $('calls')) renderCalls();
+  renderIfShown();
   await new Promise((resolve) => setTimeout(resolve, 1000));
   if (current()) void follow(api);
 }
@@ -165,7 +165,7 @@ async function readStream(api, signal) {
   await catchUp(api).catch(() => undefined); // said by sim(); the stream is read all the same
   if (!res.ok || !res.body || signal.aborted) return;
   state.live = true;
-  if (state.view === 'requests' && $('calls')) renderCalls();
+  renderIfShown();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
@@ -185,9 +185,14 @@ async function readStream(api, signal) {
       const entry = JSON.parse(data);
       if (!state.calls.some((c) => c.id === entry.id)) state.calls.unshift(entry);
       state.calls.length = Math.min(state.calls.length, 2000);
-      if (state.view === 'requests' && $('calls')) renderCalls();
+      renderIfShown();
     }
   }
+}
+
+/** Renders the calls again if the Requests tab is the one shown (a stream outlives a change of tab). */
+function renderIfShown() {
+  if (state.view === 'requests' && $('calls')) renderCalls();
 }
 
 /** The newest calls of the journal merged with those already shown (the server's view: every account's). */
@@ -195,7 +200,7 @@ async function catchUp(api) {
   const page = await server('GET', `/__sim/requests?api=${api}&limit=200`);
   const live = state.calls.filter((c) => !page.requests.some((p) => p.id === c.id));
   state.calls = [...page.requests, ...live].sort((a, b) => b.id - a.id);
-  if (state.view === 'requests' && $('calls')) renderCalls();
+  renderIfShown();
 }
 
 export async function requestsView() {
