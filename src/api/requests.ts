@@ -6,7 +6,7 @@ import { DOCUMENT_EDITABLE } from '../domain/lifecycles.js';
 import { dataSchemaOf } from '../domain/requests.js';
 import { componentValidator } from '../contract.js';
 import { assertFound, invalidField } from '../domain/errors.js';
-import type { HandlerMap } from '../handling/handler.js';
+import type { BodyOf, Ctx, HandlerMap } from '../handling/handler.js';
 import { pageOf } from '../handling/pagination.js';
 import { validationError } from '../handling/validation.js';
 import type { RequestRow } from '../domain/rows.js';
@@ -35,6 +35,32 @@ function assertDataOfType(row: RequestRow, data: unknown): void {
       (validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody/data/data${e.instancePath}` })),
     );
   }
+}
+
+/**
+ * The request with an update's name, notes and data, its type unchanged. Before new data is taken,
+ * `dataMayChange` throws when the request's data may not change now; then the data is checked
+ * against the schema of the request's type.
+ */
+async function edited(
+  { store, clock }: Pick<Ctx<'updateRequest'>, 'store' | 'clock'>,
+  row: RequestRow,
+  edit: BodyOf<'updateRequest' | 'updateCartRequest'>['data'],
+  dataMayChange: () => void = () => undefined,
+): Promise<RequestRow> {
+  const { name, notes, type, data } = edit;
+  if (type !== undefined && type !== row.data.type)
+    throw invalidField('/data/type', `The type of a request cannot change (it is ${row.data.type}).`);
+  if (data !== undefined) {
+    dataMayChange();
+    assertDataOfType(row, data);
+  }
+  return store.requests.update(row, (d) => {
+    if (data !== undefined) d.data.data = structuredClone(data) as typeof d.data.data;
+    if (name !== undefined) d.data.name = name;
+    if (notes !== undefined) d.data.notes = notes;
+    d.data.updated_at = clock.iso();
+  });
 }
 
 export const requestHandlers = {
@@ -66,17 +92,7 @@ export const requestHandlers = {
   updateCartRequest: async ({ store, clock, params, body }) => {
     await writableCart(store, params.cart_id);
     const row = await cartRequest(store, params.cart_id, params.id);
-    const { name, notes, type, data } = body.data;
-    if (type !== undefined && type !== row.data.type)
-      throw invalidField('/data/type', `The type of a request cannot change (it is ${row.data.type}).`);
-    if (data !== undefined) assertDataOfType(row, data);
-    const updated = await store.requests.update(row, (d) => {
-      if (data !== undefined) d.data.data = structuredClone(data) as typeof d.data.data;
-      if (name !== undefined) d.data.name = name;
-      if (notes !== undefined) d.data.notes = notes;
-      d.data.updated_at = clock.iso();
-    });
-    return { status: 200, body: presentRequest(updated) };
+    return { status: 200, body: presentRequest(await edited({ store, clock }, row, body.data)) };
   },
 
   deleteCartRequest: async ({ store, params }) => {
@@ -101,22 +117,14 @@ export const requestHandlers = {
 
   updateRequest: async ({ store, clock, sim, params, body }) => {
     const row = await submittedRequest(store, params.id);
-    const { name, notes, type, data } = body.data;
-    if (type !== undefined && type !== row.data.type)
-      throw invalidField('/data/type', `The type of a request cannot change (it is ${row.data.type}).`);
-    const status = row.data.status ?? 'NEW';
-    if (data !== undefined && !DOCUMENT_EDITABLE.includes(status)) {
-      throw invalidField(
-        '/data/data',
-        `The request is ${status}; its data can change while ${DOCUMENT_EDITABLE.join(', ')}.`,
-      );
-    }
-    if (data !== undefined) assertDataOfType(row, data);
-    const updated = await store.requests.update(row, (d) => {
-      if (data !== undefined) d.data.data = structuredClone(data) as typeof d.data.data;
-      if (name !== undefined) d.data.name = name;
-      if (notes !== undefined) d.data.notes = notes;
-      d.data.updated_at = clock.iso();
+    const updated = await edited({ store, clock }, row, body.data, () => {
+      const status = row.data.status ?? 'NEW';
+      if (!DOCUMENT_EDITABLE.includes(status)) {
+        throw invalidField(
+          '/data/data',
+          `The request is ${status}; its data can change while ${DOCUMENT_EDITABLE.join(', ')}.`,
+        );
+      }
     });
     await sim.publish('REQUEST', 'request.updated', { type: 'request', data: updated.data });
     return { status: 200, body: presentRequest(updated) };
