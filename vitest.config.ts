@@ -13,6 +13,7 @@ const EMBEDDED_ONLY = [
   'test/project/gitlab.test.ts',
   'test/project/ci_recipes.test.ts',
   'test/project/versions.test.ts',
+  'test/project/install_scripts.test.ts',
   // the other languages' clients start their servers in memory, whatever the backend
   'test/clients/*.test.ts',
   'test/project/tooling.test.ts',
