@@ -5,8 +5,10 @@
  * for; one that drops a failure on purpose names it with `cleanupFailed`, or logs what was lost with
  * `lostWith` (src/domain/side_paths.ts). The rest use their error (a named condition checked, a log,
  * a rethrow). Tests and benchmarks reach dipswitch through its public surfaces: options, exported
- * parts, the HTTP APIs; never a private member reached by a cast.
+ * parts, the HTTP APIs; never a private member reached by a cast. Every path git tracks is plain
+ * (letters, digits, `.`, `_`, `-`, `@`): a file named by a slip of the shell shows at once.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +53,14 @@ describe('caught errors', () => {
     expect(silentCatches('c.ts', 'await p.catch(() => null);\n')).toEqual(['c.ts:1']);
     expect(silentCatches('d.ts', 'await p.catch(() => null); // gone: nothing to close\n')).toEqual([]);
     expect(silentCatches('e.ts', '// gone: nothing to close\nawait p.catch(() => null);\n')).toEqual([]);
+  });
+});
+
+describe('tracked files', () => {
+  it('each has a plain path', () => {
+    const paths = execFileSync('git', ['ls-files', '-z'], { cwd: projectRoot, encoding: 'utf8' }).split('\0');
+    expect(paths.length).toBeGreaterThan(100);
+    expect(paths.filter((path) => path !== '' && !/^[\w.@/-]+$/.test(path))).toEqual([]);
   });
 });
 
