@@ -9,17 +9,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
+import { lockName } from '../support/packed.js';
 
-type Lock = { packages: Record<string, { hasInstallScript?: boolean }> };
-
-/** A package's name from its path in the lock (`node_modules/a/node_modules/@scope/b` is `@scope/b`). */
-const nameOf = (path: string) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+type Lock = { packages: Record<string, { name?: string; hasInstallScript?: boolean }> };
 
 /** What `allowScripts` leaves unreviewed, and what it names that the lock does not hold. */
 function unreviewed(lock: Lock, allowScripts: Record<string, boolean>) {
   const packages = Object.entries(lock.packages);
-  const scripted = new Set(packages.filter(([, p]) => p.hasInstallScript).map(([path]) => nameOf(path)));
-  const held = new Set(packages.map(([path]) => nameOf(path)));
+  const scripted = new Set(packages.filter(([, p]) => p.hasInstallScript).map(([path, p]) => lockName(path, p)));
+  const held = new Set(packages.map(([path, p]) => lockName(path, p)));
   return {
     missing: [...scripted].sort().filter((name) => typeof allowScripts[name] !== 'boolean'),
     stale: Object.keys(allowScripts).filter((name) => !held.has(name)),

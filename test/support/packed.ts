@@ -48,6 +48,13 @@ export function pack(into: string): string {
   return join(into, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
 }
 
+/** A package's name from its entry in a lockfile: its own `name` (an alias), or its path's last `node_modules/`. */
+export function lockName(path: string, entry: Record<string, unknown>): string {
+  return typeof entry.name === 'string'
+    ? entry.name
+    : path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+}
+
 /**
  * A lockfile for a project depending on the tarball alone: the production part of this project's
  * lockfile, so `npm ci --offline` installs from the npm cache without asking a registry anything.
@@ -62,8 +69,7 @@ export function lockfileFor(tarball: string): object {
   const production = Object.entries(lock.packages)
     .filter(([path, e]) => path !== '' && !e.dev && !e.link)
     .map(([path, e]) => {
-      const name =
-        (e.name as string | undefined) ?? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+      const name = lockName(path, e);
       const file = `${name.split('/').pop()}-${e.version}.tgz`;
       return [path, { resolved: `${registry}/${name}/-/${file}`, ...e }] as const;
     });
