@@ -81,7 +81,9 @@ export async function banner(
       ? 'off (--no-smpp)'
       : `smpp://${f.host}:${smppPort}${gaveWay ? ` (port ${f.smppPort} is in use: a free one instead)` : ''}`;
   logger.info(`  SMPP: ${smpp}`);
-  logger.info(`  store: ${runtime.store.location === 'memory' ? 'memory' : resolve(runtime.store.location)}`);
+  const { location } = runtime.store;
+  // a database's URL is shown as it was given, its password masked; a file by its whole path
+  logger.info(`  store: ${f.store || location === 'memory' ? location : resolve(location)}`);
   logger.info(`  clock: ${clock}; CORS: ${f.cors ? 'on' : 'off'}; outbound: ${outboundPolicy(f)}`);
   if (f.scenarios) {
     const { scenarios, problems } = await runtime.scenarios.catalog();
