@@ -26,7 +26,7 @@ const EMBEDDED_ONLY = [
   'test/reliability/{memory,crash}.test.ts',
   // its servers are in memory whatever the project (bounds on what a caller can make it hold)
   'test/reliability/hosting.test.ts',
-  'test/store/{postgres,instances,listen_instances}.test.ts',
+  'test/store/{postgres,instances,listen_instances,outages}.test.ts',
   'test/store/isolation.test.ts',
   // the receiver checker's own dipswitch is in memory whatever the project
   'test/trust/check_receiver.test.ts',

@@ -10,6 +10,7 @@ import { MemoryFaultRules, MemoryJournalLog, MemorySnapshotShelf, MemoryTallyShe
 import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/postgres/shared.js';
 import { PgTallyShelf } from './store/postgres/tallies.js';
 import type { PgStore } from './store/postgres/store.js';
+import { storeBounds } from './store/postgres/connection.js';
 import { SERVER_CALLS_KEPT } from './store/shared.js';
 import type { Store } from './store/store.js';
 
@@ -18,11 +19,14 @@ export async function openStore(
   where: JsonStoreOptions | { postgres: string },
   logger: Logger,
   instance: string,
+  limits: Limits,
 ): Promise<{ pg: PgStore | undefined; store: Store }> {
   // the driver is loaded only for a database: the embedded store's start-up does without it
   const pg =
     'postgres' in where
-      ? await (await import('./store/postgres/store.js')).PgStore.open(where.postgres, logger, instance)
+      ? await (
+          await import('./store/postgres/store.js')
+        ).PgStore.open(where.postgres, logger, instance, storeBounds(limits))
       : undefined;
   return { pg, store: pg ?? (await JsonStore.open(where as JsonStoreOptions, logger)) };
 }

@@ -77,6 +77,34 @@ export const LIMIT_FLAGS = [
     help: 'ms between the comment lines that keep a live stream (journal, listener) open through a proxy',
     default: 15_000,
   },
+  {
+    key: 'storeConnectTimeoutMs',
+    flag: '--store-connect-timeout <ms>',
+    env: 'STORE_CONNECT_TIMEOUT',
+    help: 'ms a call waits for a PostgreSQL connection (a new one, or a free one of the pool)',
+    default: 5_000,
+  },
+  {
+    key: 'storeStatementTimeoutMs',
+    flag: '--store-statement-timeout <ms>',
+    env: 'STORE_STATEMENT_TIMEOUT',
+    help: 'ms a PostgreSQL statement may run (PostgreSQL cancels it; unanswered 1 s later, dipswitch gives up on it)',
+    default: 10_000,
+  },
+  {
+    key: 'storeLockTimeoutMs',
+    flag: '--store-lock-timeout <ms>',
+    env: 'STORE_LOCK_TIMEOUT',
+    help: "ms a PostgreSQL statement may wait for a lock (an account's, held by another instance)",
+    default: 10_000,
+  },
+  {
+    key: 'storeIdleTimeoutMs',
+    flag: '--store-idle-timeout <ms>',
+    env: 'STORE_IDLE_TIMEOUT',
+    help: 'ms a PostgreSQL transaction may sit idle before the database ends it and frees its locks',
+    default: 10_000,
+  },
 ] as const satisfies readonly { key: string; flag: string; env: string; help: string; default: number }[];
 
 /** Every bound is a whole number of at least 1. */

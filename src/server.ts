@@ -187,7 +187,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const logger = opts.logger ?? consoleLogger;
   const limits = limitsOf(opts);
   const instance = instanceName();
-  const { pg, store } = await openStore(opts.store, logger, instance);
+  const { pg, store } = await openStore(opts.store, logger, instance, limits);
   const fixtures = opts.fixtures ?? (() => fixtureState());
   const random = opts.seed === undefined ? systemRandom() : seededRandom(opts.seed);
   const startMs = opts.startTime?.getTime() ?? wallClock();

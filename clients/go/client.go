@@ -202,9 +202,14 @@ func (c *Client) verifying(ctx context.Context, op Operation, body any, of strin
 	return &out, nil
 }
 
-// Health answers once the server is ready.
+// Health is liveness: it answers once the server accepts requests, and while its database is away.
 func (c *Client) Health(ctx context.Context) error {
 	return c.Do(ctx, OpSimHealth, nil, nil, nil, nil)
+}
+
+// Ready is readiness: nil while the server's store answers; a *ControlError (503 storage_unavailable) while it does not.
+func (c *Client) Ready(ctx context.Context) error {
+	return c.Do(ctx, OpSimReady, nil, nil, nil, nil)
 }
 
 // Reset puts the key's account back as it began; without a key, the fixture accounts (sandboxes kept unless removeSandboxes).

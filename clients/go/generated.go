@@ -744,6 +744,12 @@ type HealthResponse struct {
 	Version string `json:"version"` // The release, as package.json, `dipswitch --version`, the image label and the clients say it.
 }
 
+// ReadyResponse is a shape of the control API.
+type ReadyResponse struct {
+	Status  string `json:"status"`
+	Version string `json:"version"` // The release, as package.json, `dipswitch --version`, the image label and the clients say it.
+}
+
 // RestoreSnapshotResponse is a shape of the control API.
 type RestoreSnapshotResponse struct {
 	Name     string `json:"name"`
@@ -764,6 +770,7 @@ type Operation struct{ ID, Method, Path string }
 var (
 	OpSimOpenapi          = Operation{"simOpenapi", "GET", "/__sim/openapi"}
 	OpSimHealth           = Operation{"simHealth", "GET", "/__sim/health"}
+	OpSimReady            = Operation{"simReady", "GET", "/__sim/ready"}
 	OpSimReset            = Operation{"simReset", "POST", "/__sim/reset"}
 	OpSimAccounts         = Operation{"simAccounts", "GET", "/__sim/accounts"}
 	OpSimCreateSandbox    = Operation{"simCreateSandbox", "POST", "/__sim/accounts"}
@@ -811,6 +818,7 @@ var (
 var ContractOperations = []Operation{
 	OpSimOpenapi,
 	OpSimHealth,
+	OpSimReady,
 	OpSimReset,
 	OpSimAccounts,
 	OpSimCreateSandbox,

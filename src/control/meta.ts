@@ -14,6 +14,12 @@ export const metaHandlers = {
 
   simHealth: () => ({ status: 200, body: { status: 'ok', version: packageVersion } }),
 
+  // the store not answering is 503 storage_unavailable, as every call that needs it
+  simReady: async ({ port }) => {
+    await port.reachable();
+    return { status: 200, body: { status: 'ready', version: packageVersion } };
+  },
+
   simMetrics: async ({ port }) => ({
     status: 200,
     body: await port.metrics.text(),

@@ -33,9 +33,34 @@ export interface paths {
         };
         /**
          * Health
-         * @description Answers once the server accepts requests (its store open and its fixtures loaded before it listens); needs no token and says nothing else but its version.
+         * @description Liveness: answers once the server accepts requests (its store open and its fixtures loaded before it listens),
+         *     and goes on answering while its database is away (`GET /__sim/ready` says so); needs no token, reads no store,
+         *     is not journaled, and says nothing else but its version.
          */
         readonly get: operations["simHealth"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/__sim/ready": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Readiness, for a load balancer: 200 while the server's store answers (PostgreSQL answered a statement within
+         *     2 s; the embedded store always), 503 `storage_unavailable` while it does not, and 200 again once it does. Needs
+         *     no token and is not journaled. The server itself goes on answering meanwhile: every call that needs the store is
+         *     503 `storage_unavailable` within the store's bounds (docs/postgres.md, "Outages").
+         */
+        readonly get: operations["simReady"];
         readonly put?: never;
         readonly post?: never;
         readonly delete?: never;
@@ -1487,7 +1512,7 @@ export interface operations {
         };
         readonly requestBody?: never;
         readonly responses: {
-            /** @description Ready. */
+            /** @description Alive. */
             readonly 200: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -1501,6 +1526,32 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    readonly simReady: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The store answers. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "ready";
+                        /** @description The release, as package.json, `dipswitch --version`, the image label and the clients say it. */
+                        readonly version: string;
+                    };
+                };
+            };
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
     readonly simReset: {

@@ -38,6 +38,8 @@ export interface ControlPort {
   sources: { ids: Ids; random: Random };
   limits: Pick<Limits, 'sandboxes'>;
   logger: { warn(message: string): void };
+  /** Resolves while the store answers; throws StorageUnavailable while it does not (readiness). */
+  reachable(): Promise<void>;
 }
 
 /** The port of a running simulator: each member narrowed to what the control API uses, bound to the runtime's parts. */
@@ -87,5 +89,6 @@ export function controlPort(runtime: Runtime): ControlPort {
     sources: { ids, random: runtime.random },
     limits: { sandboxes: runtime.limits.sandboxes },
     logger: { warn: (m) => runtime.logger.warn(m) },
+    reachable: async () => runtime.store.reachable?.(),
   };
 }

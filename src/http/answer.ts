@@ -67,6 +67,8 @@ export const DASHBOARD_HEADER = 'x-dipswitch-dashboard';
 
 /** The operations that serve the dashboard's page and files: the dashboard's own, never a client's call. */
 const DASHBOARD_OPERATIONS = new Set(['simDashboard', 'simDashboardAsset']);
+/** An orchestrator's probes: asked every few seconds, never the client's traffic, and answered without the store. */
+const PROBES = new Set(['simHealth', 'simReady']);
 
 /** Answers, and writes the call into the request journal. */
 export async function answerStage(p: Pipeline, call: Call, answer: Answer): Promise<void> {
@@ -90,7 +92,11 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
     });
   p.runtime.metrics.call(meta?.api === 'sim' ? 'sim' : 'v1', meta?.operationId ?? null, status, latency / 1000);
   // the dashboard's own calls are not the client's traffic: not journaled, so never verified or counted in coverage
-  if (call.req.headers[DASHBOARD_HEADER] === undefined && !DASHBOARD_OPERATIONS.has(meta?.operationId ?? ''))
+  if (
+    call.req.headers[DASHBOARD_HEADER] === undefined &&
+    !DASHBOARD_OPERATIONS.has(meta?.operationId ?? '') &&
+    !PROBES.has(meta?.operationId ?? '')
+  )
     await p.runtime.journal
       .record({
         api: meta?.api ?? (call.req.path.startsWith('/__sim') ? 'sim' : 'openapi'),
@@ -127,7 +133,8 @@ export async function failStage(p: Pipeline, call: Call, err: unknown): Promise<
   else if (err instanceof StorageUnavailable)
     refusal = new DomainError('storage_unavailable', [
       {
-        detail: 'The simulator could not store the change (its disk refused the write); nothing was kept. Try again.',
+        detail:
+          'The simulator could not reach its store (its disk refused a write, or its database did not answer); nothing was changed. Try again.',
       },
     ]);
   else {

@@ -334,5 +334,13 @@ export interface Store {
   serving?(url: string): void;
   /** Its size on disk in bytes (the embedded store's snapshot and log, the database's); absent in memory. */
   size?(): Promise<number | undefined>;
+  /**
+   * Resolves once the store answered a statement, within READY_PROBE_MS; throws StorageUnavailable when
+   * it does not (readiness, `GET /__sim/ready`). Absent where the store is this process's own.
+   */
+  reachable?(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The longest a readiness probe waits for the store to answer. */
+export const READY_PROBE_MS = 2_000;

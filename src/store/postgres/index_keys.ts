@@ -1,9 +1,9 @@
 /** A row's keys in `row_index` (schema.ts's indexes), and the migration that rebuilds them. */
-import type pg from 'pg';
 import { keysOf } from '../collections.js';
 import type { AnyRow, CollectionName } from '../../domain/rows.js';
 import { SCHEMA, type TableDef } from '../schema.js';
 import { stored, table } from './sql.js';
+import type { Queries } from './statements.js';
 
 /**
  * The statement inserting a row's index keys, given the numbers of its parameters: the collection,
@@ -33,7 +33,7 @@ export function indexKeys(name: CollectionName, row: AnyRow) {
  * A migration that gives the rows of a collection the keys of its indexes as schema.ts defines them
  * now (an index added to a collection that already has rows).
  */
-export async function reindex(db: Pick<pg.ClientBase, 'query'>, name: CollectionName): Promise<void> {
+export async function reindex(db: Pick<Queries, 'query'>, name: CollectionName): Promise<void> {
   await db.query('DELETE FROM row_index WHERE collection = $1', [name]);
   const rows = await db.query<{ sort: string; row: string }>(`SELECT sort, row FROM ${table(name)}`);
   for (const r of rows.rows) {

@@ -13,7 +13,10 @@ const CHANNEL = 'dipswitch';
 const RELISTEN_MS = 1_000;
 /** The longest a commit that told the others waits for every instance to hear it (`echoed`). */
 export const ECHO_WAIT_MS = 1_000;
-/** The name a listening session goes by in pg_stat_activity: how a teller knows how many instances must hear it. */
+/**
+ * What the name of a listening session in pg_stat_activity begins with (then its instance's name): how a
+ * teller knows how many instances must hear it.
+ */
 export const LISTENER_NAME = 'dipswitch-peer';
 
 /** A message told with a commit, and the wait for every instance to hear it. */
@@ -89,14 +92,15 @@ export class PgPeers implements Peers {
   }
 
   constructor(
-    private readonly url: string,
+    /** The listening connection's settings (connection.ts). */
+    private readonly connection: pg.ClientConfig,
     private readonly pool: pg.Pool,
     private readonly instance: string,
     private readonly logger: Logger,
   ) {}
 
   async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client(this.connection);
     client.on('error', (e) => {
       if (this.closed || this.client !== client) return;
       this.logger.warn(`store: the connection listening to other instances failed (${e.message}); connecting again`);
@@ -111,7 +115,7 @@ export class PgPeers implements Peers {
     // named once it listens: a teller counts the sessions so named as the instances that must hear it
     const named = await client.query<{ pid: number }>(
       "SELECT set_config('application_name', $1, false), pg_backend_pid() AS pid",
-      [LISTENER_NAME],
+      [`${LISTENER_NAME} ${this.instance}`],
     );
     this.listenerPid = named.rows[0]?.pid ?? 0;
     if (this.closed) await client.end();
@@ -211,7 +215,7 @@ export class PgPeers implements Peers {
   /** How many other sessions listen on this database under the listeners' name (each an instance). */
   private async otherListeners(): Promise<number> {
     const { rows } = await this.pool.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> $2',
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE $1 || '%' AND pid <> $2",
       [LISTENER_NAME, this.listenerPid],
     );
     return rows[0]?.n ?? 0;

@@ -1,4 +1,4 @@
-/** The statements of a unit of work on PostgreSQL, prepared once per connection. */
+/** The statements of a unit of work on PostgreSQL, prepared once per connection, over connections whose failures are heard. */
 import pg from 'pg';
 
 /** What a unit of work sends its statements through. */
@@ -6,6 +6,20 @@ export interface Queries {
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
   /** Statements whose values are literals in their text, sent in one round trip. */
   batch(text: string): Promise<unknown>;
+}
+
+/** What node-postgres says when the connection, not the statement, failed (its errors carry no code). */
+const CONNECTION_LOST =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|timeout expired|Query read timeout|not queryable/i;
+
+/**
+ * Whether `e` says the database failed (it is down, refused the write, timed out, or the connection
+ * broke), rather than dipswitch's own refusal or a constraint: the answer is then 503 `storage_unavailable`.
+ */
+export function unavailable(e: unknown): boolean {
+  if (e instanceof pg.DatabaseError) return !(e.code ?? '').startsWith('23');
+  const err = e as NodeJS.ErrnoException;
+  return typeof err?.syscall === 'string' || CONNECTION_LOST.test(err?.message ?? '');
 }
 
 /** The names of the statements prepared, one per text (a unit of work's texts are a fixed few per collection). */
@@ -19,13 +33,59 @@ export function statementName(text: string): string {
 }
 
 /**
+ * A connection taken out of the pool. node-postgres's pool hears the errors of its idle connections
+ * only; one out of it that breaks (its backend terminated, the server restarting) emits an error
+ * nobody hears, which ends the process. This one hears it for as long as it is out: a statement
+ * after that fails as the connection did, and the connection given back is closed, not reused (so
+ * is one whose statement timed out here, which may still be answered later).
+ */
+export class Held {
+  private broken: unknown;
+  private readonly heard = (e: Error) => {
+    this.broken ??= e;
+  };
+
+  private constructor(private readonly client: pg.PoolClient) {
+    client.on('error', this.heard);
+  }
+
+  /** A connection of the pool, or StorageUnavailable (`refused`) when the pool cannot give one in time. */
+  static async take(pool: pg.Pool, refused: (e: unknown) => Error): Promise<Held> {
+    try {
+      return new Held(await pool.connect());
+    } catch (e) {
+      throw refused(e);
+    }
+  }
+
+  async query<R extends pg.QueryResultRow>(
+    query: string | pg.QueryConfig,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    if (this.broken !== undefined) throw this.broken;
+    try {
+      return await this.client.query<R>(query, values);
+    } catch (e) {
+      if (unavailable(e)) this.broken ??= e;
+      throw e;
+    }
+  }
+
+  /** Gives the connection back: to be used again, or closed when it failed. */
+  release(): void {
+    this.client.off('error', this.heard);
+    this.client.release(this.broken === undefined ? undefined : this.broken instanceof Error ? this.broken : true);
+  }
+}
+
+/**
  * A unit of work's connection, taken from the pool at its first statement and given back when the
  * work ends or waits holding nothing (`release`). Its statements are prepared once (on each
  * connection) and then only executed: PostgreSQL parses and plans a unit of work's few texts once,
  * not at every call.
  */
 export class Lease implements Queries {
-  private client?: pg.PoolClient;
+  private held?: Held;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -33,13 +93,8 @@ export class Lease implements Queries {
     private readonly refused: (e: unknown) => Error,
   ) {}
 
-  private async taken(): Promise<pg.PoolClient> {
-    if (this.client) return this.client;
-    try {
-      return (this.client = await this.pool.connect());
-    } catch (e) {
-      throw this.refused(e);
-    }
+  private async taken(): Promise<Held> {
+    return (this.held ??= await Held.take(this.pool, this.refused));
   }
 
   async query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
@@ -52,7 +107,7 @@ export class Lease implements Queries {
 
   /** Gives the connection back to the pool (a later statement takes one again). */
   release(): void {
-    this.client?.release();
-    this.client = undefined;
+    this.held?.release();
+    this.held = undefined;
   }
 }

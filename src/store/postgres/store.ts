@@ -14,23 +14,32 @@
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import type { Logger as FullLogger } from '../../deps.js';
-import { StorageUnavailable, type CallerRows, type KeyLookup, type Store, type WorkScope } from '../store.js';
+import {
+  READY_PROBE_MS,
+  StorageUnavailable,
+  type CallerRows,
+  type KeyLookup,
+  type Store,
+  type WorkScope,
+} from '../store.js';
 import { StoreBase, type Opened } from '../backend.js';
 import { PgPeers } from './peers.js';
+import { connectionOf, storeBounds } from './connection.js';
 import { withoutPassword } from './url.js';
 import { CALLER_SQL, MIGRATION_LOCK, MIGRATIONS, stored, table } from './sql.js';
 import { reindex } from './index_keys.js';
 import { callerRows, type CallerFound } from './answers.js';
 import { CallerCopies } from './callers.js';
-import { Lease, statementName } from './statements.js';
+import { Held, Lease, statementName, unavailable } from './statements.js';
 import { PgWork } from './work.js';
+import { Answering } from './answering.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
 
 /** The store only warns. */
 type Logger = Pick<FullLogger, 'warn'>;
 
-/** Each connection's plans: a prepared statement is planned once, not at each run with its values. */
-const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
+/** A start-up whose database has not answered this long says it waits for it. */
+const WAITING_SAID_MS = 1_000;
 
 /**
  * Connections one instance holds at most (each unit of work takes one for its transaction): twice the
@@ -40,13 +49,38 @@ const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
 export const PG_POOL_SIZE = Math.max(4, 2 * availableParallelism());
 
 /**
- * Whether `e` says the database failed (it is down, refused the write, or the connection broke),
- * rather than dipswitch's own refusal or a constraint: the answer is then 503 `storage_unavailable`.
+ * Migrates the schema on `client` (under a session advisory lock: one instance at a time) and gives
+ * it back; answers whether the database was empty.
  */
-export function unavailable(e: unknown): boolean {
-  if (e instanceof pg.DatabaseError) return !(e.code ?? '').startsWith('23');
-  const err = e as NodeJS.ErrnoException;
-  return typeof err?.syscall === 'string' || /Connection terminated|connection timeout/i.test(err?.message ?? '');
+async function migrated(client: Held): Promise<boolean> {
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)');
+    const found = await client.query<{ version: number }>('SELECT version FROM schema_version');
+    const version = found.rows[0]?.version ?? 0;
+    if (version > MIGRATIONS.length)
+      throw new Error(`the database's schema is version ${version}; this dipswitch knows ${MIGRATIONS.length}`);
+    for (let v = version; v < MIGRATIONS.length; v++) {
+      await client.query('BEGIN');
+      const migration = MIGRATIONS[v] ?? '';
+      if (typeof migration === 'string') await client.query(migration);
+      else await reindex(client, migration.reindex);
+      await client.query(
+        v === 0 ? 'INSERT INTO schema_version VALUES (1)' : 'UPDATE schema_version SET version = $1',
+        v === 0 ? [] : [v + 1],
+      );
+      await client.query('COMMIT');
+    }
+    await client.query('DROP FUNCTION IF EXISTS dipswitch_caller(text, text)');
+    const created = (await client.query(`SELECT 1 FROM ${table('accounts')} LIMIT 1`)).rowCount === 0;
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    return created;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(cleanupFailed);
+    throw e;
+  } finally {
+    client.release();
+  }
 }
 
 export class PgStore extends StoreBase implements Store {
@@ -57,6 +91,8 @@ export class PgStore extends StoreBase implements Store {
 
   /** The callers' rows this instance read, kept until a commit changes them (callers.ts). */
   private readonly callers = new CallerCopies();
+  /** Whether the database answers: while it is away, every statement is refused at once (answering.ts). */
+  private readonly answering: Answering;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -66,6 +102,7 @@ export class PgStore extends StoreBase implements Store {
     protected readonly logger: Logger,
   ) {
     super();
+    this.answering = new Answering(() => this.pool.query('SELECT 1'), logger);
     this.created = created;
     this.location = withoutPassword(url);
     this.peers = peers;
@@ -75,44 +112,28 @@ export class PgStore extends StoreBase implements Store {
 
   /**
    * Connects, migrates the schema (one instance at a time), listens to the other instances, and says
-   * whether the database was empty. `instance` names this one among them.
+   * whether the database was empty. `instance` names this one among them (and its sessions, in
+   * `pg_stat_activity`: `dipswitch <instance>`).
    */
-  static async open(url: string, logger: Logger, instance: string): Promise<PgStore> {
-    // one plan a prepared statement, made at its first runs: planning the caller's joins at every call
-    // took PostgreSQL longer than running them (a URL's own `options` win)
-    const pool = new pg.Pool({ connectionString: url, max: PG_POOL_SIZE, options: GENERIC_PLANS });
+  static async open(url: string, logger: Logger, instance: string, bounds = storeBounds()): Promise<PgStore> {
+    const connection = connectionOf(url, bounds, `dipswitch ${instance}`);
+    const pool = new pg.Pool({ ...connection, max: PG_POOL_SIZE });
     pool.on('error', (e) => logger.warn(`store: an idle PostgreSQL connection failed (${e.message})`));
-    const client = await pool.connect();
+    // a database that does not answer at once is said to be waited for, up to the bound
+    const waiting = setTimeout(
+      () => logger.warn(`store: waiting for PostgreSQL at ${withoutPassword(url)} (at most ${bounds.connectMs} ms)`),
+      Math.min(WAITING_SAID_MS, bounds.connectMs / 2),
+    );
     let created = false;
     try {
-      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await client.query('CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)');
-      const found = await client.query<{ version: number }>('SELECT version FROM schema_version');
-      const version = found.rows[0]?.version ?? 0;
-      if (version > MIGRATIONS.length)
-        throw new Error(`the database's schema is version ${version}; this dipswitch knows ${MIGRATIONS.length}`);
-      for (let v = version; v < MIGRATIONS.length; v++) {
-        await client.query('BEGIN');
-        const migration = MIGRATIONS[v] ?? '';
-        if (typeof migration === 'string') await client.query(migration);
-        else await reindex(client, migration.reindex);
-        await client.query(
-          v === 0 ? 'INSERT INTO schema_version VALUES (1)' : 'UPDATE schema_version SET version = $1',
-          v === 0 ? [] : [v + 1],
-        );
-        await client.query('COMMIT');
-      }
-      await client.query('DROP FUNCTION IF EXISTS dipswitch_caller(text, text)');
-      created = (await client.query(`SELECT 1 FROM ${table('accounts')} LIMIT 1`)).rowCount === 0;
+      created = await migrated(await Held.take(pool, (e) => e as Error));
     } catch (e) {
-      await client.query('ROLLBACK').catch(cleanupFailed);
-      client.release();
       await pool.end();
       throw e;
+    } finally {
+      clearTimeout(waiting);
     }
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
-    client.release();
-    const peers = new PgPeers(url, pool, instance, logger);
+    const peers = new PgPeers(connectionOf(url, bounds, `dipswitch ${instance}`), pool, instance, logger);
     try {
       await peers.listen();
     } catch (e) {
@@ -128,6 +149,7 @@ export class PgStore extends StoreBase implements Store {
    * with COMMIT, and drops this instance's copies of the callers' rows it changed.
    */
   protected async open(scope: WorkScope): Promise<Opened> {
+    this.answering.check();
     // reads take no transaction: at READ COMMITTED each statement sees its own snapshot either way
     const lease = new Lease(this.pool, (e) => new StorageUnavailable(e));
     const hooks: (() => void | Promise<void>)[] = [];
@@ -174,6 +196,7 @@ export class PgStore extends StoreBase implements Store {
 
   /** The database failing (down, refusing, the connection broken) is StorageUnavailable; a refusal of dipswitch's own is itself. */
   protected override failure(e: unknown): unknown {
+    this.answering.failed(e);
     return e instanceof StorageUnavailable || !unavailable(e) ? e : new StorageUnavailable(e);
   }
 
@@ -182,10 +205,12 @@ export class PgStore extends StoreBase implements Store {
    * StorageUnavailable. A statement of every call (`prepare`) is prepared once per connection.
    */
   async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = [], prepare = false): Promise<R[]> {
+    this.answering.check();
     try {
       const name = prepare ? statementName(sql) : undefined;
       return (await this.pool.query<R>({ name, text: sql, values: params })).rows;
     } catch (e) {
+      this.answering.failed(e);
       throw unavailable(e) ? new StorageUnavailable(e) : e;
     }
   }
@@ -194,22 +219,41 @@ export class PgStore extends StoreBase implements Store {
   async transaction(
     fn: (query: (sql: string, params?: unknown[]) => Promise<unknown>) => Promise<void>,
   ): Promise<void> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (e) {
-      throw new StorageUnavailable(e);
-    }
+    this.answering.check();
+    const client = await Held.take(this.pool, (e) => {
+      this.answering.failed(e);
+      return new StorageUnavailable(e);
+    });
     try {
       await client.query('BEGIN');
       await fn((sql, params) => client.query(sql, params));
       await client.query('COMMIT');
     } catch (e) {
+      this.answering.failed(e);
       await client.query('ROLLBACK').catch(cleanupFailed);
       throw unavailable(e) ? new StorageUnavailable(e) : e;
     } finally {
       client.release();
     }
+  }
+
+  /** The probe under way, which every readiness call meanwhile waits for (none piles up on a database that does not answer). */
+  private probing: Promise<void> | undefined;
+
+  reachable(): Promise<void> {
+    this.probing ??= new Promise<void>((resolve, reject) => {
+      const late = setTimeout(
+        () => reject(new StorageUnavailable(new Error(`PostgreSQL did not answer within ${READY_PROBE_MS} ms`))),
+        READY_PROBE_MS,
+      );
+      this.query('SELECT 1')
+        .then(
+          () => resolve(),
+          (e: unknown) => reject(e instanceof StorageUnavailable ? e : new StorageUnavailable(e)),
+        )
+        .finally(() => clearTimeout(late));
+    }).finally(() => (this.probing = undefined));
+    return this.probing;
   }
 
   /** The database's size on disk. */
@@ -219,6 +263,7 @@ export class PgStore extends StoreBase implements Store {
   }
 
   async close(): Promise<void> {
+    this.answering.close();
     await this.peers.close();
     await this.pool.end();
   }

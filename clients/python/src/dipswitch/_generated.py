@@ -747,6 +747,14 @@ HealthResponse = TypedDict(
     },
 )
 
+ReadyResponse = TypedDict(
+    "ReadyResponse",
+    {
+        "status": Literal["ready"],
+        "version": str,
+    },
+)
+
 RestoreSnapshotResponse = TypedDict(
     "RestoreSnapshotResponse",
     {
@@ -777,6 +785,7 @@ class Operation(NamedTuple):
 CONTRACT_OPERATIONS: Dict[str, Operation] = {
     "simOpenapi": Operation("simOpenapi", "GET", "/__sim/openapi"),
     "simHealth": Operation("simHealth", "GET", "/__sim/health"),
+    "simReady": Operation("simReady", "GET", "/__sim/ready"),
     "simReset": Operation("simReset", "POST", "/__sim/reset"),
     "simAccounts": Operation("simAccounts", "GET", "/__sim/accounts"),
     "simCreateSandbox": Operation("simCreateSandbox", "POST", "/__sim/accounts"),

@@ -5,7 +5,7 @@ import os
 from typing import Any, Dict, List, Optional, cast
 
 from ._core import Core, calls
-from ._generated import AccountDeleted, AccountList, AccountListAccountsItem, HealthResponse, ResetRequest, ResetResult, SandboxMade, SandboxMadeKeys, SandboxRequest
+from ._generated import AccountDeleted, AccountList, AccountListAccountsItem, HealthResponse, ReadyResponse, ResetRequest, ResetResult, SandboxMade, SandboxMadeKeys, SandboxRequest
 from .clock import Clock
 from .coverage import CoverageArea
 from .deliveries import Deliveries
@@ -43,8 +43,13 @@ class Client(Core):
 
     @calls("simHealth")
     def health(self) -> HealthResponse:
-        """Answers once the server is ready."""
+        """Liveness: answers once the server accepts requests, and while its database is away."""
         return cast(HealthResponse, self.call("simHealth"))
+
+    @calls("simReady")
+    def ready(self) -> ReadyResponse:
+        """Readiness: answers while the server's store answers; ControlError 503 storage_unavailable while it does not."""
+        return cast(ReadyResponse, self.call("simReady"))
 
     @calls("simReset")
     def reset(self, remove_sandboxes: bool = False) -> ResetResult:
