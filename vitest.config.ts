@@ -1,31 +1,29 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-/** Files about the process, the package or the embedded store itself: not run again on PostgreSQL. */
+/**
+ * Files whose outcome does not depend on the Node that runs them: the static checks (lint, formatting,
+ * the house, docs, versions, install scripts, CI files), the other languages' toolchains, the docs'
+ * recipes, the browser. Project `once`: `.ci/run` runs them on the machine's Node alone, and the
+ * server tests (`embedded`, `postgres`) on every Node the package declares.
+ */
+const ONCE = [
+  'test/project/{action,ci_recipes,client_types,dashboard,deps,docs,gitlab,house}.test.ts',
+  'test/project/{install_scripts,recipes,settings,tooling,versions}.test.ts',
+  'test/clients/*.test.ts',
+];
+
+/** Server tests about the process, the package or the embedded store itself: not run again on PostgreSQL. */
 const EMBEDDED_ONLY = [
   'test/cli/cli.test.ts',
   'test/project/package.test.ts',
-  'test/project/recipes.test.ts',
-  'test/project/client_types.test.ts',
-  'test/project/dashboard.test.ts',
-  'test/project/settings.test.ts',
-  'test/project/action.test.ts',
-  'test/project/gitlab.test.ts',
-  'test/project/ci_recipes.test.ts',
-  'test/project/versions.test.ts',
-  'test/project/install_scripts.test.ts',
-  // the other languages' clients start their servers in memory, whatever the backend
-  'test/clients/*.test.ts',
-  'test/project/tooling.test.ts',
-  'test/project/deps.test.ts',
   'test/control/journal.test.ts',
-  // the runnable commands of the README and docs/ against the built command, in memory
-  'test/project/docs.test.ts',
   // processes on one store folder, and npm start: the embedded store's owner
   'test/store/ownership.test.ts',
   'test/reliability/{memory,crash}.test.ts',
   // its servers are in memory whatever the project (bounds on what a caller can make it hold)
   'test/reliability/hosting.test.ts',
+  // their own PostgreSQL servers, whatever the project
   'test/store/{postgres,instances,listen_instances,outages}.test.ts',
   'test/store/isolation.test.ts',
   // the receiver checker's own dipswitch is in memory whatever the project
@@ -62,9 +60,13 @@ export default defineConfig({
         test: {
           name: 'embedded',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/containers/**'],
+          exclude: [...ONCE, 'test/containers/**'],
           globalSetup: ['test/support/build_global.ts'],
         },
+      },
+      {
+        extends: true,
+        test: { name: 'once', include: ONCE, globalSetup: ['test/support/build_global.ts'] },
       },
       {
         extends: true,
@@ -83,7 +85,7 @@ export default defineConfig({
           // a database per test server copied from a template (test/support/pg_global.ts)
           name: 'postgres',
           include: ['test/**/*.test.ts'],
-          exclude: [...EMBEDDED_ONLY, 'test/containers/**'],
+          exclude: [...ONCE, ...EMBEDDED_ONLY, 'test/containers/**'],
           env: { DIPSWITCH_TEST_STORE: 'postgres', SMPP_PORT: '0' },
           globalSetup: ['test/support/pg_global.ts'],
         },

@@ -138,6 +138,7 @@ describe('the examples of both contracts', () => {
   });
 
   it("each example passes its operation's validator", async () => {
+    expect(ALL, 'something to check').not.toHaveLength(0);
     for (const op of ALL) {
       const api = await backend(op.api);
       const validators = api.validator.getRequestValidatorsForOperation(op.operationId) ?? [];

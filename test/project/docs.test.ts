@@ -38,11 +38,13 @@ describe('the docs', () => {
     expect(readme.split('\n').length).toBeLessThan(250);
     expect(readme.slice(0, 300)).toContain('npm ci && npm start');
     expect(readme.slice(0, 300)).toContain('npm test');
+    expect(PAGES, 'something to check').not.toHaveLength(0);
     for (const page of PAGES) expect(readme, page).toContain(`(${page})`);
   });
 
   it('every relative link resolves, to a file and to a heading of it', () => {
     const broken: string[] = [];
+    expect(ALL, 'something to check').not.toHaveLength(0);
     for (const page of ALL) {
       const text = read(page).replace(/```[\s\S]*?```/g, '');
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {

@@ -87,6 +87,7 @@ describe('crash safety', () => {
         count: number;
       };
       expect(list.count).toBeGreaterThanOrEqual(acknowledged.length);
+      expect(acknowledged, 'something to check').not.toHaveLength(0);
       for (const id of acknowledged) {
         const res = await fetch(`${second.base}/api/v1/carts/${id}`, { headers });
         expect(res.status, id).toBe(200);

@@ -153,6 +153,7 @@ describe('secret hygiene', () => {
       s.lines.join('\n'),
     );
     const everything = seen.join('\n');
+    expect(secrets, 'something to check').not.toHaveLength(0);
     for (const secret of secrets) expect(everything.includes(secret), `leaked: ${secret}`).toBe(false);
     await s.close();
   });

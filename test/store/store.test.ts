@@ -119,6 +119,7 @@ describe('store', () => {
     await first.runtime.close();
     const second = await buildServer(opts);
     const keys = await second.runtime.store.run({ read: true }, (w) => w.apiKeys.all());
+    expect(created, 'something to check').not.toHaveLength(0);
     for (const c of created) expect(keys.map((k) => k.data.id)).toContain(c.data.id);
     // the file was not re-seeded over the writes
     expect(keys).toHaveLength(25);

@@ -217,6 +217,7 @@ describe('registry requests have effects', () => {
         { name: 'vet', type: 'VET_BRAND', data: { tcr_brand_id: 'BDEMO01', vetting_class: 'ENHANCED' } },
       ]);
       await server().call('POST', '/__sim/clock/advance', { key: null, body: { by: 'PT1H' } });
+      expect(receiver.received, 'something to check').not.toHaveLength(0);
       for (const r of receiver.received) expectConforms('event_delivery', r.json());
       const events = receiver.received.map((r) => r.json().data);
       const kinds = events.map((e: any) => `${e.kind}:${e.resource.data.tcr_brand_id}:${e.resource.data.tcr_status}`);
