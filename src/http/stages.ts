@@ -50,9 +50,11 @@ export function routeStage(p: Pipeline, call: Call): Route {
  * Who calls: the key of the Authorization header, read before any unit of work opens (Store.caller;
  * a refusal is held until faults had their say); a control call's key, if any, names the account it
  * acts on; acting without one, or on the whole server, needs the control API's authority (controlAuthority).
+ * A control call that acts on no account reads none, so liveness answers while the store is away.
  */
 export async function authenticateStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<void> {
-  if (!meta.scope && !(meta.api === 'sim' && call.req.headers.authorization)) return;
+  // a control call that acts on nothing (health, readiness, the contract, the dashboard's files) reads no key
+  if (!meta.scope && !(meta.api === 'sim' && meta.actsOn && call.req.headers.authorization)) return;
   let rows: CallerRows | undefined;
   try {
     const { key, secret } = credentialsIn(call.req.headers.authorization);

@@ -132,13 +132,18 @@ describe.skipIf(!!skipped())('the compose stack', () => {
     const state = () => podmanOk(['inspect', '--format', '{{.State.Running}} {{.State.StartedAt}}', instance]);
     const before = state();
     expect(check(), 'healthy while the database answers').toBe(0);
-    podmanOk(['stop', '--time', '10', postgres]);
+    podmanOk(['stop', '--time', '2', postgres]);
     try {
       await eventually(() => check() !== 0, 'the health check to fail', 30_000);
-      const alive = await fetch(`${a}/__sim/health`);
-      expect(alive.status, 'alive all the same').toBe(200);
+      // a keep-alive connection the server closed meanwhile may be met first: asked again then
+      const answer = async (path: string, status: number) =>
+        eventually(
+          async () => (await fetch(`${a}${path}`, { headers: demo }).catch(() => null))?.status === status,
+          `${path} ${status}`,
+        );
+      await answer('/__sim/health', 200);
+      await answer('/api/v1/carts', 503);
       const refused = await fetch(`${a}/api/v1/carts`, { headers: demo });
-      expect(refused.status).toBe(503);
       expect(((await refused.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('storage_unavailable');
     } finally {
       podmanOk(['start', postgres]);

@@ -234,9 +234,13 @@ describe('two instances over a database that goes away', () => {
 
   it('a frozen database: 503 within the bound, readiness 503 and back while liveness stays 200', async () => {
     const [a] = all;
+    // as a client's launcher asks, with its key (which these read nothing of)
     const probe = async (path: string) => {
       const started = performance.now();
-      const res = await fetch(`${a!.base}${path}`, { signal: AbortSignal.timeout(NO_ANSWER_MS) });
+      const res = await fetch(`${a!.base}${path}`, {
+        headers: { authorization: 'Bearer demo-admin-key' },
+        signal: AbortSignal.timeout(NO_ANSWER_MS),
+      });
       return { status: res.status, ms: performance.now() - started };
     };
     expect((await probe('/__sim/ready')).status).toBe(200);
