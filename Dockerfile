@@ -35,7 +35,7 @@ LABEL org.opencontainers.image.title="dipswitch" \
       org.opencontainers.image.description="Contract-first simulator of a telephony provider's Provisioning and Messaging Account API" \
       org.opencontainers.image.source="${SOURCE}" \
       org.opencontainers.image.version="${VERSION}" \
-      org.opencontainers.image.licenses="UNLICENSED"
+      org.opencontainers.image.licenses="Apache-2.0"
 WORKDIR /app
 COPY --from=build /package/package/ ./
 COPY --from=build /build/node_modules ./node_modules
