@@ -2,7 +2,7 @@
  * How dipswitch connects to PostgreSQL: every wait on the database bounded (docs/postgres.md,
  * "Outages"), each connection named after its instance, its plans made once.
  */
-import type pg from 'pg';
+import pg from 'pg';
 import { DEFAULT_LIMITS, type Limits } from '../../limits.js';
 
 /** The bounds of every wait on the database (src/limits.ts's `--store-*-timeout` rows), in ms. */
@@ -54,4 +54,19 @@ export function connectionOf(url: string, bounds: StoreBounds, name: string): pg
     query_timeout: bounds.statementMs + UNANSWERED_MARGIN_MS,
     keepAlive: true,
   };
+}
+
+/**
+ * The pool of an instance's connections. The connect bound is each new connection's; a free one of
+ * the pool is waited for as long as the units ahead of it take, each within its own bounds (under a
+ * burst of calls of one account, they queue here rather than fail).
+ */
+export function poolOf(url: string, bounds: StoreBounds, name: string, max: number): pg.Pool {
+  const connection = connectionOf(url, bounds, name);
+  class Bounded extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: bounds.connectMs });
+    }
+  }
+  return new pg.Pool({ ...connection, connectionTimeoutMillis: 0, max, Client: Bounded });
 }

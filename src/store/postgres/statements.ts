@@ -49,13 +49,24 @@ export class Held {
     client.on('error', this.heard);
   }
 
-  /** A connection of the pool, or StorageUnavailable (`refused`) when the pool cannot give one in time. */
-  static async take(pool: pg.Pool, refused: (e: unknown) => Error): Promise<Held> {
+  /**
+   * A connection of the pool, or StorageUnavailable (`refused`) when the pool cannot give one in time;
+   * `admit` may still refuse it once given (the database found away while the caller waited its turn).
+   */
+  static async take(pool: pg.Pool, refused: (e: unknown) => Error, admit = () => {}): Promise<Held> {
+    let held: Held;
     try {
-      return new Held(await pool.connect());
+      held = new Held(await pool.connect());
     } catch (e) {
       throw refused(e);
     }
+    try {
+      admit();
+    } catch (e) {
+      held.release();
+      throw e;
+    }
+    return held;
   }
 
   async query<R extends pg.QueryResultRow>(
@@ -91,10 +102,12 @@ export class Lease implements Queries {
     private readonly pool: pg.Pool,
     /** What a connection the pool cannot give becomes (the store's StorageUnavailable). */
     private readonly refused: (e: unknown) => Error,
+    /** Throws when the work may not go on with the connection it was given (Held.take). */
+    private readonly admit?: () => void,
   ) {}
 
   private async taken(): Promise<Held> {
-    return (this.held ??= await Held.take(this.pool, this.refused));
+    return (this.held ??= await Held.take(this.pool, this.refused, this.admit));
   }
 
   async query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {

@@ -24,7 +24,7 @@ import {
 } from '../store.js';
 import { StoreBase, type Opened } from '../backend.js';
 import { PgPeers } from './peers.js';
-import { connectionOf, storeBounds } from './connection.js';
+import { connectionOf, poolOf, storeBounds } from './connection.js';
 import { withoutPassword } from './url.js';
 import { CALLER_SQL, MIGRATION_LOCK, MIGRATIONS, stored, table } from './sql.js';
 import { reindex } from './index_keys.js';
@@ -116,8 +116,7 @@ export class PgStore extends StoreBase implements Store {
    * `pg_stat_activity`: `dipswitch <instance>`).
    */
   static async open(url: string, logger: Logger, instance: string, bounds = storeBounds()): Promise<PgStore> {
-    const connection = connectionOf(url, bounds, `dipswitch ${instance}`);
-    const pool = new pg.Pool({ ...connection, max: PG_POOL_SIZE });
+    const pool = poolOf(url, bounds, `dipswitch ${instance}`, PG_POOL_SIZE);
     pool.on('error', (e) => logger.warn(`store: an idle PostgreSQL connection failed (${e.message})`));
     // a database that does not answer at once is said to be waited for, up to the bound
     const waiting = setTimeout(
@@ -151,7 +150,11 @@ export class PgStore extends StoreBase implements Store {
   protected async open(scope: WorkScope): Promise<Opened> {
     this.answering.check();
     // reads take no transaction: at READ COMMITTED each statement sees its own snapshot either way
-    const lease = new Lease(this.pool, (e) => new StorageUnavailable(e));
+    const lease = new Lease(
+      this.pool,
+      (e) => new StorageUnavailable(e),
+      () => this.answering.check(),
+    );
     const hooks: (() => void | Promise<void>)[] = [];
     const work = new PgWork(lease, 'read' in scope, 'global' in scope, hooks, this.peers);
     hooks.push(() => {
@@ -205,13 +208,15 @@ export class PgStore extends StoreBase implements Store {
    * StorageUnavailable. A statement of every call (`prepare`) is prepared once per connection.
    */
   async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = [], prepare = false): Promise<R[]> {
-    this.answering.check();
+    const client = await this.taken();
     try {
       const name = prepare ? statementName(sql) : undefined;
-      return (await this.pool.query<R>({ name, text: sql, values: params })).rows;
+      return (await client.query<R>({ name, text: sql, values: params })).rows;
     } catch (e) {
       this.answering.failed(e);
       throw unavailable(e) ? new StorageUnavailable(e) : e;
+    } finally {
+      client.release();
     }
   }
 
@@ -219,11 +224,7 @@ export class PgStore extends StoreBase implements Store {
   async transaction(
     fn: (query: (sql: string, params?: unknown[]) => Promise<unknown>) => Promise<void>,
   ): Promise<void> {
-    this.answering.check();
-    const client = await Held.take(this.pool, (e) => {
-      this.answering.failed(e);
-      return new StorageUnavailable(e);
-    });
+    const client = await this.taken();
     try {
       await client.query('BEGIN');
       await fn((sql, params) => client.query(sql, params));
@@ -235,6 +236,19 @@ export class PgStore extends StoreBase implements Store {
     } finally {
       client.release();
     }
+  }
+
+  /** A connection for statements outside a unit of work: refused at once while the database is away. */
+  private taken(): Promise<Held> {
+    this.answering.check();
+    return Held.take(
+      this.pool,
+      (e) => {
+        this.answering.failed(e);
+        return new StorageUnavailable(e);
+      },
+      () => this.answering.check(),
+    );
   }
 
   /** The probe under way, which every readiness call meanwhile waits for (none piles up on a database that does not answer). */
