@@ -592,7 +592,7 @@ type JournalEntry struct {
 	Path        string               `json:"path"`
 	OperationID *string              `json:"operation_id"`
 	AccountID   *string              `json:"account_id"`
-	Status      int                  `json:"status"`
+	Status      *int                 `json:"status"` // The status answered; null when none was: a `drop` fault closed the connection. A `malformed` fault's call has the status it sent and the cut body as its response's body.
 	LatencyMS   float64              `json:"latency_ms"`
 	Request     JournalEntryRequest  `json:"request"`
 	Response    JournalEntryResponse `json:"response"`

@@ -7,7 +7,7 @@
  */
 import { loadContract, readContractDocument } from '../contract.js';
 import { invalidParameter } from '../domain/errors.js';
-import type { CoverageScope, DeliveryList, Tally } from '../engine/coverage.js';
+import { NO_ANSWER, type CoverageScope, type DeliveryList, type Tally } from '../engine/coverage.js';
 import type { SimHandlerMap } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
 import { checkAccount } from './patterns.js';
@@ -73,20 +73,21 @@ function delivered(tally: Tally, list: DeliveryList, kinds: string[]) {
 
 /** Each operation with its calls and the answers seen, documented first. */
 function operationCoverage(tally: Tally) {
-  const seen = new Map(
-    Object.entries(tally.calls).map(([op, statuses]) => [
-      op,
-      new Map(Object.entries(statuses).map(([status, n]) => [Number(status), n])),
-    ]),
-  );
+  const seen = new Map(Object.entries(tally.calls).map(([op, statuses]) => [op, statuses] as const));
   return operations().map((o) => {
-    const statuses = seen.get(o.operationId) ?? new Map<number, number>();
+    const counts = seen.get(o.operationId) ?? {};
+    // a call answered by no status at all (a dropped connection) is a call, but no answer of the contract
+    const statuses = new Map(
+      Object.entries(counts)
+        .filter(([status]) => status !== NO_ANSWER)
+        .map(([status, n]) => [Number(status), n]),
+    );
     const extra = [...statuses.keys()].filter((s) => !o.statuses.includes(s)).sort((a, b) => a - b);
     return {
       operation_id: o.operationId,
       method: o.method,
       path: o.path,
-      calls: [...statuses.values()].reduce((a, b) => a + b, 0),
+      calls: Object.values(counts).reduce((a, b) => a + b, 0),
       answers: [
         ...o.statuses.map((status) => ({ status, documented: true, seen: statuses.get(status) ?? 0 })),
         ...extra.map((status) => ({ status, documented: false, seen: statuses.get(status) ?? 0 })),

@@ -161,7 +161,7 @@ export const verifyHandlers = {
       ruleOf(body.count as CountRule | undefined),
       (e) => ({
         id: e.id,
-        summary: `${e.method} ${e.path} → ${e.status} (${e.operation_id ?? 'no operation'}, ${e.at})`,
+        summary: `${e.method} ${e.path} → ${e.status ?? 'no answer'} (${e.operation_id ?? 'no operation'}, ${e.at})`,
       }),
       ['operation_id', 'path'],
     );

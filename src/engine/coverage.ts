@@ -38,6 +38,9 @@ function kindOf(row: DeliveryRow, list: DeliveryList): string | undefined {
   }
 }
 
+/** What a call or an attempt that had no answer (a dropped connection) is counted under. */
+export const NO_ANSWER = 'no answer';
+
 /** The tally of some calls, deliveries and rules. */
 export function tallyOf(
   calls: readonly Pick<JournalEntry, 'operation_id' | 'status'>[],
@@ -48,7 +51,8 @@ export function tallyOf(
   for (const c of calls) {
     if (!c.operation_id) continue;
     const statuses = (t.calls[c.operation_id] ??= {});
-    statuses[c.status] = (statuses[c.status] ?? 0) + 1;
+    const key = c.status === null ? NO_ANSWER : String(c.status);
+    statuses[key] = (statuses[key] ?? 0) + 1;
   }
   for (const row of rows)
     for (const list of LISTS) {
@@ -57,7 +61,7 @@ export function tallyOf(
       const of = ((t.deliveries[list] ??= {})[kind] ??= { delivered: 0, answers: {} });
       of.delivered++;
       for (const a of row.data.attempts) {
-        const key = a.status === null ? 'no answer' : String(a.status);
+        const key = a.status === null ? NO_ANSWER : String(a.status);
         of.answers[key] = (of.answers[key] ?? 0) + 1;
       }
     }

@@ -96,7 +96,8 @@ export interface Recorded {
   path: string;
   operation_id: string | null;
   account_id: string | null;
-  status: number;
+  /** Null: no answer was sent (a `drop` fault). */
+  status: number | null;
   latency_ms: number;
   headers: Record<string, string | string[] | undefined>;
   /** The query parameters as sent, when there were any. */

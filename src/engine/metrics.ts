@@ -85,9 +85,10 @@ export class Metrics {
   }
 
   /** A call answered. */
-  call(api: string, operation: string | null, status: number, seconds: number): void {
+  /** A call answered; `status` null: not answered at all (a `drop` fault). */
+  call(api: string, operation: string | null, status: number | null, seconds: number): void {
     const op = operation ?? 'none';
-    this.calls.inc({ api, operation: op, status: String(status) });
+    this.calls.inc({ api, operation: op, status: status === null ? 'none' : String(status) });
     this.latency.observe({ api, operation: op }, seconds);
   }
 

@@ -1313,7 +1313,8 @@ export interface components {
             readonly path: string;
             readonly operation_id: string | null;
             readonly account_id: string | null;
-            readonly status: number;
+            /** @description The status answered; null when none was: a `drop` fault closed the connection. A `malformed` fault's call has the status it sent and the cut body as its response's body. */
+            readonly status: number | null;
             readonly latency_ms: number;
             readonly request: {
                 readonly headers: {

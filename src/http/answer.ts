@@ -13,14 +13,20 @@ import { openStream } from './stream.js';
 
 /** What a call is answered with: a handler's reply, an injected fault (not checked: it leaves the contract on purpose), or a failure. */
 export interface Answer {
-  status: number;
+  /** Null only with `wire: 'drop'`: no answer at all. */
+  status: number | null;
   body: unknown;
   contentType?: string;
   /** Checked against the contract when the app checks answers; true unless said otherwise. */
   checked?: boolean;
   /** A live answer: its writer is handed over once the headers are sent. */
   stream?: (out: StreamWriter) => void;
+  /** What a fault writes on the wire instead: the connection closed (`drop`), or MALFORMED as the body. */
+  wire?: 'drop' | 'malformed';
 }
+
+/** The body a `malformed` fault answers: JSON cut short. */
+export const MALFORMED = '{"data": {"id": ';
 
 /** The answer's text (JSON; undefined for another type or no body), checked against the contract in the test suite. */
 export function render(
@@ -72,16 +78,22 @@ const PROBES = new Set(['simHealth', 'simReady']);
 
 /** Answers, and writes the call into the request journal. */
 export async function answerStage(p: Pipeline, call: Call, answer: Answer): Promise<void> {
-  const { status, body: payload, contentType, stream } = answer;
+  const { status, body: payload, contentType, stream, wire } = answer;
   const meta = call.route?.meta;
   // the journal's time: the caller's clock as its handler saw it, or as read with its key; else the server's
   const clock = call.clock ?? p.runtime.clocks.server();
-  const text = stream ? '"(a stream)"' : render(p, call, status, payload, contentType, answer.checked !== false);
+  const text = wire
+    ? wire === 'malformed'
+      ? MALFORMED
+      : ''
+    : stream
+      ? '"(a stream)"'
+      : render(p, call, status ?? 0, payload, contentType, answer.checked !== false);
   call.answered = true;
   const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;
   const latency = elapsedMs(call.started);
   if (meta?.api !== 'sim')
-    p.runtime.logger.info(`${call.req.method} ${call.req.path} ${status} ${latency.toFixed(1)} ms`, {
+    p.runtime.logger.info(`${call.req.method} ${call.req.path} ${status ?? 'dropped'} ${latency.toFixed(1)} ms`, {
       kind: 'call',
       method: call.req.method,
       path: call.req.path,
@@ -121,8 +133,9 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
       })
       // the answer goes whatever the journal met (a shared store that is down is logged)
       .catch((e: Error) => p.runtime.logger.warn(`journal: ${e.message}`));
-  if (stream) openStream(p, call, stream);
-  else send(call, status, payload, text, contentType);
+  if (wire === 'drop') call.req.socket.destroy();
+  else if (stream) openStream(p, call, stream);
+  else send(call, status ?? 0, payload, text, contentType);
 }
 
 /** The one place a failure becomes an answer. */

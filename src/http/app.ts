@@ -19,7 +19,6 @@ import { newCall, type Call } from './call.js';
 import type { AppOptions, Pipeline } from './pipeline.js';
 import { compileRoutes } from './router.js';
 import {
-  ANSWERED,
   authenticateStage,
   authorizeStage,
   controlAuthority,
@@ -124,8 +123,7 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
         await parseStage(call, meta);
         answer = await handleStage(p, call, validateStage(call, route));
       }
-      if (answer === ANSWERED) call.answered = true;
-      else await answerStage(p, call, answer);
+      await answerStage(p, call, answer);
     } catch (err) {
       if (!call.answered)
         await failStage(p, call, err).catch((e) => runtime.logger.warn(`answering failed: ${String(e)}`));

@@ -7,7 +7,7 @@ import type { OperationId, OperationMeta, SimOperationId } from '../contract.js'
 import { DomainError } from '../domain/errors.js';
 import type { FaultEffect } from '../engine/faults.js';
 import type { CallerRows, UnitOfWork } from '../store/store.js';
-import type { Answer } from './answer.js';
+import { MALFORMED, type Answer } from './answer.js';
 import type { Work } from '../engine/work.js';
 import { authorize, credentialsIn, principalOf } from '../handling/principal.js';
 import { declaredQuery, ownOrigin, parseJsonBody, type Call, type Reply } from './call.js';
@@ -94,18 +94,11 @@ export function controlAuthority(p: Pipeline, call: Call, meta: OperationMeta<st
   return false;
 }
 
-/** A call a fault already answered on the wire (dropped, or a malformed body): nothing more is sent. */
-export const ANSWERED = Symbol('answered');
-
 /**
  * An injected fault answers (or delays) a call of the simulated API, before authorization
  * (/__sim/faults): the rules are read, and a delay waited, before the call's unit of work opens.
  */
-export async function faultStage(
-  p: Pipeline,
-  call: Call,
-  meta: OperationMeta<string>,
-): Promise<Answer | typeof ANSWERED | undefined> {
+export async function faultStage(p: Pipeline, call: Call, meta: OperationMeta<string>): Promise<Answer | undefined> {
   if (meta.api !== 'openapi') return undefined;
   const inbound = {
     method: call.req.method,
@@ -120,26 +113,18 @@ export async function faultStage(
   p.runtime.logger.info(`fault fired on ${call.req.method} ${call.req.path}`, { kind: 'fault', ...effect });
   // a delayed call reads its records after the delay, as the real service would
   if (effect.delay_ms) await new Promise((r) => setTimeout(r, effect.delay_ms));
-  return injectFault(effect, call);
+  return injectFault(effect);
 }
 
 /**
  * What an injected fault does to the call: drops it, answers it (malformed on the wire, or an
  * answer of its own), or nothing more (a delay alone lets it go on). Injected answers are not
- * checked against the contract: they leave it on purpose.
+ * checked against the contract: they leave it on purpose. A dropped or malformed answer is written
+ * on the wire by answerStage, once the call is journaled as its client met it.
  */
-function injectFault(effect: FaultEffect, call: Call): Answer | typeof ANSWERED | undefined {
-  if (effect.drop) {
-    call.req.socket.destroy();
-    return ANSWERED;
-  }
-  if (effect.malformed) {
-    call.res
-      .status(effect.status ?? 200)
-      .type('application/json')
-      .send('{"data": {"id": ');
-    return ANSWERED;
-  }
+function injectFault(effect: FaultEffect): Answer | undefined {
+  if (effect.drop) return { status: null, body: undefined, checked: false, wire: 'drop' };
+  if (effect.malformed) return { status: effect.status ?? 200, body: MALFORMED, checked: false, wire: 'malformed' };
   if (effect.status === undefined) return undefined;
   return {
     status: effect.status,

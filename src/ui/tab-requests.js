@@ -28,7 +28,12 @@ export function callDetail(entry) {
   return h(
     'div',
     { id: 'call-detail' },
-    h('h2', {}, `${entry.method} ${entry.path} `, h('span', { class: statusClass(entry.status) }, entry.status)),
+    h(
+      'h2',
+      {},
+      `${entry.method} ${entry.path} `,
+      h('span', { class: entry.status === null ? 'muted' : statusClass(entry.status) }, entry.status ?? 'dropped'),
+    ),
     h(
       'p',
       { class: 'muted' },
@@ -126,7 +131,7 @@ export function renderCalls() {
         h('td', { class: 'muted' }, clockTime(e.at)),
         h('td', {}, e.method),
         h('td', { class: 'wrap path' }, e.path),
-        h('td', { class: statusClass(e.status) }, e.status),
+        h('td', { class: e.status === null ? 'muted' : statusClass(e.status) }, e.status ?? 'dropped'),
         h('td', {}, e.latency_ms.toFixed(1)),
         h('td', { class: 'muted' }, e.operation_id ?? ''),
       ),

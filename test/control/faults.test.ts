@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { envelope, PARTNER, startTestServer, useServer, useReceiver } from '../support/helpers.js';
 import { eventually } from '../support/eventually.js';
+import { connectDipswitch } from '../../src/testing/control_client.js';
 
 describe('inbound faults', () => {
   const server = useServer();
@@ -76,6 +77,42 @@ describe('inbound faults', () => {
     const journal = (await server().call('GET', '/__sim/requests?operation_id=listSwitches', { key: null })).body
       .requests;
     expect(journal[0].latency_ms).toBeGreaterThanOrEqual(50);
+  });
+
+  it('a dropped call and a malformed one are journaled as their client met them: verify finds them, coverage counts them', async () => {
+    const box = (await server().call('POST', '/__sim/accounts', { key: null, body: {} })).body;
+    const key = box.keys.admin as string;
+    const call = (path: string) => fetch(`${server().base}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    await server().call('POST', '/__sim/faults', {
+      key,
+      body: { match: { operation_id: 'listSecretKeys' }, effect: { drop: true }, times: 1 },
+    });
+    // the client retries after the dropped connection, as a client should
+    await expect(call('/api/v1/secret_keys')).rejects.toThrow();
+    expect((await call('/api/v1/secret_keys')).status).toBe(200);
+    await server().call('POST', '/__sim/faults', {
+      key,
+      body: { match: { operation_id: 'listUsers' }, effect: { malformed: true, status: 502 }, times: 1 },
+    });
+    expect((await call('/api/v1/users')).status).toBe(502);
+
+    const journal = (await server().call('GET', '/__sim/requests', { key })).body.requests;
+    const dropped = journal.filter((e: { operation_id: string }) => e.operation_id === 'listSecretKeys');
+    expect(dropped.map((e: { status: number | null }) => e.status)).toEqual([200, null]);
+    expect(dropped[1].response.body).toBeNull();
+    const malformed = journal.find((e: { operation_id: string }) => e.operation_id === 'listUsers');
+    expect(malformed).toMatchObject({ status: 502, response: { body: '{"data": {"id": ' } });
+
+    // through the Node client, as a team's test would
+    const verified = await connectDipswitch(server().base, { key }).requests.verify({
+      match: { operation_id: 'listSecretKeys' },
+      count: { exactly: 2 },
+    });
+    expect(verified.count).toBe(2);
+    const coverage = (await server().call('GET', '/__sim/coverage', { key })).body;
+    const listed = coverage.operations.find((o: { operation_id: string }) => o.operation_id === 'listSecretKeys');
+    expect(listed.calls, 'the dropped call is a call').toBe(2);
+    expect(listed.answers.find((a: { status: number }) => a.status === 200).seen).toBe(1);
   });
 
   it('a delayed GET answers its record as it is after the delay (a change made meanwhile shows)', async () => {

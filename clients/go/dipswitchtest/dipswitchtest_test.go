@@ -76,6 +76,31 @@ func TestATypoIsRefusedAndAMissIsNamed(t *testing.T) {
 	}
 }
 
+func TestADroppedCallIsJournaledAndVerified(t *testing.T) {
+	ctx := context.Background()
+	box := dipswitchtest.NewSandbox(t)
+	if _, err := box.Faults.Add(ctx, dipswitch.FaultSpec{
+		Match:  dipswitch.FaultMatch{OperationID: dipswitch.Ptr("listCarts")},
+		Effect: dipswitch.FaultEffect{Drop: dipswitch.Ptr(true)},
+		Times:  dipswitch.Times(1),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", box.URL+"/api/v1/carts", nil)
+	req.Header.Set("authorization", "Bearer "+box.Keys.Admin)
+	// on a connection of its own: Go's transport sends a GET again by itself when a reused connection drops it
+	fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	if res, err := fresh.Do(req); err == nil {
+		res.Body.Close()
+		t.Fatalf("the dropped call was answered %d", res.StatusCode)
+	}
+	// the client's retry
+	if status := get(t, box, "/api/v1/carts"); status != 200 {
+		t.Fatalf("the retry: %d", status)
+	}
+	dipswitchtest.Verify(t, box.Client, dipswitch.VerifyRequestsMatch{OperationID: dipswitch.Ptr("listCarts")}, dipswitch.Exactly(2))
+}
+
 func TestAnInboundSMSReachesTheTestsReceiver(t *testing.T) {
 	ctx := context.Background()
 	var mu sync.Mutex

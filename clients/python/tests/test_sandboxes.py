@@ -51,6 +51,17 @@ def test_a_failed_verify_shows_its_near_misses(dipswitch_sandbox):
     assert "status: expected 201, got 200" in str(failed.value)
 
 
+def test_a_dropped_call_is_journaled_so_a_retry_is_verified(dipswitch_sandbox):
+    import urllib.error
+
+    box = dipswitch_sandbox
+    box.faults.add({"operation_id": "listCarts"}, {"drop": True}, times=1)
+    with pytest.raises((urllib.error.URLError, ConnectionError)):
+        get(box, f"{API}/carts")
+    assert get(box, f"{API}/carts") == 200  # the client's retry
+    box.requests.verify({"operation_id": "listCarts"}, count={"exactly": 2})
+
+
 class _Receiver(http.server.BaseHTTPRequestHandler):
     got: list = []
 

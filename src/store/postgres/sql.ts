@@ -51,6 +51,8 @@ export const MIGRATIONS: (string | { reindex: CollectionName })[] = [
    CREATE INDEX IF NOT EXISTS tallies_seq ON tallies (seq);`,
   // the journal's calls of no account, kept to the newest few (shared.ts): found without reading the others
   'CREATE INDEX IF NOT EXISTS journal_server ON journal (id) WHERE account_id IS NULL',
+  // a call a `drop` fault answered has no status
+  'ALTER TABLE journal ALTER COLUMN status DROP NOT NULL',
 ];
 
 /** Counts every list (of every collection and account) into list_counts, emptied first. */

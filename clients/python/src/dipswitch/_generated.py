@@ -612,7 +612,7 @@ JournalEntry = TypedDict(
         "path": str,
         "operation_id": str | None,
         "account_id": str | None,
-        "status": int,
+        "status": int | None,
         "latency_ms": float,
         "request": JournalEntryRequest,
         "response": JournalEntryResponse,
