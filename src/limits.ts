@@ -81,7 +81,7 @@ export const LIMIT_FLAGS = [
     key: 'storeConnectTimeoutMs',
     flag: '--store-connect-timeout <ms>',
     env: 'STORE_CONNECT_TIMEOUT',
-    help: 'ms a call waits for a PostgreSQL connection (a new one, or a free one of the pool)',
+    help: 'ms a new PostgreSQL connection may take to be made',
     default: 5_000,
   },
   {
