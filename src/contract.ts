@@ -165,17 +165,19 @@ export function addContractFormats(ajv: Ajv2020): Ajv2020 {
 const componentValidators = new Map<string, ValidateFunction>();
 let componentAjv: Ajv2020 | undefined;
 
-/** A validator for one schema of `components.schemas`, for checks that depend on stored state. */
-export function componentValidator(name: string): ValidateFunction {
-  let validate = componentValidators.get(name);
+/** A validator for one schema of `components.schemas` of a contract (the simulated API's by default). */
+export function componentValidator(name: string, api: ApiName = 'openapi'): ValidateFunction {
+  const key = `${api}#${name}`;
+  let validate = componentValidators.get(key);
   if (!validate) {
     if (!componentAjv) {
       componentAjv = addContractFormats(new Ajv2020({ allErrors: true, strict: false }));
       componentAjv.addSchema({ ...loadContract().document, $id: 'contract' });
+      componentAjv.addSchema({ ...loadContract('sim').document, $id: 'sim' });
     }
-    validate = componentAjv.getSchema(`contract#/components/schemas/${name}`);
-    if (!validate) throw new Error(`no schema ${name} in the contract`);
-    componentValidators.set(name, validate);
+    validate = componentAjv.getSchema(`${api === 'sim' ? 'sim' : 'contract'}#/components/schemas/${name}`);
+    if (!validate) throw new Error(`no schema ${name} in the ${api} contract`);
+    componentValidators.set(key, validate);
   }
   return validate;
 }

@@ -2,6 +2,14 @@
 
 package dipswitch
 
+// ReadyFile is a shape of the control API: What `dipswitch --ready-file PATH` writes to PATH once the server listens (HTTP, and SMPP unless off), whatever its port (`--port 0` included) and log level: a launcher in any language reads it instead of the log (docs/clients.md, "The launch contract"). Written whole at once (a file beside PATH, then renamed over it), so a reader never sees part of it; removed on a clean stop.
+type ReadyFile struct {
+	URL      string `json:"url"`       // The server's base URL, e.g. http://127.0.0.1:40123 (the simulated API at `/api/v1`, the control API at `/__sim`).
+	SMPPPort *int   `json:"smpp_port"` // The SMPP server's port; null with `--no-smpp`.
+	Pid      int    `json:"pid"`       // The server's process id.
+	Version  string `json:"version"`   // The release, as package.json, `dipswitch --version`, the image label and the clients say it.
+}
+
 // ErrorResponseErrorsItemSource is a shape of the control API.
 type ErrorResponseErrorsItemSource struct {
 	Pointer   *string `json:"pointer,omitempty"`

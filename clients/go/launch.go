@@ -5,12 +5,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +25,8 @@ type Server struct {
 	// How says how it was had: "url", "image", "command" or "fetch".
 	How  string
 	stop func() error
+	// a command's standard input: the server ends once it is closed (this process gone, or Stop)
+	stdin io.Closer
 }
 
 // Stop ends a server this process started (SIGTERM: its pending writes finish; a container removed).
@@ -35,8 +38,6 @@ func (s *Server) Stop() error {
 	s.stop = nil
 	return stop()
 }
-
-var serving = regexp.MustCompile(`serving (http://[^\s"/]+)/api/v1`)
 
 // LaunchError is a server that could not be started, with what its launcher said last.
 type LaunchError struct{ Message string }
@@ -178,24 +179,47 @@ func (o *output) String() string {
 	return o.buf.String()
 }
 
+// startCommand runs the server with the launch contract's flags (docs/clients.md): it writes where it serves
+// to its ready file, and stops once its standard input, a pipe this process holds, closes: when this process
+// ends, however it ends. Its output is kept for a launch that fails.
 func startCommand(ctx context.Context, argv []string, token, how string) (*Server, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.SysProcAttr = dieWithParent()
+	dir, err := os.MkdirTemp("", "dipswitch-server-")
+	if err != nil {
+		return nil, err
+	}
+	ready := filepath.Join(dir, "ready.json")
+	cmd := exec.Command(argv[0], append(append([]string{}, argv[1:]...), "--ready-file", ready, "--exit-with-stdin")...)
 	if token != "" {
 		cmd.Env = append(os.Environ(), "SIM_ADMIN_TOKEN="+token)
 	}
 	said := &output{}
 	cmd.Stdout, cmd.Stderr = said, said
-	if err := cmd.Start(); err != nil {
+	// held open for as long as the server is to live: the system closes it when this process ends
+	stdin, err := cmd.StdinPipe()
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err != nil {
+		os.RemoveAll(dir)
 		return nil, &LaunchError{fmt.Sprintf("dipswitch did not start (%s): %v", strings.Join(argv, " "), err)}
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
+	fail := func(why string) error {
+		_ = cmd.Process.Kill()
+		<-exited
+		os.RemoveAll(dir)
+		return &LaunchError{fmt.Sprintf("dipswitch did not start (%s: %s); it said:\n%s", strings.Join(argv, " "), why, lastLines(said.String(), 15))}
+	}
 	ticker := time.NewTicker(20 * time.Millisecond)
 	defer ticker.Stop()
 	deadline := time.After(90 * time.Second)
 	for {
-		if m := serving.FindStringSubmatch(said.String()); m != nil {
+		if raw, err := os.ReadFile(ready); err == nil {
+			var told ReadyFile
+			if err := json.Unmarshal(raw, &told); err != nil {
+				return nil, fail("its ready file is not JSON: " + err.Error())
+			}
 			stop := func() error {
 				_ = cmd.Process.Signal(syscall.SIGTERM)
 				select {
@@ -203,18 +227,19 @@ func startCommand(ctx context.Context, argv []string, token, how string) (*Serve
 				case <-time.After(15 * time.Second):
 					_ = cmd.Process.Kill()
 				}
-				return nil
+				_ = stdin.Close()
+				return os.RemoveAll(dir)
 			}
-			return &Server{Client: Connect(m[1], Options{AdminToken: token}), How: how, stop: stop}, nil
+			return &Server{Client: Connect(told.URL, Options{AdminToken: token}), How: how, stop: stop, stdin: stdin}, nil
 		}
 		select {
 		case err := <-exited:
+			os.RemoveAll(dir)
 			return nil, &LaunchError{fmt.Sprintf("dipswitch did not start (%s: %v); it said:\n%s", strings.Join(argv, " "), err, lastLines(said.String(), 15))}
 		case <-deadline:
-			_ = cmd.Process.Kill()
-			return nil, &LaunchError{fmt.Sprintf("dipswitch did not serve within 90s (%s); it said:\n%s", strings.Join(argv, " "), lastLines(said.String(), 15))}
+			return nil, fail("it did not serve within 90s")
 		case <-ctx.Done():
-			_ = cmd.Process.Kill()
+			_ = fail(ctx.Err().Error())
 			return nil, ctx.Err()
 		case <-ticker.C:
 		}

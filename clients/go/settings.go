@@ -48,7 +48,11 @@ func (s Settings) Resolve() (Settings, error) {
 		s.Image = env("Image")
 	}
 	if len(s.Command) == 0 && env("Command") != "" {
-		s.Command = strings.Fields(env("Command"))
+		words, err := ShellWords(env("Command"))
+		if err != nil {
+			return s, fmt.Errorf("DIPSWITCH_COMMAND: %v", err)
+		}
+		s.Command = words
 	}
 	if s.ContainerEngine == "" {
 		s.ContainerEngine = env("ContainerEngine")
@@ -81,4 +85,61 @@ func (s Settings) Resolve() (Settings, error) {
 		}
 	}
 	return s, nil
+}
+
+// ShellWords splits DIPSWITCH_COMMAND into words as every client of dipswitch does (docs/clients.md), the
+// way a POSIX shell splits them and Python's shlex.split does: whitespace separates words; '…' keeps
+// everything in it; "…" keeps everything but \" and \\, which stand for " and \; a backslash outside
+// quotes keeps the character after it. Nothing else is expanded (no variables, globs or operators).
+func ShellWords(line string) ([]string, error) {
+	var words []string
+	var word strings.Builder
+	inWord := false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if inWord {
+				words, inWord = append(words, word.String()), false
+				word.Reset()
+			}
+		case c == '\'':
+			end := strings.IndexByte(line[i+1:], '\'')
+			if end < 0 {
+				return nil, fmt.Errorf("no closing quotation in %q", line)
+			}
+			word.WriteString(line[i+1 : i+1+end])
+			i, inWord = i+1+end, true
+		case c == '"':
+			closed := false
+			for i++; i < len(line); i++ {
+				if line[i] == '"' {
+					closed = true
+					break
+				}
+				if line[i] == '\\' && i+1 < len(line) && (line[i+1] == '"' || line[i+1] == '\\') {
+					i++
+				}
+				word.WriteByte(line[i])
+			}
+			if !closed {
+				return nil, fmt.Errorf("no closing quotation in %q", line)
+			}
+			inWord = true
+		case c == '\\':
+			if i+1 == len(line) {
+				return nil, fmt.Errorf("no escaped character in %q", line)
+			}
+			i++
+			word.WriteByte(line[i])
+			inWord = true
+		default:
+			word.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, word.String())
+	}
+	return words, nil
 }

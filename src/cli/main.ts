@@ -24,6 +24,28 @@ import { denyList, hostList, instant, postgresUrl, url, wholeNumber } from './va
 
 // ---- the program
 
+/** The launch contract's flags (docs/clients.md): where it tells it serves, what it ends with. */
+function launchOptions(cmd: Command): void {
+  cmd
+    .addOption(
+      opt(
+        '--ready-file <path>',
+        'once listening, write the URL, SMPP port, pid and version there as JSON (a launcher reads it)',
+        'READY_FILE',
+      ),
+    )
+    .addOption(
+      opt(
+        '--exit-with-stdin',
+        'stop when standard input closes (the process that started it is gone)',
+        'EXIT_WITH_STDIN',
+      ),
+    )
+    .addOption(
+      opt('--parent-pid <pid>', 'stop when the process with this id is gone', 'PARENT_PID').argParser(wholeNumber(1)),
+    );
+}
+
 /** `serve`, the default command, with its flags: listening, store, clock, fixtures, control guard, outbound, bounds. */
 function serveCommand(root: Command): void {
   const serveCmd = root
@@ -90,6 +112,7 @@ function serveCommand(root: Command): void {
         .choices([...MESSAGE_ID_FORMS])
         .default('ulid'),
     );
+  launchOptions(serveCmd);
   for (const l of LIMIT_FLAGS) serveCmd.addOption(opt(l.flag, l.help, l.env).argParser(wholeNumber(LIMIT_MIN)));
   logOptions(serveCmd).action(async (_opts, cmd: Command) => {
     applyConfig(cmd);

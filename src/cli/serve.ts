@@ -16,6 +16,7 @@ import { scenarioDirProblem } from '../testing/scenario_runner.js';
 import type { LogLevel } from './log.js';
 import { loggerOf } from './options.js';
 import { listening, Stop, storeStop, version } from './stop.js';
+import { ready, stopOn, unready } from './launched.js';
 
 // ---- serve
 
@@ -45,6 +46,12 @@ export interface ServeFlags extends Record<string, unknown> {
   /** The SMPP port was given (flag, environment, config file): it is not given up for another. */
   smppPortAsked?: boolean;
   smppMessageIds?: MessageIdForm;
+  /** Where to write the launch contract once listening (docs/clients.md). */
+  readyFile?: string;
+  /** Stop when standard input closes. */
+  exitWithStdin?: boolean;
+  /** Stop when this process is gone. */
+  parentPid?: number;
 }
 
 /** The bounds given as flags (each named by its row of LIMIT_FLAGS); the others keep their defaults. */
@@ -172,36 +179,21 @@ export async function serve(f: ServeFlags): Promise<void> {
         throw e;
       })
     : null;
-  runtime.store.serving?.(`http://${f.host}:${(server.address() as AddressInfo).port}`);
-  // a clean stop (SIGTERM, SIGINT) lets pending writes finish first
+  const url = `http://${f.host}:${(server.address() as AddressInfo).port}`;
+  runtime.store.serving?.(url);
+  // a clean stop (SIGTERM, SIGINT, the launcher gone) lets pending writes finish first
+  let stopping = false;
   const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
     server.close();
-    void runtime.close().finally(() => process.exit(0));
+    // the ready file goes last: a launcher waiting for it to go knows every pending write finished
+    void runtime.close().finally(() => {
+      if (f.readyFile) unready(f.readyFile, logger);
+      process.exit(0);
+    });
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
-  stopWithLauncher(logger, shutdown);
+  stopOn(f, logger, shutdown);
   await banner(f, server, runtime, logger, smpp?.port ?? null);
-}
-
-/** How often a server that npx launched looks for its launcher. */
-const LAUNCHER_CHECK_MS = 250;
-
-/**
- * Stops with npx. `npx dipswitch &` then `kill -TERM` of that job signals npm alone: npm passes it to
- * the shell it ran the command in, which dies without passing it on, and the server, its child,
- * would go on holding the port. Launched by `npm exec` (npx), the server watches its parent: once it
- * is gone (the server handed to init or a subreaper), it stops as on SIGTERM. A server started any
- * other way outlives its shell, as a background process does.
- */
-function stopWithLauncher(logger: { info(m: string): void }, shutdown: () => void): void {
-  if (process.env.npm_command !== 'exec') return;
-  const parent = process.ppid;
-  const timer = setInterval(() => {
-    if (process.ppid === parent) return;
-    clearInterval(timer);
-    logger.info('the npx that launched this server is gone: stopping');
-    shutdown();
-  }, LAUNCHER_CHECK_MS);
-  timer.unref();
+  if (f.readyFile) ready(f.readyFile, { url, smpp_port: smpp?.port ?? null, pid: process.pid, version });
 }

@@ -889,6 +889,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description What `dipswitch --ready-file PATH` writes to PATH once the server listens (HTTP, and SMPP unless off), whatever
+         *     its port (`--port 0` included) and log level: a launcher in any language reads it instead of the log
+         *     (docs/clients.md, "The launch contract"). Written whole at once (a file beside PATH, then renamed over it), so a
+         *     reader never sees part of it; removed on a clean stop.
+         */
+        readonly ready_file: {
+            /** @description The server's base URL, e.g. http://127.0.0.1:40123 (the simulated API at `/api/v1`, the control API at `/__sim`). */
+            readonly url: string;
+            /** @description The SMPP server's port; null with `--no-smpp`. */
+            readonly smpp_port: number | null;
+            /** @description The server's process id. */
+            readonly pid: number;
+            /** @description The release, as package.json, `dipswitch --version`, the image label and the clients say it. */
+            readonly version: string;
+        };
         readonly error_response: {
             readonly errors: readonly {
                 readonly code: string;

@@ -81,7 +81,7 @@ describe.skipIf(!python)('the Python client', { timeout: 300_000 }, () => {
     expect(existsSync(join(folder, 'src', 'dipswitch', 'py.typed'))).toBe(true);
     const run = pytest(withCommand(['-n', '4', '-q', '--dipswitch-fail-under', '1', 'tests']));
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
-    expect(run.stdout).toMatch(/15 passed/);
+    expect(run.stdout).toMatch(/19 passed/);
     expect(run.stdout).toMatch(/dipswitch coverage[\s\S]*run pytest-\w+: .* passes the gate of 1%/);
   });
 
@@ -163,8 +163,10 @@ describe.skipIf(!python)('the Python client', { timeout: 300_000 }, () => {
     expect(none.stdout).toMatch(
       /dipswitch: no server to reach or start: set DIPSWITCH_URL .* DIPSWITCH_FETCH=true \(npx dipswitch@0\.1\.0\)/,
     );
+    // a launcher's flags follow the command's own words: a script that fails whatever it is given
+    writeFileSync(join(nowhere, 'boom.mjs'), "console.error('boom: the port is taken'); process.exit(3);\n");
     const failing = pytest(['-q', 'test_one.py'], nowhere, {
-      DIPSWITCH_COMMAND: `${process.execPath} -e "console.error('boom: the port is taken'); process.exit(3)"`,
+      DIPSWITCH_COMMAND: `${process.execPath} '${join(nowhere, 'boom.mjs')}'`,
     });
     expect(failing.status).toBe(1);
     expect(failing.stdout).toContain('boom: the port is taken');

@@ -6,6 +6,17 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, NamedTuple, NotRequired, TypedDict
 
+ReadyFile = TypedDict(
+    "ReadyFile",
+    {
+        "url": str,
+        "smpp_port": int | None,
+        "pid": int,
+        "version": str,
+    },
+)
+"""What `dipswitch --ready-file PATH` writes to PATH once the server listens (HTTP, and SMPP unless off), whatever its port (`--port 0` included) and log level: a launcher in any language reads it instead of the log (docs/clients.md, "The launch contract"). Written whole at once (a file beside PATH, then renamed over it), so a reader never sees part of it; removed on a clean stop."""
+
 ErrorResponseErrorsItemSource = TypedDict(
     "ErrorResponseErrorsItemSource",
     {

@@ -1,13 +1,15 @@
 """Starting a server for a test run, from the first of: an image, a command, a dipswitch installed in the
 project (``node_modules/.bin``), a registry fetch of this client's own version (only when asked for).
 
-A started server is kept by a keeper process (``_keeper``) that ends it once its owner (the test process)
-is gone, however that ends; a container carries the owner's pid in the label ``dipswitch.owner``.
+A command's server is started by the launch contract (docs/clients.md): it writes where it serves to its
+``--ready-file`` and ends by itself once its owner (the test process; with pytest-xdist, the controller) is gone,
+however that ends (``--parent-pid``). A container is kept by a keeper process (``_keeper``) that removes it once
+its owner is gone; it carries the owner's pid in the label ``dipswitch.owner``.
 """
 from __future__ import annotations
 
+import json
 import os
-import re
 import secrets
 import shutil
 import signal
@@ -25,9 +27,6 @@ from ._core import DipswitchError
 from ._version import __version__
 from .settings import ENGINES, Settings
 
-SERVING = re.compile(r"serving (http://[^\s\"/]+)/api/v1")
-#: The keeper's line when the server ended before it served.
-ENDED = re.compile(r"^\[dipswitch keeper: (.*)\]$", re.M)
 
 
 class LaunchError(DipswitchError):
@@ -36,29 +35,35 @@ class LaunchError(DipswitchError):
 
 @dataclass
 class Started:
-    """A server a client started: its URL and admin token, its keeper, and the keeper's marker file."""
+    """A server a client started: its URL and admin token, the process a stop signals, and a file there until it stopped."""
 
     url: str
     admin_token: Optional[str]
     how: str
-    keeper: int
-    marker: str
+    #: The server itself (a command's), or its keeper (a container's): SIGTERM stops it.
+    pid: int
+    #: The server's ready file, or the keeper's marker: removed once every pending write finished.
+    until: str
     #: The address the server reaches this machine's loopback at, for the test's receivers.
     receiver_host: str = "127.0.0.1"
+    #: A command's folder (its ready file and its output), removed once it stopped.
+    folder: Optional[str] = None
 
     def stop(self) -> None:
-        """Ends the server now (its pending writes finish) and waits until its keeper is done."""
+        """Ends the server now (its pending writes finish) and waits until it is done."""
         try:
-            os.kill(self.keeper, signal.SIGTERM)
+            os.kill(self.pid, signal.SIGTERM)
         except ProcessLookupError:
             pass
         deadline = time.monotonic() + 30
-        while os.path.exists(self.marker) and time.monotonic() < deadline:
+        while os.path.exists(self.until) and time.monotonic() < deadline:
             time.sleep(0.05)
         try:
-            os.waitpid(self.keeper, os.WNOHANG)  # reaped, when this process started it
+            os.waitpid(self.pid, os.WNOHANG)  # reaped, when this process started it
         except ChildProcessError:
             pass
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def _keep(owner: int, marker: str, kept: List[str], env: Optional[Dict[str, str]] = None) -> "subprocess.Popen[bytes]":
@@ -139,28 +144,38 @@ def start(settings: Settings, owner: Optional[int] = None, timeout: float = 90.0
 
 
 def _start_command(argv: List[str], token: Optional[str], owner: int, timeout: float, how: str) -> Started:
+    """Runs the server with the launch contract's flags, its output in a file, and waits for its ready file."""
     env: Dict[str, str] = dict(os.environ)
     if token:
         env["SIM_ADMIN_TOKEN"] = token
-    marker = _marker()
-    keeper = _keep(owner, marker, ["command", *argv], env)
+    folder = tempfile.mkdtemp(prefix="dipswitch-server-")
+    ready, output = os.path.join(folder, "ready.json"), os.path.join(folder, "output.log")
+    launched = [*argv, "--ready-file", ready, "--parent-pid", str(owner)]
+    with open(output, "wb") as out:
+        try:
+            # a session of its own: a Ctrl-C of the test run reaches the server through its owner's end, not at once
+            server = subprocess.Popen(
+                launched, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
+            )
+        except OSError as e:
+            raise LaunchError(f"dipswitch did not start ({' '.join(argv)}: it could not be run: {e})") from e
     deadline = time.monotonic() + timeout
     while True:
         try:
-            with open(marker) as log:
-                said = log.read()
+            with open(ready) as said:
+                info = json.load(said)
+            return Started(info["url"], token, how, info["pid"], ready, folder=folder)
         except FileNotFoundError:
-            said = ""
-        found = SERVING.search(said)
-        if found:
-            return Started(found.group(1), token, how, keeper.pid, marker)
-        ended = ENDED.search(said)
-        if ended or keeper.poll() is not None or time.monotonic() > deadline:
-            keeper.terminate()
-            keeper.wait()
-            reason = ended.group(1) if ended else f"did not serve within {timeout:g} s"
-            said = ENDED.sub("", said)
-            raise LaunchError(f"dipswitch did not start ({' '.join(argv)}: {reason}); it said:\n{_last_lines(said)}")
+            pass
+        ended = server.poll()
+        if ended is not None or time.monotonic() > deadline:
+            if ended is None:
+                server.terminate()
+                server.wait()
+            reason = f"exited with {ended}" if ended is not None else f"did not serve within {timeout:g} s"
+            with open(output, errors="replace") as log:
+                said_text = log.read()
+            raise LaunchError(f"dipswitch did not start ({' '.join(argv)}: {reason}); it said:\n{_last_lines(said_text)}")
         time.sleep(0.05)
 
 
@@ -180,7 +195,7 @@ def _start_container(engine: str, image: str, token: str, owner: int, timeout: f
         raise LaunchError(f"dipswitch's image did not start ({' '.join(argv[:2])} … {image}: exit {ran.returncode}); {engine} said:\n{_last_lines(ran.stderr + ran.stdout)}")
     cid = ran.stdout.strip().splitlines()[-1]
     marker = _marker()
-    keeper = _keep(owner, marker, ["container", engine, cid]).pid
+    keeper = _keep(owner, marker, [engine, cid]).pid
     port = subprocess.run([engine, "port", cid, "4010/tcp"], capture_output=True, text=True, check=False).stdout.strip()
     url = f"http://127.0.0.1:{port.splitlines()[0].rsplit(':', 1)[-1]}" if port else ""
     deadline = time.monotonic() + timeout

@@ -116,9 +116,10 @@ def _session_server(config: pytest.Config) -> Dipswitch:
                 "url": started.url,
                 "admin_token": started.admin_token,
                 "how": started.how,
-                "keeper": started.keeper,
-                "marker": started.marker,
+                "pid": started.pid,
+                "until": started.until,
                 "receiver_host": started.receiver_host,
+                "folder": started.folder,
             }
             told.write_text(json.dumps(info))
     return Dipswitch(info["url"], admin_token=info["admin_token"], run=run, receiver_host=info["receiver_host"])
@@ -159,7 +160,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                 session.exitstatus = pytest.ExitCode.TESTS_FAILED
     finally:
         if info is not None:
-            Started(info["url"], info["admin_token"], info["how"], info["keeper"], info["marker"], info["receiver_host"]).stop()
+            Started(
+                info["url"], info["admin_token"], info["how"], info["pid"], info["until"], info["receiver_host"], info["folder"]
+            ).stop()
         shutil.rmtree(state, ignore_errors=True)
 
 

@@ -79,11 +79,18 @@ class Settings:
                 raise SettingError(f"DIPSWITCH_FETCH is true or false, not {said!r}")
             fetching = said in ("1", "true", "yes")
         env_command = of("command")
+        words: Optional[List[str]] = None
+        if env_command:
+            try:
+                # as every client splits it (docs/clients.md, clients/shell_words.json)
+                words = shlex.split(env_command)
+            except ValueError as e:
+                raise SettingError(f"DIPSWITCH_COMMAND cannot be split into words ({e}): {env_command!r}") from None
         return cls(
             url=url or of("url"),
             admin_token=admin_token or of("admin_token"),
             image=image or of("image"),
-            command=command or (shlex.split(env_command) if env_command else None),
+            command=command or words,
             container_engine=engine,
             fail_under=gate,
             run=run or of("run"),
