@@ -107,7 +107,19 @@ for (const [path, item] of Object.entries(contract.paths)) {
     const answer = ok?.content?.['application/json']?.schema;
     const request = body ? typeOf(body, `${base}Request`) : undefined;
     const response = answer ? typeOf(answer, `${base}Response`) : undefined;
-    operations.push({ id: op.operationId, method: method.toUpperCase(), path, request, response, summary: op.summary });
+    const client = op['x-client'] ?? {};
+    operations.push({
+      id: op.operationId,
+      method: method.toUpperCase(),
+      path,
+      request,
+      response,
+      summary: op.summary,
+      op,
+      area: client.area,
+      name: client.method,
+      omit: client.omit,
+    });
   }
 }
 
@@ -204,6 +216,11 @@ function python() {
     ),
     '}',
     '',
+    '#: The operations no client offers (`x-client: { omit }`), with the reason.',
+    'OMITTED: Dict[str, str] = {',
+    ...operations.filter((o) => o.omit).map((o) => `    ${JSON.stringify(o.id)}: ${JSON.stringify(o.omit)},`),
+    '}',
+    '',
   );
   return out.join('\n').replace(/\n{3,}/g, '\n\n\n');
 }
@@ -273,6 +290,11 @@ function golang() {
     '// ContractOperations are every operation of contract/sim.yaml.',
     'var ContractOperations = []Operation{',
     ...operations.map((o) => `\tOp${pascal(o.id)},`),
+    '}',
+    '',
+    '// Omitted are the operations no client offers (`x-client: { omit }`), with the reason.',
+    'var Omitted = map[string]string{',
+    ...operations.filter((o) => o.omit).map((o) => `\t${JSON.stringify(o.id)}: ${JSON.stringify(o.omit)},`),
     '}',
     '',
   );

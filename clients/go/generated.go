@@ -869,3 +869,13 @@ var ContractOperations = []Operation{
 	OpSimListenAnswer,
 	OpSimRedeliver,
 }
+
+// Omitted are the operations no client offers (`x-client: { omit }`), with the reason.
+var Omitted = map[string]string{
+	"simDashboard":      "the dashboard's page: for a browser, not a test",
+	"simDashboardAsset": "the dashboard's files: for a browser, not a test",
+	"simRequestStream":  "server-sent events of the journal: requests.list pages the same calls",
+	"simMcp":            "the MCP endpoint: for an agent's MCP client (docs/agents.md), not a test",
+	"simListen":         "a listener's stream: `dipswitch listen` (or the Node package's `listen`) forwards it to a local receiver (docs/hosted.md)",
+	"simListenAnswer":   "a listener's answers: posted by `dipswitch listen` for each delivery it forwards",
+}

@@ -21,16 +21,6 @@ export interface Tool {
   call: { api: ApiName; method: string; path: string; params: string[]; query: string[]; body: boolean };
 }
 
-/** Operations that are no tool: a live stream, the dashboard's pages, the MCP endpoint itself (uploads are left out by their body). */
-const LEFT_OUT = new Set([
-  'simRequestStream',
-  'simDashboard',
-  'simDashboardAsset',
-  'simMcp',
-  'simListen',
-  'simListenAnswer',
-]);
-
 /** Writes each `$ref` of `document` in place, once per branch (a reference to itself inside itself is `{}`). */
 function deref(node: unknown, document: Json, seen: readonly string[] = []): unknown {
   if (Array.isArray(node)) return node.map((n) => deref(n, document, seen));
@@ -68,7 +58,10 @@ function toolsOf(api: ApiName): Tool[] {
     const item = paths[meta.path] ?? {};
     const op = deref(item[meta.method.toLowerCase()], document) as Json;
     const content = ((op.requestBody as Json | undefined)?.content ?? {}) as Json;
-    if (LEFT_OUT.has(meta.operationId) || content['multipart/form-data']) continue;
+    // what no client offers (contract/sim.yaml `x-client: { omit }`: a live stream, the dashboard's pages, the MCP
+    // endpoint itself) is no tool either; uploads are left out by their body
+    const client = op['x-client'] as { omit?: string } | undefined;
+    if (client?.omit || content['multipart/form-data']) continue;
     const parameters = [
       ...((deref(item.parameters, document) as Parameter[]) ?? []),
       ...((op.parameters as Parameter[]) ?? []),
