@@ -5,123 +5,10 @@
 // a path, a field or an enumeration is written once, in the contract. `--check` writes nothing and exits 1
 // when a generated file is not what the contract makes (the suite runs it).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const contract = parse(readFileSync(join(root, 'contract', 'sim.yaml'), 'utf8'));
-const schemas = contract.components.schemas;
-
-/** A schema's type name where a hand-written name of the client would otherwise collide with it. */
-const RENAMED = { clock: 'ClockState', sandbox: 'SandboxMade' };
-/** Initialisms Go spells in capitals. */
-const INITIALISMS = new Set(['id', 'url', 'ms', 'api', 'smpp', 'http', 'sms', 'mms', 'osr', 'cdr', 'dlr', 'uri']);
-
-const pascal = (s) =>
-  s
-    .split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/)
-    .filter(Boolean)
-    .map((w) => w[0].toUpperCase() + w.slice(1))
-    .join('');
-const goField = (s) =>
-  s
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => (INITIALISMS.has(w.toLowerCase()) ? w.toUpperCase() : w[0].toUpperCase() + w.slice(1)))
-    .join('');
-const typeName = (schemaName) => RENAMED[schemaName] ?? pascal(schemaName);
-const refName = (ref) => typeName(ref.replace('#/components/schemas/', ''));
-const oneLine = (text) => (text ?? '').replace(/\s+/g, ' ').trim();
-
-/**
- * The model: named types (objects, enumerations) in the order first met, each shape a small tree:
- * { kind: 'object', props: [{ name, type, required, nullable, doc }] } | { kind: 'enum', values }
- * and a type is { ref } | { scalar } | { list } | { map } | { union } | { literal } | { any }.
- */
-const named = new Map();
-
-/** The type of `schema`, found at `where` (its name if it must be named). */
-function typeOf(schema, where) {
-  if (!schema || Object.keys(schema).filter((k) => k !== 'description' && k !== 'default').length === 0)
-    return { any: true };
-  if (schema.$ref) return { ref: refName(schema.$ref) };
-  if ('const' in schema) return { literal: schema.const };
-  if (schema.allOf) {
-    const props = [];
-    for (const part of schema.allOf) {
-      const object = part.$ref ? schemas[part.$ref.replace('#/components/schemas/', '')] : part;
-      props.push(...objectProps(object, where));
-    }
-    named.set(where, { kind: 'object', props, doc: oneLine(schema.description) });
-    return { ref: where };
-  }
-  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
-  const nullable = types.includes('null');
-  const real = types.filter((t) => t !== 'null');
-  if (schema.enum) {
-    const values = schema.enum.filter((v) => v !== null);
-    if (!named.has(where)) named.set(where, { kind: 'enum', values, doc: oneLine(schema.description) });
-    return nullable ? { union: [{ ref: where }, { scalar: 'null' }] } : { ref: where };
-  }
-  if (real.length > 1) return { union: real.map((t) => ({ scalar: t })) };
-  let inner;
-  const t = real[0] ?? (schema.properties ? 'object' : undefined);
-  if (t === 'array') inner = { list: typeOf(schema.items, `${where}Item`) };
-  else if (t === 'object' && schema.properties) {
-    named.set(where, { kind: 'object', props: objectProps(schema, where), doc: oneLine(schema.description) });
-    inner = { ref: where };
-  } else if (t === 'object') {
-    const extra = schema.additionalProperties;
-    inner = { map: extra && typeof extra === 'object' ? typeOf(extra, `${where}Value`) : { any: true } };
-  } else if (t) inner = { scalar: t };
-  else inner = { any: true };
-  return nullable ? { union: [inner, { scalar: 'null' }] } : inner;
-}
-
-function objectProps(schema, where) {
-  const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties ?? {}).map(([name, s]) => ({
-    name,
-    type: typeOf(s, `${where}${pascal(name)}`),
-    required: required.has(name),
-    doc: oneLine(s.description),
-  }));
-}
-
-for (const [name, schema] of Object.entries(schemas)) {
-  const t = typeOf(schema, typeName(name));
-  if (!t.ref || t.ref !== typeName(name))
-    named.set(typeName(name), { kind: 'alias', type: t, doc: oneLine(schema.description) });
-}
-
-/** Every operation: id, method, path, and the names of its request body's and success answer's types. */
-const operations = [];
-for (const [path, item] of Object.entries(contract.paths)) {
-  for (const [method, op] of Object.entries(item)) {
-    if (!op.operationId) continue;
-    const base = pascal(op.operationId.replace(/^sim/, ''));
-    const body = op.requestBody?.content?.['application/json']?.schema;
-    const ok = Object.entries(op.responses).find(([status]) => status.startsWith('2'))?.[1];
-    const answer = ok?.content?.['application/json']?.schema;
-    const request = body ? typeOf(body, `${base}Request`) : undefined;
-    const response = answer ? typeOf(answer, `${base}Response`) : undefined;
-    const client = op['x-client'] ?? {};
-    operations.push({
-      id: op.operationId,
-      method: method.toUpperCase(),
-      path,
-      request,
-      response,
-      summary: op.summary,
-      op,
-      area: client.area,
-      name: client.method,
-      omit: client.omit,
-    });
-  }
-}
+import { JAVA_MODEL, javaFiles } from './client-java.mjs';
+import { goField, inDependencyOrder, named, operations, pascal, root } from './contract-model.mjs';
 
 // ---- Python ----
 
@@ -136,32 +23,6 @@ function py(t) {
   if (t.map) return `Dict[str, ${py(t.map)}]`;
   if (t.union) return t.union.map(py).join(' | ');
   return { string: 'str', integer: 'int', number: 'float', boolean: 'bool', null: 'None' }[t.scalar];
-}
-
-/** The names a type refers to. */
-function refsOf(t) {
-  if (t.ref) return [t.ref];
-  if (t.list) return refsOf(t.list);
-  if (t.map) return refsOf(t.map);
-  if (t.union) return t.union.flatMap(refsOf);
-  return [];
-}
-
-/** The named types, each after those it refers to (Python reads a TypedDict's fields as it is made). */
-function inDependencyOrder() {
-  const done = new Set();
-  const order = [];
-  const visit = (name) => {
-    if (done.has(name)) return;
-    done.add(name);
-    const t = named.get(name);
-    const refs =
-      t.kind === 'object' ? t.props.flatMap((p) => refsOf(p.type)) : t.kind === 'alias' ? refsOf(t.type) : [];
-    for (const r of refs) visit(r);
-    order.push([name, t]);
-  };
-  for (const name of named.keys()) visit(name);
-  return order;
 }
 
 function python() {
@@ -314,9 +175,10 @@ function gofmt(text) {
 const files = {
   [join(root, 'clients', 'python', 'src', 'dipswitch', '_generated.py')]: python(),
   [join(root, 'clients', 'go', 'generated.go')]: gofmt(golang()),
+  ...javaFiles(),
 };
 const check = process.argv.includes('--check');
-let stale = [];
+const stale = [];
 for (const [file, text] of Object.entries(files)) {
   let now = '';
   try {
@@ -326,7 +188,21 @@ for (const [file, text] of Object.entries(files)) {
   }
   if (now === text) continue;
   if (check) stale.push(file);
-  else writeFileSync(file, text);
+  else {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+}
+// the Java model's folder is generated whole: a file no schema makes any more goes
+let modelFiles = [];
+try {
+  modelFiles = readdirSync(JAVA_MODEL).map((f) => join(JAVA_MODEL, f));
+} catch {
+  /* absent: nothing left over */
+}
+for (const file of modelFiles.filter((f) => !(f in files))) {
+  if (check) stale.push(file);
+  else rmSync(file);
 }
 if (stale.length) {
   console.error(`not what contract/sim.yaml makes (npm run generate): ${stale.join(', ')}`);

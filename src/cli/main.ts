@@ -17,34 +17,12 @@ import type { CoverageFlags } from './coverage.js';
 import type { ListenFlags } from './listen.js';
 import { proxy, type ProxyFlags } from './proxy.js';
 import { applyConfig, nearest } from './config.js';
-import { listenOptions, logOptions, opt } from './options.js';
+import { launchOptions, listenOptions, logOptions, opt } from './options.js';
 import type { ServeFlags } from './serve.js';
 import { Stop, version } from './stop.js';
 import { denyList, hostList, instant, postgresUrl, url, wholeNumber } from './values.js';
 
 // ---- the program
-
-/** The launch contract's flags (docs/clients.md): where it tells it serves, what it ends with. */
-function launchOptions(cmd: Command): void {
-  cmd
-    .addOption(
-      opt(
-        '--ready-file <path>',
-        'once listening, write the URL, SMPP port, pid and version there as JSON (a launcher reads it)',
-        'READY_FILE',
-      ),
-    )
-    .addOption(
-      opt(
-        '--exit-with-stdin',
-        'stop when standard input closes (the process that started it is gone)',
-        'EXIT_WITH_STDIN',
-      ),
-    )
-    .addOption(
-      opt('--parent-pid <pid>', 'stop when the process with this id is gone', 'PARENT_PID').argParser(wholeNumber(1)),
-    );
-}
 
 /** `serve`, the default command, with its flags: listening, store, clock, fixtures, control guard, outbound, bounds. */
 function serveCommand(root: Command): void {

@@ -40,3 +40,25 @@ export function logOptions(cmd: Command): Command {
 export function loggerOf(opts: { logLevel: LogLevel; quiet?: boolean }): Logger {
   return pinoLogger(opts.quiet ? 'warn' : opts.logLevel);
 }
+
+/** The launch contract's flags (docs/clients.md): where it tells it serves, what it ends with. */
+export function launchOptions(cmd: Command): void {
+  cmd
+    .addOption(
+      opt(
+        '--ready-file <path>',
+        'once listening, write the URL, SMPP port, pid and version there as JSON (a launcher reads it)',
+        'READY_FILE',
+      ),
+    )
+    .addOption(
+      opt(
+        '--exit-with-stdin',
+        'stop when standard input closes (the process that started it is gone)',
+        'EXIT_WITH_STDIN',
+      ),
+    )
+    .addOption(
+      opt('--parent-pid <pid>', 'stop when the process with this id is gone', 'PARENT_PID').argParser(wholeNumber(1)),
+    );
+}

@@ -6,7 +6,7 @@
  * changes nothing of a suite that asks for no dipswitch fixture. Outside CI, without Debian's pytest and
  * pytest-xdist, skipped saying why.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -55,13 +55,19 @@ function pytest(args: string[], cwd = folder, env: Record<string, string> = {}) 
 }
 const withCommand = (args: string[]) => ['--dipswitch-command', command, ...args];
 
+/** The servers `running` started: each stopped once the file ends. */
+const runningServers: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of runningServers) child.kill('SIGTERM');
+});
+
 /** A dipswitch of the test's own, running until the file ends: its URL. */
 async function running(env: Record<string, string> = {}): Promise<string> {
   const child = spawn(process.execPath, [main, '--memory', '--port', '0', '--clock', 'frozen'], {
     env: { ...clean, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  afterAll(() => void child.kill('SIGTERM'));
+  runningServers.push(child);
   let said = '';
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {
