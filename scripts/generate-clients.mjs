@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { JAVA_MODEL, javaFiles } from './client-java.mjs';
+import { goMethods, javaMethods, pythonMethods, withBlock } from './client-readmes.mjs';
 import { goField, inDependencyOrder, named, operations, pascal, root } from './contract-model.mjs';
 
 // ---- Python ----
@@ -177,6 +178,15 @@ const files = {
   [join(root, 'clients', 'go', 'generated.go')]: gofmt(golang()),
   ...javaFiles(),
 };
+// the READMEs' method lists, from the clients as they are (the Java client's generated areas first)
+for (const [client, methods] of [
+  ['python', pythonMethods],
+  ['go', goMethods],
+  ['java', () => javaMethods((file) => files[file] ?? readFileSync(file, 'utf8'))],
+]) {
+  const readme = join(root, 'clients', client, 'README.md');
+  files[readme] = withBlock(readFileSync(readme, 'utf8'), methods(), readme);
+}
 const check = process.argv.includes('--check');
 const stale = [];
 for (const [file, text] of Object.entries(files)) {

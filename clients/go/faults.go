@@ -5,17 +5,19 @@ import (
 	"errors"
 )
 
-// FaultTimes is how often a rule fires: Times(n), or Unlimited. Its zero value is neither, and refused.
+// FaultTimes is how often a rule fires: Times(n), or Unlimited. Its zero value is neither: the one thing this
+// client refuses before sending (it would be sent as "unlimited"); every count is the server's to judge.
 type FaultTimes struct {
 	n         int
+	said      bool
 	unlimited bool
 }
 
-// Times is a rule that fires n times (1 or more), then stays listed, spent.
-func Times(n int) FaultTimes { return FaultTimes{n: n} }
+// Times is a rule that fires n times (the server takes 1 or more), then stays listed, spent.
+func Times(n int) FaultTimes { return FaultTimes{n: n, said: true} }
 
 // Unlimited is a rule that fires on every match until it is removed.
-var Unlimited = FaultTimes{unlimited: true}
+var Unlimited = FaultTimes{said: true, unlimited: true}
 
 // FaultSpec is a rule to make: what it matches, what it does, how often (said), and its probability (nil: always).
 type FaultSpec struct {
@@ -39,11 +41,10 @@ type Faults struct{ c *Client }
 func (f *Faults) Add(ctx context.Context, spec FaultSpec) (*FaultRule, error) {
 	body := FaultRequest{Match: spec.Match, Effect: spec.Effect, Probability: spec.Probability}
 	switch {
-	case spec.Times.unlimited:
-	case spec.Times.n >= 1:
+	case !spec.Times.said:
+		return nil, errors.New("dipswitch: a fault rule's Times is said: dipswitch.Times(n) or dipswitch.Unlimited")
+	case !spec.Times.unlimited:
 		body.Times = Ptr(spec.Times.n)
-	default:
-		return nil, errors.New("dipswitch: a fault rule's Times is dipswitch.Times(n) with n of 1 or more, or dipswitch.Unlimited")
 	}
 	out := &FaultRule{c: f.c}
 	if err := f.c.Do(ctx, OpSimAddFault, nil, body, nil, &out.Made); err != nil {

@@ -76,6 +76,22 @@ func TestATypoIsRefusedAndAMissIsNamed(t *testing.T) {
 	}
 }
 
+// The one rule of every client: a count is the server's to judge (a *ControlError); only a Times never said is refused here.
+func TestACountOfNoneIsTheServersToRefuse(t *testing.T) {
+	ctx := context.Background()
+	box := dipswitchtest.NewSandbox(t)
+	spec := dipswitch.FaultSpec{Match: dipswitch.FaultMatch{OperationID: dipswitch.Ptr("listCarts")}, Effect: dipswitch.FaultEffect{Status: dipswitch.Ptr(503)}}
+	var refused *dipswitch.ControlError
+	spec.Times = dipswitch.Times(0)
+	if _, err := box.Faults.Add(ctx, spec); !errors.As(err, &refused) || refused.Status != 422 {
+		t.Fatalf("Times(0): %v", err)
+	}
+	spec.Times = dipswitch.FaultTimes{}
+	if _, err := box.Faults.Add(ctx, spec); err == nil || errors.As(err, &refused) {
+		t.Fatalf("Times not said: %v", err)
+	}
+}
+
 func TestADroppedCallIsJournaledAndVerified(t *testing.T) {
 	ctx := context.Background()
 	box := dipswitchtest.NewSandbox(t)

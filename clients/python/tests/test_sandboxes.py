@@ -107,6 +107,10 @@ def test_a_fault_rule_says_how_often(dipswitch_sandbox):
         dipswitch_sandbox.faults.add({"operation_id": "listNumbers"}, {"status": 503})  # times not said
     with pytest.raises(TypeError, match="UNLIMITED"):
         dipswitch_sandbox.faults.add({"operation_id": "listNumbers"}, {"status": 503}, times=0.5)
+    # a count is the server's to judge, as in every client
+    with pytest.raises(ControlError) as refused:
+        dipswitch_sandbox.faults.add({"operation_id": "listNumbers"}, {"status": 503}, times=0)
+    assert refused.value.status == 422
     rule = dipswitch_sandbox.faults.add({"operation_id": "listNumbers"}, {"status": 503}, times=UNLIMITED)
     assert [get(dipswitch_sandbox, f"{API}/numbers") for _ in range(3)] == [503, 503, 503]
     assert rule.fired() == 3  # read now, not remembered

@@ -64,22 +64,17 @@ public abstract class ControlApi {
         return states;
     }
 
-    /** Health: Liveness: answers once the server accepts requests (its store open and its fixtures loaded before it listens),
-and goes on answering while its database is away (`GET /__sim/ready` says so); needs no token, reads no store,
-is not journaled, and says nothing else but its version. (`GET /__sim/health`, simHealth) */
+    /** Health: Liveness: answers once the server accepts requests (its store open and its fixtures loaded before it listens), and goes on answering while its database is away (`GET /__sim/ready` says so); needs no token, reads no store, is not journaled, and says nothing else but its version. (`GET /__sim/health`, simHealth) */
     public HealthResponse health() {
         return core.call(Operations.SIM_HEALTH, Map.of(), null, null, HealthResponse.class);
     }
 
-    /** Readiness: Readiness, for a load balancer: 200 while the server's store answers (PostgreSQL answered a statement within
-2 s; the embedded store always), 503 `storage_unavailable` while it does not, and 200 again once it does. (`GET /__sim/ready`, simReady) */
+    /** Readiness: Readiness, for a load balancer: 200 while the server's store answers (PostgreSQL answered a statement within 2 s; the embedded store always), 503 `storage_unavailable` while it does not, and 200 again once it does. (`GET /__sim/ready`, simReady) */
     public ReadyResponse ready() {
         return core.call(Operations.SIM_READY, Map.of(), null, null, ReadyResponse.class);
     }
 
-    /** Reset: With an account's key: that account alone, back to how it began (a sandbox as it was made, with the same keys and
-numbers; an account of the fixtures as the fixtures give it), its clock, schedule, delivery log, fault rules and
-journal entries cleared; every other account goes on untouched. (`POST /__sim/reset`, simReset) */
+    /** Reset: With an account's key: that account alone, back to how it began (a sandbox as it was made, with the same keys and numbers; an account of the fixtures as the fixtures give it), its clock, schedule, delivery log, fault rules and journal entries cleared; every other account goes on untouched. (`POST /__sim/reset`, simReset) */
     public ResetResult reset(ResetRequest body) {
         return core.call(Operations.SIM_RESET, Map.of(), body, null, ResetResult.class);
     }
@@ -89,10 +84,7 @@ journal entries cleared; every other account goes on untouched. (`POST /__sim/re
         return core.call(Operations.SIM_CREATE_SANDBOX, Map.of(), body, null, SandboxMade.class);
     }
 
-    /** What the client's suite met: From the journal and the delivery log (the caller's account's with a key, every account's without): each
-operation of the simulated API, whether it was called and which of its documented answers the client saw;
-each event kind, CDR kind and message format delivered to the client's receivers and how they answered; each
-kind of fault effect that fired. (`GET /__sim/coverage`, simCoverage) */
+    /** What the client's suite met: From the journal and the delivery log (the caller's account's with a key, every account's without): each operation of the simulated API, whether it was called and which of its documented answers the client saw; each event kind, CDR kind and message format delivered to the client's receivers and how they answered; each kind of fault effect that fired. (`GET /__sim/coverage`, simCoverage) */
     public Coverage coverage(CoverageQuery query) {
         return core.call(Operations.SIM_COVERAGE, Map.of(), null, query, Coverage.class);
     }

@@ -25,8 +25,7 @@ public abstract class DeliveriesApi {
         return list(null);
     }
 
-    /** Verify deliveries were sent: Counts the deliveries of the log that match a pattern (kind, target prefix, method, a body subset, the outcome)
-and checks the count, as `POST /__sim/requests/verify` does for calls, with its near misses. (`POST /__sim/deliveries/verify`, simVerifyDeliveries) */
+    /** Verify deliveries were sent: Counts the deliveries of the log that match a pattern (kind, target prefix, method, a body subset, the outcome) and checks the count, as `POST /__sim/requests/verify` does for calls, with its near misses. (`POST /__sim/deliveries/verify`, simVerifyDeliveries) */
     public Verified verify(VerifyDeliveries body) {
         return core.call(Operations.SIM_VERIFY_DELIVERIES, Map.of(), body, null, Verified.class);
     }

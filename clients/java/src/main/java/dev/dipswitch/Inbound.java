@@ -15,15 +15,12 @@ public final class Inbound {
         this.core = core;
     }
 
-    /** An SMS (or MMS) arrives: A message arrives at one of the account's numbers and is handled as the spec describes (CDR, opt-out
-keywords, the number's auto response, its switch by protocol); answers the trace once the switch's
-delivery made its first attempt, or, past 6 s, with that delivery still pending (it goes on in the background). (`POST /__sim/inbound/sms`, simInboundSms) */
+    /** An SMS (or MMS) arrives: A message arrives at one of the account's numbers and is handled as the spec describes (CDR, opt-out keywords, the number's auto response, its switch by protocol); answers the trace once the switch's delivery made its first attempt, or, past 6 s, with that delivery still pending (it goes on in the background). (`POST /__sim/inbound/sms`, simInboundSms) */
     public SmsResult sms(InboundSms body) {
         return core.call(Operations.SIM_INBOUND_SMS, Map.of(), body, null, SmsResult.class);
     }
 
-    /** An MMS arrives: An MMS arrives at one of the account's numbers: its media are the URLs given (dipswitch fetches each when
-it delivers the message in a format that carries media: MM4, multipart, SFTP), its text optional. (`POST /__sim/inbound/mms`, simInboundMms) */
+    /** An MMS arrives: An MMS arrives at one of the account's numbers: its media are the URLs given (dipswitch fetches each when it delivers the message in a format that carries media: MM4, multipart, SFTP), its text optional. (`POST /__sim/inbound/mms`, simInboundMms) */
     public SmsResult mms(InboundMms body) {
         return core.call(Operations.SIM_INBOUND_MMS, Map.of(), body, null, SmsResult.class);
     }

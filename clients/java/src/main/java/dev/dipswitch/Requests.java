@@ -25,10 +25,7 @@ public final class Requests {
         return list(null);
     }
 
-    /** Verify calls were made: Counts the calls of the journal that match a pattern (the caller's account's with a key, every account's without)
-and checks the count: 200 with the count when it holds; 422 when it does not, the body listing under
-`near_misses` the closest calls (at most 5, fewest differences first), each with the fields that differ, what
-was expected and what came. (`POST /__sim/requests/verify`, simVerifyRequests) */
+    /** Verify calls were made: Counts the calls of the journal that match a pattern (the caller's account's with a key, every account's without) and checks the count: 200 with the count when it holds; 422 when it does not, the body listing under `near_misses` the closest calls (at most 5, fewest differences first), each with the fields that differ, what was expected and what came. (`POST /__sim/requests/verify`, simVerifyRequests) */
     public Verified verify(VerifyRequests body) {
         return core.call(Operations.SIM_VERIFY_REQUESTS, Map.of(), body, null, Verified.class);
     }

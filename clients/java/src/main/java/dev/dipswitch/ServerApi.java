@@ -38,9 +38,7 @@ public abstract class ServerApi extends ControlApi {
         return core.call(Operations.SIM_SCENARIO, Map.of("name", name), null, null, ScenarioResult.class);
     }
 
-    /** Metrics for Prometheus: The server's metrics in Prometheus's text format: calls by API, operation and status with a latency
-histogram; delivery attempts by protocol, kind and outcome; SMPP binds and PDUs; the journal's bytes, the
-sandboxes, the store's size and the scheduler's backlog. (`GET /__sim/metrics`, simMetrics) */
+    /** Metrics for Prometheus: The server's metrics in Prometheus's text format: calls by API, operation and status with a latency histogram; delivery attempts by protocol, kind and outcome; SMPP binds and PDUs; the journal's bytes, the sandboxes, the store's size and the scheduler's backlog. (`GET /__sim/metrics`, simMetrics) */
     public String metrics() {
         return core.call(Operations.SIM_METRICS, Map.of(), null, null, String.class);
     }

@@ -52,6 +52,13 @@ class SandboxesTest {
     }
 
     @Test
+    void aCountIsTheServersToJudge(Sandbox box) {
+        ControlError refused = assertThrows(ControlError.class, () -> box.faults().add(
+                FaultRequest.of(FaultMatch.of().withOperationId("listCarts"), FaultEffect.of().withStatus(503)).withTimes(0)));
+        assertEquals(422, refused.status());
+    }
+
+    @Test
     void aFailedVerifyShowsItsNearMissesFieldByField(Sandbox box) throws Exception {
         call(box, "GET", "/carts", null);
         VerificationError failed = assertThrows(VerificationError.class, () -> box.requests().verify(
