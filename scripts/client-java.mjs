@@ -32,9 +32,7 @@ const constant = (v) => {
   return /^[0-9]/.test(c) ? `V_${c}` : c || 'EMPTY';
 };
 const javadoc = (text, indent = '') =>
-  text
-    ? [`${indent}/** ${text.replace(/\s+/g, ' ').replace(/\*\//g, '*&#47;').replace(/@/g, '{@literal @}')} */`]
-    : [];
+  text ? [`${indent}/** ${text.replace(/\s+/g, ' ').replace(/\*\//g, '*&#47;').replace(/@/g, '{@literal @}')} */`] : [];
 
 /** The Java type of a model type; `boxed` where it may be absent (a primitive cannot be). */
 function java(t, boxed) {

@@ -68,7 +68,10 @@ for attr, cls in [("requests", Requests), ("deliveries", Deliveries), ("snapshot
 add("x.coverage", CoverageArea)
 print("\\n".join(rows))
 `;
-  const run = spawnSync('python3', ['-c', script], { encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
+  const run = spawnSync('python3', ['-c', script], {
+    encoding: 'utf8',
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+  });
   if (run.status !== 0) throw new Error(`python3 (the Python client's method list): ${run.stderr}`);
   return ['| method | what it does |', '|---|---|', run.stdout.trim()].join('\n');
 }
@@ -76,7 +79,9 @@ print("\\n".join(rows))
 /** A Go package's exported functions and methods, one signature a line, sorted as `go doc -all` lists them. */
 function goSignatures(dir) {
   const sigs = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'))
+    .sort()) {
     const text = readFileSync(join(dir, file), 'utf8');
     for (const m of text.matchAll(/^func (\([^)]*\) )?([A-Z]\w*)(\[[^\]]*\])?\(.*\{$/gm))
       sigs.push(m[0].replace(/\s*\{$/, ''));
@@ -113,11 +118,17 @@ function javaSignatures(file, label, read) {
     const start = before.lastIndexOf('/**');
     const end = before.lastIndexOf('*/');
     if (start < 0 || end < start || !/^\s*(@\w+\s*)*$/.test(before.slice(end + 2))) return '';
-    return before.slice(start + 3, end).replace(/\n\s*\*?/g, ' ').replace(/\{@\w+ ([^}]*)\}/g, '`$1`').trim();
+    return before
+      .slice(start + 3, end)
+      .replace(/\n\s*\*?/g, ' ')
+      .replace(/\{@\w+ ([^}]*)\}/g, '`$1`')
+      .trim();
   };
   for (const m of text.matchAll(/^ {4}public (static )?([\w<>, ?]+) (\w+)\(([^)]*)\) \{$/gm)) {
     if (m[3] === 'toString') continue;
-    const said = doc(m.index).replace(/\s+/g, ' ').split(/(?<=\.)\s/)[0];
+    const said = doc(m.index)
+      .replace(/\s+/g, ' ')
+      .split(/(?<=\.)\s/)[0];
     const owner = m[1] ? `${basename(file, '.java')}.` : label;
     out.push(`| \`${owner}${m[3]}(${m[4]}) → ${m[2]}\` | ${said} |`);
   }
