@@ -5,6 +5,7 @@
 // - the image, built from the Dockerfile with VERSION, its labels read back (podman; skipped, said, without it);
 // - the Python sdist and wheel (Debian's python3-build), the wheel installed in a fresh venv, its plugin loaded;
 // - the Go module built and vetted as a copy at its tag's path (clients/go/vVERSION);
+// - the Java jar and its pom (clients/java/build.sh), a fresh project compiled and run against the jar alone;
 // - the release notes, CHANGELOG.md's section of the version.
 // The files land in release-dry/; prints the artifacts; exits 1 at the first that fails its proof.
 import { spawn, spawnSync } from 'node:child_process';
@@ -170,6 +171,39 @@ if (spawnSync('go', ['version']).status !== 0) {
   must('go', ['build', './...'], { cwd: tagPath, env });
   must('go', ['vet', './...'], { cwd: tagPath, env });
   artifacts.push({ file: `tag clients/go/v${version}`, bytes: 0, note: 'Go module, built and vetted' });
+}
+
+step('the Java jar and its pom');
+if (spawnSync('javac', ['-version']).status !== 0) {
+  if (process.env.CI)
+    fail('CI builds the Java jar: install openjdk-17-jdk-headless, junit5, libjackson2-databind-java');
+  console.log('skipped: no javac');
+} else {
+  const javaOut = join(out, 'java');
+  mkdirSync(javaOut);
+  const built = must('bash', [join(root, 'clients', 'java', 'build.sh'), 'jar'])
+    .trim()
+    .split('\n')
+    .at(-1);
+  const jar = join(javaOut, `dipswitch-${version}.jar`);
+  cpSync(join(root, 'clients', 'java', built), jar);
+  cpSync(join(root, 'clients', 'java', 'pom.xml'), join(javaOut, `dipswitch-${version}.pom`));
+  must('xmllint', ['--noout', join(javaOut, `dipswitch-${version}.pom`)]);
+  // a fresh project: its code against the jar and Jackson alone, started with the jar on its class path
+  const fresh = join(scratch, 'java-project');
+  mkdirSync(join(fresh, 'team'), { recursive: true });
+  writeFileSync(
+    join(fresh, 'team', 'Uses.java'),
+    'package team;\npublic class Uses {\n  public static void main(String[] a) {\n' +
+      '    System.out.println(dev.dipswitch.Dipswitch.VERSION + " " + dev.dipswitch.Operations.ALL.size());\n  }\n}\n',
+  );
+  const libs = ['jackson-databind', 'jackson-core', 'jackson-annotations'].map((j) => `/usr/share/java/${j}.jar`);
+  const cp = [jar, ...libs].join(':');
+  must('javac', ['-d', join(fresh, 'classes'), '-cp', cp, '--release', '17', join(fresh, 'team', 'Uses.java')]);
+  const ran = must('java', ['-cp', `${join(fresh, 'classes')}:${cp}`, 'team.Uses']).trim();
+  if (!ran.startsWith(`${version} `)) fail(`the jar says ${ran}, not ${version}`);
+  kept(jar, 'Java jar');
+  kept(join(javaOut, `dipswitch-${version}.pom`), 'its pom');
 }
 
 step(`the release notes (CHANGELOG.md's ${version})`);

@@ -1,5 +1,6 @@
 // Where this release's version is said, and whether each says package.json's (the one source): the Python
-// package (pyproject.toml and dipswitch/_version.py), the Go client's Version constant, the image's label, and the
+// package (pyproject.toml and dipswitch/_version.py), the Go client's Version constant, the Java client's pom and
+// VERSION, the image's label, and the
 // defaults of the GitHub Action and the GitLab component. `dipswitch
 // --version`, /__sim/health, the Testcontainers module's default tag and the image's label read package.json
 // themselves. `node scripts/versions.mjs [ROOT]` prints each place and exits 1 naming those that differ.
@@ -27,6 +28,17 @@ export function versionsSaid(root) {
       version: read('clients/python/src/dipswitch/_version.py', /^__version__ = "([^"]+)"$/m),
     },
     { where: 'clients/go/client.go', version: read('clients/go/client.go', /^const Version = "([^"]+)"$/m) },
+    {
+      where: 'clients/java/pom.xml',
+      version: read('clients/java/pom.xml', /<artifactId>dipswitch<\/artifactId>\s*<version>([^<]+)<\/version>/),
+    },
+    {
+      where: 'clients/java (Dipswitch.VERSION)',
+      version: read(
+        'clients/java/src/main/java/dev/dipswitch/Dipswitch.java',
+        /public static final String VERSION = "([^"]+)";/,
+      ),
+    },
     { where: 'Dockerfile (ARG VERSION, the image label)', version: read('Dockerfile', /^ARG VERSION=(\S+)$/m) },
     {
       where: "action.yml (the version input's default)",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Java client with the JDK alone and Debian's jars (junit5, libjackson2-databind-java; no Maven
 # Central here): `build.sh jar` makes build/dipswitch-VERSION.jar, `build.sh test` runs the client's own tests
-# with JUnit's console launcher (their server from the DIPSWITCH_* settings, docs/clients.md).
+# with JUnit's console launcher (their server from the DIPSWITCH_* settings, docs/clients.md), `build.sh classes`
+# compiles the client and its tests alone.
 # DIPSWITCH_JAVA_LIBS names another folder of those jars.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -29,16 +30,17 @@ case "${1:-}" in
     jar --create --file "build/dipswitch-$version.jar" -C build/classes .
     echo "build/dipswitch-$version.jar"
     ;;
-  test)
+  classes | test)
     compile build/classes "$json:$junit" src/main/java
     compile build/test-classes "build/classes:$json:$junit" src/test/java
     cp -r src/test/resources/. build/test-classes/
+    [ "$1" = test ] || exit 0
     java -Ddipswitch.clients="$(cd .. && pwd)" -cp "build/test-classes:build/classes:$json:$junit" \
       org.junit.platform.console.ConsoleLauncher --disable-banner --details=summary --disable-ansi-colors \
       --scan-classpath build/test-classes --reports-dir build/reports
     ;;
   *)
-    echo "usage: build.sh jar|test" >&2
+    echo "usage: build.sh jar|classes|test" >&2
     exit 2
     ;;
 esac

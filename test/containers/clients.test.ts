@@ -1,7 +1,8 @@
 /**
- * The Python and Go clients starting dipswitch's image themselves (DIPSWITCH_IMAGE), as a client team
- * without Node runs them: the example suites under `pytest -n 4` and `go test -race`, a docker command with no
- * daemon behind it passed over for podman, and a container removed when its test process is SIGKILLed.
+ * The Python, Go and Java clients starting dipswitch's image themselves (DIPSWITCH_IMAGE), as a client team
+ * without Node runs them: the example suites under `pytest -n 4`, `go test -race` and JUnit's parallel
+ * execution, a docker command with no daemon behind it passed over for podman, and a container removed when
+ * its test process (a Python process, a JVM) is SIGKILLed.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,10 @@ const python = ['/usr/bin/python3', 'python3'].find(
   (p) => spawnSync(p, ['-c', 'import pytest, xdist'], { encoding: 'utf8' }).status === 0,
 );
 const go = spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0;
+const java = spawnSync('javac', ['-version'], { encoding: 'utf8' }).status === 0;
+const JARS = ['jackson-databind', 'jackson-core', 'jackson-annotations', 'junit-platform-console-standalone'].map(
+  (j) => `/usr/share/java/${j}.jar`,
+);
 
 /** A `docker` that is only a command: no daemon behind it, as docker's CLI says then. */
 const noDaemon = (() => {
@@ -43,7 +48,7 @@ const env = {
 const owned = (pid: number) => podmanOk(['ps', '-a', '-q', '--filter', `label=dipswitch.owner=${pid}`]);
 
 // a test waits as long as the suite it runs may (the first `go test -race` of a cold cache builds the standard library)
-describe.skipIf(!!skipped())('the Python and Go clients with the image', { timeout: 600_000 }, () => {
+describe.skipIf(!!skipped())('the Python, Go and Java clients with the image', { timeout: 600_000 }, () => {
   it.skipIf(!python)('pytest -n 4 of the Python example against the image the plugin starts, then removed', () => {
     const examples = join(projectRoot, 'examples', 'python');
     const run = spawnSync(python!, ['-m', 'pytest', '-n', '4', '-q', '-p', 'dipswitch.pytest_plugin', '.'], {
@@ -90,6 +95,39 @@ describe.skipIf(!!skipped())('the Python and Go clients with the image', { timeo
     const url = out.trim();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     await eventually(() => owned(child.pid!) === '', 'the container to be removed', 60_000);
+    await expect(fetch(`${url}/__sim/health`)).rejects.toThrow();
+  });
+
+  it.skipIf(!java)("the Java example's suite against the image its extension starts, then removed", () => {
+    const run = spawnSync('bash', [join(projectRoot, 'examples', 'java', 'run-tests.sh')], {
+      encoding: 'utf8',
+      timeout: 600_000,
+      env,
+    });
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/anInboundSmsReachesOurWebhook\(Sandbox\) ✔/);
+    expect(run.stdout).toMatch(/passes the gate of 10%/);
+    expect(podmanOk(['ps', '-a', '-q', '--filter', 'label=dipswitch.owner'])).toBe('');
+  });
+
+  it.skipIf(!java)('a JVM SIGKILLed with its container running: the container is removed', async () => {
+    const folder = join(projectRoot, 'clients', 'java');
+    expect(spawnSync('bash', [join(folder, 'build.sh'), 'classes'], { encoding: 'utf8' }).status).toBe(0);
+    const jvm = spawn(
+      'java',
+      ['-cp', ['build/test-classes', 'build/classes', ...JARS].join(':'), 'dev.dipswitch.StartAndWait'],
+      {
+        cwd: folder,
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    jvm.stdout.on('data', (d) => (out += d));
+    const url = (await eventually(() => /started (\S+)/.exec(out)?.[1], 'the JVM to start the image', 120_000))!;
+    expect(owned(jvm.pid!)).not.toBe('');
+    jvm.kill('SIGKILL');
+    await eventually(() => owned(jvm.pid!) === '', 'the container to be removed', 60_000);
     await expect(fetch(`${url}/__sim/health`)).rejects.toThrow();
   });
 });
