@@ -46,6 +46,10 @@ if [ "${DS_RUN_WITH:-container}" = container ] && [ -z "${DS_COMMAND:-}" ]; then
 else
   if [ -n "${DS_COMMAND:-}" ]; then command="$DS_COMMAND"; else command="npx --yes dipswitch@$version"; fi
   [ -n "${DS_SCENARIOS:-}" ] && settings+=(SCENARIOS="$DS_SCENARIOS")
+  # the launch contract (docs/clients.md): where it serves is written to the ready file, whatever its log says
+  ready="$state/ready.json"
+  rm -f "$ready"
+  settings+=(READY_FILE="$ready")
   # shellcheck disable=SC2086 # the command is words, as a workflow writes it
   # (npm_command unset: a step run under `npm exec` would otherwise make the server follow that step's life)
   env -u npm_command "${settings[@]}" HOST=127.0.0.1 PORT="$port" SMPP_PORT="$smpp" nohup $command > "$log" 2>&1 < /dev/null &
@@ -60,8 +64,10 @@ deadline=$(( $(date +%s) + ${DS_WAIT_SECONDS:-60} ))
 url=""
 while :; do
   if [ -z "${cid:-}" ]; then
-    url="$(sed -n 's#.*serving \(http://[^/" ]*\)/api/v1.*#\1#p' "$log" | head -n 1)"
-    smpp="$(sed -n 's#.*SMPP: smpp://[^:]*:\([0-9]*\).*#\1#p' "$log" | head -n 1)"
+    if [ -f "$ready" ]; then
+      url="$(sed -n 's#.*"url":"\([^"]*\)".*#\1#p' "$ready")"
+      smpp="$(sed -n 's#.*"smpp_port":\([0-9]*\).*#\1#p' "$ready")"
+    fi
   else
     url="http://127.0.0.1:$port"
   fi
