@@ -83,6 +83,20 @@ const listensTo = (l: Seen, target: string): boolean => l.all || listenName(targ
 
 const failed = (error: string): Omit<Heard, 'listener'> => ({ status: null, headers: {}, body: '', error });
 
+/**
+ * What of an answer goes between instances (a notification holds 8,000 bytes): its body's first
+ * RELAYED_BODY characters and its content type, which decides how the body is read (a route callback's
+ * `text/plain` decision, a JSON one).
+ */
+function toRelay<A extends { body: string; headers: Record<string, string> }>(answer: A): A {
+  const type = answer.headers['content-type'];
+  return {
+    ...answer,
+    body: answer.body.slice(0, RELAYED_BODY),
+    headers: type === undefined ? {} : { 'content-type': type },
+  };
+}
+
 export interface ListenersOptions {
   instance: string;
   peers?: Peers;
@@ -238,9 +252,7 @@ export class Listeners {
       const status = answer.status ?? null;
       done({ status, headers: answer.headers ?? {}, body: answer.body ?? '', error: answer.error ?? null });
     } else if (!relayed) {
-      const body = (answer.body ?? '').slice(0, RELAYED_BODY);
-      const type = answer.headers?.['content-type'];
-      const headers: Record<string, string> = type === undefined ? {} : { 'content-type': type };
+      const { body, headers } = toRelay({ body: answer.body ?? '', headers: answer.headers ?? {} });
       this.tell({ kind: 'answer', account: accountId, answer: { ...answer, body, headers } });
     }
   }
@@ -278,8 +290,7 @@ export class Listeners {
       // the store away, or the delivery gone: the attempt's error in the delivery log says so
       heard = [{ listener: '', ...failed(`the delivery could not be read here (${(e as Error).message})`) }];
     }
-    const cut = heard.map((h) => ({ ...h, body: h.body.slice(0, RELAYED_BODY), headers: {} }));
-    this.tell({ kind: 'heard', relay: m.relay, to: m.from, heard: cut });
+    this.tell({ kind: 'heard', relay: m.relay, to: m.from, heard: heard.map(toRelay) });
   }
 
   private announce(accountId: string): void {

@@ -136,6 +136,35 @@ describe('dipswitch listen against two instances over one PostgreSQL database', 
     await stream.close();
   }, 60_000);
 
+  it('a route callback answered through a listener on the other instance decides the call, whatever its type', async () => {
+    const url = await pg().database();
+    const a = await instance(url, 7);
+    const b = await instance(url, 8);
+    const destination = { type: 'HTTP_ROUTE', destination: 'https://laptop.listen.invalid/route', priority: 1 };
+    expect(
+      (
+        await callAt(a.base, 'POST', '/api/v1/numbers/+13125550106/destinations', {
+          body: envelope('number_destination', destination),
+        })
+      ).status,
+    ).toBe(201);
+    const receiver = await startReceiver();
+    try {
+      await listener(a.base, 'demo-admin-key', receiver.url, ['--name', 'laptop']);
+      await heard(b.base, 1);
+      receiver.replies.push({ contentType: 'text/plain', body: 'PSTN:+13125550199' });
+      const call = await callAt(b.base, 'POST', '/__sim/inbound/call', {
+        key: null,
+        body: { to: '+13125550106', from: '+14155550123' },
+      });
+      expect(call.status).toBe(200);
+      expect(receiver.received[0]).toMatchObject({ method: 'GET', path: '/route' });
+      expect(call.body.decision).toMatchObject({ type: 'PSTN', data: '+13125550199', source: 'destination' });
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
   it('a key revoked on one instance closes its listener on the other, which exits 1', async () => {
     const url = await pg().database();
     const a = await instance(url, 7);
