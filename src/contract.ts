@@ -48,6 +48,8 @@ export interface OperationMeta<Id extends string = OperationId> {
   jsonBody: boolean;
   /** The body is multipart/form-data (document uploads). */
   multipart: boolean;
+  /** Control API (`x-jsonrpc`): a body that is no JSON-RPC message is refused as JSON-RPC refuses it. */
+  jsonRpc: boolean;
 }
 
 /** The folder that holds package.json, contract/ and fixtures/, from src/ or from dist/src/. */
@@ -138,6 +140,7 @@ export function loadContract(name: ApiName = 'openapi'): Contract<string> {
         invalidStatus: codes.includes('invalid_parameter') ? 422 : 404,
         jsonBody: 'application/json' in content,
         multipart: 'multipart/form-data' in content,
+        jsonRpc: o['x-jsonrpc'] === true,
       });
     }
   }

@@ -2,6 +2,28 @@
 
 package dipswitch
 
+// JsonrpcErrorErrorCode is a value of the control API: -32700 parse error, -32600 invalid request.
+type JsonrpcErrorErrorCode string
+
+// The values of JsonrpcErrorErrorCode.
+const (
+	JsonrpcErrorErrorCode32700 JsonrpcErrorErrorCode = -32700
+	JsonrpcErrorErrorCode32600 JsonrpcErrorErrorCode = -32600
+)
+
+// JsonrpcErrorError is a shape of the control API.
+type JsonrpcErrorError struct {
+	Code    JsonrpcErrorErrorCode `json:"code"` // -32700 parse error, -32600 invalid request.
+	Message string                `json:"message"`
+}
+
+// JsonrpcError is a shape of the control API: A JSON-RPC 2.0 error answer to a request that could not be read, so without an id.
+type JsonrpcError struct {
+	Jsonrpc string            `json:"jsonrpc"`
+	ID      any               `json:"id"`
+	Error   JsonrpcErrorError `json:"error"`
+}
+
 // ReadyFile is a shape of the control API: What `dipswitch --ready-file PATH` writes to PATH once the server listens (HTTP, and SMPP unless off), whatever its port (`--port 0` included) and log level: a launcher in any language reads it instead of the log (docs/clients.md, "The launch contract"). Written whole at once (a file beside PATH, then renamed over it), so a reader never sees part of it; removed on a clean stop.
 type ReadyFile struct {
 	URL      string `json:"url"`       // The server's base URL, e.g. http://127.0.0.1:40123 (the simulated API at `/api/v1`, the control API at `/__sim`).

@@ -889,6 +889,20 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A JSON-RPC 2.0 error answer to a request that could not be read, so without an id. */
+        readonly jsonrpc_error: {
+            /** @constant */
+            readonly jsonrpc: "2.0";
+            readonly id: null;
+            readonly error: {
+                /**
+                 * @description -32700 parse error, -32600 invalid request.
+                 * @enum {integer}
+                 */
+                readonly code: -32700 | -32600;
+                readonly message: string;
+            };
+        };
         /**
          * @description What `dipswitch --ready-file PATH` writes to PATH once the server listens (HTTP, and SMPP unless off), whatever
          *     its port (`--port 0` included) and log level: a launcher in any language reads it instead of the log
@@ -2678,8 +2692,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A body that is no JSON-RPC message, refused as JSON-RPC refuses it (`x-jsonrpc`): not JSON, -32700; JSON but not a message or a batch of them, -32600. */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["jsonrpc_error"];
+                };
+            };
             readonly 403: components["responses"]["forbidden"];
-            readonly 422: components["responses"]["unprocessable"];
         };
     };
     readonly simListen: {

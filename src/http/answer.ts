@@ -138,9 +138,24 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
   else send(call, status ?? 0, payload, text, contentType);
 }
 
+/** A body a JSON-RPC operation could not read (`x-jsonrpc`): answered as JSON-RPC (contract/sim.yaml `jsonrpc_error`). */
+export class JsonRpcRefusal extends Error {
+  constructor(
+    readonly code: -32700 | -32600,
+    readonly detail: string,
+  ) {
+    super(`${code === -32700 ? 'Parse error' : 'Invalid Request'}: ${detail}`);
+  }
+}
+
 /** The one place a failure becomes an answer. */
 export async function failStage(p: Pipeline, call: Call, err: unknown): Promise<void> {
   const invalidStatus = call.route?.meta.invalidStatus ?? 404;
+  if (err instanceof JsonRpcRefusal)
+    return answerStage(p, call, {
+      status: 400,
+      body: { jsonrpc: '2.0', id: null, error: { code: err.code, message: err.message } },
+    });
   let refusal: DomainError;
   if (err instanceof DomainError) refusal = err;
   else if (err instanceof StorageUnavailable)

@@ -8,12 +8,12 @@
 import cors from 'cors';
 import express, { type Request, type Response } from 'express';
 import { ValidationContext, type OpenAPIBackend } from 'openapi-backend';
-import { loadContract } from '../contract.js';
+import { loadContract, type OperationMeta } from '../contract.js';
 import { DomainError, invalidField } from '../domain/errors.js';
 import type { HandlerMap, SimHandlerMap } from '../handling/handler.js';
 import { controlPort } from '../handling/control_port.js';
 import type { Runtime } from '../runtime.js';
-import { answerStage, failStage } from './answer.js';
+import { answerStage, failStage, JsonRpcRefusal } from './answer.js';
 import { backend } from './backend.js';
 import { newCall, type Call } from './call.js';
 import type { AppOptions, Pipeline } from './pipeline.js';
@@ -76,6 +76,23 @@ function unreadable(p: Pipeline, err: { type?: string }, req: Request, res: Resp
   );
 }
 
+/**
+ * An operation whose body is a JSON-RPC message (`x-jsonrpc`: the MCP endpoint) refuses a body it cannot
+ * read as JSON-RPC refuses it: not JSON, -32700; not a message, -32600 (answerStage's JsonRpcRefusal).
+ */
+async function jsonRpcRefused<T>(
+  meta: OperationMeta<string>,
+  code: -32700 | -32600,
+  stage: () => T | Promise<T>,
+): Promise<T> {
+  try {
+    return await stage();
+  } catch (e) {
+    if (!meta.jsonRpc || !(e instanceof DomainError)) throw e;
+    throw new JsonRpcRefusal(code, e.errors.map((x) => x.detail).join(' '));
+  }
+}
+
 /** The handlers of both APIs, keyed by operationId (the composition root gives src/api's and src/control's). */
 export interface Handlers {
   api: HandlerMap;
@@ -120,8 +137,8 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
       let answer = await faultStage(p, call, meta);
       if (!answer) {
         authorizeStage(call, meta);
-        await parseStage(call, meta);
-        answer = await handleStage(p, call, validateStage(call, route));
+        await jsonRpcRefused(meta, -32700, () => parseStage(call, meta));
+        answer = await handleStage(p, call, await jsonRpcRefused(meta, -32600, () => validateStage(call, route)));
       }
       await answerStage(p, call, answer);
     } catch (err) {

@@ -195,6 +195,19 @@ describe('the MCP server, over stdio (dipswitch mcp) and over HTTP (/__sim/mcp)'
       expect(await junk.json()).toEqual([
         { jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' } },
       ]);
+      // a body that is not JSON, or JSON that is no message at all: JSON-RPC's errors too, not the REST envelope
+      const raw = (body: string) =>
+        fetch(`${guarded.base}/__sim/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-sim-admin-token': 'tok' },
+          body,
+        });
+      const unparsed = await raw('{"jsonrpc": "2.0", "id": 1, "method": ');
+      expect(unparsed.status).toBe(400);
+      expect(await unparsed.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+      const number = await raw('42');
+      expect(number.status).toBe(400);
+      expect(await number.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     } finally {
       await guarded.close();
     }

@@ -6,6 +6,27 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, NamedTuple, NotRequired, TypedDict
 
+JsonrpcErrorErrorCode = Literal[-32700, -32600]
+"""-32700 parse error, -32600 invalid request."""
+
+JsonrpcErrorError = TypedDict(
+    "JsonrpcErrorError",
+    {
+        "code": JsonrpcErrorErrorCode,
+        "message": str,
+    },
+)
+
+JsonrpcError = TypedDict(
+    "JsonrpcError",
+    {
+        "jsonrpc": Literal["2.0"],
+        "id": Any | None,
+        "error": JsonrpcErrorError,
+    },
+)
+"""A JSON-RPC 2.0 error answer to a request that could not be read, so without an id."""
+
 ReadyFile = TypedDict(
     "ReadyFile",
     {
