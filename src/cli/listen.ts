@@ -8,6 +8,7 @@ export interface ListenFlags {
   forwardTo: string;
   name: string;
   all?: boolean;
+  giveUp: number;
 }
 
 /** One line per delivery: time, kind, target, where it went, the local status (or why none), latency, and an answer not taken. */
@@ -24,6 +25,7 @@ export async function listen(f: ListenFlags): Promise<void> {
     forwardTo: f.forwardTo,
     name: f.name,
     all: f.all,
+    giveUpMs: f.giveUp,
     onListening: (l) => {
       cut = false;
       const what = l.all ? 'every HTTP delivery of the account' : `targets http(s)://${l.name}.listen.invalid`;

@@ -175,6 +175,12 @@ function listenCommand(root: Command): void {
         .default('default'),
     )
     .addOption(
+      new Option('--give-up <ms>', 'a server that never answered once is given up after this long (exit 1)')
+        .env('DIPSWITCH_LISTEN_GIVE_UP')
+        .argParser(wholeNumber(1))
+        .default(30_000),
+    )
+    .addOption(
       new Option('--all', 'receive every HTTP delivery of the account, whatever its target').env(
         'DIPSWITCH_LISTEN_ALL',
       ),

@@ -41,7 +41,15 @@ export interface ListenOptions {
   /** The stream was cut; it connects again after `reconnectMs` (default 1 s). */
   onCut?(why: string): void;
   reconnectMs?: number;
+  /**
+   * A server that never answered once (a URL with a typo, a host that is not up) is given up after this
+   * long, the listener stopped with the last cause (default 30 s); once connected, a cut is tried again for ever.
+   */
+  giveUpMs?: number;
 }
+
+/** How long a listener tries a server that never answered, by default. */
+export const GIVE_UP_MS = 30_000;
 
 /** One delivery as the listener forwarded it. */
 export interface Forwarded {
@@ -163,6 +171,8 @@ class Connection {
   private why: string | undefined;
   private readonly waiting: { resolve(l: ListenerShape): void; reject(e: Error): void }[] = [];
   private stop: (why: string) => void = () => undefined;
+  /** When the first try to connect was made (a server that never answered is given up). */
+  private readonly since = stopwatch();
   readonly listening: Listening;
 
   constructor(private readonly opts: ListenOptions) {
@@ -194,6 +204,11 @@ class Connection {
 
   private cut(why: string): void {
     if (this.done || this.cutting) return;
+    const giveUp = this.opts.giveUpMs ?? GIVE_UP_MS;
+    if (!this.shape && elapsedMs(this.since) >= giveUp)
+      return this.finish(
+        `${this.opts.url} did not answer within ${(giveUp / 1000).toFixed(giveUp % 1000 ? 1 : 0)} s (${why})`,
+      );
     this.cutting = true;
     this.opts.onCut?.(why);
     setTimeout(() => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { componentValidator, packageVersion, projectRoot } from '../../src/contract.js';
-import { COMMAND } from '../support/cli_process.js';
+import { COMMAND, freePort, runCliAsync } from '../support/cli_process.js';
 import { eventually } from '../support/eventually.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dipswitch-launch-'));
@@ -147,5 +147,26 @@ describe('the launch contract', () => {
     expect((await fetch(`${url}/__sim/health`)).status).toBe(200);
     process.kill(pid, 'SIGTERM');
     await eventually(() => !alive(pid), 'the server to stop');
+  });
+
+  it('dipswitch listen gives up on a URL that never answered, after --give-up, with the cause', async () => {
+    const nothing = await freePort();
+    const started = Date.now();
+    const given = await runCliAsync([
+      'listen',
+      '--url',
+      `http://127.0.0.1:${nothing}`,
+      '--key',
+      'demo-admin-key',
+      '--forward-to',
+      'http://127.0.0.1:9',
+      '--give-up',
+      '1500',
+    ]);
+    expect(given.status).toBe(1);
+    expect(given.stderr).toMatch(
+      new RegExp(`dipswitch: http://127\\.0\\.0\\.1:${nothing} did not answer within 1\\.5 s \\(connect ECONNREFUSED`),
+    );
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
