@@ -742,8 +742,9 @@ type ListenerAnswer struct {
 	ID      string            `json:"id"`
 	Status  *int              `json:"status,omitempty"` // The local receiver's status.
 	Headers map[string]string `json:"headers,omitempty"`
-	Body    *string           `json:"body,omitempty"`  // The local receiver's answer (a route callback's routing), as text.
-	Error   *string           `json:"error,omitempty"` // Why the local receiver gave no answer.
+	Body    *string           `json:"body,omitempty"`     // The local receiver's answer (a route callback's routing), as text: `dipswitch listen` sends its first 64 KB.
+	BodyCut *bool             `json:"body_cut,omitempty"` // The local answer's body was longer than what was sent of it.
+	Error   *string           `json:"error,omitempty"`    // Why the local receiver gave no answer.
 }
 
 // DeliveryList is a shape of the control API.

@@ -14,6 +14,7 @@ export interface ListenFlags {
 /** One line per delivery: time, kind, target, where it went, the local status (or why none), latency, and an answer not taken. */
 export const forwardedLine = (f: Forwarded): string =>
   `${f.at}  ${f.kind.padEnd(6)} ${f.target} -> ${f.forwarded_to}  ${f.status ?? `failed: ${f.error ?? ''}`}  ${Math.round(f.latency_ms)} ms` +
+  (f.body_cut ? '  (its body cut at 64 KB for the server)' : '') +
   (f.answer_error ? `  (the answer was not taken: ${f.answer_error}; the server retries it)` : '');
 
 export async function listen(f: ListenFlags): Promise<void> {

@@ -1440,8 +1440,10 @@ export interface components {
             readonly headers?: {
                 readonly [key: string]: string;
             };
-            /** @description The local receiver's answer (a route callback's routing), as text. */
+            /** @description The local receiver's answer (a route callback's routing), as text: `dipswitch listen` sends its first 64 KB. */
             readonly body?: string;
+            /** @description The local answer's body was longer than what was sent of it. */
+            readonly body_cut?: boolean;
             /** @description Why the local receiver gave no answer. */
             readonly error?: string;
         };

@@ -18,6 +18,14 @@ export type ListenerShape = components['schemas']['listener'];
 
 /** How long the local receiver has to answer (the server waits 10 s in all). */
 const LOCAL_TIMEOUT_MS = 5_000;
+/**
+ * Of the local answer's body, what goes back to the server: its first 64 KB, which holds any routing a route
+ * callback answers; the rest is cut (and said), so a large 2xx is taken, not refused as over the server's limit.
+ */
+export const ANSWERED_BODY = 64 * 1024;
+/** Of its headers, the first 100, each value's first 8 KB (listener_answer's bounds). */
+const ANSWERED_HEADERS = 100;
+const ANSWERED_HEADER = 8192;
 /** The local receiver, the server and its answers are reached as dipswitch reaches any receiver (a 1 MB answer at most). */
 const POLICY = new OutboundPolicy();
 /** Headers not sent on: they are the hop's own, made again for the local request. */
@@ -63,6 +71,8 @@ export interface Forwarded {
   error: string | null;
   /** Why the server did not take the answer (it then retries the delivery); null when it did. */
   answer_error: string | null;
+  /** The local answer's body was longer than ANSWERED_BODY: what went back to the server was cut. */
+  body_cut: boolean;
   latency_ms: number;
 }
 
@@ -119,12 +129,21 @@ async function forward(opts: ListenOptions, d: ListenedDelivery): Promise<Forwar
   const headers = Object.fromEntries(Object.entries(d.headers).filter(([k]) => !HOP.has(k.toLowerCase())));
   let status: number | null = null;
   let error: string | null = null;
+  let cut = false;
   let answer: ListenerAnswer;
   try {
     const sent = { method: d.method, url: to, headers, body: Buffer.from(d.body_base64, 'base64') };
     const got = await send(sent, LOCAL_TIMEOUT_MS, POLICY);
     status = got.status;
-    answer = { id: d.id, status: got.status, headers: got.headers, body: got.body };
+    cut = got.body.length > ANSWERED_BODY;
+    const kept = Object.entries(got.headers).slice(0, ANSWERED_HEADERS);
+    answer = {
+      id: d.id,
+      status: got.status,
+      headers: Object.fromEntries(kept.map(([k, v]) => [k, v.slice(0, ANSWERED_HEADER)])),
+      body: cut ? got.body.slice(0, ANSWERED_BODY) : got.body,
+      ...(cut ? { body_cut: true } : {}),
+    };
   } catch (e) {
     error = (e as Error).message;
     answer = { id: d.id, error: `${to}: ${error}`.slice(0, 2000) };
@@ -142,6 +161,7 @@ async function forward(opts: ListenOptions, d: ListenedDelivery): Promise<Forwar
     status,
     error,
     answer_error,
+    body_cut: cut,
     latency_ms,
   };
 }

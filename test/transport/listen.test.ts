@@ -93,6 +93,20 @@ describe('listeners: deliveries to a receiver on this machine', () => {
     });
   });
 
+  it('a 2xx with a 2 MiB body delivers it once: the listener sends back its first 64 KB, and says it cut', async () => {
+    await route('https://laptop.listen.invalid/sms');
+    receiver().replies.push({ status: 200, contentType: 'text/plain', body: 'x'.repeat(2 * 1024 * 1024) });
+    const { listening, forwarded } = start();
+    await listening.ready;
+    expect((await sms('a large answer')).status).toBe(200);
+    const [log] = await deliveries();
+    expect(log).toMatchObject({ outcome: 'delivered' });
+    expect(log.attempts).toEqual([expect.objectContaining({ status: 200, error: null })]);
+    await eventually(() => forwarded.length === 1, 'the forwarded delivery');
+    expect(forwarded[0]).toMatchObject({ status: 200, answer_error: null, body_cut: true });
+    expect(receiver().received).toHaveLength(1);
+  });
+
   it("the receiver's refusal is the attempt's: failed and retried, then delivered", async () => {
     await route('https://laptop.listen.invalid');
     receiver().replies.push({ status: 503 });

@@ -739,6 +739,7 @@ ListenerAnswer = TypedDict(
         "status": NotRequired[int],
         "headers": NotRequired[Dict[str, str]],
         "body": NotRequired[str],
+        "body_cut": NotRequired[bool],
         "error": NotRequired[str],
     },
 )

@@ -14,38 +14,45 @@ public record ListenerAnswer(
     /** The local receiver's status. */
     @JsonProperty("status") Integer status,
     @JsonProperty("headers") Map<String, String> headers,
-    /** The local receiver's answer (a route callback's routing), as text. */
+    /** The local receiver's answer (a route callback's routing), as text: `dipswitch listen` sends its first 64 KB. */
     @JsonProperty("body") String body,
+    /** The local answer's body was longer than what was sent of it. */
+    @JsonProperty("body_cut") Boolean bodyCut,
     /** Why the local receiver gave no answer. */
     @JsonProperty("error") String error
 ) {
     /** A ListenerAnswer of its required components, the others absent. */
     public static ListenerAnswer of(String id) {
-        return new ListenerAnswer(id, null, null, null, null);
+        return new ListenerAnswer(id, null, null, null, null, null);
     }
 
     /** This ListenerAnswer with `id` replaced. */
     public ListenerAnswer withId(String id) {
-        return new ListenerAnswer(id, status, headers, body, error);
+        return new ListenerAnswer(id, status, headers, body, bodyCut, error);
     }
 
     /** This ListenerAnswer with `status` replaced. */
     public ListenerAnswer withStatus(Integer status) {
-        return new ListenerAnswer(id, status, headers, body, error);
+        return new ListenerAnswer(id, status, headers, body, bodyCut, error);
     }
 
     /** This ListenerAnswer with `headers` replaced. */
     public ListenerAnswer withHeaders(Map<String, String> headers) {
-        return new ListenerAnswer(id, status, headers, body, error);
+        return new ListenerAnswer(id, status, headers, body, bodyCut, error);
     }
 
     /** This ListenerAnswer with `body` replaced. */
     public ListenerAnswer withBody(String body) {
-        return new ListenerAnswer(id, status, headers, body, error);
+        return new ListenerAnswer(id, status, headers, body, bodyCut, error);
+    }
+
+    /** This ListenerAnswer with `body_cut` replaced. */
+    public ListenerAnswer withBodyCut(Boolean bodyCut) {
+        return new ListenerAnswer(id, status, headers, body, bodyCut, error);
     }
 
     /** This ListenerAnswer with `error` replaced. */
     public ListenerAnswer withError(String error) {
-        return new ListenerAnswer(id, status, headers, body, error);
+        return new ListenerAnswer(id, status, headers, body, bodyCut, error);
     }
 }
