@@ -362,7 +362,9 @@ export interface paths {
          * An SMS (or MMS) arrives
          * @description A message arrives at one of the account's numbers and is handled as the spec describes (CDR, opt-out
          *     keywords, the number's auto response, its switch by protocol); answers the trace once the switch's
-         *     delivery made its first attempt, or, past 6 s, with that delivery still pending (it goes on in the background).
+         *     delivery made its first attempt, or, past 6 s, with that delivery still pending (it goes on in the background; an
+         *     attempt through a listener may take 10 s). Its outcome is waited for with `POST /__sim/deliveries/verify` and an
+         *     `outcome`: every client's `waitFor` (`deliveries.wait_for`, `Deliveries.WaitFor`, `deliveries().waitFor`) polls it.
          *     With `media_urls` it is an MMS, as `POST /__sim/inbound/mms` sends one.
          */
         readonly post: operations["simInboundSms"];

@@ -310,7 +310,7 @@ export function finishSmsTrace(
       : waiting
         ? 'no bind of the key: waiting for one'
         : pending
-          ? `pending: its first attempt is still under way and goes on in the background (GET /__sim/deliveries, id ${delivery?.data.id})`
+          ? `pending: its first attempt is still under way and goes on in the background; wait for its outcome with POST /__sim/deliveries/verify (a client's waitFor), id ${delivery?.data.id}`
           : 'delivery failed; retrying on the clock',
     status: ok ? (attempt?.status ?? null) : null,
   });

@@ -15,7 +15,7 @@ public final class Inbound {
         this.core = core;
     }
 
-    /** An SMS (or MMS) arrives: A message arrives at one of the account's numbers and is handled as the spec describes (CDR, opt-out keywords, the number's auto response, its switch by protocol); answers the trace once the switch's delivery made its first attempt, or, past 6 s, with that delivery still pending (it goes on in the background). (`POST /__sim/inbound/sms`, simInboundSms) */
+    /** An SMS (or MMS) arrives: A message arrives at one of the account's numbers and is handled as the spec describes (CDR, opt-out keywords, the number's auto response, its switch by protocol); answers the trace once the switch's delivery made its first attempt, or, past 6 s, with that delivery still pending (it goes on in the background; an attempt through a listener may take 10 s). (`POST /__sim/inbound/sms`, simInboundSms) */
     public SmsResult sms(InboundSms body) {
         return core.call(Operations.SIM_INBOUND_SMS, Map.of(), body, null, SmsResult.class);
     }
