@@ -56,7 +56,8 @@ function typeOf(schema, where) {
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   const nullable = types.includes('null');
   const real = types.filter((t) => t !== 'null');
-  if (schema.enum) {
+  // an enumeration of strings is a named type; one of numbers is its scalar (a Go string type could not hold it)
+  if (schema.enum && schema.enum.every((v) => typeof v === 'string' || v === null)) {
     const values = schema.enum.filter((v) => v !== null);
     if (!named.has(where)) named.set(where, { kind: 'enum', values, doc: oneLine(schema.description) });
     return nullable ? { union: [{ ref: where }, { scalar: 'null' }] } : { ref: where };

@@ -2,19 +2,10 @@
 
 package dipswitch
 
-// JsonrpcErrorErrorCode is a value of the control API: -32700 parse error, -32600 invalid request.
-type JsonrpcErrorErrorCode string
-
-// The values of JsonrpcErrorErrorCode.
-const (
-	JsonrpcErrorErrorCode32700 JsonrpcErrorErrorCode = -32700
-	JsonrpcErrorErrorCode32600 JsonrpcErrorErrorCode = -32600
-)
-
 // JsonrpcErrorError is a shape of the control API.
 type JsonrpcErrorError struct {
-	Code    JsonrpcErrorErrorCode `json:"code"` // -32700 parse error, -32600 invalid request.
-	Message string                `json:"message"`
+	Code    int    `json:"code"` // -32700: a parse error; -32600: an invalid request.
+	Message string `json:"message"`
 }
 
 // JsonrpcError is a shape of the control API: A JSON-RPC 2.0 error answer to a request that could not be read, so without an id.

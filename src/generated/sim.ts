@@ -898,7 +898,7 @@ export interface components {
             readonly id: null;
             readonly error: {
                 /**
-                 * @description -32700 parse error, -32600 invalid request.
+                 * @description -32700: a parse error; -32600: an invalid request.
                  * @enum {integer}
                  */
                 readonly code: -32700 | -32600;

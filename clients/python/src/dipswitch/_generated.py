@@ -6,13 +6,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, NamedTuple, NotRequired, TypedDict
 
-JsonrpcErrorErrorCode = Literal[-32700, -32600]
-"""-32700 parse error, -32600 invalid request."""
-
 JsonrpcErrorError = TypedDict(
     "JsonrpcErrorError",
     {
-        "code": JsonrpcErrorErrorCode,
+        "code": int,
         "message": str,
     },
 )

@@ -10,13 +10,13 @@ import java.util.Map;
 /** A shape of the control API. (contract/sim.yaml) */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JsonrpcErrorError(
-    /** -32700 parse error, -32600 invalid request. */
-    @JsonProperty("code") JsonrpcErrorErrorCode code,
+    /** -32700: a parse error; -32600: an invalid request. */
+    @JsonProperty("code") int code,
     @JsonProperty("message") String message
 ) {
 
     /** This JsonrpcErrorError with `code` replaced. */
-    public JsonrpcErrorError withCode(JsonrpcErrorErrorCode code) {
+    public JsonrpcErrorError withCode(int code) {
         return new JsonrpcErrorError(code, message);
     }
 
