@@ -4,9 +4,8 @@ import { MAX_TIME_MS } from '../engine/clock.js';
 import { addDuration, durationText } from '../engine/duration.js';
 import { NextTooFar } from '../engine/schedule.js';
 import type { Work } from '../engine/work.js';
-import type { SimHandlerMap } from '../handling/handler.js';
+import type { SimHandlerMap, Read } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
-import type { Read } from './read.js';
 
 /** How far `{ "next": true }` may move the clock unless `within` says otherwise. */
 const DAY_MS = 86_400_000;

@@ -8,10 +8,9 @@
 import { loadContract, readContractDocument } from '../contract.js';
 import { invalidParameter } from '../domain/errors.js';
 import { NO_ANSWER, type CoverageScope, type DeliveryList, type Tally } from '../engine/coverage.js';
-import type { SimHandlerMap } from '../handling/handler.js';
+import type { SimHandlerMap, Read } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
 import { checkAccount } from './patterns.js';
-import type { Read } from './read.js';
 
 interface Documented {
   operationId: string;

@@ -1,10 +1,9 @@
 /** Control API (contract/sim.yaml): traffic from the outside world: an inbound SMS, an inbound call, an OSR overwrite request raised. */
 import { toE164 } from '../domain/addresses.js';
 import { invalidField } from '../domain/errors.js';
-import type { SimHandlerMap } from '../handling/handler.js';
+import type { SimHandlerMap, Read } from '../handling/handler.js';
 import { finishSmsTrace, receiveSms, routeCall, type SmsInput } from '../simulation/inbound/index.js';
 import { raiseOverwriteRequest } from '../simulation/lifecycles.js';
-import type { Read } from './read.js';
 import { DELIVERY_TIMEOUT_MS } from '../engine/deliveries.js';
 import type { ControlPort } from '../handling/control_port.js';
 

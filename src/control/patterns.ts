@@ -3,11 +3,11 @@
  * verify of calls and deliveries, the journal's filters and coverage queries. A pattern that could
  * match nothing, or matches everything without saying so, is refused at its field.
  */
+import type { Read } from '../handling/handler.js';
 import { loadContract } from '../contract.js';
 import { DomainError, type ErrorInit } from '../domain/errors.js';
 import { callMatchProblems, emptinessProblems, type MatchProblem, type RoutedOperation } from '../domain/matching.js';
 import type { ControlPort } from '../handling/control_port.js';
-import type { Read } from './read.js';
 
 const routed = new Map<'v1' | 'sim', RoutedOperation[]>();
 

@@ -1,6 +1,7 @@
 /**
  * Where the platform delivers to (spec: Call data webhook, Event subscription, Bulk dip task
- * on-done actions): the target each protocol needs and the credentials each auth method needs.
+ * on-done actions): the target each protocol needs and the credentials each auth method needs; and
+ * how often a delivery that failed is tried again.
  */
 import { httpUrlProblem, sftpTargetProblem, sftpUrlProblem, type Problem } from './addresses.js';
 import type { Violation } from './switches.js';
@@ -29,3 +30,11 @@ export function targetViolations(at: string, t: Target, sftpHostAllowed = false)
   // credentials are not required (the spec marks none): a delivery without them says so in its log
   return out;
 }
+
+/**
+ * The provider's retry schedule for a delivery that failed (interface.md section 8): after 1 min,
+ * 5 min, 30 min, 2 h and 6 h on the account's clock; then it has failed for good.
+ */
+export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
+/** The wait after the last in the schedule, should a delivery be tried once more. */
+export const LAST_BACKOFF_MS = 6 * 3600_000;

@@ -23,7 +23,7 @@ import type { OutboundPolicy } from './transport/outbound.js';
 import { putStep } from './steps.js';
 import type { SmppBinds } from './transport/smpp_binds.js';
 import { redactHeaders } from './redact.js';
-import { LAST_BACKOFF_MS, RETRY_BACKOFF_MS } from '../domain/retries.js';
+import { LAST_BACKOFF_MS, RETRY_BACKOFF_MS } from '../domain/deliveries.js';
 import { outcomeOf, refusedOutcome, type Outcome, type Sent, type Transport } from './transport/attempt.js';
 import { httpAttempt } from './transport/http_attempt.js';
 import { mm4Attempt } from './transport/mm4_attempt.js';

@@ -124,6 +124,9 @@ export interface SimRequest<K extends SimOperationId> {
   body: BodyOfOp<simOperations[K]>;
 }
 
+/** What every control handler reads the state with: its call's unit of work, outside any account's lock. */
+export type Read = <T>(fn: (w: UnitOfWork) => Promise<T>) => Promise<T>;
+
 /** What a handler of the control API receives: its port to the simulator, the account the call acts on, and the request. */
 /** The account a control call acts on: its key's, or without one the Demo account (interface.md, /__sim). */
 export const actingAccount = (principal: Principal | null | undefined): string => principal?.accountId ?? DEMO_ACCOUNT;
@@ -132,7 +135,7 @@ export interface SimCtx<K extends SimOperationId> extends SimRequest<K> {
   /** What the handler may do to the simulator (never the runtime itself). */
   port: ControlPort;
   /** Reads the state in the call's unit of work. */
-  read<T>(fn: (w: UnitOfWork) => Promise<T>): Promise<T>;
+  read: Read;
   /**
    * The Work of the account the call acts on, in the call's unit of work, committed before the call
    * answers: for the operations marked `x-unit: account`, whose call's unit is that account's write.
