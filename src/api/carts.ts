@@ -122,7 +122,7 @@ export const cartHandlers = {
     body: presentOrder(assertFound(await store.orders.get(params.id), 'order', params.id)),
   }),
 
-  updateOrder: async ({ store, clock, sim, params, body }) => {
+  updateOrder: async ({ store, clock, outbox, params, body }) => {
     const row = assertFound(await store.orders.get(params.id), 'order', params.id);
     const { name, notes } = body.data;
     const updated = await store.orders.update(row, (d) => {
@@ -130,7 +130,7 @@ export const cartHandlers = {
       if (notes !== undefined) d.data.notes = notes;
       d.data.updated_at = clock.iso();
     });
-    await sim.publish('ORDER', 'order.updated', { type: 'order', data: updated.data });
+    await outbox.publish('ORDER', 'order.updated', { type: 'order', data: updated.data });
     return { status: 200, body: presentOrder(updated) };
   },
 } satisfies HandlerMap;

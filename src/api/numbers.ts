@@ -51,7 +51,7 @@ export const numberHandlers = {
     body: await presentNumber(store, await findNumber(store, params.number_id)),
   }),
 
-  updateNumber: async ({ store, clock, sim, params, body }) => {
+  updateNumber: async ({ store, clock, outbox, params, body }) => {
     const row = await findNumber(store, params.number_id);
     const { switch_id, api_key_id, auto_response_id, ...fields } = body.data;
     const bound = async (
@@ -72,7 +72,7 @@ export const numberHandlers = {
       Object.assign(d.data, fields);
       d.data.updated_at = clock.iso();
     });
-    await sim.publish('DID', 'did.updated', { type: 'did', data: updated.data });
+    await outbox.publish('DID', 'did.updated', { type: 'did', data: updated.data });
     return { status: 200, body: await presentNumber(store, updated) };
   },
 } satisfies HandlerMap;

@@ -50,7 +50,7 @@ export const overwriteRequestHandlers = {
     ),
   }),
 
-  reviewOverwriteRequest: async ({ store, clock, sim, principal, params, body }) => {
+  reviewOverwriteRequest: async ({ store, clock, outbox, principal, params, body }) => {
     const row = assertFound(
       await store.overwriteRequests.get(params.overwrite_request_id),
       'osr_overwrite_request',
@@ -62,7 +62,7 @@ export const overwriteRequestHandlers = {
       Object.assign(d.data, { review_status: review, status: STATUS_AFTER[review], updated_at: clock.iso() });
       d.reviewed_user_id = principal.user?.data.id ?? null;
     });
-    await sim.publish('OSR', 'osr.reviewed', { type: 'osr_overwrite_request', data: updated.data });
+    await outbox.publish('OSR', 'osr.reviewed', { type: 'osr_overwrite_request', data: updated.data });
     return { status: 200, body: await presentOverwrite(store, updated) };
   },
 } satisfies HandlerMap;

@@ -115,7 +115,7 @@ export const requestHandlers = {
       presentRequest,
     ),
 
-  updateRequest: async ({ store, clock, sim, params, body }) => {
+  updateRequest: async ({ store, clock, outbox, params, body }) => {
     const row = await submittedRequest(store, params.id);
     const updated = await edited({ store, clock }, row, body.data, () => {
       const status = row.data.status ?? 'NEW';
@@ -126,7 +126,7 @@ export const requestHandlers = {
         );
       }
     });
-    await sim.publish('REQUEST', 'request.updated', { type: 'request', data: updated.data });
+    await outbox.publish('REQUEST', 'request.updated', { type: 'request', data: updated.data });
     return { status: 200, body: presentRequest(updated) };
   },
 } satisfies HandlerMap;

@@ -57,7 +57,7 @@ export const inboundHandlers = {
             work,
             route: async (spec) =>
               port.deliveries.sendNow(
-                await port.work(accountId, (w) => w.sim.deliver('route', spec, { retry: false, now: true })),
+                await port.work(accountId, (w) => w.outbox.deliver('route', spec, { retry: false, now: true })),
               ),
           },
           body,

@@ -33,10 +33,10 @@ export type EffectsOf = (port: {
   store: AccountView;
   clock: Clock;
   ids: Ids;
-  deliver: SimPort['deliver'];
+  deliver: Outbox['deliver'];
 }) => ProviderEffects;
 
-export interface SimPort extends ProviderEffects {
+export interface Outbox extends ProviderEffects {
   /** A lifecycle step of `kind` for `ref`, due at `atMs` on the account's clock. */
   schedule(kind: StepKind, ref: string, atMs: number): Promise<void>;
   /**
@@ -58,7 +58,7 @@ export const DELIVERY_LOG_PER_ACCOUNT = 2_000;
 /** Shown bodies of the delivery log are cut here (the body sent is whole). */
 const SHOWN_BODY_LIMIT = 64 * 1024;
 
-export function outbox(store: AccountView, clock: Clock, ids: Ids, effects: EffectsOf): SimPort {
+export function openOutbox(store: AccountView, clock: Clock, ids: Ids, effects: EffectsOf): Outbox {
   const { accountId } = store;
   let earliest: number | null = null;
 
@@ -69,7 +69,7 @@ export function outbox(store: AccountView, clock: Clock, ids: Ids, effects: Effe
     earliest = earliest === null ? atMs : Math.min(earliest, atMs);
   };
 
-  const deliver: SimPort['deliver'] = async (kind, request, opts) => {
+  const deliver: Outbox['deliver'] = async (kind, request, opts) => {
     const now = clock.iso();
     const shown =
       request.body.length > SHOWN_BODY_LIMIT

@@ -9,7 +9,7 @@ import type { AccountView } from '../store/account_view.js';
 import type { Store, UnitOfWork, WorkScope } from '../store/store.js';
 import type { Claims } from './claims.js';
 import type { Clock, Clocks } from './clock.js';
-import { outbox, type EffectsOf, type SimPort } from './outbox.js';
+import { openOutbox, type EffectsOf, type Outbox } from './outbox.js';
 
 export interface Work {
   readonly accountId: string;
@@ -19,7 +19,7 @@ export interface Work {
   readonly ids: Ids;
   readonly random: Random;
   /** Effects (events, CDRs, deliveries, lifecycle steps): written with the work, run after its commit. */
-  readonly sim: SimPort;
+  readonly outbox: Outbox;
 }
 
 /**
@@ -52,7 +52,7 @@ interface WorkSources {
 class LazyWork implements Work {
   readonly random: Random;
   readonly store: AccountView;
-  private made: { ids?: Ids; sim?: SimPort } = {};
+  private made: { ids?: Ids; outbox?: Outbox } = {};
 
   constructor(
     private readonly sources: WorkSources,
@@ -68,13 +68,13 @@ class LazyWork implements Work {
     return (this.made.ids ??= idsAt(this.sources.ids, this.clock.ms));
   }
 
-  get sim(): SimPort {
-    return (this.made.sim ??= outbox(this.store, this.clock, this.ids, this.sources.effects));
+  get outbox(): Outbox {
+    return (this.made.outbox ??= openOutbox(this.store, this.clock, this.ids, this.sources.effects));
   }
 
   /** The earliest step the work scheduled (null: none). */
   get earliest(): number | null {
-    return this.made.sim ? this.made.sim.earliest : null;
+    return this.made.outbox ? this.made.outbox.earliest : null;
   }
 }
 

@@ -73,7 +73,7 @@ export interface ApiRequest<K extends OperationId> {
   meta: OperationMeta<string>;
 }
 
-/** What a handler of the simulated API receives: the request, and the work of the caller's account (store, clock, ids, random, sim). */
+/** What a handler of the simulated API receives: the request, and the work of the caller's account (store, clock, ids, random, outbox). */
 export interface Ctx<K extends OperationId> extends ApiRequest<K>, Work {}
 
 /**
@@ -97,8 +97,8 @@ export function handlerContext<K extends OperationId>(request: ApiRequest<K>, wo
     get ids() {
       return work.ids;
     },
-    get sim() {
-      return work.sim;
+    get outbox() {
+      return work.outbox;
     },
   };
 }

@@ -21,7 +21,11 @@ import type { UnitOfWork } from '../store/store.js';
 
 /** Schedules a new task's first step. */
 export async function startBulkDip(work: Work, row: BulkDipTaskRow): Promise<void> {
-  await work.sim.schedule('bulk_dip', row.data.id, work.clock.ms() + BULK_DIP_FIRST.afterMs(row.data.numbers.length));
+  await work.outbox.schedule(
+    'bulk_dip',
+    row.data.id,
+    work.clock.ms() + BULK_DIP_FIRST.afterMs(row.data.numbers.length),
+  );
 }
 
 /** A CDR for every dip of a task with `enable_cdr_export` (interface.md section 6). */
@@ -29,7 +33,7 @@ async function exportCdrs(work: Work, row: BulkDipTaskRow): Promise<void> {
   const kind = row.data.type;
   if (!kind) return;
   for (const n of row.data.numbers)
-    await work.sim.cdr(kind, { from: row.data.reference_id ?? row.data.id, to: n, task_id: row.data.id });
+    await work.outbox.cdr(kind, { from: row.data.reference_id ?? row.data.id, to: n, task_id: row.data.id });
 }
 
 /** Queues each on-done action: the result file POSTed, or uploaded by SFTP, with the action's auth. */
@@ -67,7 +71,7 @@ async function deliverResults(work: Work, row: BulkDipTaskRow): Promise<void> {
             body_file,
             note: authGap(action.auth_method, action.auth_identity, secret),
           };
-    await work.sim.deliver('result', request, {
+    await work.outbox.deliver('result', request, {
       retry: true,
       settle: { kind: 'bulk_dip_action', task_id: row.data.id, index: i },
     });
@@ -101,7 +105,7 @@ export async function runBulkDip(step: StepRow, work: Work): Promise<string> {
   });
   if (timed.next === 'DELIVERING') await deliverResults(work, moved);
   const after = bulkDipSteps[timed.next];
-  if (after) await work.sim.schedule('bulk_dip', row.data.id, clock.ms() + after.afterMs(row.data.numbers.length));
+  if (after) await work.outbox.schedule('bulk_dip', row.data.id, clock.ms() + after.afterMs(row.data.numbers.length));
   return `bulk dip ${from} → ${timed.next}`;
 }
 
@@ -123,7 +127,7 @@ export async function scheduleBulkDip(work: Work, row: BulkDipTaskRow, untilMs: 
     throw invalidParameter('id', `The task is ${row.data.status}; only a NEW task can be scheduled.`);
   if (untilMs < work.clock.ms()) throw invalidField('/until', "until is before the account's clock.");
   await dropSteps(work, row.data.id);
-  await work.sim.schedule('bulk_dip', row.data.id, untilMs);
+  await work.outbox.schedule('bulk_dip', row.data.id, untilMs);
   return work.store.bulkDipTasks.update(row, (d) =>
     Object.assign(d.data, { status: 'SCHEDULED', updated_at: work.clock.iso() }),
   );
@@ -135,7 +139,7 @@ export async function raiseOverwriteRequest(
   number: NumberRow,
   serviceProvider: string,
 ): Promise<OverwriteRequestRow> {
-  const { store, clock, ids, sim } = work;
+  const { store, clock, ids, outbox } = work;
   const now = clock.now();
   const expires = new Date(now.getTime() + OSR_REVIEW_WINDOW_MS);
   const row = await store.overwriteRequests.insert({
@@ -155,8 +159,8 @@ export async function raiseOverwriteRequest(
       updated_at: now.toISOString(),
     },
   });
-  await sim.schedule('osr_expire', row.data.id, expires.getTime());
-  await sim.publish('OSR', 'osr.created', { type: 'osr_overwrite_request', data: row.data });
+  await outbox.schedule('osr_expire', row.data.id, expires.getTime());
+  await outbox.publish('OSR', 'osr.created', { type: 'osr_overwrite_request', data: row.data });
   return row;
 }
 
@@ -169,7 +173,7 @@ export async function runOsrExpiry(step: StepRow, work: Work): Promise<string> {
   const stale = await work.store.overwriteRequests.update(row, (d) =>
     Object.assign(d.data, { status: 'STALE', is_stale: true, updated_at: work.clock.iso() }),
   );
-  await work.sim.publish('OSR', 'osr.stale', { type: 'osr_overwrite_request', data: stale.data });
+  await work.outbox.publish('OSR', 'osr.stale', { type: 'osr_overwrite_request', data: stale.data });
   return 'overwrite request NEW → STALE';
 }
 

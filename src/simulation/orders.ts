@@ -32,8 +32,8 @@ const moveRequest = (r: RequestRow, to: RequestStatus): RequestStatus =>
 
 /** Schedules a new order's first step and announces it. */
 export async function startOrder(work: Work, order: OrderRow): Promise<void> {
-  await work.sim.schedule('order', order.data.id, work.clock.ms() + ORDER_FIRST.afterMs(0));
-  await work.sim.publish('ORDER', 'order.created', { type: 'order', data: order.data });
+  await work.outbox.schedule('order', order.data.id, work.clock.ms() + ORDER_FIRST.afterMs(0));
+  await work.outbox.publish('ORDER', 'order.created', { type: 'order', data: order.data });
 }
 
 type NewNumbersData = components['schemas']['new_numbers_data'];
@@ -54,7 +54,7 @@ async function namedNumbers(work: Work, named: readonly string[]): Promise<Numbe
 }
 
 async function changed(work: Work, rows: NumberRow[], kind: EventKind): Promise<void> {
-  for (const n of rows) await work.sim.publish('DID', kind, presentNumber(n));
+  for (const n of rows) await work.outbox.publish('DID', kind, presentNumber(n));
 }
 
 async function newNumbers(work: Work, d: NewNumbersData): Promise<NumberRow[]> {
@@ -192,7 +192,7 @@ async function finishRequest(work: Work, r: RequestRow): Promise<RequestRow> {
     const done = await work.store.requests.update(r, (d) =>
       Object.assign(d.data, { status: moveRequest(r, 'COMPLETED'), error_code: 'OK', updated_at: now }),
     );
-    await work.sim.publish('REQUEST', 'request.completed', { type: 'request', data: done.data });
+    await work.outbox.publish('REQUEST', 'request.completed', { type: 'request', data: done.data });
     return done;
   } catch (e) {
     if (!(e instanceof RequestFailure)) throw e;
@@ -204,7 +204,7 @@ async function failRequest(work: Work, r: RequestRow, code: string): Promise<Req
   const done = await work.store.requests.update(r, (d) =>
     Object.assign(d.data, { status: moveRequest(r, 'ERROR'), error_code: code, updated_at: work.clock.iso() }),
   );
-  await work.sim.publish('REQUEST', 'request.failed', { type: 'request', data: done.data });
+  await work.outbox.publish('REQUEST', 'request.failed', { type: 'request', data: done.data });
   return done;
 }
 
@@ -218,12 +218,12 @@ async function settleOrder(work: Work, order: OrderRow): Promise<OrderRow> {
   const done = await work.store.orders.update(order, (d) =>
     Object.assign(d.data, { status, error_code: failed ? 'REQUEST_FAILED' : 'OK', updated_at: work.clock.iso() }),
   );
-  await work.sim.publish('ORDER', failed ? 'order.failed' : 'order.completed', { type: 'order', data: done.data });
+  await work.outbox.publish('ORDER', failed ? 'order.failed' : 'order.completed', { type: 'order', data: done.data });
   return done;
 }
 
 export async function runOrder(step: StepRow, work: Work): Promise<string> {
-  const { store, clock, sim } = work;
+  const { store, clock, outbox } = work;
   const order = await store.orders.get(step.data.ref);
   if (!order) return 'the order is gone';
   const timed = orderSteps[order.data.status];
@@ -239,10 +239,10 @@ export async function runOrder(step: StepRow, work: Work): Promise<string> {
       const updated = await store.requests.update(r, (d) =>
         Object.assign(d.data, { status: moveRequest(r, 'PROCESSING'), updated_at: now }),
       );
-      await sim.publish('REQUEST', 'request.updated', { type: 'request', data: updated.data });
+      await outbox.publish('REQUEST', 'request.updated', { type: 'request', data: updated.data });
     }
-    await sim.publish('ORDER', 'order.updated', { type: 'order', data: moved.data });
-    await sim.schedule('order', order.data.id, clock.ms() + ORDER_PROCESSING.afterMs(requests.length));
+    await outbox.publish('ORDER', 'order.updated', { type: 'order', data: moved.data });
+    await outbox.schedule('order', order.data.id, clock.ms() + ORDER_PROCESSING.afterMs(requests.length));
     return `order NEW → PROCESSING (${requests.length} request(s))`;
   }
   // requests in a manual stage wait (a control call moves them on); the rest finish now
@@ -285,12 +285,12 @@ export async function moveRequestTo(
     moved = await work.store.requests.update(r, (d) =>
       Object.assign(d.data, { status: to, updated_at: work.clock.iso() }),
     );
-    await work.sim.publish('REQUEST', 'request.updated', { type: 'request', data: moved.data });
+    await work.outbox.publish('REQUEST', 'request.updated', { type: 'request', data: moved.data });
   }
   if (order?.data.status === 'PROCESSING') {
     // back in the queue: the order finishes it after a processing time, as it would have
     if (to === 'PROCESSING')
-      await work.sim.schedule('order', order.data.id, work.clock.ms() + ORDER_PROCESSING.afterMs(1));
+      await work.outbox.schedule('order', order.data.id, work.clock.ms() + ORDER_PROCESSING.afterMs(1));
     await settleOrder(work, order);
   }
   return (await work.store.requests.get(r.data.id)) ?? moved;
@@ -307,7 +307,7 @@ export async function moveOrderTo(work: Work, order: OrderRow, to: OrderStatus):
       const moved = await work.store.requests.update(r, (d) =>
         Object.assign(d.data, { status: moveRequest(r, to), updated_at: work.clock.iso() }),
       );
-      await work.sim.publish('REQUEST', 'request.updated', { type: 'request', data: moved.data });
+      await work.outbox.publish('REQUEST', 'request.updated', { type: 'request', data: moved.data });
     }
     const moved = await work.store.orders.update(order, (d) =>
       Object.assign(d.data, { status: to, updated_at: work.clock.iso() }),
@@ -315,8 +315,8 @@ export async function moveOrderTo(work: Work, order: OrderRow, to: OrderStatus):
     // the step that was to start it must not finish it early
     await dropSteps(work, order.data.id);
     if (to === 'PROCESSING')
-      await work.sim.schedule('order', order.data.id, work.clock.ms() + ORDER_PROCESSING.afterMs(requests.length));
-    await work.sim.publish('ORDER', 'order.updated', { type: 'order', data: moved.data });
+      await work.outbox.schedule('order', order.data.id, work.clock.ms() + ORDER_PROCESSING.afterMs(requests.length));
+    await work.outbox.publish('ORDER', 'order.updated', { type: 'order', data: moved.data });
     return moved;
   }
   // COMPLETED or ERROR from PROCESSING: every unfinished request is finished (or failed) now

@@ -32,9 +32,9 @@ async function brandOf(work: Work, tcr: string): Promise<BrandRow> {
 }
 
 const brandEvent = (work: Work, kind: EventKind, b: BrandRow) =>
-  work.sim.publish('CSP_BRAND', kind, { type: 'csp_brand', data: b.data });
+  work.outbox.publish('CSP_BRAND', kind, { type: 'csp_brand', data: b.data });
 const campaignEvent = (work: Work, kind: EventKind, c: CampaignRow) =>
-  work.sim.publish('CSP_CAMPAIGN', kind, { type: 'csp_campaign', data: c.data });
+  work.outbox.publish('CSP_CAMPAIGN', kind, { type: 'csp_campaign', data: c.data });
 
 type Of<T extends RegistryRequest['type']> = Extract<RegistryRequest, { type: T }>;
 /** One registry request's effect on the account, by type. */
@@ -60,7 +60,7 @@ const registerBrand: Apply<'REGISTER_BRAND'> = async (work, r) => {
       updated_at: now,
     },
   });
-  await work.sim.schedule('registry', brand.data.id, clock.ms() + REGISTRY_REVIEW_MS);
+  await work.outbox.schedule('registry', brand.data.id, clock.ms() + REGISTRY_REVIEW_MS);
   return brandEvent(work, 'brand.registered', brand);
 };
 
@@ -128,7 +128,7 @@ const registerCampaign: Apply<'REGISTER_CAMPAIGN'> = async (work, r) => {
     shared_with: [],
     data,
   });
-  await work.sim.schedule('registry', campaign.data.id, clock.ms() + REGISTRY_REVIEW_MS);
+  await work.outbox.schedule('registry', campaign.data.id, clock.ms() + REGISTRY_REVIEW_MS);
   return campaignEvent(work, 'campaign.registered', campaign);
 };
 

@@ -88,7 +88,7 @@ async function submit(deps: SmppDeps, bind: Bound, pdu: PDU): Promise<{ status: 
     const submitted = w.clock.iso();
     const receipt = async (state: 'DELIVRD' | 'ENROUTE', atMs: number) => {
       const text = receiptText(id, submitted, new Date(atMs).toISOString(), textOf(pdu), state);
-      await w.sim.deliver(
+      await w.outbox.deliver(
         'dlr',
         {
           method: 'SMPP',

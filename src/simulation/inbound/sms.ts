@@ -76,7 +76,7 @@ export async function receiveSms(work: Work, input: SmsInput): Promise<SmsOutcom
 }
 
 async function sendCdr(a: Arrival): Promise<void> {
-  const sent = await a.work.sim.cdr(a.kind === 'mms' ? 'MMS' : 'SMS', {
+  const sent = await a.work.outbox.cdr(a.kind === 'mms' ? 'MMS' : 'SMS', {
     from: a.from,
     to: a.number.data.number,
     message_id: a.message.id,
@@ -189,7 +189,7 @@ const SWITCH_ROUTES: Partial<Record<string, SwitchRoute>> = {
 const MMS_ONLY = new Set(['MM4', 'SFTP']);
 
 async function toHttp(a: Arrival, sw: SwitchRow, delivered: Record<string, unknown>, dlrOnSent: boolean) {
-  const row = await a.work.sim.deliver(a.kind, switchRequest(sw, a.kind, delivered), { retry: true });
+  const row = await a.work.outbox.deliver(a.kind, switchRequest(sw, a.kind, delivered), { retry: true });
   const dlr = dlrOnSent ? { from: a.number.data.number, to: a.from, text: `DLR ${a.message.id}: DELIVERED` } : null;
   a.outcome.switchDelivery = { id: row.data.id, protocol: 'HTTP', dlr };
 }
@@ -217,7 +217,7 @@ async function toSmpp(a: Arrival, sw: SwitchRow, delivered: Record<string, unkno
     body: a.input.text,
     smpp: message,
   };
-  const row = await a.work.sim.deliver(a.kind, request, { retry: true });
+  const row = await a.work.outbox.deliver(a.kind, request, { retry: true });
   a.outcome.trace.push({ step: 'smpp', detail: `queued for an SMPP bind of system id ${systemId}` });
   const dlr = dlrOnSent ? { from: a.number.data.number, to: a.from, text: `DLR ${a.message.id}: DELIVERED` } : null;
   a.outcome.switchDelivery = { id: row.data.id, protocol: 'SMPP', dlr };
@@ -239,7 +239,7 @@ async function toMm4(a: Arrival, sw: SwitchRow, delivered: Record<string, unknow
     display_name: sw.data.mms_name ?? null,
   };
   const request = { method: 'MM4' as const, url: message.url, headers: {}, body: a.input.text, mm4: message };
-  const row = await a.work.sim.deliver(a.kind, request, { retry: true });
+  const row = await a.work.outbox.deliver(a.kind, request, { retry: true });
   a.outcome.switchDelivery = { id: row.data.id, protocol: 'MM4', dlr: null };
 }
 
@@ -256,7 +256,7 @@ async function toSftp(a: Arrival, sw: SwitchRow, delivered: Record<string, unkno
     ...(rendered.compose ? { compose: rendered.compose } : {}),
     sftp: { ...login, filename: `mms-${a.message.id}.${extensionOf(sw.data.mms_message_format)}` },
   };
-  const row = await a.work.sim.deliver(a.kind, request, { retry: true });
+  const row = await a.work.outbox.deliver(a.kind, request, { retry: true });
   a.outcome.switchDelivery = { id: row.data.id, protocol: 'SFTP', dlr: null };
 }
 
@@ -268,7 +268,7 @@ async function toChat(a: Arrival, delivered: Record<string, unknown>) {
   const { store, clock } = a.work;
   const body = JSON.stringify({ type: a.kind, data: delivered });
   const request = { method: 'CHAT' as const, url: 'chat://platform', headers: {}, body };
-  const row = await a.work.sim.deliver(a.kind, request, { retry: false, now: true });
+  const row = await a.work.outbox.deliver(a.kind, request, { retry: false, now: true });
   await store.deliveries.update(row, (d) => {
     d.data.attempts.push({ at: clock.iso(), status: null, error: null, duration_ms: 0 });
     d.data.outcome = 'delivered';
