@@ -40,7 +40,7 @@ import type { SmppHooks } from './engine/transport/smpp_hooks.js';
 import { SmppBinds, type Bound } from './engine/transport/smpp_binds.js';
 import { smppHooks } from './simulation/smpp.js';
 import { runners } from './simulation/simulation.js';
-import { settleDelivery } from './simulation/lifecycles.js';
+import { settleDelivery } from './simulation/bulk_dips.js';
 import { providerEffects } from './simulation/outbound.js';
 import { fixtureState } from './store/fixtures.js';
 import type { MessageIdForm } from './domain/smpp_addresses.js';

@@ -8,7 +8,7 @@ import type { Violation } from '../domain/switches.js';
 import { assertFound, assertNoViolations } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
-import { startBulkDip } from '../simulation/lifecycles.js';
+import { startBulkDip } from '../simulation/bulk_dips.js';
 import type { BulkDipTaskRow } from '../domain/rows.js';
 
 const present = (row: BulkDipTaskRow) => ({ data: row.data, type: 'bulk_dip_task' as const });

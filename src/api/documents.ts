@@ -3,7 +3,7 @@
  * as multipart on a cart request or a submitted request; GET returns the record, never the file.
  * The file is written (fsynced) before its record is committed, and removed again if the record is not.
  */
-import { DOCUMENT_EDITABLE } from '../domain/lifecycles.js';
+import { DOCUMENT_EDITABLE } from '../domain/transitions.js';
 import { assertFound, invalidField, invalidParameter } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import type { Upload } from '../handling/upload.js';

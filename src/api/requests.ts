@@ -2,7 +2,7 @@
  * Cart requests and submitted requests (spec: Resources > Request; Endpoints > Cart requests;
  * interface.md section 6: the type-specific fields travel in the request's own `data`).
  */
-import { DOCUMENT_EDITABLE } from '../domain/lifecycles.js';
+import { DOCUMENT_EDITABLE } from '../domain/transitions.js';
 import { dataSchemaOf } from '../domain/requests.js';
 import { componentValidator } from '../contract.js';
 import { assertFound, invalidField } from '../domain/errors.js';

@@ -3,7 +3,7 @@ import { toE164 } from '../domain/addresses.js';
 import { invalidField } from '../domain/errors.js';
 import type { SimHandlerMap, Read } from '../handling/handler.js';
 import { finishSmsTrace, receiveSms, routeCall, type SmsInput } from '../simulation/inbound/index.js';
-import { raiseOverwriteRequest } from '../simulation/lifecycles.js';
+import { raiseOverwriteRequest } from '../simulation/overwrites.js';
 import { DELIVERY_TIMEOUT_MS } from '../engine/deliveries.js';
 import type { ControlPort } from '../handling/control_port.js';
 

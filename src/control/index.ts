@@ -10,7 +10,7 @@ import { clockHandlers } from './clock.js';
 import { faultHandlers } from './faults.js';
 import { inboundHandlers } from './inbound.js';
 import { journalHandlers } from './journal.js';
-import { lifecycleHandlers } from './lifecycles.js';
+import { stateHandlers } from './states.js';
 import { metaHandlers } from './meta.js';
 import { snapshotHandlers } from './snapshots.js';
 import { verifyHandlers } from './verify.js';
@@ -26,7 +26,7 @@ export const simHandlers: SimHandlerMap = {
   ...journalHandlers,
   ...snapshotHandlers,
   ...inboundHandlers,
-  ...lifecycleHandlers,
+  ...stateHandlers,
   ...verifyHandlers,
   ...coverageHandlers,
   ...agentHandlers,

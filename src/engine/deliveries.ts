@@ -48,7 +48,7 @@ export type Settled = (w: UnitOfWork, row: DeliveryRow, delivered: boolean) => P
 export interface DeliveryWorkerOptions {
   /** The one runner of units of work. */
   units: Units;
-  /** Registered by the simulation (src/simulation/lifecycles.ts settleDelivery); nothing by default. */
+  /** Registered by the simulation (src/simulation/bulk_dips.ts settleDelivery); nothing by default. */
   settled?: Settled;
   /** Counts each attempt by protocol, kind and outcome. */
   metrics?: Pick<Metrics, 'attempt'>;

@@ -447,7 +447,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Move an order
-         * @description To any status its table allows (src/domain/lifecycles.ts): NEW to CANCELLED (its requests with it), PROCESSING to COMPLETED (its requests finished now, as the clock would) or ERROR (its unfinished requests fail with SIMULATED_FAILURE). Others answer 422.
+         * @description To any status its table allows (src/domain/transitions.ts): NEW to CANCELLED (its requests with it), PROCESSING to COMPLETED (its requests finished now, as the clock would) or ERROR (its unfinished requests fail with SIMULATED_FAILURE). Others answer 422.
          */
         readonly post: operations["simMoveOrder"];
         readonly delete?: never;

@@ -90,7 +90,7 @@ export function columnsOf(task: Task): string[] {
     case 'MCL':
       return ['number', 'carrier', 'messaging_provider', 'line_type'];
     case null:
-      // a task without a type fails before any dip (src/simulation/lifecycles.ts)
+      // a task without a type fails before any dip (src/simulation/bulk_dips.ts)
       return ['number'];
   }
 }

@@ -15,7 +15,7 @@ import {
   requestTransitions,
   type OrderStatus,
   type RequestStatus,
-} from '../domain/lifecycles.js';
+} from '../domain/transitions.js';
 import type { components } from '../generated/api.js';
 import { invalidField } from '../domain/errors.js';
 import type { Draft, NumberRow, OrderRow, RequestRow, StepRow } from '../domain/rows.js';

@@ -20,7 +20,7 @@ public final class States {
         return core.call(Operations.SIM_RAISE_OVERWRITE, Map.of(), body, null, RecordEnvelope.class);
     }
 
-    /** Move an order: To any status its table allows (src/domain/lifecycles.ts): NEW to CANCELLED (its requests with it), PROCESSING to COMPLETED (its requests finished now, as the clock would) or ERROR (its unfinished requests fail with SIMULATED_FAILURE). (`POST /__sim/orders/{id}/status`, simMoveOrder) */
+    /** Move an order: To any status its table allows (src/domain/transitions.ts): NEW to CANCELLED (its requests with it), PROCESSING to COMPLETED (its requests finished now, as the clock would) or ERROR (its unfinished requests fail with SIMULATED_FAILURE). (`POST /__sim/orders/{id}/status`, simMoveOrder) */
     public RecordEnvelope moveOrder(String id, StatusMove body) {
         return core.call(Operations.SIM_MOVE_ORDER, Map.of("id", id), body, null, RecordEnvelope.class);
     }

@@ -1,4 +1,4 @@
-/** The lifecycle tables (src/domain/lifecycles.ts): moves, terminal states, timed steps. */
+/** The lifecycle tables (src/domain/transitions.ts): moves, terminal states, timed steps. */
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract.js';
 import {
@@ -10,7 +10,7 @@ import {
   orderSteps,
   orderTransitions,
   requestTransitions,
-} from '../../src/domain/lifecycles.js';
+} from '../../src/domain/transitions.js';
 
 const enumOf = (name: string): string[] =>
   (loadContract().document as { components: { schemas: Record<string, { enum?: string[] }> } }).components.schemas[name]

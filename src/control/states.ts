@@ -1,11 +1,11 @@
 /** Control API (contract/sim.yaml): states on demand: orders, requests and bulk dip tasks moved by hand, by their tables. */
 import { invalidField, notFound } from '../domain/errors.js';
-import type { OrderStatus } from '../domain/lifecycles.js';
+import type { OrderStatus } from '../domain/transitions.js';
 import { MAX_TIME_MS } from '../engine/clock.js';
 import type { Work } from '../engine/work.js';
 import type { ControlPort } from '../handling/control_port.js';
 import type { SimHandlerMap } from '../handling/handler.js';
-import { abortBulkDip, scheduleBulkDip } from '../simulation/lifecycles.js';
+import { abortBulkDip, scheduleBulkDip } from '../simulation/bulk_dips.js';
 import { moveOrderTo, moveRequestTo } from '../simulation/orders.js';
 
 /**
@@ -16,7 +16,7 @@ function runDueOnceDurable(port: ControlPort, w: Work): void {
   w.store.afterCommit(async () => void (await port.scheduler.runDue(w.accountId)));
 }
 
-export const lifecycleHandlers = {
+export const stateHandlers = {
   simMoveOrder: async ({ port, work, params, body }) => {
     const w = await work();
     const row = await w.store.orders.get(params.id);

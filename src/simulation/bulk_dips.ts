@@ -1,18 +1,12 @@
 /**
- * The runners of the bulk dip and OSR lifecycles: each due step moves the record along its table
- * (src/domain/lifecycles.ts) and does what entering the new status means.
+ * The bulk dip lifecycle's runners: each due step moves a task along its table (src/domain/transitions.ts)
+ * and does what entering the new status means; a task scheduled or aborted by hand; and what a settled
+ * delivery of its on-done actions means to it.
  */
 import { invalidField, invalidParameter } from '../domain/errors.js';
 import { dropSteps } from './orders.js';
-import { BULK_DIP_FIRST, bulkDipSteps, MAGIC, OSR_REVIEW_WINDOW_MS } from '../domain/lifecycles.js';
-import type {
-  BulkDipTaskRow,
-  DeliveryRow,
-  NumberRow,
-  OutboundSpec,
-  OverwriteRequestRow,
-  StepRow,
-} from '../domain/rows.js';
+import { BULK_DIP_FIRST, bulkDipSteps, MAGIC } from '../domain/transitions.js';
+import type { BulkDipTaskRow, DeliveryRow, OutboundSpec, StepRow } from '../domain/rows.js';
 import { resultFile, runDips } from './dips.js';
 import { authGap, authHeader, sftpLogin } from './outbound.js';
 import type { Work } from '../engine/work.js';
@@ -131,50 +125,6 @@ export async function scheduleBulkDip(work: Work, row: BulkDipTaskRow, untilMs: 
   return work.store.bulkDipTasks.update(row, (d) =>
     Object.assign(d.data, { status: 'SCHEDULED', updated_at: work.clock.iso() }),
   );
-}
-
-/** Raises an OSR overwrite request for one of the account's numbers (control API). */
-export async function raiseOverwriteRequest(
-  work: Work,
-  number: NumberRow,
-  serviceProvider: string,
-): Promise<OverwriteRequestRow> {
-  const { store, clock, ids, outbox } = work;
-  const now = clock.now();
-  const expires = new Date(now.getTime() + OSR_REVIEW_WINDOW_MS);
-  const row = await store.overwriteRequests.insert({
-    number_id: number.data.id,
-    service_provider: serviceProvider,
-    reviewed_user_id: null,
-    data: {
-      id: ids.ulid(),
-      tn: number.data.number,
-      activation: now.toISOString(),
-      expires_at: expires.toISOString(),
-      is_stale: false,
-      status: 'NEW',
-      review_status: 'NONE',
-      error_code: 'OK',
-      inserted_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    },
-  });
-  await outbox.schedule('osr_expire', row.data.id, expires.getTime());
-  await outbox.publish('OSR', 'osr.created', { type: 'osr_overwrite_request', data: row.data });
-  return row;
-}
-
-/** Past `expires_at` unreviewed, a request goes STALE. */
-export async function runOsrExpiry(step: StepRow, work: Work): Promise<string> {
-  const row = await work.store.overwriteRequests.get(step.data.ref);
-  if (!row) return 'the overwrite request is gone';
-  if (row.data.status !== 'NEW' || row.data.review_status !== 'NONE')
-    return `overwrite request already ${row.data.status}`;
-  const stale = await work.store.overwriteRequests.update(row, (d) =>
-    Object.assign(d.data, { status: 'STALE', is_stale: true, updated_at: work.clock.iso() }),
-  );
-  await work.outbox.publish('OSR', 'osr.stale', { type: 'osr_overwrite_request', data: stale.data });
-  return 'overwrite request NEW → STALE';
 }
 
 /**
