@@ -11,6 +11,7 @@ import type { SimHandlerMap } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
 import { pathHolds } from '../domain/matching.js';
 import { checkCallPattern, checkDeliveryPattern } from './patterns.js';
+import { parseJson } from '../domain/json.js';
 
 /** The newest calls a verification looks at (each journal page holds at most 1,000). */
 const SCANNED_CALLS = 10_000;
@@ -57,13 +58,10 @@ type DeliveryPattern = NonNullable<Parameters<SimHandlerMap['simVerifyDeliveries
 type Delivery = DeliveryRow['data'];
 
 /** A delivery's body as JSON when it is JSON, else its text. */
+// a body that is not JSON is compared as its text
 const bodyOf = (d: Delivery): unknown => {
-  try {
-    return JSON.parse(d.body) as unknown;
-  } catch {
-    // a body that is not JSON is compared as its text
-    return d.body;
-  }
+  const parsed = parseJson(d.body);
+  return parsed === undefined ? d.body : parsed;
 };
 
 /** The checks of a delivery pattern, one per field it names. */

@@ -10,6 +10,7 @@ import type { Units } from './work.js';
 import type { FaultRule, JournalEntry, Tally, TallyShelf } from '../store/shared.js';
 import type { Faults } from './faults.js';
 import type { Journal } from './journal.js';
+import { parseJson } from '../domain/json.js';
 
 export type { KeptTally, Tally, TallyShelf } from '../store/shared.js';
 
@@ -30,12 +31,8 @@ function kindOf(row: DeliveryRow, list: DeliveryList): string | undefined {
   if (list === 'formats') return row.data.kind === 'sms' || row.data.kind === 'mms' ? row.request.format : undefined;
   if ((list === 'events') !== (row.data.kind === 'event') || (list === 'cdrs') !== (row.data.kind === 'cdr'))
     return undefined;
-  try {
-    return (JSON.parse(row.request.body) as { data?: { kind?: string } }).data?.kind;
-  } catch {
-    // a body that is not JSON names no kind: counted in no list
-    return undefined;
-  }
+  // a body that is not JSON names no kind: counted in no list
+  return (parseJson(row.request.body) as { data?: { kind?: string } } | undefined)?.data?.kind;
 }
 
 /** What a call or an attempt that had no answer (a dropped connection) is counted under. */

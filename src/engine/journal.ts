@@ -17,6 +17,7 @@ import {
   type Kept,
   type JournalApi,
 } from '../store/shared.js';
+import { parseJson } from '../domain/json.js';
 
 export type { JournalEntry, JournalFilter, JournalLog, JournalScope, Kept, JournalApi } from '../store/shared.js';
 
@@ -71,12 +72,9 @@ function shown(body: unknown): unknown {
   if (Buffer.isBuffer(body)) return shown(body.toString('utf8'));
   if (typeof body !== 'string') return redactBody(body);
   if (body === '') return null;
-  try {
-    return redactBody(JSON.parse(body));
-  } catch {
-    // not JSON (or cut): the secret fields are found in the text itself
-    return redactText(body);
-  }
+  const parsed = parseJson(body);
+  // not JSON (or cut): the secret fields are found in the text itself
+  return parsed === undefined ? redactText(body) : redactBody(parsed);
 }
 
 /** A kept call as the control API shows it, bodies parsed and redacted. */

@@ -9,6 +9,7 @@
 import { DomainError } from '../domain/errors.js';
 import type { components } from '../generated/sim.js';
 import type { Peers } from '../store/store.js';
+import { parseJson } from '../domain/json.js';
 
 /** Listeners one account may have connected, over every instance. */
 export const LISTENERS_PER_ACCOUNT = 5;
@@ -258,13 +259,9 @@ export class Listeners {
   }
 
   private heard(payload: string): void {
-    let m: Message;
-    try {
-      m = JSON.parse(payload) as Message;
-    } catch {
-      // not a message of this version: ignored, as the peers channel ignores one that is not JSON
-      return;
-    }
+    const m = parseJson(payload) as Message | undefined;
+    // not a message of this version: ignored, as the peers channel ignores one that is not JSON
+    if (m === undefined) return;
     if (m.kind === 'present') {
       const accounts = this.remote.get(m.instance) ?? new Map<string, { at: number; listeners: Seen[] }>();
       accounts.set(m.account, { at: this.opts.wall(), listeners: m.listeners });

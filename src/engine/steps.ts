@@ -1,4 +1,7 @@
-/** The one place a step row is made: what the scheduler runs, when, and for which record. */
+/**
+ * A step row put on an account's schedule from a unit of work (the delivery worker's retries): what the
+ * scheduler runs, when, and for which record. A Work schedules its own through its outbox (outbox.ts `schedule`).
+ */
 import type { StepKind } from '../domain/rows.js';
 import type { UnitOfWork } from '../store/store.js';
 

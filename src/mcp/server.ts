@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { loadContract, packageVersion, projectRoot } from '../contract.js';
 import { argumentProblem, requestOf, tools } from './tools.js';
+import { parseJson } from '../domain/json.js';
 
 /** The dipswitch the tools call, and as whom. */
 export interface McpTarget {
@@ -89,13 +90,12 @@ function resources(): Resource[] {
 
 /** The text of a refusal: its status, its errors' details (or message), then the answer's body as it came. */
 export function refusalText(status: number, body: string): string {
-  let said: string[] = [];
-  try {
-    const parsed = JSON.parse(body) as { errors?: { detail?: string; code?: string }[]; message?: string };
-    said = [...(parsed.errors ?? []).map((e) => e.detail ?? e.code ?? ''), ...(parsed.message ? [parsed.message] : [])];
-  } catch {
-    // not JSON: the body says it all
-  }
+  // not JSON: the body says it all
+  const parsed = parseJson(body) as { errors?: { detail?: string; code?: string }[]; message?: string } | undefined;
+  const said = [
+    ...(parsed?.errors ?? []).map((e) => e.detail ?? e.code ?? ''),
+    ...(parsed?.message ? [parsed.message] : []),
+  ];
   return [`HTTP ${status}${said.length ? `: ${said.join(' ')}` : ''}`, body].join('\n');
 }
 

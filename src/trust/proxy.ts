@@ -9,6 +9,7 @@ import type { Logger } from '../deps.js';
 import { contractPath } from '../contract.js';
 import type { Recorder } from './recording.js';
 import type { Shadow } from './shadow.js';
+import { parseJson } from '../domain/json.js';
 
 export interface Violation {
   at: string;
@@ -96,13 +97,9 @@ function prismInput(
   const isJson = String(req.headers['content-type'] ?? '').includes('json');
   let body: unknown = raw.length ? raw.toString('utf8') : undefined;
   let json: unknown;
-  if (isJson && raw.length) {
-    try {
-      body = json = JSON.parse(raw.toString('utf8'));
-    } catch {
-      // forwarded as it came; prism reports what is wrong with it
-    }
-  }
+  // a body that is not JSON is forwarded as it came; prism reports what is wrong with it
+  if (isJson && raw.length) json = parseJson(raw.toString('utf8'));
+  if (json !== undefined) body = json;
   const headers = Object.fromEntries(
     Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
   );
@@ -125,13 +122,8 @@ function prismInput(
 
 /** An answer's body as JSON: prism gives it parsed, or as the text it could not parse. */
 function answerJson(body: unknown): unknown {
-  if (typeof body !== 'string') return body;
-  try {
-    return JSON.parse(body);
-  } catch {
-    // an answer that is not JSON has no JSON to check
-    return undefined;
-  }
+  // an answer that is not JSON has no JSON to check
+  return typeof body === 'string' ? parseJson(body) : body;
 }
 
 const NO_SHADOW = {

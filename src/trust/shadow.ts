@@ -13,6 +13,7 @@ import { buildServer, listen } from '../server.js';
 import type { DbData } from '../domain/rows.js';
 import type { Runtime } from '../runtime.js';
 import { Parity } from './parity.js';
+import { parseJson } from '../domain/json.js';
 
 /** Calls waiting for the shadow at most; past this, calls are counted as not compared (docs/running.md, "Reference: bounds"). */
 export const SHADOW_BACKLOG = 1_000;
@@ -31,14 +32,8 @@ export interface ShadowCall {
 /** A token that may be an id or a cursor: uuids, ulids, base64url cursors. */
 const TOKEN = /[A-Za-z0-9_-]{20,}/g;
 
-const parsed = (text: string): unknown => {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    // an answer that is not JSON is compared as none
-    return undefined;
-  }
-};
+// an answer that is not JSON is compared as none
+const parsed = (text: string): unknown => (text ? parseJson(text) : undefined);
 
 export class Shadow {
   readonly parity = new Parity();

@@ -8,6 +8,7 @@ import type { OutboundResponse } from '../../engine/transport/http_client.js';
 import { authGap, authHeader } from '../outbound.js';
 import type { Work } from '../../engine/work.js';
 import { findNumber, type TraceStep } from './common.js';
+import { parseJson } from '../../domain/json.js';
 
 export interface CallDecision {
   type: string;
@@ -28,14 +29,10 @@ export function parseRouteReply(status: number, contentType: string, body: strin
     return i > 0 ? { type: body.slice(0, i).trim().toUpperCase(), data: body.slice(i + 1).trim() } : skip;
   }
   if (type === 'application/json') {
-    try {
-      const json = JSON.parse(body) as { type?: string; data?: { type?: string; data?: unknown } };
-      if (json.type !== 'http_route_response' || typeof json.data?.type !== 'string') return skip;
-      return { type: json.data.type.toUpperCase(), data: String(json.data.data ?? '') };
-    } catch {
-      // an answer that is not JSON says no route: the call goes on as if none came
-      return skip;
-    }
+    // an answer that is not JSON says no route: the call goes on as if none came
+    const json = parseJson(body) as { type?: string; data?: { type?: string; data?: unknown } } | undefined;
+    if (json?.type !== 'http_route_response' || typeof json.data?.type !== 'string') return skip;
+    return { type: json.data.type.toUpperCase(), data: String(json.data.data ?? '') };
   }
   return skip;
 }

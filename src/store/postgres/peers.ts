@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Logger as FullLogger } from '../../deps.js';
 import { type PeerTopic, type Peers } from '../store.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
+import { parseJson } from '../../domain/json.js';
 
 /** The store only warns. */
 type Logger = Pick<FullLogger, 'warn'>;
@@ -131,13 +132,10 @@ export class PgPeers implements Peers {
   }
 
   private heard(text: string): void {
-    let message: { from?: string; topic?: PeerTopic; payload?: string; echo?: number; ack?: string };
-    try {
-      message = JSON.parse(text) as typeof message;
-    } catch {
-      // a notification that is not JSON is no peer's: ignored
-      return;
-    }
+    const message = parseJson(text) as
+      { from?: string; topic?: PeerTopic; payload?: string; echo?: number; ack?: string } | undefined;
+    // a notification that is not JSON is no peer's: ignored
+    if (message === undefined) return;
     const { from, echo, ack } = message;
     if (ack !== undefined) {
       if (ack === this.instance && from && echo !== undefined) this.echoes.get(echo)?.acked(from);
