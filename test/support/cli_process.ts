@@ -38,6 +38,8 @@ export interface Running {
   child: ChildProcess;
   /** Everything written to standard output so far. */
   out(): string;
+  /** Everything written to standard error so far. */
+  err(): string;
   /** The JSON log lines so far. */
   lines(): Record<string, unknown>[];
   stop(): Promise<void>;
@@ -70,6 +72,7 @@ export async function startCli(
     child,
     base,
     out: () => out,
+    err: () => err,
     lines: () =>
       out
         .split('\n')

@@ -56,6 +56,9 @@ export function connectionOf(url: string, bounds: StoreBounds, name: string): pg
   };
 }
 
+/** A broken connection's error while it has no holder: the pool finds it not queryable when it hands it over. */
+const noHolderYet = (): void => undefined;
+
 /**
  * The pool of an instance's connections. The connect bound is each new connection's; a free one of
  * the pool is waited for as long as the units ahead of it take, each within its own bounds (under a
@@ -66,6 +69,10 @@ export function poolOf(url: string, bounds: StoreBounds, name: string, max: numb
   class Bounded extends pg.Client {
     constructor(config?: pg.ClientConfig) {
       super({ ...config, connectionTimeoutMillis: bounds.connectMs });
+      // heard from its birth: a connection that breaks while no holder listens (handed between the pool and
+      // its caller, or let go by both) is found by the pool when it is next handed over (it is not
+      // queryable then, and closed), never an 'error' nobody hears, which would end the process
+      this.on('error', noHolderYet);
     }
   }
   return new pg.Pool({ ...connection, connectionTimeoutMillis: 0, max, Client: Bounded });

@@ -96,7 +96,8 @@ export class Held {
  * not at every call.
  */
 export class Lease implements Queries {
-  private held?: Held;
+  /** The connection, once asked for: statements sent at once wait for the one connection, never take two. */
+  private held?: Promise<Held>;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -106,8 +107,8 @@ export class Lease implements Queries {
     private readonly admit?: () => void,
   ) {}
 
-  private async taken(): Promise<Held> {
-    return (this.held ??= await Held.take(this.pool, this.refused, this.admit));
+  private taken(): Promise<Held> {
+    return (this.held ??= Held.take(this.pool, this.refused, this.admit));
   }
 
   async query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
@@ -120,7 +121,11 @@ export class Lease implements Queries {
 
   /** Gives the connection back to the pool (a later statement takes one again). */
   release(): void {
-    this.held?.release();
+    // a connection that could not be had has nothing to give back: its refusal was the statement's
+    void this.held?.then(
+      (held) => held.release(),
+      () => undefined,
+    );
     this.held = undefined;
   }
 }
