@@ -97,15 +97,19 @@ export class DeliveryWorker {
 
   constructor(private readonly opts: DeliveryWorkerOptions) {}
 
-  /** Runs a due delivery step; answers what happened, for `advance`'s report. */
-  async run(step: StepRow): Promise<string> {
+  /**
+   * Runs a due delivery step; answers what happened, for `advance`'s report. `atMs`: the time on the
+   * account's clock the step was claimed at, which its attempt is stamped with and its retry counted from
+   * (deliveries run side by side, so the clock may have moved on meanwhile).
+   */
+  async run(step: StepRow, atMs?: number): Promise<string> {
     const row = await this.opts.units.run({ read: true }, (w) => w.deliveries.getAnyAccount(step.data.ref));
     const runnable = ['pending', 'retrying', 'waiting'];
     if (!row || !runnable.includes(row.data.outcome)) {
       await this.record(step, row, []);
       return `delivery ${step.data.ref} is no longer pending`;
     }
-    const said = await this.attemptAndRecord(step, row);
+    const said = await this.attemptAndRecord(step, row, atMs);
     await this.releaseHeld(row);
     return said;
   }
@@ -145,23 +149,23 @@ export class DeliveryWorker {
     return response;
   }
 
-  private async attemptAndRecord(step: StepRow | undefined, row: DeliveryRow): Promise<string> {
+  private async attemptAndRecord(step: StepRow | undefined, row: DeliveryRow, atMs?: number): Promise<string> {
     const fault = await this.opts.faults.outbound(row.request.url, row.account_id);
     if (fault?.reorder) {
-      await this.record(step, row, [], 'held');
+      await this.record(step, row, [], 'held', undefined, atMs);
       return `delivery ${row.data.kind} to ${row.data.target}: held back until the next one to it`;
     }
-    const first = await this.attempt(row, fault);
-    if (first.kind === 'waiting') return this.wait(step, row, first.attempt);
+    const first = await this.attempt(row, fault, atMs);
+    if (first.kind === 'waiting') return this.wait(step, row, first.attempt, atMs);
     const attempts = [first.attempt];
-    if (first.response && fault?.duplicate) attempts.push((await this.attempt(row, undefined)).attempt);
+    if (first.response && fault?.duplicate) attempts.push((await this.attempt(row, undefined, atMs)).attempt);
     const n = row.data.attempts.length + 1;
     const response = first.response;
     const refused = first.kind === 'refused';
     const final = response !== null || refused || !row.retry || n > RETRY_BACKOFF_MS.length;
     const outcome = response ? 'delivered' : refused ? 'refused' : final ? 'failed' : 'retrying';
     this.opts.metrics?.attempt(transportOf(row.request), row.data.kind, outcome);
-    await this.record(step, row, attempts, outcome, first.sent);
+    await this.record(step, row, attempts, outcome, first.sent, atMs);
     const what = `delivery ${row.data.kind} to ${row.data.target}: attempt ${n}`;
     if (response) return `${what} answered ${response.status}`;
     return final
@@ -173,14 +177,14 @@ export class DeliveryWorker {
    * An SMPP message with no bind to go to: it waits (a peer holding a bind of the key hears of it),
    * until SMPP_WAIT_MS have passed on the account's clock since it first waited: then it expired.
    */
-  private async wait(step: StepRow | undefined, row: DeliveryRow, attempt: Attempt): Promise<string> {
+  private async wait(step: StepRow | undefined, row: DeliveryRow, attempt: Attempt, atMs?: number): Promise<string> {
     const systemId = row.request.method === 'SMPP' ? row.request.smpp.system_id : '';
     if (row.data.outcome !== 'waiting') {
-      await this.record(step, row, [], 'waiting');
+      await this.record(step, row, [], 'waiting', undefined, atMs);
       return `delivery ${row.data.kind} to ${row.data.target}: waiting for an SMPP bind of system id ${systemId}`;
     }
     const error = `no SMPP bind of system id ${systemId} came within ${SMPP_WAIT_MS / 3600_000} h: expired`;
-    await this.record(step, row, [{ ...attempt, error }], 'failed');
+    await this.record(step, row, [{ ...attempt, error }], 'failed', undefined, atMs);
     return `delivery ${row.data.kind} to ${row.data.target}: ${error}`;
   }
 
@@ -232,10 +236,11 @@ export class DeliveryWorker {
    * One attempt: refused by policy, failed by an injected fault, or really sent by its transport (an
    * HTTP request a listener takes by its listener, outside the policy: it does not go to its target).
    */
-  private async attempt(row: DeliveryRow, fault: FaultEffect | undefined): Promise<Outcome> {
+  private async attempt(row: DeliveryRow, fault: FaultEffect | undefined, atMs?: number): Promise<Outcome> {
     const { units, clocks, policy, listeners } = this.opts;
     const clock = await units.run({ read: true }, (w) => clocks.of(w, row.account_id));
-    const attempt: Attempt = { at: clock.iso(), status: null, error: null, duration_ms: 0 };
+    const at = atMs ?? clock.ms();
+    const attempt: Attempt = { at: new Date(at).toISOString(), status: null, error: null, duration_ms: 0 };
     const listened = transportOf(row.request) === 'http' && listeners.routes(row.account_id, row.request.url);
     const refusal = listened ? null : policy.refusal(row.request.url);
     if (refusal) return refusedOutcome(attempt, refusal);
@@ -243,7 +248,7 @@ export class DeliveryWorker {
     const started = stopwatch();
     // cast: transportOf names the transport of the request's own variant, which TypeScript cannot follow
     const transport = (listened ? listenAttempt : TRANSPORTS[transportOf(row.request)]) as Transport;
-    const outcome = await transport(row, row.request, attempt, this.context(clock.ms()));
+    const outcome = await transport(row, row.request, attempt, this.context(at));
     return { ...outcome, attempt: { ...outcome.attempt, duration_ms: elapsedMs(started) } };
   }
 
@@ -272,6 +277,7 @@ export class DeliveryWorker {
     attempts: Attempt[],
     outcome?: DeliveryRow['data']['outcome'],
     sent?: Sent,
+    atMs?: number,
   ): Promise<void> {
     const accountId = row?.account_id ?? step?.account_id;
     if (!accountId) return;
@@ -283,12 +289,14 @@ export class DeliveryWorker {
       const current = row && (await w.deliveries.getAnyAccount(row.data.id));
       if (!current || !outcome) return;
       const clock = await this.opts.clocks.of(w, accountId);
+      // counted from the attempt's own time: the clock may have moved on while it ran
+      const from = atMs ?? clock.ms();
       const n = current.data.attempts.length + attempts.length;
       const retryAt =
         outcome === 'retrying'
-          ? clock.ms() + (RETRY_BACKOFF_MS[n - 1] ?? LAST_BACKOFF_MS)
+          ? from + (RETRY_BACKOFF_MS[n - 1] ?? LAST_BACKOFF_MS)
           : outcome === 'waiting'
-            ? clock.ms() + SMPP_WAIT_MS
+            ? from + SMPP_WAIT_MS
             : null;
       await w.deliveries.update(current, (d) => {
         d.data.attempts.push(...attempts);
@@ -304,7 +312,7 @@ export class DeliveryWorker {
       if (retryAt !== null) {
         const id = outcome === 'waiting' ? `${current.data.id}-wait` : `${current.data.id}-${n}`;
         const step = { id, kind: 'delivery' as const, ref: current.data.id };
-        await putStep(w, accountId, { ...step, atMs: retryAt, now: clock.iso() });
+        await putStep(w, accountId, { ...step, atMs: retryAt, now: new Date(from).toISOString() });
         await w.tell('steps', accountId);
       }
       if (outcome === 'delivered' || outcome === 'failed' || outcome === 'refused')

@@ -19,6 +19,7 @@ import { Alarm } from './alarm.js';
 import type { Work } from './work.js';
 import { cleanupFailed } from '../domain/side_paths.js';
 import { NextTooFar, type Fired, type SchedulerOptions } from './schedule.js';
+import { FOLLOWS_AFTER_MS, firedOf, Lanes, type Handed, type Run } from './lanes.js';
 
 /** After the store refused a write, the timer tries again this much later. */
 const STORAGE_RETRY_MS = 1_000;
@@ -29,6 +30,8 @@ const CLAIM_WAIT_MS = 20;
 
 export class Scheduler {
   private readonly queues = new AccountQueues();
+  /** The deliveries under way, side by side: a lane a target (lanes.ts). */
+  private readonly lanes = new Lanes();
   private readonly kicked = new Set<string>();
   private readonly alarm: Alarm;
   private stopped = false;
@@ -70,7 +73,8 @@ export class Scheduler {
         if (to !== undefined && target.within !== undefined && to - from > target.within)
           throw new NextTooFar(next?.data.at ?? '', to - from);
       }
-      const fired = await this.runUntil(accountId, to ?? -Infinity);
+      // every step due on the way runs, the deliveries among them (and the retries they make due) waited for
+      const fired = await firedOf(await this.runUntil(accountId, to ?? -Infinity, true));
       const clock = await this.opts.runner.run({ account: accountId }, (w) =>
         this.opts.clocks.advanceTo(w, accountId, to ?? -Infinity),
       );
@@ -90,7 +94,9 @@ export class Scheduler {
       .run(accountId, async () => {
         this.kicked.delete(accountId);
         const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
-        await this.runUntil(accountId, clock.ms());
+        // the deliveries go on in their lanes: the account's queue is free for its next work meanwhile
+        const run = await this.runUntil(accountId, clock.ms(), false);
+        for (const handed of run.handed) handed.catch((e) => this.failed(e));
         const next = await this.read((w) => w.steps.earliest(accountId));
         if (next && clock.mode === 'real') this.wakeIn(Date.parse(next.data.at) - clock.ms());
       })
@@ -98,42 +104,105 @@ export class Scheduler {
   }
 
   /** Resolves once the account's queued scheduler work (due steps, deliveries) is done. */
-  idle(accountId: string): Promise<void> {
+  async idle(accountId: string): Promise<void> {
     // its failures are said where they happen (failed())
-    return this.queues.idle(accountId);
-  }
-
-  /** Runs the account's due steps now and waits for them (a simulated call that sets off deliveries). */
-  runDue(accountId: string): Promise<Fired[]> {
-    return this.queues.run(accountId, async () => {
-      const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
-      return this.runUntil(accountId, clock.ms());
-    });
+    await this.queues.idle(accountId);
+    await this.lanes.idle(accountId);
   }
 
   /**
-   * Runs the account's due steps one at a time, earliest first, each with the clock at its time;
-   * one another instance is running is waited for. Answers the steps this instance ran.
+   * Runs the account's due steps now and waits for them and for every delivery of the account under way
+   * (a simulated call that sets off deliveries, its caller bounding the wait): they are waited for outside
+   * the account's queue, so another call's deliveries go meanwhile.
    */
-  private async runUntil(accountId: string, upTo: number): Promise<Fired[]> {
-    const fired: Fired[] = [];
+  async runDue(accountId: string): Promise<Fired[]> {
+    const run = await this.queues.run(accountId, async () => {
+      const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
+      return this.runUntil(accountId, clock.ms(), false);
+    });
+    const fired = await firedOf(run);
+    // the work's own commit may have handed its deliveries over first (notify): those are waited for too
+    await this.lanes.idle(accountId);
+    return fired;
+  }
+
+  /**
+   * Runs the account's due steps, earliest first, each with the clock at its time: a lifecycle step here
+   * (those due together in one unit), a delivery handed to its target's lane, claimed first (so the same
+   * target's attempts keep their order while other targets' go side by side); one another instance is
+   * running is waited for. `wait`: the deliveries are waited for too, and the steps they made due run in
+   * turn (an `advance`); else they go on in their lanes. Answers what it ran and what it handed over.
+   */
+  private async runUntil(accountId: string, upTo: number, wait: boolean): Promise<Run> {
+    const run: Run = { fired: [], handed: [] };
+    let underWay: Handed[] = [];
+    let place = 0;
     for (;;) {
       const due = await this.read((w) => this.dueTogether(w, accountId, upTo));
       const [step] = due;
-      if (!step) break;
+      if (!step) {
+        if (!wait || !this.lanes.busy(accountId)) break;
+        await this.lanes.idle(accountId);
+        continue;
+      }
       if (this.opts.claims.heldElsewhere(step)) {
         await new Promise<void>((resolve) => this.opts.setTimer(resolve, CLAIM_WAIT_MS));
+        continue;
+      }
+      // an advance keeps the order of time: a delivery that could still make a step due before this one
+      // (its retry) is waited for first, so the same advance gives the same log whatever the receivers' speed
+      const before = underWay.filter((h) => h.atMs + FOLLOWS_AFTER_MS <= Date.parse(step.data.at));
+      if (wait && before.length) {
+        await Promise.allSettled(before.map((h) => h.done));
+        underWay = underWay.filter((h) => !before.includes(h));
+        continue;
+      }
+      if (step.data.kind === 'delivery') {
+        const handed = await this.handOver(step, place++);
+        if (handed) {
+          run.handed.push(handed.done);
+          underWay.push(handed);
+        }
         continue;
       }
       const done = due.length > 1 ? await this.runTogether(accountId, due) : [{ step, what: await this.runStep(step) }];
       for (const { step: s, what } of done) {
         if (what === null) continue;
         const ran = { at: s.data.at, kind: s.data.kind, ref: s.data.ref, what };
-        fired.push(ran);
+        run.fired.push({ place: place++, ran });
         await this.opts.ran?.(accountId, ran);
       }
     }
-    return fired;
+    return run;
+  }
+
+  /**
+   * Claims a due delivery step (so no other instance sends it meanwhile) with the clock at its time, and
+   * hands it to its target's lane: answers its end (`done`, boxed: awaiting this does not wait for it), or
+   * null when it was not this instance's to send.
+   */
+  private async handOver(step: StepRow, place: number): Promise<Handed | null> {
+    const { runner, clocks, claims, deliveries, logger } = this.opts;
+    const accountId = step.account_id;
+    const claimed = await runner.run({ account: accountId }, async (w) => {
+      const stored = await w.steps.getAnyAccount(step.data.id);
+      if (!stored || claims.heldElsewhere(stored)) return null;
+      const clock = await clocks.advanceTo(w, accountId, Date.parse(step.data.at));
+      const row = await w.deliveries.getAnyAccount(stored.data.ref);
+      const mine = claims.shared ? await w.steps.update(stored, (s) => void (s.claim = claims.claim())) : stored;
+      return { mine, target: row?.data.target ?? stored.data.ref, atMs: clock.ms() };
+    });
+    if (!claimed) return null;
+    const done = this.lanes.run(accountId, step.data.id, claimed.target, async () => {
+      const said = await deliveries.run(claimed.mine, claimed.atMs);
+      logger.info(said, { kind: 'delivery', account: accountId, at: step.data.at });
+      const ran = { at: step.data.at, kind: step.data.kind, ref: step.data.ref, what: said };
+      await this.opts.ran?.(accountId, ran);
+      // a retry it made is timed, on a real clock, as a step the account's work made is
+      this.wake(accountId);
+      return { place, ran };
+    });
+    return { atMs: claimed.atMs, done };
   }
 
   /**
@@ -141,7 +210,8 @@ export class Scheduler {
    * after it (none held by another instance, at most STEPS_TOGETHER): these run in one unit of work.
    */
   private async dueTogether(w: UnitOfWork, accountId: string, upTo: number): Promise<StepRow[]> {
-    const steps = await w.steps.list(accountId);
+    // a delivery under way in its lane is not due again
+    const steps = (await w.steps.list(accountId)).filter((s) => !this.lanes.holds(accountId, s.data.id));
     const [first] = steps;
     if (!first || Date.parse(first.data.at) > upTo) return [];
     const together = (s: StepRow) =>
@@ -203,26 +273,10 @@ export class Scheduler {
       });
   }
 
-  /** Runs one step; null when it was not this instance's to run (another ran it, or is running it). */
+  /** Runs one lifecycle step; null when it was not this instance's to run (another ran it, or is running it). */
   private async runStep(step: StepRow): Promise<string | null> {
-    const { runner, clocks, logger } = this.opts;
+    const { runner, logger } = this.opts;
     const accountId = step.account_id;
-    if (step.data.kind === 'delivery') {
-      // sent outside any lock: claimed first, so no other instance sends it meanwhile
-      const mine = await runner.run({ account: accountId }, async (w) => {
-        const stored = await w.steps.getAnyAccount(step.data.id);
-        if (!stored || this.opts.claims.heldElsewhere(stored)) return null;
-        await clocks.advanceTo(w, accountId, Date.parse(step.data.at));
-        if (!this.opts.claims.shared) return stored;
-        return w.steps.update(stored, (s) => {
-          s.claim = this.opts.claims.claim();
-        });
-      });
-      if (!mine) return null;
-      const said = await this.opts.deliveries.run(mine);
-      logger.info(said, { kind: 'delivery', account: accountId, at: step.data.at });
-      return said;
-    }
     try {
       const said = await runner.work(
         accountId,
@@ -293,7 +347,9 @@ export class Scheduler {
       for (const accountId of accounts) {
         await this.queues.run(accountId, async () => {
           const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
-          if (clock.mode === 'real') await this.runUntil(accountId, clock.ms());
+          if (clock.mode !== 'real') return;
+          const run = await this.runUntil(accountId, clock.ms(), false);
+          for (const handed of run.handed) handed.catch((e: unknown) => this.failed(e));
         });
       }
       await this.rearmHere();
