@@ -32,6 +32,7 @@ const EMBEDDED_ONLY = [
   'test/trust/record.test.ts',
   // the shadow dipswitch is in memory whatever the project
   'test/trust/shadow.test.ts',
+  'test/observability/traces.test.ts',
 ];
 
 export default defineConfig({

@@ -50,9 +50,14 @@ export async function startProcess(
   args: string[],
   probe: string,
   headers: Record<string, string> = {},
+  env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; startupMs: number }> {
   const t0 = performance.now();
-  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(cmd, args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   for (;;) {
     try {
       const res = await fetch(probe, { headers });

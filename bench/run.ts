@@ -5,6 +5,8 @@
  */
 import { listenBench, listenRows } from './listen.js';
 import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -460,6 +462,48 @@ async function abFigures(): Promise<PairedRatio[]> {
   }
 }
 
+/**
+ * `BENCH_ONLY=trace [BENCH_BEFORE=<a built checkout>]`: GET one record with traces off and on (exported
+ * over OTLP/HTTP to a sink on loopback that answers at once), side by side; with BENCH_BEFORE, traces off
+ * against that build too. A ratio above 1 is the second faster.
+ */
+async function traceFigures(): Promise<PairedRatio[]> {
+  let spans = 0;
+  const sink = createServer((req, res) => {
+    req.on('data', () => spans++);
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+  });
+  await new Promise<void>((done) => sink.listen(0, '127.0.0.1', done));
+  const endpoint = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+  const started: ChildProcess[] = [];
+  const start = async (main: string, name: string, env: Record<string, string> = {}) => {
+    const port = freshPort();
+    const base = `http://127.0.0.1:${port}`;
+    const args = [main, '--no-smpp', '--port', String(port), '--data', writeStore(name, stateWith(1_000))];
+    const probe = `${base}/api/v1/api_keys/0a0a0a0a-0000-4000-8000-000000000301`;
+    started.push((await startProcess(process.execPath, args, probe, AUTH, env)).child);
+    return { url: probe, headers: AUTH };
+  };
+  try {
+    const off = await start('dist/src/cli/main.js', 'trace-off');
+    const on = await start('dist/src/cli/main.js', 'trace-on', { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
+    const before = process.env.BENCH_BEFORE;
+    const pairs = [{ name: 'GET one record, traces on / off', a: off, b: on }];
+    if (before)
+      pairs.unshift({
+        name: 'GET one record, traces off, now / before',
+        a: await start(join(before, 'dist/src/cli/main.js'), 'trace-before'),
+        b: off,
+      });
+    const ratios = await pairedRatios(pairs);
+    if (!spans) throw new Error('the traced server exported nothing');
+    return ratios;
+  } finally {
+    for (const child of started) await stop(child);
+    sink.close();
+  }
+}
+
 const ratioRows = (ratios: PairedRatio[]) =>
   ratios.map((r) => ({
     name: `side by side: ${r.name}`,
@@ -526,6 +570,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'container') return void console.log(containerTable(await containerFigures()));
   if (process.env.BENCH_ONLY === 'proxy') return void console.log(table(proxyRows(await proxyFigures(), () => '')));
   if (process.env.BENCH_ONLY === 'ab') return void console.log(table(ratioRows(await abFigures())));
+  if (process.env.BENCH_ONLY === 'trace') return void console.log(table(ratioRows(await traceFigures())));
   if (process.env.BENCH_ONLY === 'sandboxes') return void console.log(table(churnRows(await sandboxChurn())));
   if (process.env.BENCH_ONLY === 'listen') return void console.log(table(listenRows(await listenBench())));
   console.log('ceiling');

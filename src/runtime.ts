@@ -9,6 +9,7 @@ import type { DeliveryWorker } from './engine/deliveries.js';
 import type { Listeners } from './engine/listeners.js';
 import type { Faults } from './engine/faults.js';
 import type { Metrics } from './engine/metrics.js';
+import type { Tracing } from './engine/tracing.js';
 import type { Journal } from './engine/journal.js';
 import type { Coverage } from './engine/coverage.js';
 import type { Snapshots } from './engine/sandboxes.js';
@@ -35,6 +36,8 @@ export interface Runtime {
   store: Store;
   /** The server's metrics (`GET /__sim/metrics`). */
   metrics: Metrics;
+  /** Traces, when the `OTEL_*` variables ask for them (docs/observability.md); else NO_TRACES. */
+  tracing: Tracing;
   clocks: Clocks;
   ids: Ids;
   random: Random;

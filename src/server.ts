@@ -29,6 +29,8 @@ import { Journal } from './engine/journal.js';
 import { Coverage } from './engine/coverage.js';
 import { openStore, sideStores } from './backends.js';
 import { serverMetrics, type Metrics } from './engine/metrics.js';
+import { openTracing } from './engine/tracing.js';
+import { packageVersion } from './contract.js';
 import { Snapshots } from './engine/sandboxes.js';
 import { ScenarioShelf } from './testing/scenario_runner.js';
 import type { Fired } from './engine/schedule.js';
@@ -187,6 +189,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const logger = opts.logger ?? consoleLogger;
   const limits = limitsOf(opts);
   const instance = instanceName();
+  const tracing = await openTracing(process.env, packageVersion);
   const { pg, store } = await openStore(opts.store, logger, instance, limits);
   const fixtures = opts.fixtures ?? (() => fixtureState());
   const random = opts.seed === undefined ? systemRandom() : seededRandom(opts.seed);
@@ -196,7 +199,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const claims = new Claims({ instance, shared: !!store.peers, wall: wallClock });
   // the one runner of every unit of work; its outbox sends the provider's events and CDRs
   const effects = providerEffects;
-  const runner = new WorkRunner({ store, clocks, ids, random, effects, claims });
+  const runner = new WorkRunner({ store, clocks, ids, random, effects, claims, tracing });
   if (store.created) await runner.run({ global: true }, (w) => w.replaceAll(fixtures()));
   const { faults, journal, snapshots, coverage } = shared(pg, store, runner, random, limits, logger);
   // the binds journal their deliver_sm through the hooks, made below (they wake the worker)
@@ -204,7 +207,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const metrics = serverMetrics({ store, units: runner, journal, clocks, smppBinds: () => binds.total() });
   const listeners: Listeners = listenersOf(instance, store, () => deliveries);
   const deliveries = new DeliveryWorker({
-    metrics,
+    ...{ metrics, tracing },
     smpp: binds,
     listeners,
     settled: settleDelivery,
@@ -220,8 +223,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     logger,
     deliveries,
     runners,
-    runner,
-    claims,
+    ...{ runner, claims, tracing },
     ran: journalStep(journal, logger),
     wall: wallClock,
     setTimer: unrefTimer,
@@ -245,6 +247,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     clocks,
     ids,
     ...{ random, logger, faults, journal, coverage, deliveries, listeners, scheduler, snapshots, fixtures, limits },
+    tracing,
     scenarios: new ScenarioShelf(opts.scenarioDirs),
     streams: new Set(),
     runner,
@@ -255,6 +258,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
       await runtime.smpp.server?.close();
       scheduler.stop();
       await store.close();
+      await tracing.shutdown();
     },
   };
   // the timer is set before the first call is served (nothing of the start runs during a call)

@@ -615,6 +615,7 @@ type JournalEntry struct {
 	AccountID   *string              `json:"account_id"`
 	Status      *int                 `json:"status"` // The status answered; null when none was: a `drop` fault closed the connection. A `malformed` fault's call has the status it sent and the cut body as its response's body.
 	LatencyMS   float64              `json:"latency_ms"`
+	TraceID     *string              `json:"trace_id,omitempty"` // The trace of the call's server span (docs/observability.md): absent while traces are off.
 	Request     JournalEntryRequest  `json:"request"`
 	Response    JournalEntryResponse `json:"response"`
 }
@@ -632,6 +633,7 @@ type Attempt struct {
 	Status     *int    `json:"status"`
 	Error      *string `json:"error"`
 	DurationMS float64 `json:"duration_ms"`
+	TraceID    *string `json:"trace_id,omitempty"` // The trace of the attempt's span (docs/observability.md): the call's own when the attempt was made right after it, else one of its own, linked to the call; absent while traces are off.
 }
 
 // DeliveryKind is a value of the control API: sms and mms: an inbound message to a switch; dlr: an SMPP receipt.
@@ -675,7 +677,8 @@ type Delivery struct {
 	Attempts      []Attempt         `json:"attempts"`
 	Outcome       DeliveryOutcome   `json:"outcome"` // waiting: an SMPP message for a key with no receiving bind, sent when one binds (docs/protocols.md, "SMPP").
 	NextAttemptAt *string           `json:"next_attempt_at"`
-	Note          *string           `json:"note,omitempty"` // What the log says of the delivery besides its attempts, such as an auth method without its credentials.
+	Note          *string           `json:"note,omitempty"`     // What the log says of the delivery besides its attempts, such as an auth method without its credentials.
+	TraceID       *string           `json:"trace_id,omitempty"` // The trace of the call (or lifecycle step) that made the delivery (docs/observability.md): absent while traces are off.
 }
 
 // Listener is a shape of the control API: A listener as `GET /__sim/listen` opened it.

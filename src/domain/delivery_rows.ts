@@ -121,5 +121,7 @@ export type DeliveryRow = Frozen<{
   request: OutboundSpec;
   retry: boolean;
   settle: Settle | null;
+  /** The `traceparent` of the call (or step) that made it, when traces are on: its attempts' spans are tied to it. */
+  cause?: string;
   data: DeliveryData;
 }>;

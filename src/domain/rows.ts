@@ -184,6 +184,8 @@ export type StepRow = Frozen<{
    * for it, and take the step over once that time has passed (the instance died).
    */
   claim?: { by: string; until: number };
+  /** The `traceparent` of the call (or step) that scheduled it, when traces are on: its span links to it. */
+  cause?: string;
   data: {
     id: string;
     inserted_at: string;

@@ -33,6 +33,7 @@ import { chatAttempt } from './transport/chat_attempt.js';
 import { listenAttempt, listenedRequest } from './transport/listen_attempt.js';
 import type { ListenedRequest, Listeners } from './listeners.js';
 import type { AttemptContext } from './transport/attempt.js';
+import type { Span, Tracing } from './tracing.js';
 
 export { DELIVERY_TIMEOUT_MS } from './transport/attempt.js';
 
@@ -60,7 +61,12 @@ export interface DeliveryWorkerOptions {
   smpp: SmppBinds;
   /** The listeners (`dipswitch listen`): an HTTP delivery they take goes to them rather than to its target. */
   listeners: Pick<Listeners, 'send' | 'routes'>;
+  /** A span for every attempt (NO_TRACES: none). */
+  tracing: Pick<Tracing, 'within'>;
 }
+
+/** What an attempt's log says of its span: its trace (nothing while traces are off). */
+const traceOf = (span: Span): { trace_id?: string } => (span.traceId ? { trace_id: span.traceId } : {});
 
 /** The most of a body sent that the log keeps (the body sent is whole). */
 const SENT_BODY_LIMIT = 64 * 1024;
@@ -237,25 +243,59 @@ export class DeliveryWorker {
    * HTTP request a listener takes by its listener, outside the policy: it does not go to its target).
    */
   private async attempt(row: DeliveryRow, fault: FaultEffect | undefined, atMs?: number): Promise<Outcome> {
-    const { units, clocks, policy, listeners } = this.opts;
+    const { units, clocks, listeners, tracing } = this.opts;
     const clock = await units.run({ read: true }, (w) => clocks.of(w, row.account_id));
     const at = atMs ?? clock.ms();
     const attempt: Attempt = { at: new Date(at).toISOString(), status: null, error: null, duration_ms: 0 };
     const listened = transportOf(row.request) === 'http' && listeners.routes(row.account_id, row.request.url);
-    const refusal = listened ? null : policy.refusal(row.request.url);
+    // every attempt a span, tied to the call that made the delivery (docs/observability.md)
+    const span = {
+      name: `deliver ${row.data.kind}`,
+      kind: 'client' as const,
+      cause: row.cause ?? null,
+      attributes: {
+        'dipswitch.delivery.id': row.data.id,
+        'dipswitch.delivery.kind': row.data.kind,
+        'dipswitch.delivery.attempt': row.data.attempts.length + 1,
+        'dipswitch.delivery.transport': listened ? 'listener' : transportOf(row.request),
+        'dipswitch.account_id': row.account_id,
+        'dipswitch.clock.at': attempt.at,
+        'url.full': row.data.target,
+        ...(transportOf(row.request) === 'http' ? { 'http.request.method': row.request.method } : {}),
+      },
+    };
+    return tracing.within(span, async (traced) => {
+      const outcome = await this.made(row, fault, { ...attempt, ...traceOf(traced) }, at, listened, traced);
+      const { status, error } = outcome.attempt;
+      traced.set({ 'http.response.status_code': status ?? undefined, 'dipswitch.delivery.outcome': outcome.kind });
+      if (!outcome.response && error) traced.fail(error);
+      return outcome;
+    });
+  }
+
+  /** The attempt itself, in its span (whose context an HTTP request carries as `traceparent`). */
+  private async made(
+    row: DeliveryRow,
+    fault: FaultEffect | undefined,
+    attempt: Attempt,
+    at: number,
+    listened: boolean,
+    span: Span,
+  ): Promise<Outcome> {
+    const refusal = listened ? null : this.opts.policy.refusal(row.request.url);
     if (refusal) return refusedOutcome(attempt, refusal);
     if (fault?.fail) return outcomeOf({ ...attempt, error: 'injected fault' }, null);
     const started = stopwatch();
     // cast: transportOf names the transport of the request's own variant, which TypeScript cannot follow
     const transport = (listened ? listenAttempt : TRANSPORTS[transportOf(row.request)]) as Transport;
-    const outcome = await transport(row, row.request, attempt, this.context(at));
+    const outcome = await transport(row, row.request, attempt, this.context(at, span.traceparent));
     return { ...outcome, attempt: { ...outcome.attempt, duration_ms: elapsedMs(started) } };
   }
 
-  private context(nowMs: number): AttemptContext {
+  private context(nowMs: number, traceparent: string | null = null): AttemptContext {
     const { units, policy, faults, smpp, listeners } = this.opts;
     const file = (id: string) => units.run({ read: true }, (w) => w.files.get(id));
-    return { policy, faults, smpp, listeners, file, nowMs };
+    return { policy, faults, smpp, listeners, file, nowMs, traceparent };
   }
 
   /** A delivery's HTTP request as a listener receives it, made now (an attempt another instance handed over). */

@@ -97,6 +97,8 @@ export interface Recorded {
   /** Null: no answer was sent (a `drop` fault). */
   status: number | null;
   latency_ms: number;
+  /** The call's trace, when traces are on (docs/observability.md). */
+  trace_id?: string | null;
   headers: Record<string, string | string[] | undefined>;
   /** The query parameters as sent, when there were any. */
   query?: Record<string, string | string[]>;
@@ -178,6 +180,7 @@ export class Journal {
       account_id,
       status,
       latency_ms,
+      ...(call.trace_id ? { trace_id: call.trace_id } : {}),
       headers,
       ...(call.query && Object.keys(call.query).length ? { query: call.query } : {}),
       requestBody,

@@ -58,14 +58,30 @@ export const DELIVERY_LOG_PER_ACCOUNT = 2_000;
 /** Shown bodies of the delivery log are cut here (the body sent is whole). */
 const SHOWN_BODY_LIMIT = 64 * 1024;
 
-export function openOutbox(store: AccountView, clock: Clock, ids: Ids, effects: EffectsOf): Outbox {
+/**
+ * The outbox of a unit of work. `causeNow`: the `traceparent` of the call or step whose work runs now
+ * (null while traces are off), kept with each delivery and step it makes (docs/observability.md).
+ */
+export function openOutbox(
+  store: AccountView,
+  clock: Clock,
+  ids: Ids,
+  effects: EffectsOf,
+  causeNow: () => string | null,
+): Outbox {
+  const caused = () => {
+    const cause = causeNow();
+    return cause ? { cause } : {};
+  };
+  // the trace of a traceparent: its second field
+  const traced = (c: { cause?: string }) => (c.cause ? { trace_id: c.cause.split('-')[1] ?? '' } : {});
   const { accountId } = store;
   let earliest: number | null = null;
 
   const schedule = async (kind: StepKind, ref: string, atMs: number): Promise<void> => {
     const at = new Date(atMs).toISOString();
     const seq = await store.nextSeq();
-    await store.steps.insert({ seq, data: { id: ids.uuid(), inserted_at: clock.iso(), at, kind, ref } });
+    await store.steps.insert({ seq, ...caused(), data: { id: ids.uuid(), inserted_at: clock.iso(), at, kind, ref } });
     earliest = earliest === null ? atMs : Math.min(earliest, atMs);
   };
 
@@ -75,10 +91,12 @@ export function openOutbox(store: AccountView, clock: Clock, ids: Ids, effects: 
       request.body.length > SHOWN_BODY_LIMIT
         ? `${request.body.slice(0, SHOWN_BODY_LIMIT)}… (cut at 64 KB)`
         : request.body;
+    const cause = caused();
     const row = await store.deliveries.insert({
       request,
       retry: opts.retry,
       settle: opts.settle ?? null,
+      ...cause,
       data: {
         id: ids.ulid(),
         inserted_at: now,
@@ -93,6 +111,7 @@ export function openOutbox(store: AccountView, clock: Clock, ids: Ids, effects: 
         outcome: 'pending',
         next_attempt_at: opts.atMs === undefined ? now : new Date(opts.atMs).toISOString(),
         note: request.note ?? null,
+        ...traced(cause),
       },
     });
     if (!opts.now) await schedule('delivery', row.data.id, opts.atMs ?? clock.ms());

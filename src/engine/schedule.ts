@@ -6,6 +6,7 @@ import type { Clocks } from './clock.js';
 import type { DeliveryWorker } from './deliveries.js';
 import type { Claims } from './claims.js';
 import type { Work, WorkRunner } from './work.js';
+import type { Tracing, WorkSpan } from './tracing.js';
 
 /** The account's next step is further ahead than an advance to it may go: it is at `at`, `ms` ahead. */
 export class NextTooFar extends Error {
@@ -38,9 +39,25 @@ export interface SchedulerOptions {
   runner: WorkRunner;
   /** Steps another instance is running (over a shared store). */
   claims: Claims;
+  /** A span for every lifecycle step (NO_TRACES: none). */
+  tracing: Pick<Tracing, 'within'>;
   /** Called with each step run here, once it ran (the journal keeps it: the dashboard's timeline). */
   ran?(accountId: string, fired: Fired): Promise<void>;
   /** Wall time and a timer on it; injected so nothing here reads time itself. */
   wall(): number;
   setTimer(fn: () => void, ms: number): { cancel(): void };
 }
+
+/** A lifecycle step's span: tied to the call that scheduled it, and the cause of what it makes (docs/observability.md). */
+export const stepSpan = (step: StepRow): WorkSpan => ({
+  name: `step ${step.data.kind}`,
+  kind: 'internal',
+  cause: step.cause ?? null,
+  causes: true,
+  attributes: {
+    'dipswitch.step.kind': step.data.kind,
+    'dipswitch.step.ref': step.data.ref,
+    'dipswitch.account_id': step.account_id,
+    'dipswitch.clock.at': step.data.at,
+  },
+});

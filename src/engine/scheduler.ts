@@ -18,7 +18,7 @@ import { StorageUnavailable, type UnitOfWork } from '../store/store.js';
 import { Alarm } from './alarm.js';
 import type { Work } from './work.js';
 import { cleanupFailed } from '../domain/side_paths.js';
-import { NextTooFar, type Fired, type SchedulerOptions } from './schedule.js';
+import { NextTooFar, stepSpan, type Fired, type SchedulerOptions } from './schedule.js';
 import { FOLLOWS_AFTER_MS, firedOf, Lanes, type Handed, type Run } from './lanes.js';
 
 /** After the store refused a write, the timer tries again this much later. */
@@ -261,7 +261,11 @@ export class Scheduler {
 
   /** Runs a lifecycle step's runner in the account's Work, its clock at the step's time; answers what it did. */
   private runLifecycle(work: Work, step: StepRow): Promise<string> {
-    return this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>](step, work);
+    return this.opts.tracing.within(stepSpan(step), async (traced) => {
+      const what = await this.opts.runners[step.data.kind as Exclude<StepKind, 'delivery'>](step, work);
+      traced.set({ 'dipswitch.step.did': what });
+      return what;
+    });
   }
 
   private said(step: StepRow, what: string | null): void {

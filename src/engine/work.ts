@@ -10,6 +10,7 @@ import type { Store, UnitOfWork, WorkScope } from '../store/store.js';
 import type { Claims } from './claims.js';
 import type { Clock, Clocks } from './clock.js';
 import { openOutbox, type EffectsOf, type Outbox } from './outbox.js';
+import type { Tracing } from './tracing.js';
 
 export interface Work {
   readonly accountId: string;
@@ -42,6 +43,8 @@ interface WorkSources {
   ids: Ids;
   random: Random;
   effects: EffectsOf;
+  /** Whose work runs now (the cause its outbox keeps with what it makes). */
+  tracing: Pick<Tracing, 'cause'>;
 }
 
 /**
@@ -69,7 +72,8 @@ class LazyWork implements Work {
   }
 
   get outbox(): Outbox {
-    return (this.made.outbox ??= openOutbox(this.store, this.clock, this.ids, this.sources.effects));
+    const { effects, tracing } = this.sources;
+    return (this.made.outbox ??= openOutbox(this.store, this.clock, this.ids, effects, () => tracing.cause()));
   }
 
   /** The earliest step the work scheduled (null: none). */

@@ -1348,6 +1348,8 @@ export interface components {
             /** @description The status answered; null when none was: a `drop` fault closed the connection. A `malformed` fault's call has the status it sent and the cut body as its response's body. */
             readonly status: number | null;
             readonly latency_ms: number;
+            /** @description The trace of the call's server span (docs/observability.md): absent while traces are off. */
+            readonly trace_id?: string;
             readonly request: {
                 readonly headers: {
                     readonly [key: string]: string;
@@ -1374,6 +1376,8 @@ export interface components {
             readonly status: number | null;
             readonly error: string | null;
             readonly duration_ms: number;
+            /** @description The trace of the attempt's span (docs/observability.md): the call's own when the attempt was made right after it, else one of its own, linked to the call; absent while traces are off. */
+            readonly trace_id?: string;
         };
         readonly delivery: {
             readonly id: string;
@@ -1404,6 +1408,8 @@ export interface components {
             readonly next_attempt_at: string | null;
             /** @description What the log says of the delivery besides its attempts, such as an auth method without its credentials. */
             readonly note?: string | null;
+            /** @description The trace of the call (or lifecycle step) that made the delivery (docs/observability.md): absent while traces are off. */
+            readonly trace_id?: string;
         };
         /** @description A listener as `GET /__sim/listen` opened it. */
         readonly listener: {
@@ -1803,6 +1809,8 @@ export interface operations {
                 readonly operation_id?: string;
                 /** @description Only this account. */
                 readonly account_id?: string;
+                /** @description Only the calls of this trace (its id, 32 lowercase hex digits; docs/observability.md). */
+                readonly trace_id?: string;
                 /** @description Calls at or after this time. */
                 readonly since?: string;
                 /** @description Calls at or before this time. */

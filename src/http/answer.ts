@@ -90,6 +90,7 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
       ? '"(a stream)"'
       : render(p, call, status ?? 0, payload, contentType, answer.checked !== false);
   call.answered = true;
+  call.status = status;
   const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;
   const latency = elapsedMs(call.started);
   if (meta?.api !== 'sim')
@@ -120,6 +121,7 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
         account_id: call.principal?.accountId ?? call.claimed ?? null,
         status,
         latency_ms: latency,
+        trace_id: call.span.traceId,
         headers: call.req.headers,
         query: call.req.query as Record<string, string | string[]>,
         // a caller without a valid key leaves no body behind

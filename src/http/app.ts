@@ -16,6 +16,7 @@ import type { Runtime } from '../runtime.js';
 import { answerStage, failStage, JsonRpcRefusal } from './answer.js';
 import { backend } from './backend.js';
 import { newCall, type Call } from './call.js';
+import type { Attributes } from '../engine/tracing.js';
 import type { AppOptions, Pipeline } from './pipeline.js';
 import { compileRoutes } from './router.js';
 import {
@@ -57,8 +58,8 @@ function errorSchemas(): Pipeline['errorSchemaFor'] {
 }
 
 /** A body express could not read (over the limit, or broken): answered and journaled like any failure. */
-function unreadable(p: Pipeline, err: { type?: string }, req: Request, res: Response): void {
-  const call = newCall(req, res);
+function unreadable(p: Pipeline, err: { type?: string }, call: Call): Promise<void> {
+  const { req } = call;
   try {
     call.route = (() => {
       const r = p.match(req.method, req.path);
@@ -67,7 +68,7 @@ function unreadable(p: Pipeline, err: { type?: string }, req: Request, res: Resp
   } catch {
     // an unreadable path parameter: the body's failure is the one to say
   }
-  void failStage(
+  return failStage(
     p,
     call,
     err.type === 'entity.too.large'
@@ -92,6 +93,27 @@ async function jsonRpcRefused<T>(
     throw new JsonRpcRefusal(code, e.errors.map((x) => x.detail).join(' '));
   }
 }
+
+/** A call's span attributes (OpenTelemetry's stable HTTP conventions, and dipswitch's operation and account). */
+function callAttributes(call: Call): Attributes {
+  const { req } = call;
+  const status = call.status ?? undefined;
+  return {
+    'http.request.method': KNOWN_METHODS.has(req.method) ? req.method : '_OTHER',
+    'http.route': call.route?.meta.path,
+    'http.response.status_code': status,
+    'error.type': status !== undefined && status >= 500 ? String(status) : call.status === null ? 'dropped' : undefined,
+    'url.path': req.path,
+    'url.scheme': 'http',
+    'network.protocol.version': req.httpVersion,
+    'client.address': req.socket.remoteAddress,
+    'user_agent.original': req.headers['user-agent'],
+    'dipswitch.operation_id': call.route?.meta.operationId,
+    'dipswitch.account_id': call.principal?.accountId ?? call.claimed,
+  };
+}
+
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE']);
 
 /** The handlers of both APIs, keyed by operationId (the composition root gives src/api's and src/control's). */
 export interface Handlers {
@@ -157,9 +179,16 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
   app.use((req: Request, res: Response) => {
     const afterCors = () =>
       bodyLayer(req, res, (err?: unknown) => {
-        if (err) unreadable(p, err as { type?: string }, req, res);
-        else if (req.path === '/' && (req.method === 'GET' || req.method === 'HEAD')) res.redirect(302, '/__sim/ui');
-        else void pipeline(newCall(req, res));
+        if (req.path === '/' && !err && (req.method === 'GET' || req.method === 'HEAD'))
+          return res.redirect(302, '/__sim/ui');
+        // every call in its server span, continuing the caller's trace (docs/observability.md)
+        void runtime.tracing.serve(req.headers, async (span) => {
+          const call = newCall(req, res, span);
+          await (err ? unreadable(p, err as { type?: string }, call) : pipeline(call));
+          span.rename(call.route ? `${req.method} ${call.route.meta.path}` : req.method);
+          span.set(callAttributes(call));
+          if (call.status === null || (call.status ?? 0) >= 500) span.fail(String(call.status ?? 'dropped'));
+        });
       });
     if (corsLayer) corsLayer(req, res, afterCors);
     else afterCors();

@@ -7,6 +7,7 @@ import type { Principal } from '../handling/principal.js';
 import type { StreamWriter } from '../handling/handler.js';
 import type { Upload } from '../handling/upload.js';
 import type { Route } from './router.js';
+import type { Span } from '../engine/tracing.js';
 
 /** What the pipeline knows of a call so far; each stage adds to it. */
 export interface Call {
@@ -28,14 +29,19 @@ export interface Call {
   authority?: boolean;
   /** The caller's clock, as the handler saw it (the journal's time). */
   clock?: Clock;
+  /** The call's server span (docs/observability.md), whose trace the journal keeps. */
+  span: Span;
+  /** The status it was answered with (null: dropped), once answered. */
+  status?: number | null;
 }
 
 export type Reply = { status: number; body: unknown; contentType?: string; stream?: (out: StreamWriter) => void };
 
 /** A call as it arrives. */
-export const newCall = (req: Request, res: Response): Call => ({
+export const newCall = (req: Request, res: Response, span: Span): Call => ({
   req,
   res,
+  span,
   started: stopwatch(),
   principal: null,
   query: {},

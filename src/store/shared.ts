@@ -72,6 +72,8 @@ export interface JournalFilter {
   status?: number;
   operation_id?: string;
   account_id?: string;
+  /** The calls of this trace (docs/observability.md). */
+  trace_id?: string;
   since?: string;
   until?: string;
 }
@@ -161,6 +163,7 @@ export function matches(e: Kept, f: JournalFilter): boolean {
     (!f.method || e.method === f.method.toUpperCase()) &&
     (f.status === undefined || e.status === f.status) &&
     (!f.operation_id || e.operation_id === f.operation_id) &&
+    (!f.trace_id || e.trace_id === f.trace_id) &&
     (!f.account_id || e.account_id === f.account_id) &&
     (!f.since || e.at >= f.since) &&
     (!f.until || e.at <= f.until)

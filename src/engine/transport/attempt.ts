@@ -58,7 +58,13 @@ export interface AttemptContext {
   file(id: string): Promise<Buffer | undefined>;
   /** The account's clock now, in ms (an archive's time). */
   nowMs: number;
+  /** The attempt's span as a W3C `traceparent`, which an HTTP request carries (null while traces are off). */
+  traceparent: string | null;
 }
+
+/** An HTTP request's headers with the attempt's `traceparent`, so the receiver's trace joins (docs/observability.md). */
+export const tracedHeaders = (headers: Record<string, string>, ctx: AttemptContext): Record<string, string> =>
+  ctx.traceparent ? { ...headers, traceparent: ctx.traceparent } : headers;
 
 /**
  * One attempt of a delivery by one transport, begun as `attempt` (its time), given the row and its

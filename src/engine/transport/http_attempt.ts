@@ -4,14 +4,15 @@
  * otherwise.
  */
 import type { OutboundOf } from '../../domain/rows.js';
-import { DELIVERY_TIMEOUT_MS, outcomeOf, refusedOutcome, type Transport } from './attempt.js';
+import { DELIVERY_TIMEOUT_MS, outcomeOf, refusedOutcome, tracedHeaders, type Transport } from './attempt.js';
 import { madeBody } from './body.js';
 import { send } from './http_client.js';
 import { OutboundRefused } from './outbound.js';
 
 export const httpAttempt: Transport<OutboundOf<'http'>> = async (_row, spec, attempt, ctx) => {
   try {
-    const sent = await madeBody(spec, ctx);
+    const made = await madeBody(spec, ctx);
+    const sent = { ...made, headers: tracedHeaders(made.headers, ctx) };
     const response = await send({ method: spec.method, url: spec.url, ...sent }, DELIVERY_TIMEOUT_MS, ctx.policy);
     const done = { ...attempt, status: response.status };
     if (response.status < 200 || response.status > 299)

@@ -6,7 +6,7 @@
 import type { DeliveryRow, OutboundOf } from '../../domain/rows.js';
 import type { Frozen } from '../../domain/frozen.js';
 import { listenName, type Heard, type ListenedRequest } from '../listeners.js';
-import { outcomeOf, type AttemptContext, type Transport } from './attempt.js';
+import { outcomeOf, tracedHeaders, type AttemptContext, type Transport } from './attempt.js';
 import { madeBody } from './body.js';
 
 const taken = (h: Heard) => h.status !== null && h.status >= 200 && h.status <= 299;
@@ -24,7 +24,7 @@ export async function listenedRequest(
     kind: row.data.kind,
     target: spec.url,
     method: spec.method,
-    headers: sent.headers,
+    headers: tracedHeaders(sent.headers, ctx),
     body,
   };
 }

@@ -135,25 +135,27 @@ interface Waiting {
 }
 
 /**
- * The journal's statement: the calls of `$1`…`$8` (arrays, one element a call, in order) and their
- * entries (`$9`, one JSON array: an entry is long, and a text[] element is escaped character by
+ * The journal's statement: the calls of `$1`…`$9` (arrays, one element a call, in order) and their
+ * entries (`$10`, one JSON array: an entry is long, and a text[] element is escaped character by
  * character in JavaScript, where JSON.stringify escapes natively) kept, each with its place in the
  * bytes journaled so far (`upto`: the oldest past the bound are one range); the other instances are
  * told of each in the same statement (their live readers show it).
  */
 function keepSql(tell: string): string {
   return `WITH input AS (
-       SELECT c.api, c.at, c.method, c.path, c.operation_id, c.account_id, c.status, c.bytes, e.entry::text AS entry, c.ord
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::integer[])
-         WITH ORDINALITY AS c(api, at, method, path, operation_id, account_id, status, bytes, ord)
-       JOIN json_array_elements($9::json) WITH ORDINALITY AS e(entry, ord) ON e.ord = c.ord),
+       SELECT c.api, c.at, c.method, c.path, c.operation_id, c.account_id, c.status, c.bytes, c.trace_id,
+         e.entry::text AS entry, c.ord
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::integer[],
+         $9::text[])
+         WITH ORDINALITY AS c(api, at, method, path, operation_id, account_id, status, bytes, trace_id, ord)
+       JOIN json_array_elements($10::json) WITH ORDINALITY AS e(entry, ord) ON e.ord = c.ord),
      added AS (SELECT sum(bytes) AS n FROM input),
      total AS (
        INSERT INTO journal_bytes SELECT true, added.n FROM added ON CONFLICT (one)
        DO UPDATE SET total = journal_bytes.total + excluded.total RETURNING total),
      kept AS (
-       INSERT INTO journal (api, at, method, path, operation_id, account_id, status, bytes, upto, entry)
-       SELECT i.api, i.at, i.method, i.path, i.operation_id, i.account_id, i.status, i.bytes,
+       INSERT INTO journal (api, at, method, path, operation_id, account_id, status, bytes, trace_id, upto, entry)
+       SELECT i.api, i.at, i.method, i.path, i.operation_id, i.account_id, i.status, i.bytes, i.trace_id,
          total.total - added.n + sum(i.bytes) OVER (ORDER BY i.ord), i.entry
        FROM input i, total, added ORDER BY i.ord RETURNING id, upto)
      SELECT kept.id, kept.upto, ${tell} FROM kept ORDER BY kept.upto`;
@@ -212,6 +214,7 @@ export class PgJournalLog implements JournalLog {
       of((c) => column(c.account_id)),
       of((c) => c.status),
       of((c) => c.bytes),
+      of((c) => c.trace_id ?? null),
       JSON.stringify(
         of((c) => ({
           ...c,
@@ -220,7 +223,7 @@ export class PgJournalLog implements JournalLog {
         })),
       ),
     ];
-    const tell = this.db.peers.telling('journal', 'kept.id::text', 9);
+    const tell = this.db.peers.telling('journal', 'kept.id::text', 10);
     // in the order of `upto`, which is the order of the calls (each adds its bytes, more than none)
     const rows = await this.db.query<{ id: string; upto: string }>(
       keepSql(tell.sql),
@@ -261,6 +264,7 @@ export class PgJournalLog implements JournalLog {
     if (f.status !== undefined) is('status = ?', f.status);
     if (f.operation_id) is('operation_id = ?', column(f.operation_id));
     if (f.account_id) is('account_id = ?', column(f.account_id));
+    if (f.trace_id) is('trace_id = ?', f.trace_id);
     if (f.since) is('at >= ?', f.since);
     if (f.until) is('at <= ?', f.until);
     const all = where.length ? `WHERE ${where.join(' AND ')}` : '';

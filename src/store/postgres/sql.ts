@@ -53,6 +53,9 @@ export const MIGRATIONS: (string | { reindex: CollectionName })[] = [
   'CREATE INDEX IF NOT EXISTS journal_server ON journal (id) WHERE account_id IS NULL',
   // a call a `drop` fault answered has no status
   'ALTER TABLE journal ALTER COLUMN status DROP NOT NULL',
+  // a call's trace (docs/observability.md), which a page of the journal may ask for
+  `ALTER TABLE journal ADD COLUMN IF NOT EXISTS trace_id text;
+   CREATE INDEX IF NOT EXISTS journal_trace ON journal (trace_id) WHERE trace_id IS NOT NULL`,
 ];
 
 /** Counts every list (of every collection and account) into list_counts, emptied first. */

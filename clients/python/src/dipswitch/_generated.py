@@ -643,6 +643,7 @@ JournalEntry = TypedDict(
         "account_id": str | None,
         "status": int | None,
         "latency_ms": float,
+        "trace_id": NotRequired[str],
         "request": JournalEntryRequest,
         "response": JournalEntryResponse,
     },
@@ -664,6 +665,7 @@ Attempt = TypedDict(
         "status": int | None,
         "error": str | None,
         "duration_ms": float,
+        "trace_id": NotRequired[str],
     },
 )
 
@@ -688,6 +690,7 @@ Delivery = TypedDict(
         "outcome": DeliveryOutcome,
         "next_attempt_at": str | None,
         "note": NotRequired[str | None],
+        "trace_id": NotRequired[str],
     },
 )
 

@@ -13,26 +13,37 @@ public record Attempt(
     @JsonProperty("at") String at,
     @JsonProperty("status") Integer status,
     @JsonProperty("error") String error,
-    @JsonProperty("duration_ms") double durationMs
+    @JsonProperty("duration_ms") double durationMs,
+    /** The trace of the attempt's span (docs/observability.md): the call's own when the attempt was made right after it, else one of its own, linked to the call; absent while traces are off. */
+    @JsonProperty("trace_id") String traceId
 ) {
+    /** A Attempt of its required components, the others absent. */
+    public static Attempt of(String at, Integer status, String error, double durationMs) {
+        return new Attempt(at, status, error, durationMs, null);
+    }
 
     /** This Attempt with `at` replaced. */
     public Attempt withAt(String at) {
-        return new Attempt(at, status, error, durationMs);
+        return new Attempt(at, status, error, durationMs, traceId);
     }
 
     /** This Attempt with `status` replaced. */
     public Attempt withStatus(Integer status) {
-        return new Attempt(at, status, error, durationMs);
+        return new Attempt(at, status, error, durationMs, traceId);
     }
 
     /** This Attempt with `error` replaced. */
     public Attempt withError(String error) {
-        return new Attempt(at, status, error, durationMs);
+        return new Attempt(at, status, error, durationMs, traceId);
     }
 
     /** This Attempt with `duration_ms` replaced. */
     public Attempt withDurationMs(double durationMs) {
-        return new Attempt(at, status, error, durationMs);
+        return new Attempt(at, status, error, durationMs, traceId);
+    }
+
+    /** This Attempt with `trace_id` replaced. */
+    public Attempt withTraceId(String traceId) {
+        return new Attempt(at, status, error, durationMs, traceId);
     }
 }

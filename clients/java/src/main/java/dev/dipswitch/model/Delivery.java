@@ -27,70 +27,77 @@ public record Delivery(
     @JsonProperty("outcome") DeliveryOutcome outcome,
     @JsonProperty("next_attempt_at") String nextAttemptAt,
     /** What the log says of the delivery besides its attempts, such as an auth method without its credentials. */
-    @JsonProperty("note") String note
+    @JsonProperty("note") String note,
+    /** The trace of the call (or lifecycle step) that made the delivery (docs/observability.md): absent while traces are off. */
+    @JsonProperty("trace_id") String traceId
 ) {
     /** A Delivery of its required components, the others absent. */
     public static Delivery of(String id, String insertedAt, String accountId, DeliveryKind kind, String method, String target, Map<String, String> headers, String body, List<Attempt> attempts, DeliveryOutcome outcome, String nextAttemptAt) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, null);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, null, null);
     }
 
     /** This Delivery with `id` replaced. */
     public Delivery withId(String id) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
     }
 
     /** This Delivery with `inserted_at` replaced. */
     public Delivery withInsertedAt(String insertedAt) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
     }
 
     /** This Delivery with `account_id` replaced. */
     public Delivery withAccountId(String accountId) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
     }
 
     /** This Delivery with `kind` replaced. */
     public Delivery withKind(DeliveryKind kind) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
     }
 
     /** This Delivery with `method` replaced. */
     public Delivery withMethod(String method) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
     }
 
     /** This Delivery with `target` replaced. */
     public Delivery withTarget(String target) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
     }
 
     /** This Delivery with `headers` replaced. */
     public Delivery withHeaders(Map<String, String> headers) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
     }
 
     /** This Delivery with `body` replaced. */
     public Delivery withBody(String body) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
     }
 
     /** This Delivery with `attempts` replaced. */
     public Delivery withAttempts(List<Attempt> attempts) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
     }
 
     /** This Delivery with `outcome` replaced. */
     public Delivery withOutcome(DeliveryOutcome outcome) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
     }
 
     /** This Delivery with `next_attempt_at` replaced. */
     public Delivery withNextAttemptAt(String nextAttemptAt) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
     }
 
     /** This Delivery with `note` replaced. */
     public Delivery withNote(String note) {
-        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note);
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
+    }
+
+    /** This Delivery with `trace_id` replaced. */
+    public Delivery withTraceId(String traceId) {
+        return new Delivery(id, insertedAt, accountId, kind, method, target, headers, body, attempts, outcome, nextAttemptAt, note, traceId);
     }
 }

@@ -22,62 +22,73 @@ public record JournalEntry(
     /** The status answered; null when none was: a `drop` fault closed the connection. A `malformed` fault's call has the status it sent and the cut body as its response's body. */
     @JsonProperty("status") Integer status,
     @JsonProperty("latency_ms") double latencyMs,
+    /** The trace of the call's server span (docs/observability.md): absent while traces are off. */
+    @JsonProperty("trace_id") String traceId,
     @JsonProperty("request") JournalEntryRequest request,
     @JsonProperty("response") JournalEntryResponse response
 ) {
+    /** A JournalEntry of its required components, the others absent. */
+    public static JournalEntry of(int id, String at, String wallAt, String method, String path, String operationId, String accountId, Integer status, double latencyMs, JournalEntryRequest request, JournalEntryResponse response) {
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, null, request, response);
+    }
 
     /** This JournalEntry with `id` replaced. */
     public JournalEntry withId(int id) {
-        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, request, response);
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, traceId, request, response);
     }
 
     /** This JournalEntry with `at` replaced. */
     public JournalEntry withAt(String at) {
-        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, request, response);
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, traceId, request, response);
     }
 
     /** This JournalEntry with `wall_at` replaced. */
     public JournalEntry withWallAt(String wallAt) {
-        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, request, response);
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, traceId, request, response);
     }
 
     /** This JournalEntry with `method` replaced. */
     public JournalEntry withMethod(String method) {
-        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, request, response);
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, traceId, request, response);
     }
 
     /** This JournalEntry with `path` replaced. */
     public JournalEntry withPath(String path) {
-        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, request, response);
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, traceId, request, response);
     }
 
     /** This JournalEntry with `operation_id` replaced. */
     public JournalEntry withOperationId(String operationId) {
-        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, request, response);
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, traceId, request, response);
     }
 
     /** This JournalEntry with `account_id` replaced. */
     public JournalEntry withAccountId(String accountId) {
-        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, request, response);
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, traceId, request, response);
     }
 
     /** This JournalEntry with `status` replaced. */
     public JournalEntry withStatus(Integer status) {
-        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, request, response);
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, traceId, request, response);
     }
 
     /** This JournalEntry with `latency_ms` replaced. */
     public JournalEntry withLatencyMs(double latencyMs) {
-        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, request, response);
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, traceId, request, response);
+    }
+
+    /** This JournalEntry with `trace_id` replaced. */
+    public JournalEntry withTraceId(String traceId) {
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, traceId, request, response);
     }
 
     /** This JournalEntry with `request` replaced. */
     public JournalEntry withRequest(JournalEntryRequest request) {
-        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, request, response);
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, traceId, request, response);
     }
 
     /** This JournalEntry with `response` replaced. */
     public JournalEntry withResponse(JournalEntryResponse response) {
-        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, request, response);
+        return new JournalEntry(id, at, wallAt, method, path, operationId, accountId, status, latencyMs, traceId, request, response);
     }
 }

@@ -16,6 +16,7 @@ public record RequestsQuery(
     @JsonProperty("status") Integer status,
     @JsonProperty("operation_id") String operationId,
     @JsonProperty("account_id") String accountId,
+    @JsonProperty("trace_id") String traceId,
     @JsonProperty("since") String since,
     @JsonProperty("until") String until,
     @JsonProperty("limit") Integer limit,
@@ -23,56 +24,61 @@ public record RequestsQuery(
 ) {
     /** A RequestsQuery of its required components, the others absent. */
     public static RequestsQuery of() {
-        return new RequestsQuery(null, null, null, null, null, null, null, null, null, null);
+        return new RequestsQuery(null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** This RequestsQuery with `api` replaced. */
     public RequestsQuery withApi(String api) {
-        return new RequestsQuery(api, path, method, status, operationId, accountId, since, until, limit, cursor);
+        return new RequestsQuery(api, path, method, status, operationId, accountId, traceId, since, until, limit, cursor);
     }
 
     /** This RequestsQuery with `path` replaced. */
     public RequestsQuery withPath(String path) {
-        return new RequestsQuery(api, path, method, status, operationId, accountId, since, until, limit, cursor);
+        return new RequestsQuery(api, path, method, status, operationId, accountId, traceId, since, until, limit, cursor);
     }
 
     /** This RequestsQuery with `method` replaced. */
     public RequestsQuery withMethod(String method) {
-        return new RequestsQuery(api, path, method, status, operationId, accountId, since, until, limit, cursor);
+        return new RequestsQuery(api, path, method, status, operationId, accountId, traceId, since, until, limit, cursor);
     }
 
     /** This RequestsQuery with `status` replaced. */
     public RequestsQuery withStatus(Integer status) {
-        return new RequestsQuery(api, path, method, status, operationId, accountId, since, until, limit, cursor);
+        return new RequestsQuery(api, path, method, status, operationId, accountId, traceId, since, until, limit, cursor);
     }
 
     /** This RequestsQuery with `operation_id` replaced. */
     public RequestsQuery withOperationId(String operationId) {
-        return new RequestsQuery(api, path, method, status, operationId, accountId, since, until, limit, cursor);
+        return new RequestsQuery(api, path, method, status, operationId, accountId, traceId, since, until, limit, cursor);
     }
 
     /** This RequestsQuery with `account_id` replaced. */
     public RequestsQuery withAccountId(String accountId) {
-        return new RequestsQuery(api, path, method, status, operationId, accountId, since, until, limit, cursor);
+        return new RequestsQuery(api, path, method, status, operationId, accountId, traceId, since, until, limit, cursor);
+    }
+
+    /** This RequestsQuery with `trace_id` replaced. */
+    public RequestsQuery withTraceId(String traceId) {
+        return new RequestsQuery(api, path, method, status, operationId, accountId, traceId, since, until, limit, cursor);
     }
 
     /** This RequestsQuery with `since` replaced. */
     public RequestsQuery withSince(String since) {
-        return new RequestsQuery(api, path, method, status, operationId, accountId, since, until, limit, cursor);
+        return new RequestsQuery(api, path, method, status, operationId, accountId, traceId, since, until, limit, cursor);
     }
 
     /** This RequestsQuery with `until` replaced. */
     public RequestsQuery withUntil(String until) {
-        return new RequestsQuery(api, path, method, status, operationId, accountId, since, until, limit, cursor);
+        return new RequestsQuery(api, path, method, status, operationId, accountId, traceId, since, until, limit, cursor);
     }
 
     /** This RequestsQuery with `limit` replaced. */
     public RequestsQuery withLimit(Integer limit) {
-        return new RequestsQuery(api, path, method, status, operationId, accountId, since, until, limit, cursor);
+        return new RequestsQuery(api, path, method, status, operationId, accountId, traceId, since, until, limit, cursor);
     }
 
     /** This RequestsQuery with `cursor` replaced. */
     public RequestsQuery withCursor(String cursor) {
-        return new RequestsQuery(api, path, method, status, operationId, accountId, since, until, limit, cursor);
+        return new RequestsQuery(api, path, method, status, operationId, accountId, traceId, since, until, limit, cursor);
     }
 }
