@@ -17,6 +17,7 @@ import type { LogLevel } from './log.js';
 import { loggerOf } from './options.js';
 import { listening, Stop, storeStop, version } from './stop.js';
 import { ready, stopOn, unready } from './launched.js';
+import { TracingRefused } from '../engine/tracing.js';
 
 // ---- serve
 
@@ -159,6 +160,7 @@ export async function serve(f: ServeFlags): Promise<void> {
     fixtures,
     limits: limitsOf(f),
   }).catch((e: unknown) => {
+    if (e instanceof TracingRefused) throw new Stop(e.message, 2);
     storeStop(e);
     if (f.store) {
       throw new Stop(`cannot use the database ${withoutPassword(f.store)}: ${(e as Error).message}`, 1);

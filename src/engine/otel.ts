@@ -25,7 +25,14 @@ import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-t
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ConsoleSpanExporter, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import type { Attributes, Span, SpanKind as Kind, Tracing, WorkSpan } from './tracing.js';
+import {
+  TracingRefused,
+  type Attributes,
+  type Span,
+  type SpanKind as Kind,
+  type Tracing,
+  type WorkSpan,
+} from './spans.js';
 
 /** What the work running now was caused by: the call, or the step's own cause (the context's value). */
 const CAUSE = createContextKey('dipswitch.cause');
@@ -43,7 +50,7 @@ function exportersOf(env: Record<string, string | undefined>): SpanExporter[] {
   return names.map((name) => {
     if (name === 'console') return new ConsoleSpanExporter();
     if (name !== 'otlp')
-      throw new Error(`OTEL_TRACES_EXPORTER=${name}: dipswitch exports traces by otlp or console (or none)`);
+      throw new TracingRefused(`OTEL_TRACES_EXPORTER=${name}: dipswitch exports traces by otlp or console (or none)`);
     const protocol = (
       env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ||
       env.OTEL_EXPORTER_OTLP_PROTOCOL?.trim() ||
@@ -51,7 +58,7 @@ function exportersOf(env: Record<string, string | undefined>): SpanExporter[] {
     ).toLowerCase();
     if (protocol === 'http/protobuf') return new ProtobufExporter();
     if (protocol === 'http/json') return new JsonExporter();
-    throw new Error(`OTLP protocol ${protocol}: dipswitch exports traces over http/protobuf or http/json`);
+    throw new TracingRefused(`OTLP protocol ${protocol}: dipswitch exports traces over http/protobuf or http/json`);
   });
 }
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callAt, envelope } from '../support/helpers.js';
 import { eventually } from '../support/eventually.js';
-import { startCli, type Running } from '../support/cli_process.js';
+import { runCli, startCli, type Running } from '../support/cli_process.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp_receiver.js';
 
 const SERVER = 2;
@@ -234,6 +234,17 @@ describe('no traces unless asked', () => {
       await off.stop();
       await unset.stop();
       await otlp.close();
+    }
+  });
+
+  it('a protocol or exporter it cannot honour fails the start with one line', () => {
+    for (const [env, said] of [
+      [{ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'OTLP protocol grpc'],
+      [{ OTEL_TRACES_EXPORTER: 'zipkin' }, 'OTEL_TRACES_EXPORTER=zipkin'],
+    ] as const) {
+      const ran = runCli(ARGS, { env });
+      expect(ran.status).toBe(2);
+      expect(ran.stderr.trim().split('\n')).toEqual([expect.stringContaining(said)]);
     }
   });
 });
