@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
  */
 const ONCE = [
   'test/project/{action,ci_recipes,client_types,dashboard,deps,docs,gitlab,house}.test.ts',
-  'test/project/{install_scripts,licence,recipes,settings,tooling,versions}.test.ts',
+  'test/project/{install_scripts,licence,observability,recipes,settings,tooling,versions}.test.ts',
   'test/clients/*.test.ts',
 ];
 

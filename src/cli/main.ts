@@ -10,17 +10,16 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { DENIABLE } from '../engine/transport/outbound.js';
-import { MESSAGE_ID_FORMS } from '../domain/smpp_addresses.js';
 import { LIMIT_FLAGS, LIMIT_MIN } from '../limits.js';
 import type { CheckReceiverFlags } from './commands.js';
 import type { CoverageFlags } from './coverage.js';
 import type { ListenFlags } from './listen.js';
 import { proxy, type ProxyFlags } from './proxy.js';
 import { applyConfig, nearest } from './config.js';
-import { launchOptions, listenOptions, logOptions, opt } from './options.js';
+import { launchOptions, listenOptions, logOptions, opt, smppOptions } from './options.js';
 import type { ServeFlags } from './serve.js';
 import { Stop, version } from './stop.js';
-import { denyList, hostList, instant, postgresUrl, url, wholeNumber } from './values.js';
+import { denyList, hostList, instant, postgresUrl, url, wholeNumber, traceViewerUrl } from './values.js';
 
 // ---- the program
 
@@ -62,6 +61,13 @@ function serveCommand(root: Command): void {
     )
     .addOption(opt('--open-sandboxes', 'with --admin-token, anyone may still make a sandbox', 'OPEN_SANDBOXES'))
     .addOption(
+      opt(
+        '--trace-viewer <url>',
+        "a trace viewer's page of one trace, {trace_id} in it: the dashboard links each call's trace there",
+        'TRACE_VIEWER',
+      ).argParser(traceViewerUrl),
+    )
+    .addOption(
       opt('--unsafe-open-control', 'allow an unguarded /__sim on a non-loopback --host', 'UNSAFE_OPEN_CONTROL'),
     )
     .addOption(
@@ -78,18 +84,8 @@ function serveCommand(root: Command): void {
         .argParser(denyList)
         .default([]),
     )
-    .addOption(opt('--no-cors', 'no CORS headers, no preflight answers', 'NO_CORS'))
-    .addOption(
-      opt('--smpp-port <n>', 'port of the SMPP server, on --host (0: any free one)', 'SMPP_PORT')
-        .argParser(wholeNumber(0, 65535))
-        .default(2775),
-    )
-    .addOption(opt('--no-smpp', 'no SMPP server', 'NO_SMPP'))
-    .addOption(
-      opt('--smpp-message-ids <form>', 'message ids of submit_sm_resp and receipts', 'SMPP_MESSAGE_IDS')
-        .choices([...MESSAGE_ID_FORMS])
-        .default('ulid'),
-    );
+    .addOption(opt('--no-cors', 'no CORS headers, no preflight answers', 'NO_CORS'));
+  smppOptions(serveCmd);
   launchOptions(serveCmd);
   for (const l of LIMIT_FLAGS) serveCmd.addOption(opt(l.flag, l.help, l.env).argParser(wholeNumber(LIMIT_MIN)));
   logOptions(serveCmd).action(async (_opts, cmd: Command) => {

@@ -4,6 +4,7 @@ import type { Logger } from '../deps.js';
 import { CONFIG_FILE } from './stop.js';
 import { LOG_LEVELS, pinoLogger, type LogLevel } from './log.js';
 import { wholeNumber } from './values.js';
+import { MESSAGE_ID_FORMS } from '../domain/smpp_addresses.js';
 
 // ---- options shared by the commands
 
@@ -60,5 +61,21 @@ export function launchOptions(cmd: Command): void {
     )
     .addOption(
       opt('--parent-pid <pid>', 'stop when the process with this id is gone', 'PARENT_PID').argParser(wholeNumber(1)),
+    );
+}
+
+/** The SMPP server's flags. */
+export function smppOptions(cmd: Command): void {
+  cmd
+    .addOption(
+      opt('--smpp-port <n>', 'port of the SMPP server, on --host (0: any free one)', 'SMPP_PORT')
+        .argParser(wholeNumber(0, 65535))
+        .default(2775),
+    )
+    .addOption(opt('--no-smpp', 'no SMPP server', 'NO_SMPP'))
+    .addOption(
+      opt('--smpp-message-ids <form>', 'message ids of submit_sm_resp and receipts', 'SMPP_MESSAGE_IDS')
+        .choices([...MESSAGE_ID_FORMS])
+        .default('ulid'),
     );
 }

@@ -34,6 +34,7 @@ export interface ServeFlags extends Record<string, unknown> {
   seed?: number;
   adminToken?: string;
   openSandboxes?: boolean;
+  traceViewer?: string;
   unsafeOpenControl?: boolean;
   outboundAllow: string[];
   outboundDeny: Deniable[];
@@ -119,6 +120,23 @@ async function smppListening(runtime: Runtime, f: ServeFlags): Promise<{ port: n
   }
 }
 
+/** The fixtures of a file, checked now (a bad file stops the start); read again at each reset. */
+function fixturesFrom(path: string): () => ReturnType<typeof fixtureState> {
+  try {
+    loadFixtureFile(path);
+  } catch (e) {
+    throw new Stop((e as Error).message, 2);
+  }
+  // an edited file is taken; one that no longer passes is a 422 and changes nothing
+  return () => {
+    try {
+      return fixtureState(loadFixtureFile(path));
+    } catch (e) {
+      throw new DomainError('invalid_parameter', [{ detail: (e as Error).message.replace(/\n\s*/g, ' ') }]);
+    }
+  };
+}
+
 export async function serve(f: ServeFlags): Promise<void> {
   const exposure = controlExposure(f.host, f.adminToken, f.unsafeOpenControl ?? false);
   if (exposure.refuse) throw new Stop(exposure.refuse, 2);
@@ -126,23 +144,7 @@ export async function serve(f: ServeFlags): Promise<void> {
     const problem = scenarioDirProblem(f.scenarios);
     if (problem) throw new Stop(problem, 2);
   }
-  let fixtures;
-  if (f.fixtures) {
-    const path = f.fixtures;
-    try {
-      loadFixtureFile(path);
-    } catch (e) {
-      throw new Stop((e as Error).message, 2);
-    }
-    // read again at each reset, so an edited file is taken; one that no longer passes is a 422 and changes nothing
-    fixtures = () => {
-      try {
-        return fixtureState(loadFixtureFile(path));
-      } catch (e) {
-        throw new DomainError('invalid_parameter', [{ detail: (e as Error).message.replace(/\n\s*/g, ' ') }]);
-      }
-    };
-  }
+  const fixtures = f.fixtures === undefined ? undefined : fixturesFrom(f.fixtures);
   const logger = loggerOf(f);
   const { app, runtime } = await buildServer({
     store: f.store ? { postgres: f.store } : f.memory ? { memory: true } : { file: f.data, repair: f.repair },
@@ -152,6 +154,7 @@ export async function serve(f: ServeFlags): Promise<void> {
     logger,
     simAdminToken: f.adminToken,
     openSandboxes: f.openSandboxes,
+    traceViewer: f.traceViewer,
     smppMessageIds: f.smppMessageIds,
     outboundAllow: f.outboundAllow,
     outboundDeny: f.outboundDeny,

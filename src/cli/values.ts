@@ -56,3 +56,17 @@ export function url(raw: string): string {
   }
   throw new InvalidArgumentError('an http:// or https:// URL is needed');
 }
+
+/** A trace viewer's page of one trace: an http(s) URL with `{trace_id}` where the id goes. */
+export function traceViewerUrl(raw: string): string {
+  let scheme = '';
+  try {
+    scheme = new URL(raw.replace('{trace_id}', '0')).protocol;
+  } catch {
+    // not a URL: said below
+  }
+  if ((scheme === 'http:' || scheme === 'https:') && raw.includes('{trace_id}')) return raw;
+  throw new InvalidArgumentError(
+    'an http(s) URL with {trace_id} in it is needed, e.g. http://127.0.0.1:16686/trace/{trace_id}',
+  );
+}

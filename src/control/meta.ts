@@ -44,10 +44,18 @@ export const metaHandlers = {
     body: await port.scenarios.run(origin, params.name, adminToken),
   }),
 
-  simDashboard: () => {
+  simDashboard: ({ port }) => {
     const page = dashboardAsset('index.html');
     if (!page) throw notFound('asset', 'index.html');
-    return { status: 200, body: page.text, contentType: page.contentType };
+    // the page's settings, read by its modules (src/ui/dom.js traceLink)
+    const viewer = port.dashboard.traceViewer;
+    const text = viewer
+      ? page.text.replace(
+          '<head>',
+          `<head>\n    <meta name="dipswitch-trace-viewer" content="${attributeText(viewer)}" />`,
+        )
+      : page.text;
+    return { status: 200, body: text, contentType: page.contentType };
   },
 
   simDashboardAsset: ({ params }) => {
@@ -56,3 +64,7 @@ export const metaHandlers = {
     return { status: 200, body: asset.text, contentType: asset.contentType };
   },
 } satisfies Partial<SimHandlerMap>;
+
+/** Text as an HTML attribute's value holds it. */
+const attributeText = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

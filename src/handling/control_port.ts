@@ -40,10 +40,15 @@ export interface ControlPort {
   logger: { warn(message: string): void };
   /** Resolves while the store answers; throws StorageUnavailable while it does not (readiness). */
   reachable(): Promise<void>;
+  /** The dashboard's settings (AppOptions): where it links a trace. */
+  dashboard: { traceViewer: string | null };
 }
 
 /** The port of a running simulator: each member narrowed to what the control API uses, bound to the runtime's parts. */
-export function controlPort(runtime: Runtime): ControlPort {
+export function controlPort(
+  runtime: Runtime,
+  dashboard: ControlPort['dashboard'] = { traceViewer: null },
+): ControlPort {
   const { clocks, scheduler, faults, deliveries, journal, coverage, snapshots, metrics, ids, listeners } = runtime;
   return {
     work: (accountId, fn, opts) => runtime.runner.work(accountId, fn, opts),
@@ -90,5 +95,6 @@ export function controlPort(runtime: Runtime): ControlPort {
     limits: { sandboxes: runtime.limits.sandboxes },
     logger: { warn: (m) => runtime.logger.warn(m) },
     reachable: async () => runtime.store.reachable?.(),
+    dashboard,
   };
 }

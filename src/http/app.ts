@@ -136,7 +136,7 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
     match,
     handlers: opts.handlers ?? handlers.api,
     simHandlers: handlers.sim,
-    port: controlPort(runtime),
+    port: controlPort(runtime, { traceViewer: opts.traceViewer ?? null }),
     errorSchemaFor,
     violations: app.contractViolations,
   };

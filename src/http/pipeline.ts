@@ -37,6 +37,8 @@ export interface AppOptions {
   simAdminToken?: string;
   /** With an admin token set, sandboxes may still be made without it (`--open-sandboxes`). */
   openSandboxes?: boolean;
+  /** A trace viewer's page of one trace, `{trace_id}` in it (`--trace-viewer`): the dashboard links each trace there. */
+  traceViewer?: string;
   /** Replaces the handler map (tests of the pipeline itself). */
   handlers?: HandlerMap;
   /**

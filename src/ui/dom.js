@@ -71,3 +71,16 @@ export function say(text, error = false) {
   el.textContent = text;
   el.className = error ? 'status error' : 'status';
 }
+
+/**
+ * A trace id as the page shows it: a link to the trace viewer `--trace-viewer` names (the page's
+ * `dipswitch-trace-viewer` meta tag, `{trace_id}` replaced), else the id as text; nothing for none.
+ * @param {string | undefined | null} traceId
+ */
+export function traceLink(traceId) {
+  if (!traceId) return null;
+  const viewer = document.querySelector('meta[name="dipswitch-trace-viewer"]')?.getAttribute('content');
+  if (!viewer) return h('code', { class: 'trace' }, traceId);
+  const href = viewer.replace('{trace_id}', encodeURIComponent(traceId));
+  return h('a', { class: 'trace', href, target: '_blank', rel: 'noopener' }, traceId);
+}

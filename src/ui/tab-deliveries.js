@@ -1,7 +1,7 @@
 // @ts-check
 // Deliveries: every delivery with its attempts, and "Redeliver now".
 import { account, paint, server, state } from './api.js';
-import { all, clockTime, h, pretty, say, statusClass } from './dom.js';
+import { all, clockTime, h, pretty, say, statusClass, traceLink } from './dom.js';
 import { every } from './shell.js';
 
 /** A delivery's kind, and for an event its event's kind (`event order.completed`), read from the body it sent. */
@@ -81,6 +81,7 @@ export async function deliveriesView() {
                   'Redeliver now',
                 ),
                 h('span', { class: 'muted' }, `queued ${clockTime(d.inserted_at)}`),
+                d.trace_id ? h('span', { class: 'muted' }, 'caused by trace ', traceLink(d.trace_id)) : null,
                 d.note ? h('span', { class: 'muted' }, d.note) : null,
               ),
               h(
@@ -89,7 +90,7 @@ export async function deliveriesView() {
                 h(
                   'tr',
                   {},
-                  ['account clock', 'status', 'error', 'ms'].map((t) => h('th', {}, t)),
+                  ['account clock', 'status', 'error', 'ms', 'trace'].map((t) => h('th', {}, t)),
                 ),
                 d.attempts.map((a) =>
                   h(
@@ -99,6 +100,7 @@ export async function deliveriesView() {
                     h('td', { class: a.status ? statusClass(a.status) : 'muted' }, a.status ?? '—'),
                     h('td', { class: 'wrap' }, a.error ?? ''),
                     h('td', {}, a.duration_ms.toFixed(1)),
+                    h('td', {}, traceLink(a.trace_id)),
                   ),
                 ),
               ),

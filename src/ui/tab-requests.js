@@ -1,7 +1,7 @@
 // @ts-check
 // Requests: the journal, live, and one call opened to its request, answer and errors.
 import { headers, paint, server, state } from './api.js';
-import { $, clockTime, h, json, maybe$, statusClass, wallTime } from './dom.js';
+import { $, clockTime, h, json, maybe$, statusClass, traceLink, wallTime } from './dom.js';
 import { show } from './shell.js';
 
 /** The traffic the journal keeps: /api/v1, /__sim, SMPP PDUs (method the command, status the command_status), or all. */
@@ -38,6 +38,8 @@ export function callDetail(entry) {
       'p',
       { class: 'muted' },
       `operation ${entry.operation_id ?? '—'} · account ${entry.account_id ?? '—'} · ${entry.latency_ms.toFixed(1)} ms · account clock ${clockTime(entry.at)} · wall ${entry.wall_at}`,
+      entry.trace_id ? ' · trace ' : null,
+      traceLink(entry.trace_id),
     ),
     h(
       'div',

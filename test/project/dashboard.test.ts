@@ -9,6 +9,11 @@ import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
 import { silentLogger } from '../../src/deps.js';
 import { Shadow } from '../../src/trust/shadow.js';
 import { callAt, envelope, startTestServer, useServer, type TestServer, startTestProxy } from '../support/helpers.js';
+import { runCli, startCli } from '../support/cli_process.js';
+import { startOtlpReceiver } from '../support/otlp_receiver.js';
+
+/** A trace viewer's page of one trace (nothing listens there: the test reads the link). */
+const VIEWER = 'http://127.0.0.1:9/trace/{trace_id}';
 
 const executable = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (p): p is string => !!p && existsSync(p),
@@ -405,5 +410,36 @@ describe.skipIf(!executable)('dashboard behind an admin token', { timeout: 240_0
     await expect(page.locator('#account option').count()).resolves.toBe(3);
     await page.getByRole('button', { name: 'Clock', exact: true }).click();
     await page.locator('#clock-now').waitFor();
+  });
+});
+
+describe.skipIf(!executable)('dashboard of a traced server', { timeout: 240_000 }, () => {
+  it("links a call's trace to the trace viewer --trace-viewer names", async () => {
+    const otlp = await startOtlpReceiver();
+    const sim = await startCli(['--memory', '--port', '0', '--no-smpp', '--trace-viewer', VIEWER], {
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_BSP_SCHEDULE_DELAY: '50' },
+    });
+    const page = await open(sim.base);
+    try {
+      await page.locator('#calls-count', { hasText: 'live' }).waitFor();
+      const trace = '0af7651916cd43dd8448eb211c80319c';
+      await callAt(sim.base, 'GET', '/api/v1/numbers', {
+        headers: { traceparent: `00-${trace}-b7ad6b7169203331-01` },
+      });
+      await page.locator('#calls tr.call', { hasText: '/api/v1/numbers' }).first().click();
+      const link = page.locator('#call-detail a.trace');
+      await expect(link.textContent()).resolves.toBe(trace);
+      await expect(link.getAttribute('href')).resolves.toBe(VIEWER.replace('{trace_id}', trace));
+    } finally {
+      await page.close();
+      await sim.stop();
+      await otlp.close();
+    }
+  });
+
+  it('refuses a viewer that is not an http(s) URL with {trace_id}', () => {
+    const ran = runCli(['--memory', '--port', '0', '--no-smpp', '--trace-viewer', 'javascript:alert({trace_id})']);
+    expect(ran.status).not.toBe(0);
+    expect(ran.stderr).toContain('an http(s) URL with {trace_id} in it is needed');
   });
 });
