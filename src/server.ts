@@ -341,6 +341,7 @@ export async function listenSmpp(runtime: Runtime, port: number, host: string): 
       enquireLinkMs: runtime.limits.smppEnquireLinkMs,
     },
     (message) => runtime.logger.warn(message),
+    runtime.tracing,
   );
   const address = await server.listen(port, host);
   runtime.smpp.server = server;

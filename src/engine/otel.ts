@@ -100,6 +100,13 @@ async function ending<T>(span: OtelSpan, ctx: Context, fn: (span: Span) => Promi
   }
 }
 
+/** The attributes that have a value. */
+const defined = (attributes: Attributes) =>
+  Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string | number | boolean
+  >;
+
 let provider: NodeTracerProvider | undefined;
 
 /** The process's provider, made and registered at the first server's start. */
@@ -137,11 +144,35 @@ export function sdkTracing(env: Record<string, string | undefined>, version: str
       if (cause && !inCause) links.push({ context: cause, attributes: { 'dipswitch.link': 'cause' } });
       if (running && !inCause) links.push({ context: running, attributes: { 'dipswitch.link': 'fired_by' } });
       const parent = inCause ? active : ROOT_CONTEXT;
-      const attributes = Object.fromEntries(Object.entries(work.attributes).filter(([, v]) => v !== undefined));
-      const span = tracer.startSpan(work.name, { kind: KINDS[work.kind], attributes, links }, parent);
+      const span = tracer.startSpan(
+        work.name,
+        { kind: KINDS[work.kind], attributes: defined(work.attributes), links },
+        parent,
+      );
       let ctx = trace.setSpan(parent, span);
       if (work.causes) ctx = ctx.setValue(CAUSE, work.cause ?? traceparentOf(span.spanContext()));
       return ending(span, ctx, fn);
+    },
+    open(work) {
+      const span = tracer.startSpan(
+        work.name,
+        { kind: KINDS[work.kind], attributes: defined(work.attributes) },
+        ROOT_CONTEXT,
+      );
+      const parent = trace.setSpan(ROOT_CONTEXT, span);
+      return {
+        ...spanOf(span),
+        child(childWork, fn) {
+          const cause = contextOf(childWork.cause);
+          const links: Link[] = cause ? [{ context: cause, attributes: { 'dipswitch.link': 'cause' } }] : [];
+          const attributes = defined(childWork.attributes);
+          const child = tracer.startSpan(childWork.name, { kind: KINDS[childWork.kind], attributes, links }, parent);
+          let ctx = trace.setSpan(parent, child);
+          if (childWork.causes) ctx = ctx.setValue(CAUSE, traceparentOf(child.spanContext()));
+          return ending(child, ctx, fn);
+        },
+        end: () => span.end(),
+      };
     },
     cause: () => (context.active().getValue(CAUSE) as string | undefined) ?? null,
     shutdown: () => p.forceFlush(),

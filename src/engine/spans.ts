@@ -32,12 +32,21 @@ export interface WorkSpan {
   causes?: boolean;
 }
 
+/** A span that outlives one piece of work (an SMPP session): ended by its owner; the spans of its PDUs are its children. */
+export interface OpenSpan extends Span {
+  /** Runs `fn` in a child span (linked to `work.cause` when given); the child ends with it. */
+  child<T>(work: WorkSpan, fn: (span: Span) => Promise<T>): Promise<T>;
+  end(): void;
+}
+
 export interface Tracing {
   readonly on: boolean;
   /** Runs `fn` in a server span continuing the call's incoming `traceparent` and `tracestate`; the span ends with it. */
   serve<T>(headers: Record<string, string | string[] | undefined>, fn: (span: Span) => Promise<T>): Promise<T>;
   /** Runs `fn` in a span of the simulator's own work; the span ends with it (failed if it throws). */
   within<T>(work: WorkSpan, fn: (span: Span) => Promise<T>): Promise<T>;
+  /** A span its owner ends (a session), a trace of its own. */
+  open(work: Omit<WorkSpan, 'cause'>): OpenSpan;
   /** The `traceparent` of the call or step whose work runs now, to keep with what it makes (null: none, or off). */
   cause(): string | null;
   /** Exports what is left (at the server's close). */

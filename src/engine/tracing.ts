@@ -5,10 +5,10 @@
  * whose spans cost a closure each.
  */
 
-import type { Span, Tracing } from './spans.js';
+import type { OpenSpan, Span, Tracing } from './spans.js';
 
 export { TracingRefused } from './spans.js';
-export type { Attributes, Span, SpanKind, Tracing, WorkSpan } from './spans.js';
+export type { Attributes, OpenSpan, Span, SpanKind, Tracing, WorkSpan } from './spans.js';
 
 const NO_SPAN: Span = {
   traceId: null,
@@ -18,11 +18,14 @@ const NO_SPAN: Span = {
   fail: () => undefined,
 };
 
+const NO_OPEN_SPAN: OpenSpan = { ...NO_SPAN, child: (_work, fn) => fn(NO_SPAN), end: () => undefined };
+
 /** Traces off: nothing recorded, nothing loaded. */
 export const NO_TRACES: Tracing = {
   on: false,
   serve: (_headers, fn) => fn(NO_SPAN),
   within: (_work, fn) => fn(NO_SPAN),
+  open: () => NO_OPEN_SPAN,
   cause: () => null,
   shutdown: async () => undefined,
 };

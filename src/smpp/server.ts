@@ -11,6 +11,7 @@ import smpp, { type PDU, type Server, type Session } from 'smpp';
 import { answerOf, applied } from './answers.js';
 import type { Bound, BindKind, Exchange, SmppBinds } from '../engine/transport/smpp_binds.js';
 import { SMPP_STATUS, type SmppHooks } from '../engine/transport/smpp_hooks.js';
+import { NO_TRACES, type OpenSpan, type Tracing } from '../engine/tracing.js';
 
 export { SMPP_STATUS, type SmppHooks } from '../engine/transport/smpp_hooks.js';
 
@@ -37,6 +38,8 @@ const BIND_KINDS: Record<string, BindKind> = {
 /** One TCP connection: its session, and its bind once it has one. */
 interface Connection {
   session: Session;
+  /** Its span, from the connection to its close; each PDU it sends a child. */
+  span: OpenSpan;
   bound?: Bound;
   /** The account whose system id a refused bind named: its journal holds the refusal. */
   claimed?: string;
@@ -55,6 +58,7 @@ export class SmppServer {
     private readonly limits: SmppLimits,
     /** Told of a failure of dipswitch's own while it answered a PDU. */
     private readonly failed: (message: string) => void = () => {},
+    private readonly tracing: Pick<Tracing, 'open'> = NO_TRACES,
   ) {
     this.server = smpp.createServer({}, (session) => this.open(session));
   }
@@ -81,7 +85,15 @@ export class SmppServer {
     }
     const timer = setTimeout(() => session.destroy(), this.limits.bindTimeoutMs);
     timer.unref();
-    const conn: Connection = { session, timer };
+    const span = this.tracing.open({
+      name: 'SMPP session',
+      kind: 'server',
+      attributes: {
+        'network.peer.address': session.socket.remoteAddress,
+        'network.peer.port': session.socket.remotePort,
+      },
+    });
+    const conn: Connection = { session, timer, span };
     this.unbound.add(conn);
     session.on('pdu', (pdu: PDU) => {
       this.watch(conn);
@@ -101,6 +113,7 @@ export class SmppServer {
       clearTimeout(conn.idle);
       this.unbound.delete(conn);
       if (conn.bound) this.binds.remove(conn.bound);
+      span.end();
     });
   }
 
@@ -131,6 +144,24 @@ export class SmppServer {
 
   private async take(conn: Connection, pdu: PDU): Promise<void> {
     if (pdu.isResponse() || pdu.command === 'generic_nack') return;
+    // a span of the session, the cause of what the PDU makes (a submit_sm's receipt)
+    const span = {
+      name: `SMPP ${pdu.command}`,
+      kind: 'server' as const,
+      cause: null,
+      causes: true,
+      attributes: { 'dipswitch.smpp.command': pdu.command, 'dipswitch.smpp.sequence_number': pdu.sequence_number },
+    };
+    await conn.span.child(span, async (traced) => {
+      const response = await this.answered(conn, pdu);
+      traced.set({ 'dipswitch.smpp.command_status': response?.command_status ?? undefined });
+      if (!response) traced.fail('the connection was dropped');
+      else if (response.command_status) traced.fail(`command_status 0x${response.command_status.toString(16)}`);
+    });
+  }
+
+  /** Answers a PDU (or drops the connection), journaled; answers what it sent. */
+  private async answered(conn: Connection, pdu: PDU): Promise<PDU | null> {
     const started = performance.now();
     const systemId = conn.bound?.systemId ?? String(pdu.system_id ?? '');
     let response: PDU | null = null;
@@ -148,10 +179,11 @@ export class SmppServer {
     this.hooks.journal({ systemId, accountId, request: pdu, response, latencyMs });
     if (!response) {
       conn.session.destroy();
-      return;
+      return null;
     }
     conn.session.send(response);
     if (pdu.command === 'unbind' && response.command_status === 0) conn.session.close();
+    return response;
   }
 
   /** The answer to a PDU; null drops the connection (a fault). */
@@ -193,7 +225,12 @@ export class SmppServer {
       if (faulted !== undefined) return faulted;
       if (this.binds.count(auth.keyId) >= this.limits.bindsPerKey) return answerOf(pdu, SMPP_STATUS.ESME_RBINDFAIL);
       const kind = BIND_KINDS[pdu.command] ?? 'transceiver';
-      const bound: Bound = { ...auth, systemId, kind, session: conn.session };
+      const bound: Bound = { ...auth, systemId, kind, session: conn.session, span: conn.span };
+      conn.span.set({
+        'dipswitch.smpp.system_id': systemId,
+        'dipswitch.smpp.bind': kind,
+        'dipswitch.account_id': auth.accountId,
+      });
       conn.bound = bound;
       clearTimeout(conn.timer);
       this.unbound.delete(conn);

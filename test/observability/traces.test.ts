@@ -6,12 +6,16 @@
  * sampler off or the variables unset.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callAt, envelope } from '../support/helpers.js';
 import { eventually } from '../support/eventually.js';
 import { runCli, startCli, type Running } from '../support/cli_process.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp_receiver.js';
+import { client } from '../support/smpp_client.js';
 
 const SERVER = 2;
 const CLIENT = 3;
@@ -207,6 +211,58 @@ describe.each(['http/json', 'http/protobuf'])('traces over OTLP %s', (protocol) 
     expect(attempts.map((a) => a.attributes['dipswitch.delivery.attempt']).sort()).toEqual(
       updated.attempts.map((_, i) => i + 1),
     );
+  });
+});
+
+describe('SMPP traced', () => {
+  it("each PDU a span of its session: the bind, a submit_sm, and the receipt's deliver_sm linked to its attempt", async () => {
+    const otlp = await startOtlpReceiver();
+    const readyFile = join(mkdtempSync(join(tmpdir(), 'dipswitch-trace-')), 'ready.json');
+    const sim = await startCli(
+      ['--memory', '--port', '0', '--smpp-port', '0', '--clock', 'frozen', '--ready-file', readyFile],
+      {
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_BSP_SCHEDULE_DELAY: '50' },
+      },
+    );
+    try {
+      await eventually(() => existsSync(readyFile), 'the ready file');
+      const { smpp_port: port } = JSON.parse(readFileSync(readyFile, 'utf8')) as { smpp_port: number };
+      const key = (await callAt(sim.base, 'POST', '/api/v1/api_keys', { body: envelope('api_key', { name: 'esme' }) }))
+        .body.data;
+      const c = await client(port);
+      expect(await c.bind('transceiver', key.smpp_system_id, key.smpp_secert)).toBe(0);
+      const accepted = await c.call('submit_sm', {
+        source_addr: '13125550100',
+        destination_addr: '14155550123',
+        registered_delivery: 1,
+        short_message: 'traced',
+      });
+      expect(accepted.command_status).toBe(0);
+      await callAt(sim.base, 'POST', '/__sim/clock/advance', { key: null, body: { by: 'PT10S' } });
+      await eventually(() => c.received.length > 0, 'the receipt');
+      c.close();
+      const session = await spanWhere(otlp, 'the session', (s) => s.name === 'SMPP session');
+      expect(session.kind).toBe(SERVER);
+      expect(session.attributes).toMatchObject({
+        'dipswitch.smpp.system_id': key.smpp_system_id,
+        'dipswitch.smpp.bind': 'transceiver',
+      });
+      const ofSession = (name: string) => (s: ReceivedSpan) => s.name === name && s.parentSpanId === session.spanId;
+      const bind = await spanWhere(otlp, 'the bind', ofSession('SMPP bind_transceiver'));
+      expect(bind.attributes['dipswitch.smpp.command_status']).toBe(0);
+      await spanWhere(otlp, 'the submit_sm', ofSession('SMPP submit_sm'));
+      const receipt = await spanWhere(otlp, "the receipt's deliver_sm", ofSession('SMPP deliver_sm'));
+      expect(receipt.kind).toBe(CLIENT);
+      expect(receipt.attributes['dipswitch.smpp.esm_class']).toBe(4);
+      const attempt = otlp.spans.find(
+        (s) => s.name === 'deliver dlr' && receipt.links.some((l) => l.spanId === s.spanId),
+      );
+      expect(attempt, "the receipt's attempt, linked").toBeDefined();
+      expect(attempt!.attributes['dipswitch.delivery.transport']).toBe('smpp');
+    } finally {
+      await sim.stop();
+      await otlp.close();
+    }
   });
 });
 

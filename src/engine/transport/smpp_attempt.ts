@@ -13,7 +13,7 @@ export const smppAttempt: Transport<OutboundOf<'smpp'>> = async (row, spec, atte
   // the parts of one message share a reference: a number from its id
   const reference = [...row.data.id].reduce((n, c) => (n * 31 + c.charCodeAt(0)) & 0xff, 0);
   const pdus = deliverPdus(message, reference);
-  const result = await ctx.smpp.deliver(message.key_id, pdus, DELIVERY_TIMEOUT_MS);
+  const result = await ctx.smpp.deliver(message.key_id, pdus, DELIVERY_TIMEOUT_MS, ctx.traceparent);
   if (result === null) return { kind: 'waiting', attempt, response: null };
   const sent = { headers: { command: 'deliver_sm' }, body: JSON.stringify(pdus.map(pduShown), null, 1) };
   if ('error' in result) return { ...outcomeOf({ ...attempt, error: result.error }, null), sent };

@@ -4,6 +4,10 @@
  * SMPP's window.
  */
 import smpp, { type PDU, type Session } from 'smpp';
+import { NO_TRACES, type OpenSpan } from '../tracing.js';
+
+/** A bind's span while traces are off. */
+const NO_SESSION = NO_TRACES.open({ name: '', kind: 'internal', attributes: {} });
 
 export type BindKind = 'receiver' | 'transmitter' | 'transceiver';
 
@@ -14,6 +18,8 @@ export interface Bound {
   systemId: string;
   kind: BindKind;
   session: Session;
+  /** Its session's span (docs/observability.md): each PDU exchanged a child of it. */
+  span?: OpenSpan;
   /**
    * deliver_sm sent to it and not answered yet, those past their time limit included (a late
    * deliver_sm_resp still frees its place): at most SMPP_WINDOW.
@@ -86,6 +92,7 @@ export class SmppBinds {
     keyId: string,
     pdus: Record<string, unknown>[],
     timeoutMs: number,
+    traceparent: string | null = null,
   ): Promise<{ status: number } | { error: string } | null> {
     let bind = this.receiving(keyId);
     while (bind && (bind.outstanding ?? 0) >= SMPP_WINDOW) {
@@ -93,8 +100,25 @@ export class SmppBinds {
       bind = this.receiving(keyId);
     }
     if (!bind) return null;
+    const to = bind;
     for (const fields of pdus) {
-      const answer = await this.exchange(bind, new smpp.PDU('deliver_sm', fields), timeoutMs);
+      const pdu = new smpp.PDU('deliver_sm', fields);
+      // a span of the bind's session, linked to the attempt that sent it
+      const span = {
+        name: 'SMPP deliver_sm',
+        kind: 'client' as const,
+        cause: traceparent,
+        attributes: {
+          'dipswitch.smpp.command': 'deliver_sm',
+          'dipswitch.smpp.esm_class': Number(fields.esm_class ?? 0),
+        },
+      };
+      const answer = await (to.span ?? NO_SESSION).child(span, async (traced) => {
+        const got = await this.exchange(to, pdu, timeoutMs);
+        if (typeof got === 'string') traced.fail(got);
+        else traced.set({ 'dipswitch.smpp.command_status': got });
+        return got;
+      });
       if (typeof answer === 'string') return { error: answer };
       if (answer !== 0) return { status: answer };
     }
