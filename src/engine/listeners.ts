@@ -65,7 +65,17 @@ interface Local extends Seen {
 type Message =
   | { kind: 'present'; instance: string; account: string; listeners: Seen[] }
   | { kind: 'ask'; instance: string }
-  | { kind: 'send'; relay: string; to: string; from: string; account: string; delivery: string; target: string }
+  | {
+      kind: 'send';
+      relay: string;
+      to: string;
+      from: string;
+      account: string;
+      delivery: string;
+      target: string;
+      /** The attempt's span (docs/observability.md), which the request made here carries. */
+      traceparent?: string;
+    }
   | { kind: 'heard'; relay: string; to: string; heard: Heard[] }
   | { kind: 'answer'; account: string; answer: ListenerAnswer };
 
@@ -241,6 +251,7 @@ export class Listeners {
         account: accountId,
         delivery: request.delivery_id,
         target: request.target,
+        ...(request.headers.traceparent ? { traceparent: request.headers.traceparent } : {}),
       });
     });
   }
@@ -280,7 +291,8 @@ export class Listeners {
       const made = await this.opts.request?.(m.account, m.delivery);
       if (!made) throw new Error('it is gone');
       // the target as the instance that handed it over saw it
-      const request = { ...made, target: m.target };
+      const traced = m.traceparent ? { ...made.headers, traceparent: m.traceparent } : made.headers;
+      const request = { ...made, target: m.target, headers: traced };
       const takers = [...this.local.values()].filter((l) => l.accountId === m.account && listensTo(l, m.target));
       heard = await Promise.all(takers.map((l) => this.sendHere(l, request)));
     } catch (e) {

@@ -13,14 +13,15 @@ import { usePostgres } from '../support/pg.js';
 import { eventually } from '../support/eventually.js';
 import { events } from '../support/sse.js';
 import { listenedSwitch, signedAs } from '../support/listened.js';
+import { startOtlpReceiver } from '../support/otlp_receiver.js';
 
 type Process = Running & { base: string };
 const started: Process[] = [];
 afterAll(() => Promise.all(started.map((s) => s.stop())));
 
-async function instance(url: string, seed: number): Promise<Process> {
+async function instance(url: string, seed: number, env: Record<string, string> = {}): Promise<Process> {
   const args = ['--store', url, '--port', '0', '--clock', 'frozen', '--start-time', START.toISOString()];
-  const made = await startCli([...args, '--seed', String(seed)]);
+  const made = await startCli([...args, '--seed', String(seed)], { env });
   started.push(made);
   return made;
 }
@@ -111,6 +112,40 @@ describe('dipswitch listen against two instances over one PostgreSQL database', 
       expect(theirs.out()).not.toMatch(/ sms /);
     } finally {
       await receiver.close();
+    }
+  }, 120_000);
+
+  it("traced, the attempt's traceparent reaches the receiver through the other instance's listener", async () => {
+    const otlp = await startOtlpReceiver();
+    const url = await pg().database();
+    const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_BSP_SCHEDULE_DELAY: '50' };
+    const a = await instance(url, 17, traced);
+    const b = await instance(url, 18, traced);
+    const receiver = await startReceiver();
+    try {
+      await route(a.base);
+      await listener(a.base, 'demo-admin-key', receiver.url, ['--name', 'laptop']);
+      await heard(b.base, 1);
+      const trace = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const injected = await callAt(b.base, 'POST', '/__sim/inbound/sms', {
+        key: null,
+        headers: { traceparent: `00-${trace}-00f067aa0ba902b7-01` },
+        body: { to: '+13125550100', from: '+14155550123', text: 'traced' },
+      });
+      expect(injected.status).toBe(200);
+      await eventually(() => receiver.received.length === 1, 'the delivery through the listener');
+      const sent = String(receiver.received[0]?.headers.traceparent);
+      expect(sent).toMatch(new RegExp(`^00-${trace}-[0-9a-f]{16}-01$`));
+      // the span it names is the attempt's, made by the instance that took the inject
+      const attempt = await eventually(
+        () => otlp.spans.find((s) => s.spanId === sent.split('-')[2]),
+        "the attempt's span",
+      );
+      expect(attempt).toMatchObject({ name: 'deliver sms', traceId: trace });
+      expect(attempt.attributes['dipswitch.delivery.transport']).toBe('listener');
+    } finally {
+      await receiver.close();
+      await otlp.close();
     }
   }, 120_000);
 
