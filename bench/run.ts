@@ -464,8 +464,8 @@ async function abFigures(): Promise<PairedRatio[]> {
 
 /**
  * `BENCH_ONLY=trace [BENCH_BEFORE=<a built checkout>]`: GET one record with traces off and on (exported
- * over OTLP/HTTP to a sink on loopback that answers at once), side by side; with BENCH_BEFORE, traces off
- * against that build too. A ratio above 1 is the second faster.
+ * over OTLP/HTTP to a sink on loopback that answers at once), side by side, with the A/A band (two servers
+ * of this build); with BENCH_BEFORE, traces off against that build too. A ratio above 1 is the second faster.
  */
 async function traceFigures(): Promise<PairedRatio[]> {
   let spans = 0;
@@ -488,7 +488,12 @@ async function traceFigures(): Promise<PairedRatio[]> {
     const off = await start('dist/src/cli/main.js', 'trace-off');
     const on = await start('dist/src/cli/main.js', 'trace-on', { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
     const before = process.env.BENCH_BEFORE;
-    const pairs = [{ name: 'GET one record, traces on / off', a: off, b: on }];
+    const same = await start('dist/src/cli/main.js', 'trace-off-again');
+    // the A/A band: two servers of the same build, traces off
+    const pairs = [
+      { name: 'GET one record, traces off, A/A', a: off, b: same },
+      { name: 'GET one record, traces on / off', a: off, b: on },
+    ];
     if (before)
       pairs.unshift({
         name: 'GET one record, traces off, now / before',

@@ -185,6 +185,8 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
         void runtime.tracing.serve(req.headers, async (span) => {
           const call = newCall(req, res, span);
           await (err ? unreadable(p, err as { type?: string }, call) : pipeline(call));
+          // off, nothing of the span is made
+          if (!runtime.tracing.on) return;
           span.rename(call.route ? `${req.method} ${call.route.meta.path}` : req.method);
           span.set(callAttributes(call));
           if (call.status === null || (call.status ?? 0) >= 500) span.fail(String(call.status ?? 'dropped'));
