@@ -3,7 +3,7 @@
 // `x-client` with a method per operation. What is written by hand beside it (clients/java/README.md) is the
 // launch, the HTTP and JSON core, the errors, waiting and the JUnit extension.
 import { join } from 'node:path';
-import { named, operations, pascal, root } from './contract-model.mjs';
+import { AREAS as CONTRACT_AREAS, MEMBERS, byArea, named, operations, pascal, root } from './contract-model.mjs';
 
 export const JAVA_SOURCES = join(root, 'clients', 'java', 'src', 'main', 'java', 'dev', 'dipswitch');
 export const JAVA_MODEL = join(JAVA_SOURCES, 'model');
@@ -132,60 +132,30 @@ function enumeration(name, t) {
   ].join('\n');
 }
 
-/** The parameters of an operation in `in` (path or query), with their schemas. */
-const parametersIn = (o, place) =>
-  (o.op.parameters ?? []).filter((p) => p.in === place).map((p) => ({ name: p.name, schema: p.schema ?? {} }));
-
-/** A query record of an operation's query parameters (every one optional). */
-function queryRecord(o) {
-  const params = parametersIn(o, 'query');
-  if (!params.length) return undefined;
-  const name = `${pascal(o.id.replace(/^sim/, ''))}Query`;
-  named.set(name, {
-    kind: 'object',
-    doc: `The query of \`${o.method} ${o.path}\`: each parameter absent unless given.`,
-    props: params.map((p) => ({
-      name: p.name,
-      type:
-        p.schema.type === 'integer'
-          ? { scalar: 'integer' }
-          : p.schema.type === 'boolean'
-            ? { scalar: 'boolean' }
-            : { scalar: 'string' },
-      required: false,
-      doc: p.description ?? '',
-    })),
-  });
-  return name;
-}
-
 /** What an operation's method answers: its JSON answer's type, the text of a text answer, nothing for none. */
 function answerOf(o) {
-  if (o.response) return java(o.response, true);
-  const ok = Object.entries(o.op.responses).find(([status]) => status.startsWith('2'))?.[1];
-  return ok?.content ? 'String' : 'Void';
+  return { json: () => java(o.response, true), text: () => 'String', none: () => 'Void' }[o.answers]();
 }
 
 /** One method: its signature's parameters (path, query, body), the call it makes. */
 function method(o) {
   const answer = answerOf(o);
-  const path = parametersIn(o, 'path');
-  const query = queryRecord(o);
+  const path = o.params;
+  const query = o.query;
   const body = o.request ? java(o.request, true) : undefined;
   const params = [
-    ...path.map((p) => `String ${camel(p.name)}`),
+    ...path.map((p) => `String ${camel(p)}`),
     ...(body ? [`${body} body`] : []),
     ...(query ? [`${query} query`] : []),
   ];
-  const pathMap = path.length ? `Map.of(${path.map((p) => `"${p.name}", ${camel(p.name)}`).join(', ')})` : 'Map.of()';
-  const doc = [o.op.summary, o.op.description?.split(/(?<=\.)\s/)[0]].filter(Boolean);
-  const summary = doc[1] && doc[1] !== doc[0] ? `${doc[0]}: ${doc[1]}` : (doc[0] ?? o.id);
+  const pairs = [...path.map((p) => `"${p}", ${camel(p)}`), ...o.bound.map((p) => `"${p}", ${camel(p)}()`)];
+  const pathMap = `Map.of(${pairs.join(', ')})`;
   // a generic answer is named by a TypeReference (a class literal cannot carry its type arguments)
   const type = answer.includes('<') ? `new TypeReference<${answer}>() {}` : `${answer}.class`;
   const call = `core.call(Operations.${constant(o.id)}, ${pathMap}, ${body ? 'body' : 'null'}, ${query ? 'query' : 'null'}, ${type})`;
   const name = o.name;
   const lines = [
-    ...javadoc(`${summary} (\`${o.method} ${o.path}\`, ${o.id})`, '    '),
+    ...javadoc(`${o.doc} (\`${o.method} ${o.path}\`, ${o.id})`, '    '),
     `    public ${answer} ${name}(${params.join(', ')}) {`,
     `        return ${call};`,
     '    }',
@@ -195,44 +165,25 @@ function method(o) {
       '',
       `    /** ${o.name} with no query. */`,
       `    public ${answer} ${name}(${params.filter((p) => !p.endsWith(' query')).join(', ')}) {`,
-      `        return ${name}(${[...path.map((p) => camel(p.name)), ...(body ? ['body'] : []), 'null'].join(', ')});`,
+      `        return ${name}(${[...path.map((p) => camel(p)), ...(body ? ['body'] : []), 'null'].join(', ')});`,
       '    }',
     );
   return lines.join('\n');
 }
 
-/** The areas of the clients, with their class names: a hand-written class extends one marked `open`. */
+/** Each area's class (what each area is: contract/sim.yaml's `x-client-areas`); a hand-written class extends one marked `open`. */
 const AREAS = {
-  client: {
-    cls: 'ControlApi',
-    doc: 'What every client of the control API has: its areas and the calls of any client.',
-    base: true,
-  },
-  server: {
-    cls: 'ServerApi',
-    doc: "The calls of the whole server (the control API's authority).",
-    parent: 'ControlApi',
-  },
-  sandbox: { cls: 'SandboxApi', doc: 'The calls of a sandbox of its own.', parent: 'ControlApi' },
-  clock: {
-    cls: 'Clock',
-    doc: "The account's clock: read it, move it forward (running what falls due), freeze it, resume it.",
-  },
-  inbound: {
-    cls: 'Inbound',
-    doc: "Traffic arriving at the account's numbers: an SMS, an MMS or a call from a handset.",
-  },
-  faults: { cls: 'Faults', doc: 'Fault rules: what answers a call, or befalls a delivery, instead.' },
-  requests: { cls: 'Requests', doc: 'The journal of calls: a page of it, and verification of what was called.' },
-  deliveries: {
-    cls: 'DeliveriesApi',
-    doc: 'The delivery log: a page of it, verification, redelivery, the listeners.',
-    open: true,
-  },
-  snapshots: { cls: 'Snapshots', doc: 'Snapshots of the state: save one under a name, restore it, list them.' },
-  states: { cls: 'States', doc: 'States the simulated service reaches on its own, reached now.' },
+  client: { cls: 'ControlApi', base: true },
+  server: { cls: 'ServerApi', parent: 'ControlApi' },
+  sandbox: { cls: 'SandboxApi', parent: 'ControlApi' },
+  clock: { cls: 'Clock' },
+  inbound: { cls: 'Inbound' },
+  faults: { cls: 'Faults' },
+  requests: { cls: 'Requests' },
+  deliveries: { cls: 'DeliveriesApi', open: true },
+  snapshots: { cls: 'Snapshots' },
+  states: { cls: 'States' },
 };
-const MEMBERS = ['clock', 'inbound', 'faults', 'requests', 'deliveries', 'snapshots', 'states'];
 const memberClass = (area) => (AREAS[area].open ? AREAS[area].cls.replace(/Api$/, '') : AREAS[area].cls);
 
 function areaClass(area, ops) {
@@ -248,7 +199,7 @@ function areaClass(area, ops) {
     'import java.util.Map;',
     '',
   ];
-  lines.push(...javadoc(`${a.doc} (contract/sim.yaml's \`x-client\` area \`${area}\`)`));
+  lines.push(...javadoc(`${CONTRACT_AREAS[area]} (contract/sim.yaml's \`x-client\` area \`${area}\`)`));
   if (a.base) {
     lines.push('public abstract class ControlApi {', '    final Core core;');
     for (const m of MEMBERS) lines.push(`    private final ${memberClass(m)} ${m};`);
@@ -258,7 +209,7 @@ function areaClass(area, ops) {
     for (const m of MEMBERS)
       lines.push(
         '',
-        ...javadoc(AREAS[m].doc, '    '),
+        ...javadoc(CONTRACT_AREAS[m], '    '),
         `    public ${memberClass(m)} ${m}() {`,
         `        return ${m};`,
         '    }',
@@ -270,6 +221,8 @@ function areaClass(area, ops) {
       '        super(core);',
       '    }',
     );
+    for (const p of new Set(ops.flatMap((o) => o.bound)))
+      lines.push('', `    /** The ${p} its calls name. */`, `    public abstract String ${camel(p)}();`);
   } else {
     lines.push(
       `public ${a.open ? 'abstract ' : 'final '}class ${a.cls} {`,
@@ -326,10 +279,8 @@ function operationsClass() {
 /** Every generated file of the Java client, by its path. */
 export function javaFiles() {
   const files = {};
-  const byArea = {};
-  for (const o of operations) if (!o.omit) (byArea[o.area] ??= []).push(o);
-  for (const area of Object.keys(byArea))
-    if (!AREAS[area]) throw new Error(`x-client area ${area} (of ${byArea[area][0].id}) is no area of the Java client`);
+  for (const area of Object.keys(AREAS))
+    if (!(area in CONTRACT_AREAS)) throw new Error(`the Java client has no class for x-client area ${area}`);
   // the areas first: they name the query records
   for (const [area, a] of Object.entries(AREAS))
     files[join(JAVA_SOURCES, `${a.cls}.java`)] = areaClass(area, byArea[area] ?? []);

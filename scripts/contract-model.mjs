@@ -120,6 +120,56 @@ for (const [path, item] of Object.entries(contract.paths)) {
   }
 }
 
+/** The parameters of an operation in `place` (path or query), with their schemas. */
+const parametersIn = (op, place) =>
+  (op.parameters ?? []).filter((p) => p.in === place).map((p) => ({ name: p.name, schema: p.schema ?? {} }));
+
+/** An operation's query parameters as a named object type (every one optional), or undefined without any. */
+function queryOf(o) {
+  const params = parametersIn(o.op, 'query');
+  if (!params.length) return undefined;
+  const name = `${pascal(o.id.replace(/^sim/, ''))}Query`;
+  const scalar = (s) => ({ scalar: s.type === 'integer' || s.type === 'boolean' ? s.type : 'string' });
+  named.set(name, {
+    kind: 'object',
+    doc: `The query of \`${o.method} ${o.path}\`: each parameter absent unless given.`,
+    props: params.map((p) => ({ name: p.name, type: scalar(p.schema), required: false, doc: oneLine(p.description) })),
+  });
+  return name;
+}
+
+/** An operation's one line of documentation: its summary and its description's first sentence. */
+function docOf(op) {
+  const said = [op.summary, op.description?.split(/(?<=\.)\s/)[0]].filter(Boolean).map(oneLine);
+  return said[1] && said[1] !== said[0] ? `${said[0]}: ${said[1]}` : (said[0] ?? op.operationId);
+}
+
+for (const o of operations) {
+  const path = parametersIn(o.op, 'path').map((p) => p.name);
+  // a sandbox's own calls name it by its `{id}`, which its client knows (x-client-areas: sandbox)
+  o.bound = o.area === 'sandbox' ? path.filter((p) => p === 'id') : [];
+  o.params = path.filter((p) => !o.bound.includes(p));
+  o.query = o.omit ? undefined : queryOf(o);
+  // a body whose every field may be left out may itself be left out (a client sends `{}`)
+  o.bodyOptional = Boolean(o.request?.ref && named.get(o.request.ref).props.every((p) => !p.required));
+  o.doc = docOf(o.op);
+  const ok = Object.entries(o.op.responses).find(([status]) => status.startsWith('2'))?.[1];
+  // what a method answers: the JSON answer's type, text, or nothing
+  o.answers = o.response ? 'json' : ok?.content ? 'text' : 'none';
+}
+
+/**
+ * The areas of every client (`x-client-areas`), each with what it is: `client` is what every client has,
+ * `server` and `sandbox` are clients of their own kind, every other area a member of `client` (`MEMBERS`).
+ */
+export const AREAS = contract.info['x-client-areas'];
+export const MEMBERS = Object.keys(AREAS).filter((a) => !['client', 'server', 'sandbox'].includes(a));
+/** The operations each client offers, by area, in the contract's order. */
+export const byArea = {};
+for (const o of operations) if (!o.omit) (byArea[o.area] ??= []).push(o);
+for (const [area, ops] of Object.entries(byArea))
+  if (!AREAS[area]) throw new Error(`x-client area ${area} (of ${ops[0].id}) is not in x-client-areas`);
+
 /** The names a type refers to. */
 export function refsOf(t) {
   if (t.ref) return [t.ref];

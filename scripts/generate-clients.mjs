@@ -1,208 +1,46 @@
-// The Python and Go clients' types and operations, generated from contract/sim.yaml (npm run generate):
-// every schema of the control API as a Python TypedDict and a Go struct, every enumeration as a Python
-// Literal and a Go string type with its constants, and every operation's method, path and the names of
-// its request and answer types. The clients' hand-written methods call operations by these names only, so
-// a path, a field or an enumeration is written once, in the contract. `--check` writes nothing and exits 1
-// when a generated file is not what the contract makes (the suite runs it).
-import { spawnSync } from 'node:child_process';
+// The clients' generated code, from contract/sim.yaml (npm run generate): for Python
+// (scripts/client-python.mjs), Go (scripts/client-go.mjs) and Java (scripts/client-java.mjs), every schema
+// of the control API as a type, every enumeration with its values, the operations' table, and one module,
+// file or class per area of `x-client` with a method per operation; and the READMEs' method lists, read
+// from the clients as they are. A path, a field, an enumeration or an operation is written once, in the
+// contract. `--check` writes nothing and exits 1 when a generated file is not what the contract makes (the
+// suite runs it).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { JAVA_MODEL, javaFiles } from './client-java.mjs';
-import { goMethods, javaMethods, pythonMethods, withBlock } from './client-readmes.mjs';
-import { goField, inDependencyOrder, named, operations, pascal, root } from './contract-model.mjs';
-
-// ---- Python ----
-
-function py(t) {
-  if (t.any) return 'Any';
-  if (t.ref) return t.ref;
-  if ('literal' in t)
-    return `Literal[${JSON.stringify(t.literal)
-      .replace(/^true$/, 'True')
-      .replace(/^false$/, 'False')}]`;
-  if (t.list) return `List[${py(t.list)}]`;
-  if (t.map) return `Dict[str, ${py(t.map)}]`;
-  if (t.union) return t.union.map(py).join(' | ');
-  return { string: 'str', integer: 'int', number: 'float', boolean: 'bool', null: 'None' }[t.scalar];
-}
-
-function python() {
-  const out = [
-    '"""The control API\'s types and operations, generated from contract/sim.yaml by scripts/generate-clients.mjs.',
-    '',
-    'Do not edit: change the contract and run ``npm run generate``.',
-    '"""',
-    'from __future__ import annotations',
-    '',
-    'from typing import Any, Dict, List, Literal, NamedTuple, NotRequired, TypedDict',
-  ];
-  for (const [name, t] of inDependencyOrder()) {
-    out.push('');
-    if (t.kind === 'enum') {
-      out.push(`${name} = Literal[${t.values.map((v) => JSON.stringify(v)).join(', ')}]`);
-      if (t.doc) out.push(`"""${t.doc.replace(/"""/g, "'''")}"""`);
-    } else if (t.kind === 'alias') {
-      out.push(`${name} = ${py(t.type)}`);
-      if (t.doc) out.push(`"""${t.doc.replace(/"""/g, "'''")}"""`);
-    } else {
-      const fields = t.props.map((p) => {
-        const ty = py(p.type);
-        return `    ${JSON.stringify(p.name)}: ${p.required ? ty : `NotRequired[${ty}]`},`;
-      });
-      out.push(
-        `${name} = TypedDict(`,
-        `    ${JSON.stringify(name)},`,
-        '    {',
-        ...fields.map((f) => `    ${f}`),
-        '    },',
-        ')',
-      );
-      if (t.doc) out.push(`"""${t.doc.replace(/"""/g, "'''")}"""`);
-    }
-  }
-  out.push(
-    '',
-    '',
-    'class Operation(NamedTuple):',
-    '    """One operation of the control API: its operationId, method and path template."""',
-    '',
-    '    id: str',
-    '    method: str',
-    '    path: str',
-    '',
-    '',
-    '#: Every operation of contract/sim.yaml, by operationId.',
-    'CONTRACT_OPERATIONS: Dict[str, Operation] = {',
-    ...operations.map(
-      (o) => `    ${JSON.stringify(o.id)}: Operation(${JSON.stringify(o.id)}, "${o.method}", "${o.path}"),`,
-    ),
-    '}',
-    '',
-    '#: The operations no client offers (`x-client: { omit }`), with the reason.',
-    'OMITTED: Dict[str, str] = {',
-    ...operations.filter((o) => o.omit).map((o) => `    ${JSON.stringify(o.id)}: ${JSON.stringify(o.omit)},`),
-    '}',
-    '',
-  );
-  return out.join('\n').replace(/\n{3,}/g, '\n\n\n');
-}
-
-// ---- Go ----
-
-const goScalar = { string: 'string', integer: 'int', number: 'float64', boolean: 'bool' };
-function go(t, optional) {
-  if (t.any) return 'any';
-  if (t.ref) return optional ? `*${t.ref}` : t.ref;
-  if ('literal' in t)
-    return optional
-      ? `*${goScalar[typeof t.literal === 'boolean' ? 'boolean' : 'string']}`
-      : goScalar[typeof t.literal === 'boolean' ? 'boolean' : 'string'];
-  if (t.list) return `[]${go(t.list, false)}`;
-  if (t.map) return `map[string]${go(t.map, false)}`;
-  if (t.union) {
-    const real = t.union.filter((u) => u.scalar !== 'null');
-    if (real.length === 1) {
-      const inner = go(real[0], false);
-      return inner.startsWith('[]') || inner.startsWith('map[') || inner === 'any' ? inner : `*${inner}`;
-    }
-    return 'any';
-  }
-  const s = goScalar[t.scalar];
-  return optional ? `*${s}` : s;
-}
-
-function golang() {
-  const out = [
-    '// Code generated by scripts/generate-clients.mjs from contract/sim.yaml. DO NOT EDIT.',
-    '',
-    'package dipswitch',
-  ];
-  for (const [name, t] of named) {
-    out.push('');
-    out.push(
-      `// ${name} is a ${t.kind === 'enum' ? 'value' : 'shape'} of the control API${t.doc ? `: ${t.doc}` : '.'}`,
-    );
-    if (t.kind === 'enum') {
-      out.push(`type ${name} string`, '', `// The values of ${name}.`, 'const (');
-      for (const v of t.values) out.push(`\t${name}${goField(String(v))} ${name} = ${JSON.stringify(v)}`);
-      out.push(')');
-    } else if (t.kind === 'alias') {
-      out.push(`type ${name} = ${go(t.type, false)}`);
-    } else {
-      out.push(`type ${name} struct {`);
-      for (const p of t.props) {
-        const ty = go(p.type, !p.required);
-        const omit = p.required ? '' : ',omitempty';
-        const doc = p.doc ? ` // ${p.doc}` : '';
-        out.push(`\t${goField(p.name)} ${ty} \`json:"${p.name}${omit}"\`${doc}`);
-      }
-      out.push('}');
-    }
-  }
-  out.push(
-    '',
-    '// Operation is one operation of the control API: its operationId, method and path template.',
-    'type Operation struct{ ID, Method, Path string }',
-    '',
-    '// The operations of contract/sim.yaml.',
-    'var (',
-    ...operations.map((o) => `\tOp${pascal(o.id)} = Operation{${JSON.stringify(o.id)}, "${o.method}", "${o.path}"}`),
-    ')',
-    '',
-    '// ContractOperations are every operation of contract/sim.yaml.',
-    'var ContractOperations = []Operation{',
-    ...operations.map((o) => `\tOp${pascal(o.id)},`),
-    '}',
-    '',
-    '// Omitted are the operations no client offers (`x-client: { omit }`), with the reason.',
-    'var Omitted = map[string]string{',
-    ...operations.filter((o) => o.omit).map((o) => `\t${JSON.stringify(o.id)}: ${JSON.stringify(o.omit)},`),
-    '}',
-    '',
-  );
-  return out.join('\n');
-}
-
-/** Go's own layout of the text (gofmt, which comes with Go). */
-function gofmt(text) {
-  const run = spawnSync('gofmt', [], { input: text, encoding: 'utf8' });
-  if (run.error || run.status !== 0) {
-    console.error(`gofmt: ${run.error?.message ?? run.stderr}(Go's gofmt lays out the Go client's generated file)`);
-    process.exit(1);
-  }
-  return run.stdout;
-}
+import { goFiles } from './client-go.mjs';
+import { nodeFiles } from './client-node.mjs';
+import { pythonFiles } from './client-python.mjs';
+import { goMethods, javaMethods, nodeMethods, pythonMethods, withBlock } from './client-readmes.mjs';
+import { root } from './contract-model.mjs';
 
 const files = {
-  [join(root, 'clients', 'python', 'src', 'dipswitch', '_generated.py')]: python(),
-  [join(root, 'clients', 'go', 'generated.go')]: gofmt(golang()),
+  ...nodeFiles(),
+  ...pythonFiles(),
+  ...goFiles(),
   ...javaFiles(),
 };
-// the READMEs' method lists, from the clients as they are (the Java client's generated areas first)
-for (const [client, methods] of [
-  ['python', pythonMethods],
-  ['go', goMethods],
-  ['java', () => javaMethods((file) => files[file] ?? readFileSync(file, 'utf8'))],
-]) {
-  const readme = join(root, 'clients', client, 'README.md');
-  files[readme] = withBlock(readFileSync(readme, 'utf8'), methods(), readme);
-}
 const check = process.argv.includes('--check');
 const stale = [];
-for (const [file, text] of Object.entries(files)) {
-  let now = '';
-  try {
-    now = readFileSync(file, 'utf8');
-  } catch {
-    /* absent: stale */
-  }
-  if (now === text) continue;
-  if (check) stale.push(file);
-  else {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
+
+/** Each file written (or, with --check, compared): what it holds and what the contract makes. */
+function put(entries) {
+  for (const [file, text] of entries) {
+    let now = '';
+    try {
+      now = readFileSync(file, 'utf8');
+    } catch {
+      /* absent: stale */
+    }
+    if (now === text) continue;
+    if (check) stale.push(file);
+    else {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+    }
   }
 }
+put(Object.entries(files));
 // the Java model's folder is generated whole: a file no schema makes any more goes
 let modelFiles = [];
 try {
@@ -214,6 +52,18 @@ for (const file of modelFiles.filter((f) => !(f in files))) {
   if (check) stale.push(file);
   else rmSync(file);
 }
+// the READMEs' method lists, read from the clients as they now are (their generated code written first)
+put(
+  [
+    [join('clients', 'python', 'README.md'), pythonMethods],
+    [join('clients', 'go', 'README.md'), goMethods],
+    [join('clients', 'java', 'README.md'), javaMethods],
+    [join('docs', 'library.md'), nodeMethods],
+  ].map(([file, methods]) => {
+    const readme = join(root, file);
+    return [readme, withBlock(readFileSync(readme, 'utf8'), methods(), readme)];
+  }),
+);
 if (stale.length) {
   console.error(`not what contract/sim.yaml makes (npm run generate): ${stale.join(', ')}`);
   process.exit(1);

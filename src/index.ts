@@ -45,7 +45,7 @@ export interface Dipswitch extends Omit<ControlClient, 'reset'> {
   keys: { admin: string; operator: string; readonly: string; standard: string; partner: string };
   /**
    * The fixture accounts back to how they began, with every fault rule and journal entry that is not a
-   * sandbox's; the sandboxes other callers hold go on untouched (`removeSandboxes`: removed too).
+   * sandbox's; the sandboxes other callers hold go on untouched (`remove_sandboxes`: removed too).
    */
   reset: ControlClient['reset'];
   /** Stops the server: its connections closed, its ports freed, its store closed once pending writes finish. */
@@ -85,13 +85,10 @@ export {
   type CallPattern,
   type ConnectOptions,
   type ControlClient,
-  type CoverageQuery,
   type DeliveryFilter,
   type DeliveryPattern,
-  type FaultHandle,
   type FaultRequest,
   type HttpMethod,
-  type JournalQuery,
   type NearMiss,
   type SandboxClient,
 } from './testing/control_client.js';

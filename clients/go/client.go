@@ -1,7 +1,9 @@
 // Package dipswitch is a client of dipswitch's control API (contract/sim.yaml) for a Go team's tests, with
-// nothing outside the standard library. Every method calls one operation of the contract (its method and
-// path from the generated Op values); the request and answer types are generated from the contract too
-// (generated.go). Connect reaches a running server; Start starts one (Settings say where and how).
+// nothing outside the standard library. Every method of an area is one operation of the contract, generated
+// from it (api_<area>.go), as are the request and answer types (generated.go); written by hand are the launch,
+// Do and its errors, Sandbox and WaitFor. Connect reaches a running server; Start starts one (Settings say
+// where and how). A verify the server refuses with verification_failed is a *VerificationError; any other
+// refusal a *ControlError.
 package dipswitch
 
 import (
@@ -98,15 +100,10 @@ func (e *VerificationError) Error() string {
 
 // Client is a client of the control API at URL, with the areas of the API.
 type Client struct {
-	URL        string
-	opts       Options
-	Clock      *Clock
-	Inbound    *Inbound
-	Faults     *Faults
-	Requests   *Requests
-	Deliveries *Deliveries
-	Snapshots  *Snapshots
-	States     *States
+	URL  string
+	opts Options
+	// the areas (Clock, Inbound, Faults, Requests, Deliveries, Snapshots, States): api_client.go
+	areas
 	// Run is the run sandboxes are made for when none is given (else DIPSWITCH_RUN).
 	Run string
 	// ReceiverHost is the address the server reaches this machine's loopback at: give it in a receiver's URL
@@ -120,8 +117,7 @@ func Connect(baseURL string, opts Options) *Client {
 		opts.HTTP = &http.Client{Timeout: 60 * time.Second}
 	}
 	c := &Client{URL: strings.TrimRight(baseURL, "/"), opts: opts, ReceiverHost: "127.0.0.1"}
-	c.Clock, c.Inbound, c.Faults = &Clock{c}, &Inbound{c}, &Faults{c}
-	c.Requests, c.Deliveries, c.Snapshots, c.States = &Requests{c}, &Deliveries{c}, &Snapshots{c}, &States{c}
+	c.bind(c)
 	return c
 }
 
@@ -132,6 +128,7 @@ func Ptr[T any](v T) *T { return &v }
 type Params map[string]string
 
 // Do calls one operation: its path parameters, a JSON body (nil for none), the query, and where its answer goes.
+// A verify's verification_failed is a *VerificationError, any other refusal a *ControlError.
 func (c *Client) Do(ctx context.Context, op Operation, params Params, body any, query url.Values, out any) error {
 	path := op.Path
 	for k, v := range params {
@@ -175,6 +172,14 @@ func (c *Client) Do(ctx context.Context, op Operation, params Params, body any, 
 	if res.StatusCode >= 300 {
 		refused := &ControlError{Status: res.StatusCode, Operation: op.ID, Body: data}
 		_ = json.Unmarshal(data, refused)
+		if refused.Code() == "verification_failed" {
+			failed := &VerificationError{Detail: refused.Errors[0].Detail, Of: "calls"}
+			if op == OpSimVerifyDeliveries {
+				failed.Of = "deliveries"
+			}
+			_ = json.Unmarshal(data, failed)
+			return failed
+		}
 		return refused
 	}
 	if out == nil || len(data) == 0 {
@@ -185,69 +190,4 @@ func (c *Client) Do(ctx context.Context, op Operation, params Params, body any, 
 		return nil
 	}
 	return json.Unmarshal(data, out)
-}
-
-// verifying calls a verify: what matched, or a *VerificationError with what came nearest.
-func (c *Client) verifying(ctx context.Context, op Operation, body any, of string) (*Verified, error) {
-	var out Verified
-	err := c.Do(ctx, op, nil, body, nil, &out)
-	if refused, ok := err.(*ControlError); ok && refused.Code() == "verification_failed" {
-		failed := &VerificationError{Detail: refused.Errors[0].Detail, Of: of}
-		_ = json.Unmarshal(refused.Body, failed)
-		return nil, failed
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &out, nil
-}
-
-// Health is liveness: it answers once the server accepts requests, and while its database is away.
-func (c *Client) Health(ctx context.Context) error {
-	return c.Do(ctx, OpSimHealth, nil, nil, nil, nil)
-}
-
-// Ready is readiness: nil while the server's store answers; a *ControlError (503 storage_unavailable) while it does not.
-func (c *Client) Ready(ctx context.Context) error {
-	return c.Do(ctx, OpSimReady, nil, nil, nil, nil)
-}
-
-// Reset puts the key's account back as it began; without a key, the fixture accounts (sandboxes kept unless removeSandboxes).
-func (c *Client) Reset(ctx context.Context, removeSandboxes bool) (*ResetResult, error) {
-	body := ResetRequest{}
-	if removeSandboxes {
-		body.RemoveSandboxes = Ptr(true)
-	}
-	var out ResetResult
-	return &out, c.Do(ctx, OpSimReset, nil, body, nil, &out)
-}
-
-// OpenAPI answers the control API's contract.
-func (c *Client) OpenAPI(ctx context.Context) (map[string]any, error) {
-	var out map[string]any
-	return out, c.Do(ctx, OpSimOpenapi, nil, nil, nil, &out)
-}
-
-// Accounts answers every account with its keys (the admin token's).
-func (c *Client) Accounts(ctx context.Context) ([]AccountListAccountsItem, error) {
-	var out AccountList
-	return out.Accounts, c.Do(ctx, OpSimAccounts, nil, nil, nil, &out)
-}
-
-// Scenarios answers the catalogue of scenarios.
-func (c *Client) Scenarios(ctx context.Context) (*ListScenariosResponse, error) {
-	var out ListScenariosResponse
-	return &out, c.Do(ctx, OpSimListScenarios, nil, nil, nil, &out)
-}
-
-// RunScenario runs a scenario on the server and answers its timeline.
-func (c *Client) RunScenario(ctx context.Context, name string) (*ScenarioResult, error) {
-	var out ScenarioResult
-	return &out, c.Do(ctx, OpSimScenario, Params{"name": name}, nil, nil, &out)
-}
-
-// Metrics answers the server's metrics in Prometheus's text format.
-func (c *Client) Metrics(ctx context.Context) (string, error) {
-	var out string
-	return out, c.Do(ctx, OpSimMetrics, nil, nil, nil, &out)
 }

@@ -788,6 +788,37 @@ type ListScenariosResponse struct {
 	Problems  []string          `json:"problems"`
 }
 
+// OpenapiQuery is a shape of the control API: The query of `GET /__sim/openapi`: each parameter absent unless given.
+type OpenapiQuery struct {
+	Format *string `json:"format,omitempty"`
+}
+
+// RequestsQuery is a shape of the control API: The query of `GET /__sim/requests`: each parameter absent unless given.
+type RequestsQuery struct {
+	API         *string `json:"api,omitempty"`
+	Path        *string `json:"path,omitempty"`
+	Method      *string `json:"method,omitempty"`
+	Status      *int    `json:"status,omitempty"`
+	OperationID *string `json:"operation_id,omitempty"`
+	AccountID   *string `json:"account_id,omitempty"`
+	TraceID     *string `json:"trace_id,omitempty"`
+	Since       *string `json:"since,omitempty"`
+	Until       *string `json:"until,omitempty"`
+	Limit       *int    `json:"limit,omitempty"`
+	Cursor      *string `json:"cursor,omitempty"`
+}
+
+// DeliveriesQuery is a shape of the control API: The query of `GET /__sim/deliveries`: each parameter absent unless given.
+type DeliveriesQuery struct {
+	Kind *string `json:"kind,omitempty"`
+}
+
+// CoverageQuery is a shape of the control API: The query of `GET /__sim/coverage`: each parameter absent unless given.
+type CoverageQuery struct {
+	Run       *string `json:"run,omitempty"`
+	AccountID *string `json:"account_id,omitempty"`
+}
+
 // Operation is one operation of the control API: its operationId, method and path template.
 type Operation struct{ ID, Method, Path string }
 

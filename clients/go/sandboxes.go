@@ -29,18 +29,14 @@ func (c *Client) Sandbox(ctx context.Context, name string) (*Sandbox, error) {
 	if run != "" {
 		body.Run = Ptr(run)
 	}
-	box := &Sandbox{}
-	if err := c.Do(ctx, OpSimCreateSandbox, nil, body, nil, &box.Made); err != nil {
+	made, err := c.CreateSandbox(ctx, body)
+	if err != nil {
 		return nil, err
 	}
+	box := &Sandbox{Made: *made}
 	box.ID, box.Name, box.Keys, box.Numbers = box.Made.ID, box.Made.Name, box.Made.Keys, box.Made.Numbers
 	box.Client = Connect(c.URL, Options{Key: box.Keys.Admin, AdminToken: c.opts.AdminToken, HTTP: c.opts.HTTP})
 	box.Client.Run = run
 	box.Client.ReceiverHost = c.ReceiverHost
 	return box, nil
-}
-
-// Remove removes the sandbox and everything it owns (its coverage is kept with its run).
-func (b *Sandbox) Remove(ctx context.Context) error {
-	return b.Do(ctx, OpSimDeleteAccount, Params{"id": b.ID}, nil, nil, nil)
 }

@@ -20,20 +20,19 @@ func TestMain(m *testing.M) { dipswitchtest.Main(m, dipswitchtest.MainOptions{})
 func TestListingSurvivesA503(t *testing.T) {
 	ctx := context.Background()
 	box := dipswitchtest.NewSandbox(t)
-	rule, err := box.Faults.Add(ctx, dipswitch.FaultSpec{
+	if _, err := box.Faults.Add(ctx, dipswitch.FaultRequest{
 		Match:  dipswitch.FaultMatch{OperationID: dipswitch.Ptr("listNumbers")},
 		Effect: dipswitch.FaultEffect{Status: dipswitch.Ptr(503)},
-		Times:  dipswitch.Times(1),
-	})
-	if err != nil {
+		Times:  dipswitch.Ptr(1),
+	}); err != nil {
 		t.Fatal(err)
 	}
 	numbers, err := (&Client{Base: box.URL, Key: box.Keys.Admin, Retries: 2}).Numbers()
 	if err != nil || len(numbers) != 10 {
 		t.Fatalf("numbers %v, %v", numbers, err)
 	}
-	if fired, _ := rule.Fired(ctx); fired != 1 {
-		t.Fatalf("fired %d", fired)
+	if rules, _ := box.Faults.List(ctx); rules == nil || rules.Faults[0].Fired != 1 {
+		t.Fatalf("the rule as listed: %+v", rules)
 	}
 	dipswitchtest.Verify(t, box.Client, dipswitch.VerifyRequestsMatch{
 		OperationID: dipswitch.Ptr("listNumbers"), Status: dipswitch.Ptr(503),
@@ -48,7 +47,7 @@ func TestTwoNumbersOrderedAndWaitedFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done, err := client.WaitForOrder(order.ID, func() { _, _ = box.Clock.Advance(ctx, "PT10M") })
+	done, err := client.WaitForOrder(order.ID, func() { _, _ = box.Clock.Advance(ctx, dipswitch.AdvanceRequest{By: dipswitch.Ptr("PT10M")}) })
 	if err != nil || done.Status != "COMPLETED" {
 		t.Fatalf("order %+v, %v", done, err)
 	}

@@ -25,7 +25,7 @@ it('my client sees its order complete', async () => {
   const order = await call('POST', `/carts/${cart.data.id}/checkout`);
   expect(order.data.status).toBe('NEW');
 
-  await box.clock.advance('PT10M');
+  await box.clock.advance({ by: 'PT10M' });
   expect((await call('GET', `/orders/${cart.data.id}`)).data.status).toBe('COMPLETED');
   expect((await call('GET', '/numbers')).count).toBe(12);
 });

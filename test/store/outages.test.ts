@@ -279,7 +279,8 @@ describe('two instances over a database that goes away', () => {
         () => 'served',
         (e: Error) => e.message,
       );
-      expect(performance.now() - started).toBeLessThan(BOUND_MS + 5_000);
+      // its bounds, and a loaded machine's start of a node process (a hang is what this rules out)
+      expect(performance.now() - started).toBeLessThan(BOUND_MS + 15_000);
       expect(failed).toMatch(
         /^exited 1: .*store: waiting for PostgreSQL at postgres:\/\/postgres:(\*\*\*|\[redacted\])@127\.0\.0\.1/s,
       );

@@ -69,7 +69,7 @@ func run(m *testing.M, opts MainOptions) int {
 
 // gate says the run's coverage against the gate, in one line, and whether it passes.
 func gate(ctx context.Context, run string, percent float64) bool {
-	c, err := server.Coverage(ctx, run, "")
+	c, err := server.Coverage(ctx, &dipswitch.CoverageQuery{Run: &run})
 	var refused *dipswitch.ControlError
 	if errors.As(err, &refused) && refused.Status == 422 {
 		fmt.Printf("dipswitch coverage of run %s: the run made no sandbox: FAILS the gate of %g%%\n", run, percent)
@@ -96,7 +96,7 @@ func NewSandbox(t testing.TB) *dipswitch.Sandbox {
 		t.Fatalf("a sandbox: %v", err)
 	}
 	t.Cleanup(func() {
-		if err := box.Remove(context.Background()); err != nil {
+		if _, err := box.Remove(context.Background()); err != nil {
 			t.Errorf("removing the sandbox: %v", err)
 		}
 	})
@@ -104,18 +104,18 @@ func NewSandbox(t testing.TB) *dipswitch.Sandbox {
 }
 
 // Verify checks the calls a sandbox (or any client) made against a pattern; the test fails with the near misses.
-func Verify(t testing.TB, c *dipswitch.Client, match dipswitch.VerifyRequestsMatch, count dipswitch.VerifyCount) *dipswitch.Verified {
+func Verify(t testing.TB, c *dipswitch.Client, match dipswitch.VerifyRequestsMatch, count *dipswitch.VerifyCount) *dipswitch.Verified {
 	t.Helper()
-	v, err := c.Requests.Verify(context.Background(), match, count)
+	v, err := c.Requests.Verify(context.Background(), dipswitch.VerifyRequests{Match: match, Count: count})
 	fail(t, err)
 	return v
 }
 
 // VerifyDeliveries checks the deliveries against a pattern; the test fails with the near misses and what the
 // server knows of why nothing was sent.
-func VerifyDeliveries(t testing.TB, c *dipswitch.Client, match dipswitch.VerifyDeliveriesMatch, count dipswitch.VerifyCount) *dipswitch.Verified {
+func VerifyDeliveries(t testing.TB, c *dipswitch.Client, match dipswitch.VerifyDeliveriesMatch, count *dipswitch.VerifyCount) *dipswitch.Verified {
 	t.Helper()
-	v, err := c.Deliveries.Verify(context.Background(), match, count)
+	v, err := c.Deliveries.Verify(context.Background(), dipswitch.VerifyDeliveries{Match: match, Count: count})
 	fail(t, err)
 	return v
 }

@@ -37,10 +37,10 @@ func TestSandboxesInParallelNeverSeeEachOther(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			box := dipswitchtest.NewSandbox(t)
-			rule, err := box.Faults.Add(ctx, dipswitch.FaultSpec{
+			rule, err := box.Faults.Add(ctx, dipswitch.FaultRequest{
 				Match:  dipswitch.FaultMatch{OperationID: dipswitch.Ptr("listNumbers")},
 				Effect: dipswitch.FaultEffect{Status: dipswitch.Ptr(503)},
-				Times:  dipswitch.Times(1),
+				Times:  dipswitch.Ptr(1),
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -48,11 +48,11 @@ func TestSandboxesInParallelNeverSeeEachOther(t *testing.T) {
 			if a, b := get(t, box, "/api/v1/numbers"), get(t, box, "/api/v1/numbers"); a != 503 || b != 200 {
 				t.Fatalf("statuses %d, %d", a, b)
 			}
-			if fired, _ := rule.Fired(ctx); fired != 1 {
-				t.Fatalf("fired %d", fired)
+			if rules, err := box.Faults.List(ctx); err != nil || len(rules.Faults) != 1 || rules.Faults[0].ID != rule.ID || rules.Faults[0].Fired != 1 {
+				t.Fatalf("the rule as listed: %+v, %v", rules, err)
 			}
 			dipswitchtest.Verify(t, box.Client, dipswitch.VerifyRequestsMatch{OperationID: dipswitch.Ptr("listNumbers")}, dipswitch.Exactly(2))
-			if _, err := box.Reset(ctx, false); err != nil {
+			if _, err := box.Reset(ctx, dipswitch.ResetRequest{}); err != nil {
 				t.Fatal(err)
 			}
 			dipswitchtest.Verify(t, box.Client, dipswitch.VerifyRequestsMatch{Any: dipswitch.Ptr(true)}, dipswitch.Exactly(0))
@@ -63,42 +63,50 @@ func TestSandboxesInParallelNeverSeeEachOther(t *testing.T) {
 func TestATypoIsRefusedAndAMissIsNamed(t *testing.T) {
 	ctx := context.Background()
 	box := dipswitchtest.NewSandbox(t)
-	_, err := box.Requests.Verify(ctx, dipswitch.VerifyRequestsMatch{OperationID: dipswitch.Ptr("listNumbrs")}, dipswitch.VerifyCount{})
+	_, err := box.Requests.Verify(ctx, dipswitch.VerifyRequests{Match: dipswitch.VerifyRequestsMatch{OperationID: dipswitch.Ptr("listNumbrs")}})
 	var refused *dipswitch.ControlError
 	if !errors.As(err, &refused) || refused.Status != 422 || !strings.Contains(err.Error(), "`listNumbers`") {
 		t.Fatalf("a typo: %v", err)
 	}
 	get(t, box, "/api/v1/carts")
-	_, err = box.Requests.Verify(ctx, dipswitch.VerifyRequestsMatch{OperationID: dipswitch.Ptr("listCarts"), Status: dipswitch.Ptr(201)}, dipswitch.Exactly(1))
+	_, err = box.Requests.Verify(ctx, dipswitch.VerifyRequests{
+		Match: dipswitch.VerifyRequestsMatch{OperationID: dipswitch.Ptr("listCarts"), Status: dipswitch.Ptr(201)},
+		Count: dipswitch.Exactly(1),
+	})
 	var failed *dipswitch.VerificationError
 	if !errors.As(err, &failed) || !strings.Contains(err.Error(), "status: expected 201, got 200") {
 		t.Fatalf("a near miss: %v", err)
 	}
 }
 
-// The one rule of every client: a count is the server's to judge (a *ControlError); only a Times never said is refused here.
-func TestACountOfNoneIsTheServersToRefuse(t *testing.T) {
+// The one rule of every client: a count is the server's to judge (a *ControlError), none of it refused here;
+// no Times is a rule that fires on every match (the contract's default).
+func TestACountIsTheServersToJudge(t *testing.T) {
 	ctx := context.Background()
 	box := dipswitchtest.NewSandbox(t)
-	spec := dipswitch.FaultSpec{Match: dipswitch.FaultMatch{OperationID: dipswitch.Ptr("listCarts")}, Effect: dipswitch.FaultEffect{Status: dipswitch.Ptr(503)}}
+	spec := dipswitch.FaultRequest{Match: dipswitch.FaultMatch{OperationID: dipswitch.Ptr("listCarts")}, Effect: dipswitch.FaultEffect{Status: dipswitch.Ptr(503)}}
 	var refused *dipswitch.ControlError
-	spec.Times = dipswitch.Times(0)
+	spec.Times = dipswitch.Ptr(0)
 	if _, err := box.Faults.Add(ctx, spec); !errors.As(err, &refused) || refused.Status != 422 {
-		t.Fatalf("Times(0): %v", err)
+		t.Fatalf("Times 0: %v", err)
 	}
-	spec.Times = dipswitch.FaultTimes{}
-	if _, err := box.Faults.Add(ctx, spec); err == nil || errors.As(err, &refused) {
-		t.Fatalf("Times not said: %v", err)
+	spec.Times = nil
+	rule, err := box.Faults.Add(ctx, spec)
+	if err != nil || rule.Times != nil {
+		t.Fatalf("no Times: %+v, %v", rule, err)
+	}
+	if a, b := get(t, box, "/api/v1/carts"), get(t, box, "/api/v1/carts"); a != 503 || b != 503 {
+		t.Fatalf("statuses %d, %d", a, b)
 	}
 }
 
 func TestADroppedCallIsJournaledAndVerified(t *testing.T) {
 	ctx := context.Background()
 	box := dipswitchtest.NewSandbox(t)
-	if _, err := box.Faults.Add(ctx, dipswitch.FaultSpec{
+	if _, err := box.Faults.Add(ctx, dipswitch.FaultRequest{
 		Match:  dipswitch.FaultMatch{OperationID: dipswitch.Ptr("listCarts")},
 		Effect: dipswitch.FaultEffect{Drop: dipswitch.Ptr(true)},
-		Times:  dipswitch.Times(1),
+		Times:  dipswitch.Ptr(1),
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,8 @@
 ``Dipswitch.connect(url, key=None, admin_token=None)`` reaches a running server; ``Dipswitch.start(...)``
 starts one (an image, a command, the project's dipswitch, or a fetch when asked) and ends it with the
 process. Settings come from the arguments, else the environment (``DIPSWITCH_URL``…), else defaults.
-Every method calls one operation by its operationId (``OPERATIONS`` says which); the request and answer
-types are generated from the contract (``dipswitch.types``).
+Every method calls one operation by its operationId (``OPERATIONS`` says which); the methods, and the request
+and answer types, are generated from the contract (``dipswitch.api``, ``dipswitch.types``).
 """
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from typing import List, Optional
 from . import _generated as types
 from ._core import OPERATIONS, ControlError, DipswitchError, VerificationError
 from ._version import __version__
-from .faults import UNLIMITED, FaultRule
 from .launch import LaunchError, Started, container_engine
 from .launch import start as _start
 from .sandboxes import Client, Sandbox, Server
@@ -23,8 +22,6 @@ __all__ = [
     "Dipswitch",
     "Client",
     "Sandbox",
-    "FaultRule",
-    "UNLIMITED",
     "ControlError",
     "DipswitchError",
     "LaunchError",
@@ -39,7 +36,7 @@ __all__ = [
 ]
 
 
-for _public in (ControlError, DipswitchError, LaunchError, SettingError, VerificationError, FaultRule, Sandbox, Client):
+for _public in (ControlError, DipswitchError, LaunchError, SettingError, VerificationError, Sandbox, Client):
     _public.__module__ = __name__  # as a user names them: dipswitch.VerificationError
 
 

@@ -1,7 +1,9 @@
 """The request core: one call of one operation of the control API, and the errors it raises.
 
-Every method of the client is one operation of contract/sim.yaml, named by its operationId with ``@calls``;
-the method and path come from the generated table (``_generated.CONTRACT_OPERATIONS``), never written twice.
+Every method of the client is one operation of contract/sim.yaml, generated into ``dipswitch.api`` and named by
+its operationId with ``@calls``; the method and path come from the generated table
+(``_generated.CONTRACT_OPERATIONS``), never written twice. A verify the server refuses with
+``verification_failed`` is a ``VerificationError``; any other refusal a ``ControlError``.
 """
 from __future__ import annotations
 
@@ -45,6 +47,7 @@ class VerificationError(DipswitchError, AssertionError):
     """A verify whose count did not hold (or a wait that ran out): what was asked, what came nearest, and why."""
 
     def __init__(self, body: Mapping[str, Any], of: str = "calls", waited: Optional[float] = None):
+        self._body, self._of = body, of
         self.count: int = body.get("count", 0)
         self.expected: str = body.get("expected", "")
         self.near_misses: List[NearMiss] = list(body.get("near_misses") or [])
@@ -63,6 +66,10 @@ class VerificationError(DipswitchError, AssertionError):
         if not self.near_misses and not self.notes:
             lines.append(f"  no {'delivery' if of == 'deliveries' else 'call'} came near it")
         super().__init__("\n".join(lines))
+
+    def waited(self, seconds: float) -> "VerificationError":
+        """The same failure, said of a wait that ran `seconds` out."""
+        return VerificationError(self._body, self._of, waited=seconds)
 
 
 def calls(operation: str) -> Callable[[F], F]:
@@ -84,6 +91,15 @@ def calls(operation: str) -> Callable[[F], F]:
         return cast(F, call)
 
     return mark
+
+
+def given(fields: Mapping[str, Any]) -> Dict[str, Any]:
+    """A body's fields, those not given (None) left out."""
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def _query_value(value: Any) -> Any:
+    return ("true" if value else "false") if isinstance(value, bool) else value
 
 
 class Core:
@@ -116,7 +132,7 @@ class Core:
         for name, value in (params or {}).items():
             path = path.replace("{" + name + "}", urllib.parse.quote(value, safe=""))
         target = self.url + path
-        pairs = {k: v for k, v in (query or {}).items() if v is not None}
+        pairs = {k: _query_value(v) for k, v in (query or {}).items() if v is not None}
         if pairs:
             target += "?" + urllib.parse.urlencode(pairs)
         sent = self.headers()
@@ -136,7 +152,10 @@ class Core:
                 parsed = json.loads(text) if text else {}
             except ValueError:
                 parsed = {"errors": [{"code": "not_json", "detail": text[:300]}]}
-            raise ControlError(e.code, parsed, operation) from None
+            refused = ControlError(e.code, parsed, operation)
+            if refused.code == "verification_failed":
+                raise VerificationError(refused.body, "deliveries" if operation == "simVerifyDeliveries" else "calls") from None
+            raise refused from None
         except urllib.error.URLError as e:
             raise DipswitchError(f"{operation}: no answer from {self.url}: {e.reason}") from None
 

@@ -805,6 +805,49 @@ ListScenariosResponse = TypedDict(
     },
 )
 
+OpenapiQuery = TypedDict(
+    "OpenapiQuery",
+    {
+        "format": NotRequired[str],
+    },
+)
+"""The query of `GET /__sim/openapi`: each parameter absent unless given."""
+
+RequestsQuery = TypedDict(
+    "RequestsQuery",
+    {
+        "api": NotRequired[str],
+        "path": NotRequired[str],
+        "method": NotRequired[str],
+        "status": NotRequired[int],
+        "operation_id": NotRequired[str],
+        "account_id": NotRequired[str],
+        "trace_id": NotRequired[str],
+        "since": NotRequired[str],
+        "until": NotRequired[str],
+        "limit": NotRequired[int],
+        "cursor": NotRequired[str],
+    },
+)
+"""The query of `GET /__sim/requests`: each parameter absent unless given."""
+
+DeliveriesQuery = TypedDict(
+    "DeliveriesQuery",
+    {
+        "kind": NotRequired[str],
+    },
+)
+"""The query of `GET /__sim/deliveries`: each parameter absent unless given."""
+
+CoverageQuery = TypedDict(
+    "CoverageQuery",
+    {
+        "run": NotRequired[str],
+        "account_id": NotRequired[str],
+    },
+)
+"""The query of `GET /__sim/coverage`: each parameter absent unless given."""
+
 
 class Operation(NamedTuple):
     """One operation of the control API: its operationId, method and path template."""

@@ -7,7 +7,7 @@ import dev.dipswitch.model.*;
 import java.util.List;
 import java.util.Map;
 
-/** What every client of the control API has: its areas and the calls of any client. (contract/sim.yaml's `x-client` area `client`) */
+/** What every client of the control API has, a server's or a sandbox's: its areas and the calls of any client. (contract/sim.yaml's `x-client` area `client`) */
 public abstract class ControlApi {
     final Core core;
     private final Clock clock;

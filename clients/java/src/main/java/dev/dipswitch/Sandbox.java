@@ -16,6 +16,7 @@ public final class Sandbox extends SandboxApi {
         this.receiverHost = receiverHost;
     }
 
+    @Override
     public String id() {
         return made.id();
     }
@@ -47,10 +48,5 @@ public final class Sandbox extends SandboxApi {
     /** The sandbox as the server answered it. */
     public SandboxMade made() {
         return made;
-    }
-
-    /** Removes the sandbox and everything it owns (its coverage is kept with its run). */
-    public AccountDeleted remove() {
-        return remove(made.id());
     }
 }

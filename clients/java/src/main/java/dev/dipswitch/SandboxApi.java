@@ -7,14 +7,17 @@ import dev.dipswitch.model.*;
 import java.util.List;
 import java.util.Map;
 
-/** The calls of a sandbox of its own. (contract/sim.yaml's `x-client` area `sandbox`) */
+/** The calls of a sandbox of its own (its `{id}` is the sandbox's). (contract/sim.yaml's `x-client` area `sandbox`) */
 public abstract class SandboxApi extends ControlApi {
     SandboxApi(Core core) {
         super(core);
     }
 
+    /** The id its calls name. */
+    public abstract String id();
+
     /** Delete an account: Removes the account (a sandbox, typically) and everything it owns. (`DELETE /__sim/accounts/{id}`, simDeleteAccount) */
-    public AccountDeleted remove(String id) {
-        return core.call(Operations.SIM_DELETE_ACCOUNT, Map.of("id", id), null, null, AccountDeleted.class);
+    public AccountDeleted remove() {
+        return core.call(Operations.SIM_DELETE_ACCOUNT, Map.of("id", id()), null, null, AccountDeleted.class);
     }
 }
