@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config';
 /**
  * Files whose outcome does not depend on the Node that runs them: the static checks (lint, formatting,
  * the house, docs, versions, install scripts, CI files), the other languages' toolchains, the docs'
- * recipes, the browser. Project `once`: `.ci/run` runs them on the machine's Node alone, and the
- * server tests (`embedded`, `postgres`) on every Node the package declares.
+ * recipes, the browser. Project `once`: `.ci/run` runs them on the machine's Node alone, as it does
+ * `postgres` (the API suite over PostgreSQL: its SQL does not depend on the Node) and `containers`, and
+ * `embedded` (the server tests, PostgreSQL's own among them) on every Node the package declares.
  */
 const ONCE = [
   'test/project/{action,ci_recipes,client_types,dashboard,deps,docs,gitlab,house}.test.ts',
