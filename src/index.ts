@@ -9,6 +9,7 @@ import { silentLogger, type Logger } from './deps.js';
 import type { components } from './generated/sim.js';
 import { FIXTURE_KEYS } from './store/fixtures.js';
 import { buildServer, listen, listenSmpp } from './server.js';
+import { injector } from './http/inject.js';
 import { clientAt, type ControlClient, type SandboxClient } from './testing/control_client.js';
 
 export interface StartOptions {
@@ -48,6 +49,13 @@ export interface Dipswitch extends Omit<ControlClient, 'reset'> {
    * sandbox's; the sandboxes other callers hold go on untouched (`remove_sandboxes`: removed too).
    */
   reset: ControlClient['reset'];
+  /**
+   * A call answered in the process, through the same core as one over HTTP (journaled, faulted,
+   * validated, traced), no socket between: a path with its query and fetch's options in, a standard
+   * Response out (`await (await sim.request('/api/v1/numbers', { headers })).json()`). A dropped call
+   * (a `drop` fault) rejects, as fetch does; a live answer's body is its stream.
+   */
+  request(path: string, init?: RequestInit): Promise<Response>;
   /** Stops the server: its connections closed, its ports freed, its store closed once pending writes finish. */
   close(): Promise<void>;
 }
@@ -69,6 +77,7 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
     url,
     smppPort: smpp?.port ?? null,
     keys: { ...FIXTURE_KEYS },
+    request: injector(app.core, runtime, url),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

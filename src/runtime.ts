@@ -21,14 +21,24 @@ import type { SmppBinds } from './engine/transport/smpp_binds.js';
 import type { DbData } from './domain/rows.js';
 import type { Store } from './store/store.js';
 
+/** A call of a server by path (its query in it) and fetch's options, answered as fetch answers (src/http/inject.ts). */
+export type Fetcher = (path: string, init?: RequestInit) => Promise<Response>;
+
 /**
  * The scenarios a server lists and runs (`GET /__sim/scenarios`, `POST /__sim/scenarios/{name}`):
  * src/testing/scenario_runner.ts's ScenarioShelf, made by the composition root.
  */
 export interface ScenarioCatalog {
   catalog(): Promise<{ scenarios: ReadonlyMap<string, { scenario: { title: string } }>; problems: string[] }>;
-  /** Runs one against the server at `base` (its own address), with the admin token it requires. */
-  run(base: string, name: string, adminToken?: string): Promise<components['schemas']['scenario_result']>;
+  /**
+   * Runs one against a server: at a base URL (with the admin token it requires), or its core in the
+   * process (`{ request }`, the server's own authority already in it).
+   */
+  run(
+    target: string | { request: Fetcher },
+    name: string,
+    adminToken?: string,
+  ): Promise<components['schemas']['scenario_result']>;
 }
 
 /** Everything a running dipswitch is made of. */

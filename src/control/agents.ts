@@ -1,20 +1,15 @@
 /**
  * `POST /__sim/mcp`: dipswitch's MCP server over Streamable HTTP without sessions (src/mcp/exchange.ts).
- * Its tools call this server back with the credentials of the call: its Authorization as sent, and the
- * admin token when the call had the control API's authority.
+ * Its tools call this server's core in the process as the call's own caller: its Authorization as sent,
+ * and the admin token when the call had the control API's authority.
  */
 import type { SimHandlerMap, SimReply } from '../handling/handler.js';
 import { exchange } from '../mcp/exchange.js';
 
 export const agentHandlers = {
-  simMcp: async ({ body, origin, credentials, adminToken }) => {
+  simMcp: async ({ body, callBack }) => {
     const messages = Array.isArray(body) ? body : [body];
-    const target = {
-      url: origin,
-      authorization: credentials.authorization,
-      adminToken: credentials.authority ? adminToken : undefined,
-    };
-    const answers = await exchange(target, messages);
+    const answers = await exchange({ request: callBack.asCaller }, messages);
     if (!answers.length) return { status: 202, body: undefined };
     // cast: the contract says a JSON-RPC message is an object, and the SDK's messages are those objects
     const answer = (Array.isArray(body) ? answers : answers[0]) as Extract<SimReply<'simMcp'>, { status: 200 }>['body'];

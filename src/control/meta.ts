@@ -39,9 +39,9 @@ export const metaHandlers = {
     };
   },
 
-  simScenario: async ({ port, params, origin, adminToken }) => ({
+  simScenario: async ({ port, params, callBack }) => ({
     status: 200,
-    body: await port.scenarios.run(origin, params.name, adminToken),
+    body: await port.scenarios.run({ request: callBack.asServer }, params.name),
   }),
 
   simDashboard: ({ port }) => {

@@ -13,6 +13,9 @@ import type { Principal } from './principal.js';
 import { DEMO_ACCOUNT } from '../store/fixtures.js';
 import type { OperationId, OperationMeta, SimOperationId } from '../contract.js';
 import type { Upload } from './upload.js';
+import type { Fetcher } from '../runtime.js';
+
+export type { Fetcher };
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
 /** The JSON body of a response's content, if it has JSON. */
@@ -148,16 +151,16 @@ export interface SimCtx<K extends SimOperationId> extends SimRequest<K> {
    * the key's account or on every account (`x-acts-on: account-or-all`) acts on every account then.
    */
   own: string | undefined;
-  /** The server's own bound address (scenarios call it), never one taken from the request. */
-  origin: string;
-  /** The admin token the server requires, for calls the control API makes to itself. */
-  adminToken?: string;
+  /** The call's Authorization as sent (a listener is opened as its caller). */
+  authorization?: string;
   /**
-   * The call's own credentials, for what calls this server back as the same caller (the MCP tools): its
-   * Authorization as sent, and whether it had the control API's authority.
+   * This server's core, answering in the process (no socket): as the call's own caller (its Authorization,
+   * and the admin token when it had the control API's authority: the MCP tools), or with the server's
+   * authority (the admin token on every /__sim call: a scenario run by the server).
    */
-  credentials: { authorization?: string; authority: boolean };
+  callBack: { asCaller: Fetcher; asServer: Fetcher };
 }
+
 
 export type SimReply<K extends SimOperationId> = ReplyOfOp<simOperations[K]>;
 

@@ -9,7 +9,6 @@ import type { Call } from './call.js';
 import { envelope, statusOf } from './errors.js';
 import type { StreamWriter } from '../handling/handler.js';
 import type { Pipeline } from './pipeline.js';
-import { openStream } from './stream.js';
 
 /** What a call is answered with: a handler's reply, an injected fault (not checked: it leaves the contract on purpose), or a failure. */
 export interface Answer {
@@ -54,20 +53,6 @@ export function render(
   return status === 204 || contentType !== 'application/json' ? undefined : JSON.stringify(body);
 }
 
-/** Writes the answer on the wire, through express's `send`: the text `render` made, or the body itself when it is not JSON. */
-export function send(
-  call: Call,
-  status: number,
-  body: unknown,
-  text: string | undefined,
-  contentType = 'application/json',
-) {
-  const res = call.res;
-  res.status(status).type(contentType);
-  if (status === 204 || body === undefined) res.end();
-  else res.send(text ?? body);
-}
-
 /** The header the dashboard sends with every call of its own (docs/dashboard.md). */
 export const DASHBOARD_HEADER = 'x-dipswitch-dashboard';
 
@@ -76,7 +61,7 @@ const DASHBOARD_OPERATIONS = new Set(['simDashboard', 'simDashboardAsset']);
 /** An orchestrator's probes: asked every few seconds, never the client's traffic, and answered without the store. */
 const PROBES = new Set(['simHealth', 'simReady']);
 
-/** Answers, and writes the call into the request journal. */
+/** Makes the call's answer (call.reply: its front door writes it), and writes the call into the request journal. */
 export async function answerStage(p: Pipeline, call: Call, answer: Answer): Promise<void> {
   const { status, body: payload, contentType, stream, wire } = answer;
   const meta = call.route?.meta;
@@ -91,7 +76,7 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
       : render(p, call, status ?? 0, payload, contentType, answer.checked !== false);
   call.answered = true;
   call.status = status;
-  const raw = Buffer.isBuffer(call.req.body) ? call.req.body : undefined;
+  const raw = call.req.body;
   const latency = elapsedMs(call.started);
   if (meta?.api !== 'sim')
     p.runtime.logger.info(`${call.req.method} ${call.req.path} ${status ?? 'dropped'} ${latency.toFixed(1)} ms`, {
@@ -123,7 +108,7 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
         latency_ms: latency,
         trace_id: call.span.traceId,
         headers: call.req.headers,
-        query: call.req.query as Record<string, string | string[]>,
+        query: call.req.query,
         // a caller without a valid key leaves no body behind
         requestBody:
           call.unauthenticated || (meta?.scope && !call.principal)
@@ -135,9 +120,13 @@ export async function answerStage(p: Pipeline, call: Call, answer: Answer): Prom
       })
       // the answer goes whatever the journal met (a shared store that is down is logged)
       .catch((e: Error) => p.runtime.logger.warn(`journal: ${e.message}`));
-  if (wire === 'drop') call.req.socket.destroy();
-  else if (stream) openStream(p, call, stream);
-  else send(call, status ?? 0, payload, text, contentType);
+  const reply = call.reply;
+  reply.status = wire === 'drop' ? null : stream ? 200 : status;
+  if (stream) reply.stream = stream;
+  else if (wire !== 'drop') {
+    reply.contentType = contentType ?? 'application/json';
+    reply.body = status === 204 || payload === undefined ? undefined : (text ?? (payload as string | Buffer));
+  }
 }
 
 /** A body a JSON-RPC operation could not read (`x-jsonrpc`): answered as JSON-RPC (contract/sim.yaml `jsonrpc_error`). */

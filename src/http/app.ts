@@ -16,6 +16,8 @@ import type { Runtime } from '../runtime.js';
 import { answerStage, failStage, JsonRpcRefusal } from './answer.js';
 import { backend } from './backend.js';
 import { newCall, type Call } from './call.js';
+import type { Handle, Incoming, Outgoing } from './exchange.js';
+import { openStream } from './stream.js';
 import type { Attributes } from '../engine/tracing.js';
 import type { AppOptions, Pipeline } from './pipeline.js';
 import { compileRoutes } from './router.js';
@@ -36,7 +38,8 @@ const CORS_MAX_AGE_S = 600;
 
 export type { AppOptions } from './pipeline.js';
 
-export type App = express.Express & { contractViolations: string[] };
+/** The server: express's adapter, and the core it feeds (`core`: a call answered in the process, no socket). */
+export type App = express.Express & { contractViolations: string[]; core: Handle };
 
 /**
  * Checks of an answer against the error envelope of the API it belongs to, each compiled at its first
@@ -57,8 +60,8 @@ function errorSchemas(): Pipeline['errorSchemaFor'] {
   };
 }
 
-/** A body express could not read (over the limit, or broken): answered and journaled like any failure. */
-function unreadable(p: Pipeline, err: { type?: string }, call: Call): Promise<void> {
+/** A body its front door could not read (over the limit, or broken): answered and journaled like any failure. */
+function unreadable(p: Pipeline, kind: 'too_large' | 'broken', call: Call): Promise<void> {
   const { req } = call;
   try {
     call.route = (() => {
@@ -71,7 +74,7 @@ function unreadable(p: Pipeline, err: { type?: string }, call: Call): Promise<vo
   return failStage(
     p,
     call,
-    err.type === 'entity.too.large'
+    kind === 'too_large'
       ? new DomainError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }])
       : invalidField('/', 'The body could not be read.'),
   );
@@ -106,7 +109,7 @@ function callAttributes(call: Call): Attributes {
     'url.path': req.path,
     'url.scheme': 'http',
     'network.protocol.version': req.httpVersion,
-    'client.address': req.socket.remoteAddress,
+    'client.address': req.remoteAddress,
     'user_agent.original': req.headers['user-agent'],
     'dipswitch.operation_id': call.route?.meta.operationId,
     'dipswitch.account_id': call.principal?.accountId ?? call.claimed,
@@ -114,6 +117,30 @@ function callAttributes(call: Call): Attributes {
 }
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE']);
+
+/**
+ * Runs the stages of one call, in the order it meets them: who calls, faults, authority, the body
+ * and its validation come first, holding nothing; the handler alone runs in the call's one unit of
+ * work, for the caller's account, committed before the answer goes.
+ */
+async function pipeline(p: Pipeline, call: Call): Promise<void> {
+  try {
+    const route = routeStage(p, call);
+    const meta = route.meta;
+    if (meta.api === 'sim') call.authority = controlAuthority(p, call, meta);
+    await authenticateStage(p, call, meta);
+    let answer = await faultStage(p, call, meta);
+    if (!answer) {
+      authorizeStage(call, meta);
+      await jsonRpcRefused(meta, -32700, () => parseStage(call, meta));
+      answer = await handleStage(p, call, await jsonRpcRefused(meta, -32600, () => validateStage(call, route)));
+    }
+    await answerStage(p, call, answer);
+  } catch (err) {
+    if (!call.answered)
+      await failStage(p, call, err).catch((e) => p.runtime.logger.warn(`answering failed: ${String(e)}`));
+  }
+}
 
 /** The handlers of both APIs, keyed by operationId (the composition root gives src/api's and src/control's). */
 export interface Handlers {
@@ -139,35 +166,27 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
     port: controlPort(runtime, { traceViewer: opts.traceViewer ?? null }),
     errorSchemaFor,
     violations: app.contractViolations,
+    handle: (req) => handle(req),
   };
   app.disable('x-powered-by');
   // no ETag: hashing every answer's body cost more than any client saves on this API
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  /**
-   * Runs the stages of one call, in the order it meets them: who calls, faults, authority, the body
-   * and its validation come first, holding nothing; the handler alone runs in the call's one unit of
-   * work, for the caller's account, committed before the answer goes.
-   */
-  async function pipeline(call: Call): Promise<void> {
-    try {
-      const route = routeStage(p, call);
-      const meta = route.meta;
-      if (meta.api === 'sim') call.authority = controlAuthority(p, call, meta);
-      await authenticateStage(p, call, meta);
-      let answer = await faultStage(p, call, meta);
-      if (!answer) {
-        authorizeStage(call, meta);
-        await jsonRpcRefused(meta, -32700, () => parseStage(call, meta));
-        answer = await handleStage(p, call, await jsonRpcRefused(meta, -32600, () => validateStage(call, route)));
+  /** The core: one call, from any front door, answered in its server span (docs/observability.md). */
+  const handle: Handle = (req) =>
+    runtime.tracing.serve(req.headers, async (span) => {
+      const call = newCall(req, span);
+      await (req.unreadable ? unreadable(p, req.unreadable, call) : pipeline(p, call));
+      // off, nothing of the span is made
+      if (runtime.tracing.on) {
+        span.rename(call.route ? `${req.method} ${call.route.meta.path}` : req.method);
+        span.set(callAttributes(call));
+        if (call.status === null || (call.status ?? 0) >= 500) span.fail(String(call.status ?? 'dropped'));
       }
-      await answerStage(p, call, answer);
-    } catch (err) {
-      if (!call.answered)
-        await failStage(p, call, err).catch((e) => runtime.logger.warn(`answering failed: ${String(e)}`));
-    }
-  }
+      return call.reply;
+    });
+  app.core = handle;
 
   const corsLayer = opts.cors === false ? undefined : cors({ origin: true, credentials: true, maxAge: CORS_MAX_AGE_S });
   const bodyLayer = express.raw({
@@ -175,26 +194,52 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
     limit: JSON_LIMIT,
   });
   // one layer in express's router, not one a step: CORS (a preflight is answered here), the body, then the
-  // server's root (pointing a browser at the dashboard, which links both contracts) or the pipeline
+  // server's root (pointing a browser at the dashboard, which links both contracts) or the core
   app.use((req: Request, res: Response) => {
     const afterCors = () =>
       bodyLayer(req, res, (err?: unknown) => {
         if (req.path === '/' && !err && (req.method === 'GET' || req.method === 'HEAD'))
           return res.redirect(302, '/__sim/ui');
-        // every call in its server span, continuing the caller's trace (docs/observability.md)
-        void runtime.tracing.serve(req.headers, async (span) => {
-          const call = newCall(req, res, span);
-          await (err ? unreadable(p, err as { type?: string }, call) : pipeline(call));
-          // off, nothing of the span is made
-          if (!runtime.tracing.on) return;
-          span.rename(call.route ? `${req.method} ${call.route.meta.path}` : req.method);
-          span.set(callAttributes(call));
-          if (call.status === null || (call.status ?? 0) >= 500) span.fail(String(call.status ?? 'dropped'));
-        });
+        const unread = err
+          ? (err as { type?: string }).type === 'entity.too.large'
+            ? 'too_large'
+            : 'broken'
+          : undefined;
+        void handle(incomingOf(req, unread)).then((out) => write(runtime, req, res, out));
       });
     if (corsLayer) corsLayer(req, res, afterCors);
     else afterCors();
   });
 
   return app;
+}
+
+/** What the core reads of an express request. */
+function incomingOf(req: Request, unreadable?: Incoming['unreadable']): Incoming {
+  const { localAddress = '127.0.0.1', localPort } = req.socket;
+  return {
+    method: req.method,
+    path: req.path,
+    query: req.query as Record<string, string | string[]>,
+    headers: req.headers,
+    body: Buffer.isBuffer(req.body) ? req.body : undefined,
+    stream: String(req.headers['content-type'] ?? '').startsWith('multipart/') ? req : undefined,
+    unreadable,
+    origin: `http://${localAddress.includes(':') ? `[${localAddress}]` : localAddress}:${localPort}`,
+    httpVersion: req.httpVersion,
+    remoteAddress: req.socket.remoteAddress,
+  };
+}
+
+/** Writes the core's answer on the wire: dropped, a live stream, or a status with its body (express's `send`). */
+function write(runtime: Runtime, req: Request, res: Response, out: Outgoing): void {
+  if (out.status === null) {
+    req.socket.destroy();
+    return;
+  }
+  for (const [name, value] of Object.entries(out.headers)) res.setHeader(name, value);
+  if (out.stream) return openStream(runtime, res, out.stream);
+  res.status(out.status).type(out.contentType ?? 'application/json');
+  if (out.status === 204 || out.body === undefined) res.end();
+  else res.send(out.body);
 }

@@ -1,5 +1,4 @@
 /** A call as the pipeline carries it from stage to stage, and what the stages read off the request. */
-import type { Request, Response } from 'express';
 import { stopwatch } from '../deps.js';
 import { invalidField } from '../domain/errors.js';
 import type { Clock } from '../engine/clock.js';
@@ -8,11 +7,13 @@ import type { StreamWriter } from '../handling/handler.js';
 import type { Upload } from '../handling/upload.js';
 import type { Route } from './router.js';
 import type { Span } from '../engine/tracing.js';
+import type { Incoming, Outgoing } from './exchange.js';
 
 /** What the pipeline knows of a call so far; each stage adds to it. */
 export interface Call {
-  req: Request;
-  res: Response;
+  req: Incoming;
+  /** The answer as it is made (its headers from any stage, the rest from the answer stage). */
+  reply: Outgoing;
   started: bigint;
   route?: Route;
   principal: Principal | null;
@@ -38,9 +39,9 @@ export interface Call {
 export type Reply = { status: number; body: unknown; contentType?: string; stream?: (out: StreamWriter) => void };
 
 /** A call as it arrives. */
-export const newCall = (req: Request, res: Response, span: Span): Call => ({
+export const newCall = (req: Incoming, span: Span): Call => ({
   req,
-  res,
+  reply: { status: null, headers: {} },
   span,
   started: stopwatch(),
   principal: null,
@@ -70,8 +71,8 @@ export function declaredQuery(
  * body without a Content-Type is refused as one of another type is (docs/decisions.md, "Content-Type");
  * the control API, dipswitch's own, reads such a body as JSON (`curl -d` sends none).
  */
-export function parseJsonBody(req: Request, api: 'openapi' | 'sim' = 'openapi'): unknown {
-  const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+export function parseJsonBody(req: Incoming, api: 'openapi' | 'sim' = 'openapi'): unknown {
+  const raw = req.body ?? Buffer.alloc(0);
   if (raw.length === 0) return {};
   const given = req.headers['content-type'];
   if (given === undefined && api === 'openapi')
@@ -85,10 +86,4 @@ export function parseJsonBody(req: Request, api: 'openapi' | 'sim' = 'openapi'):
   } catch (e) {
     throw invalidField('/', `The body is not valid JSON: ${(e as Error).message}.`);
   }
-}
-
-/** The server's own bound address, as the socket knows it: never the Host header. */
-export function ownOrigin(req: Request): string {
-  const address = req.socket.localAddress ?? '127.0.0.1';
-  return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
 }

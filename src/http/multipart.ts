@@ -2,12 +2,13 @@
  * Reading a document upload (multipart/form-data) with busboy: the text parts and one file part,
  * up to 8 MB (interface.md section 4: larger answers 413).
  */
+import { Readable } from 'node:stream';
 import busboy from 'busboy';
-import type { Request } from 'express';
 import { DomainError, invalidField } from '../domain/errors.js';
 import { DOCUMENT_LIMIT, type Upload } from '../handling/upload.js';
+import type { Incoming } from './exchange.js';
 
-export function readMultipart(req: Request): Promise<Upload> {
+export function readMultipart(req: Incoming): Promise<Upload> {
   const type = String(req.headers['content-type'] ?? '');
   if (!type.startsWith('multipart/form-data')) {
     return Promise.reject(invalidField('/', 'A document upload must be multipart/form-data.'));
@@ -52,6 +53,7 @@ export function readMultipart(req: Request): Promise<Upload> {
     });
     parser.on('error', (e: Error) => reject(invalidField('/', `The multipart body cannot be read: ${e.message}.`)));
     parser.on('close', () => (failure ? reject(failure) : resolve(upload)));
-    req.pipe(parser);
+    // express's request as it comes; an in-process caller's bytes at once
+    (req.stream ?? Readable.from([req.body ?? Buffer.alloc(0)])).pipe(parser);
   });
 }

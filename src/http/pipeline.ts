@@ -8,6 +8,7 @@ import type { OpenAPIBackend } from 'openapi-backend';
 import type { Runtime } from '../runtime.js';
 import type { HandlerMap, SimHandlerMap } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
+import type { Handle } from './exchange.js';
 import type { Route } from './router.js';
 
 export interface Pipeline {
@@ -24,6 +25,8 @@ export interface Pipeline {
   errorSchemaFor: (api: OpenAPIBackend) => ValidateFunction;
   /** Answers found off contract, when the app checks them (the test suite). */
   violations: string[];
+  /** The core itself (src/http/app.ts): what a control call makes of this server in the process. */
+  handle: Handle;
 }
 
 /** What an app is made with, besides its runtime (createApp in src/http/app.ts). */

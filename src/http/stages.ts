@@ -10,7 +10,7 @@ import type { CallerRows, UnitOfWork } from '../store/store.js';
 import { MALFORMED, type Answer } from './answer.js';
 import type { Work } from '../engine/work.js';
 import { authorize, credentialsIn, principalOf } from '../handling/principal.js';
-import { declaredQuery, ownOrigin, parseJsonBody, type Call, type Reply } from './call.js';
+import { declaredQuery, parseJsonBody, type Call, type Reply } from './call.js';
 import {
   actingAccount,
   handlerContext,
@@ -19,9 +19,12 @@ import {
   type ApiRequest,
   type BodyOf,
   type PathOf,
+  type Fetcher,
   type QueryOf,
+  type SimCtx,
   type SimRequest,
 } from '../handling/handler.js';
+import { injector } from './inject.js';
 import { readMultipart } from './multipart.js';
 import type { Pipeline } from './pipeline.js';
 import type { Route } from './router.js';
@@ -32,7 +35,7 @@ export function routeStage(p: Pipeline, call: Call): Route {
   const route = p.match(call.req.method, call.req.path);
   if (!route) throw new DomainError('not_found', [{ detail: `Nothing at ${call.req.method} ${call.req.path}.` }]);
   if ('allow' in route) {
-    call.res.setHeader('allow', route.allow.join(', '));
+    call.reply.headers.allow = route.allow.join(', ');
     throw new DomainError('method_not_allowed', [
       {
         detail: `${call.req.path} takes ${route.allow.join(', ')}, not ${call.req.method}.`,
@@ -42,7 +45,7 @@ export function routeStage(p: Pipeline, call: Call): Route {
   }
   call.route = route;
   // query parameters the operation does not declare are ignored, as by most HTTP APIs
-  call.query = declaredQuery(route, call.req.query as Record<string, string | string[]>);
+  call.query = declaredQuery(route, call.req.query);
   return route;
 }
 
@@ -74,7 +77,7 @@ export async function authenticateStage(p: Pipeline, call: Call, meta: Operation
  */
 export function controlAuthority(p: Pipeline, call: Call, meta: OperationMeta<string>): boolean {
   const token = p.opts.simAdminToken;
-  const authority = !token || call.req.header('x-sim-admin-token') === token;
+  const authority = !token || call.req.headers['x-sim-admin-token'] === token;
   if (authority || !meta.actsOn) return authority;
   const sandboxesOpen = meta.operationId === 'simCreateSandbox' && p.opts.openSandboxes === true;
   if (meta.actsOn === 'server' && !sandboxesOpen)
@@ -218,6 +221,26 @@ function passes<T>(
   if (errors.length) throw validationError(errors);
 }
 
+/** The core in the process, as the call's caller and as the server (SimCtx.callBack). */
+function callBack(p: Pipeline, call: Call): SimCtx<SimOperationId>['callBack'] {
+  const inject = injector(p.handle, p.runtime, call.req.origin);
+  const token = p.opts.simAdminToken;
+  const as =
+    (add: (path: string) => Record<string, string>): Fetcher =>
+    (path, init = {}) =>
+      inject(path, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), ...add(path) } });
+  const { authorization } = call.req.headers;
+  return {
+    asCaller: as(() => ({
+      ...(authorization ? { authorization } : {}),
+      ...(token && call.authority ? { 'x-sim-admin-token': token } : {}),
+    })),
+    asServer: as((path): Record<string, string> =>
+      token && path.startsWith('/__sim') ? { 'x-sim-admin-token': token } : {},
+    ),
+  };
+}
+
 /**
  * The handler, in the one unit of work the call opens, for its caller's account: a read, or a write
  * when the call's method writes. A control handler reads in units of its own, and changes its account
@@ -239,9 +262,8 @@ export async function handleStage(p: Pipeline, call: Call, checked: Checked): Pr
       },
       accountId,
       own: call.principal?.accountId,
-      origin: ownOrigin(call.req),
-      adminToken: p.opts.simAdminToken,
-      credentials: { authorization: call.req.headers.authorization, authority: call.authority === true },
+      authorization: call.req.headers.authorization,
+      callBack: callBack(p, call),
     });
     return call.route?.meta.unit === 'account'
       ? runtime.runner.work(accountId, async (work, unit) => runSimHandler(p.simHandlers, checked.id, ctx(work, unit)))

@@ -1,14 +1,13 @@
 /** Live answers (server-sent events): headers first, then a bounded writer that ends with the caller or the server. */
-import type { Call } from './call.js';
+import type { Response } from 'express';
 import type { StreamWriter } from '../handling/handler.js';
-import type { Pipeline } from './pipeline.js';
+import type { Runtime } from '../runtime.js';
 
 /** A live answer whose caller has this much unread is ended (it may reconnect): nothing grows without bound. */
 const STREAM_BUFFER_BYTES = 1024 * 1024;
 
 /** Sends a live answer's headers and hands its writer to `stream`; the journal keeps no body of it. */
-export function openStream(p: Pipeline, call: Call, stream: (out: StreamWriter) => void): void {
-  const res = call.res;
+export function openStream(runtime: Runtime, res: Response, stream: (out: StreamWriter) => void): void {
   res.status(200).set({
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
@@ -25,7 +24,7 @@ export function openStream(p: Pipeline, call: Call, stream: (out: StreamWriter) 
     res.end();
   };
   // a comment line now and then keeps the connection (and any proxy on the way) open
-  const heartbeat = setInterval(() => writer.write(': still here\n\n'), p.runtime.limits.streamKeepaliveMs);
+  const heartbeat = setInterval(() => writer.write(': still here\n\n'), runtime.limits.streamKeepaliveMs);
   heartbeat.unref();
   const writer: StreamWriter = {
     write(chunk) {
@@ -41,7 +40,7 @@ export function openStream(p: Pipeline, call: Call, stream: (out: StreamWriter) 
     end,
   };
   res.on('close', end);
-  p.runtime.streams.add(end);
-  closers.push(() => p.runtime.streams.delete(end));
+  runtime.streams.add(end);
+  closers.push(() => runtime.streams.delete(end));
   stream(writer);
 }

@@ -19,11 +19,14 @@ import {
 import { loadContract, packageVersion, projectRoot } from '../contract.js';
 import { argumentProblem, requestOf, tools } from './tools.js';
 import { parseJson } from '../domain/json.js';
+import type { Fetcher } from '../handling/handler.js';
 
 /** The dipswitch the tools call, and as whom. */
 export interface McpTarget {
-  /** Its base URL, e.g. http://127.0.0.1:4010. */
-  url: string;
+  /** Its base URL, e.g. http://127.0.0.1:4010 (`dipswitch mcp`); or */
+  url?: string;
+  /** its core in the process (`POST /__sim/mcp`: each call as that call's caller, its credentials added there). */
+  request?: Fetcher;
   /** An account's key: the tools act as that account. */
   key?: string;
   /** Or the Authorization header as a caller sent it (`/__sim/mcp`: its tools act as that caller). */
@@ -99,6 +102,14 @@ export function refusalText(status: number, body: string): string {
   return [`HTTP ${status}${said.length ? `: ${said.join(' ')}` : ''}`, body].join('\n');
 }
 
+/** `answer`, or the signal's reason once it aborts first (an in-process call is not cut by a signal itself). */
+function within<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    answer.then(resolve, reject);
+  });
+}
+
 /** An MCP server over the dipswitch at `target` (connect it to a transport). */
 export function mcpServer(target: McpTarget): Server {
   const server = new Server(
@@ -130,19 +141,22 @@ export function mcpServer(target: McpTarget): Server {
     let res: Response;
     let text: string;
     try {
-      res = await fetch(new URL(call.path, target.url), {
+      const init = {
         method: call.method,
         headers: { ...headers, ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: call.body !== undefined ? JSON.stringify(call.body) : undefined,
         signal: AbortSignal.timeout(timeoutMs),
-      });
+      };
+      res = await (target.request
+        ? within(target.request(call.path, init), init.signal)
+        : fetch(new URL(call.path, target.url), init));
       text = await res.text();
     } catch (e) {
       const err = e as Error;
       const why = err.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : err.message;
       return {
         isError: true,
-        content: [{ type: 'text', text: `${call.method} ${call.path} at ${target.url}: ${why}` }],
+        content: [{ type: 'text', text: `${call.method} ${call.path} at ${target.url ?? 'this server'}: ${why}` }],
       };
     }
     if (!res.ok) return { isError: true, content: [{ type: 'text', text: refusalText(res.status, text) }] };

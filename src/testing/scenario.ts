@@ -4,6 +4,7 @@
  * expects. Running one answers its timeline, on the simulated clock.
  */
 import { startReceiver, type Receiver } from './receiver.js';
+import type { Fetcher } from '../handling/handler.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- a scenario reads JSON answers by their fields, as a client would */
 export interface Answer<T = any> {
@@ -60,15 +61,17 @@ function ranToEnd(sc: Scenario, timeline: TimelineEntry[], differences: string[]
 }
 
 /**
- * Runs a scenario against the server at `base` and answers its timeline; `adminToken` goes with its
- * /__sim calls. `base` may be a function answering the server of each call (instances over one store).
+ * Where a scenario's calls go: a server's base URL; a function answering the server of each call
+ * (instances over one store); or a server's core in the process (`{ request }`: the server runs it).
  */
-export async function runScenario(
-  base: string | (() => string),
-  sc: Scenario,
-  adminToken?: string,
-): Promise<ScenarioResult> {
-  const server = typeof base === 'string' ? () => base : base;
+export type ScenarioTarget = string | (() => string) | { request: Fetcher };
+
+/** Runs a scenario against `target` and answers its timeline; `adminToken` goes with its /__sim calls. */
+export async function runScenario(target: ScenarioTarget, sc: Scenario, adminToken?: string): Promise<ScenarioResult> {
+  const send: Fetcher =
+    typeof target === 'object'
+      ? target.request
+      : (path, init) => fetch((typeof target === 'string' ? target : target()) + path, init);
   const timeline: TimelineEntry[] = [];
   const receivers: Receiver[] = [];
   let now = '';
@@ -81,7 +84,7 @@ export async function runScenario(
     opts: { key?: string | null; body?: unknown } = {},
   ): Promise<Answer> => {
     const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
-    const res = await fetch(server() + path, {
+    const res = await send(path, {
       method,
       headers: {
         ...(key ? { authorization: `Bearer ${key}` } : {}),

@@ -11,7 +11,7 @@ import { register } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { notFound } from '../domain/errors.js';
-import { runScenario, type Scenario, type ScenarioResult } from './scenario.js';
+import { runScenario, type Scenario, type ScenarioResult, type ScenarioTarget } from './scenario.js';
 
 const builtInDir = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 /** The files read as scenarios (declaration files and source maps are not). */
@@ -127,7 +127,7 @@ export class ScenarioShelf {
     return found;
   }
 
-  async run(base: string, name: string, adminToken?: string): Promise<ScenarioResult> {
-    return runScenario(base, await this.load(name), adminToken);
+  async run(target: ScenarioTarget, name: string, adminToken?: string): Promise<ScenarioResult> {
+    return runScenario(target, await this.load(name), adminToken);
   }
 }

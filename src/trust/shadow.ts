@@ -58,7 +58,7 @@ export class Shadow {
       ...(opts.fixtures ? { fixtures: opts.fixtures } : {}),
     });
     // the shadow's own address serves its dashboard, whose Parity tab reads the report there
-    const outer = Object.assign(express(), { contractViolations: app.contractViolations });
+    const outer = Object.assign(express(), { contractViolations: app.contractViolations, core: app.core });
     const server = await listen(outer, 0, '127.0.0.1');
     const shadow = new Shadow(
       `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
