@@ -45,7 +45,7 @@ func (c *Client) Scenarios(ctx context.Context) (*ListScenariosResponse, error) 
 	return &out, nil
 }
 
-// RunScenario is simScenario (POST /__sim/scenarios/{name}): Run a scenario: Runs a scenario against this server (its own bound address, never one taken from the request) and answers its timeline.
+// RunScenario is simScenario (POST /__sim/scenarios/{name}): Run a scenario: Runs a scenario against this server (its core, in its own process, never an address taken from the request) and answers its timeline.
 func (c *Client) RunScenario(ctx context.Context, name string) (*ScenarioResult, error) {
 	var out ScenarioResult
 	if err := c.Do(ctx, OpSimScenario, Params{"name": name}, nil, nil, &out); err != nil {

@@ -56,7 +56,7 @@ export const serverArea = (invoke: Invoke) => ({
   accounts: () => invoke('simAccounts'),
   /** List scenarios: The scenarios this server can run, by the name given to `scenario()`, with their titles; `problems` names each script file of the folders that could not be loaded or is not a scenario, in one line. (`GET /__sim/scenarios`) */
   scenarios: () => invoke('simListScenarios'),
-  /** Run a scenario: Runs a scenario against this server (its own bound address, never one taken from the request) and answers its timeline. (`POST /__sim/scenarios/{name}`) */
+  /** Run a scenario: Runs a scenario against this server (its core, in its own process, never an address taken from the request) and answers its timeline. (`POST /__sim/scenarios/{name}`) */
   runScenario: (name: string) => invoke('simScenario', { params: { name: name } }),
   /** Metrics for Prometheus: The server's metrics in Prometheus's text format: calls by API, operation and status with a latency histogram; delivery attempts by protocol, kind and outcome; SMPP binds and PDUs; the journal's bytes, the sandboxes, the store's size and the scheduler's backlog. (`GET /__sim/metrics`) */
   metrics: () => invoke('simMetrics'),

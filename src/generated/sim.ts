@@ -607,7 +607,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Run a scenario
-         * @description Runs a scenario against this server (its own bound address, never one taken from the request) and answers its timeline.
+         * @description Runs a scenario against this server (its core, in its own process, never an address taken from the request) and answers its timeline.
          */
         readonly post: operations["simScenario"];
         readonly delete?: never;

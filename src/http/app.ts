@@ -16,7 +16,7 @@ import type { Runtime } from '../runtime.js';
 import { answerStage, failStage, JsonRpcRefusal } from './answer.js';
 import { backend } from './backend.js';
 import { newCall, type Call } from './call.js';
-import type { Handle, Incoming, Outgoing } from './exchange.js';
+import { JSON_LIMIT_BYTES, type Handle, type Incoming, type Outgoing } from './exchange.js';
 import { openStream } from './stream.js';
 import type { Attributes } from '../engine/tracing.js';
 import type { AppOptions, Pipeline } from './pipeline.js';
@@ -32,7 +32,6 @@ import {
   validateStage,
 } from './stages.js';
 
-export const JSON_LIMIT = '1mb';
 /** How long a browser may keep a preflight's answer. */
 const CORS_MAX_AGE_S = 600;
 
@@ -75,7 +74,9 @@ function unreadable(p: Pipeline, kind: 'too_large' | 'broken', call: Call): Prom
     p,
     call,
     kind === 'too_large'
-      ? new DomainError('payload_too_large', [{ detail: `The body is over the ${JSON_LIMIT} limit.` }])
+      ? new DomainError('payload_too_large', [
+          { detail: `The body is over the ${JSON_LIMIT_BYTES / 1024 / 1024} MB limit.` },
+        ])
       : invalidField('/', 'The body could not be read.'),
   );
 }
@@ -191,7 +192,7 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
   const corsLayer = opts.cors === false ? undefined : cors({ origin: true, credentials: true, maxAge: CORS_MAX_AGE_S });
   const bodyLayer = express.raw({
     type: (req) => !String(req.headers['content-type'] ?? '').startsWith('multipart/'),
-    limit: JSON_LIMIT,
+    limit: JSON_LIMIT_BYTES,
   });
   // one layer in express's router, not one a step: CORS (a preflight is answered here), the body, then the
   // server's root (pointing a browser at the dashboard, which links both contracts) or the core

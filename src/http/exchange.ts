@@ -8,6 +8,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { StreamWriter } from '../handling/handler.js';
 
+/** The largest body a call other than an upload may have (express's raw parser's limit, `1mb`). */
+export const JSON_LIMIT_BYTES = 1024 * 1024;
+
 /** A request: what the pipeline reads of a call. Header names are lower case. */
 export interface Incoming {
   method: string;

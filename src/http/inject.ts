@@ -5,7 +5,7 @@
  */
 import type { Runtime } from '../runtime.js';
 import type { Fetcher, StreamWriter } from '../handling/handler.js';
-import type { Handle, Incoming, Outgoing } from './exchange.js';
+import { JSON_LIMIT_BYTES, type Handle, type Incoming, type Outgoing } from './exchange.js';
 
 /** The types express's `type()` spells with their charset, as the wire has them. */
 const withCharset = (type: string) =>
@@ -26,7 +26,10 @@ export function injector(handle: Handle, runtime: Runtime, origin: string): Fetc
     const givenType = given?.headers.get('content-type');
     if (givenType && headers['content-type'] === undefined) headers['content-type'] = givenType;
     const body = given ? Buffer.from(await given.arrayBuffer()) : undefined;
-    const out = await handle({ method, path: url.pathname, query, headers, body, origin });
+    // over its limit, a body is refused as the wire refuses it (a multipart upload has its own)
+    const multipart = String(headers['content-type'] ?? '').startsWith('multipart/');
+    const unreadable = body && !multipart && body.length > JSON_LIMIT_BYTES ? 'too_large' : undefined;
+    const out = await handle({ method, path: url.pathname, query, headers, body, origin, unreadable });
     if (out.status === null) throw new TypeError(`${method} ${url.pathname}: no answer (the call was dropped)`);
     return responseOf(out, method, runtime);
   };

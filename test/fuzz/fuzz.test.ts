@@ -1,7 +1,9 @@
 /**
  * Contract fuzzing: for every operation, inputs derived from the contract and broken in every way
  * test/fuzz/schema.ts knows. Every answer: no 5xx, the error envelope, valid against the contract
- * (the test server checks each one); a rejected write changes nothing. Replay with FUZZ_SEED.
+ * (the test server checks each one); a rejected write changes nothing. Replay with FUZZ_SEED. Each
+ * request goes to the server's core in the process (`server.inject`): the socket adds nothing to what
+ * is checked here, and cost about a quarter of the test's time (14.1 s against 10.6 s alone).
  */
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/deps.js';
@@ -94,7 +96,7 @@ describe('contract fuzzing', () => {
         const key =
           r.float() < 0.05 ? pick([null, 'nope', 'demo-readonly-key', 'partner-admin-key']) : 'demo-admin-key';
         const write = op.method !== 'GET';
-        const res = await server.call(op.method, path + query, { key, raw, headers });
+        const res = await server.inject(op.method, path + query, { key, raw, headers });
         counts.sent++;
         counts.byStatus[res.status] = (counts.byStatus[res.status] ?? 0) + 1;
         const context = `seed ${SEED}, request ${i}: ${op.method} ${path}${query} (${op.operationId}; ${what}) → ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;

@@ -45,6 +45,14 @@ describe('sim.request', () => {
     const nothing = await sim.request('/api/v1/nowhere', { headers: admin() });
     expect(nothing.status).toBe(404);
     expect(((await nothing.json()) as { errors: unknown[] }).errors.length).toBeGreaterThan(0);
+    const big = JSON.stringify({ type: 'cart', data: { name: 'x'.repeat(2 * 1024 * 1024) } });
+    const init = { method: 'POST', headers: { ...admin(), 'content-type': 'application/json' }, body: big };
+    const [tooBig, tooBigOverHttp] = await Promise.all([
+      sim.request('/api/v1/carts', init),
+      fetch(`${sim.url}/api/v1/carts`, init),
+    ]);
+    expect([tooBig.status, await tooBig.json()]).toEqual([tooBigOverHttp.status, await tooBigOverHttp.json()]);
+    expect(tooBig.status).toBe(413);
     const wrong = await sim.request('/api/v1/carts', { method: 'PUT', headers: admin() });
     expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET, POST']);
   });

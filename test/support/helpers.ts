@@ -8,6 +8,8 @@ import pg from 'pg';
 import http, { type Server } from 'node:http';
 import { afterEach, beforeEach, expect, inject } from 'vitest';
 import type { App } from '../../src/http/app.js';
+import { injector } from '../../src/http/inject.js';
+import type { Fetcher } from '../../src/runtime.js';
 import { silentLogger } from '../../src/deps.js';
 import { buildServer, listen, type Runtime, type ServerOptions } from '../../src/server.js';
 import type { MemoryFiles } from '../../src/store/files.js';
@@ -51,6 +53,8 @@ export interface TestServer {
   /** The document and result files of the store, whichever backend it is. */
   files: { get(id: string): Promise<Buffer | undefined>; count(): Promise<number> };
   call<T = any>(method: string, path: string, opts?: CallOptions): Promise<Answer<T>>;
+  /** The same call answered by the server's core in the process, no socket: for a test where a socket adds nothing. */
+  inject<T = any>(method: string, path: string, opts?: CallOptions): Promise<Answer<T>>;
   /**
    * Waits for the deliveries the calls so far set off, as a client would: `advance` by nothing
    * runs what is due now and waits for it (the Demo account's, or the key's).
@@ -60,6 +64,30 @@ export interface TestServer {
 }
 
 let databases = 0;
+
+/** A call's headers and body as a client sends them: the Demo admin key unless `key` says otherwise (null: none). */
+function sent(opts: CallOptions): { headers: Record<string, string>; body?: string | Blob | FormData } {
+  const headers: Record<string, string> = { ...opts.headers };
+  const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
+  if (key !== null) headers.authorization ??= `Bearer ${key}`;
+  let body: string | Blob | FormData | undefined = opts.form ?? opts.raw;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  return { headers, body };
+}
+
+/** An answer with its JSON parsed (its text kept too). */
+function answerOf<T>(status: number, headers: Headers, text: string): Answer<T> {
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON (the YAML contract): keep the text
+  }
+  return { status, body: parsed as T, text, headers };
+}
 
 /**
  * Calls a dipswitch at `base` as a client would: the Demo admin key unless `key` says otherwise
@@ -71,32 +99,28 @@ export async function callAt<T = any>(
   path: string,
   opts: CallOptions = {},
 ): Promise<Answer<T>> {
-  const headers: Record<string, string> = { ...opts.headers };
-  const key = opts.key === undefined ? 'demo-admin-key' : opts.key;
-  if (key !== null) headers.authorization ??= `Bearer ${key}`;
-  let body: string | Blob | FormData | undefined = opts.form ?? opts.raw;
-  if (opts.body !== undefined) {
-    body = JSON.stringify(opts.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const {
-    status,
-    headers: answered,
-    text,
-  } = typeof body === 'string' || body === undefined
-    ? await request(base + path, method, headers, body)
-    : await fetch(base + path, { method, headers, body }).then(async (r) => ({
-        status: r.status,
-        headers: r.headers,
-        text: await r.text(),
-      }));
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    // not JSON (the YAML contract): keep the text
-  }
-  return { status, body: parsed as T, text, headers: answered };
+  const { headers, body } = sent(opts);
+  const answered =
+    typeof body === 'string' || body === undefined
+      ? await request(base + path, method, headers, body)
+      : await fetch(base + path, { method, headers, body }).then(async (r) => ({
+          status: r.status,
+          headers: r.headers,
+          text: await r.text(),
+        }));
+  return answerOf(answered.status, answered.headers, answered.text);
+}
+
+/** The same call answered by a server's core in the process (`sim.request`), no socket between. */
+async function injectInto<T>(
+  inject: Fetcher,
+  method: string,
+  path: string,
+  opts: CallOptions = {},
+): Promise<Answer<T>> {
+  const { headers, body } = sent(opts);
+  const res = await inject(path, { method, headers, body });
+  return answerOf(res.status, res.headers, await res.text());
 }
 
 /** Connections kept open between calls, as fetch keeps its own. */
@@ -173,6 +197,7 @@ export async function startTestServer(opts: Partial<ServerOptions> = {}): Promis
   });
   const http: Server = await listen(app, 0, '127.0.0.1');
   const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const inProcess = injector(app.core, runtime, base);
   const server: TestServer = {
     app,
     runtime,
@@ -200,6 +225,7 @@ export async function startTestServer(opts: Partial<ServerOptions> = {}): Promis
       await server.call('POST', '/__sim/clock/advance', { key: key ?? null, body: { by: 'PT0S' } });
     },
     call: (method, path, opts) => callAt(base, method, path, opts),
+    inject: (method, path, opts) => injectInto(inProcess, method, path, opts),
     close: async () => {
       // a browser's keep-alive and live (event-stream) connections would hold the close forever
       for (const end of [...runtime.streams]) end();

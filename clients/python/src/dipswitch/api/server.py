@@ -31,7 +31,7 @@ class ServerApi(ControlApi):
 
     @calls("simScenario")
     def run_scenario(self, name: str) -> ScenarioResult:
-        """Run a scenario: Runs a scenario against this server (its own bound address, never one taken from the request) and answers its timeline. (``POST /__sim/scenarios/{name}``)"""
+        """Run a scenario: Runs a scenario against this server (its core, in its own process, never an address taken from the request) and answers its timeline. (``POST /__sim/scenarios/{name}``)"""
         return cast(ScenarioResult, self.call("simScenario", {"name": name}))
 
     @calls("simMetrics")

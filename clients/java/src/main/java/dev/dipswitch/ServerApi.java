@@ -33,7 +33,7 @@ public abstract class ServerApi extends ControlApi {
         return core.call(Operations.SIM_LIST_SCENARIOS, Map.of(), null, null, ListScenariosResponse.class);
     }
 
-    /** Run a scenario: Runs a scenario against this server (its own bound address, never one taken from the request) and answers its timeline. (`POST /__sim/scenarios/{name}`, simScenario) */
+    /** Run a scenario: Runs a scenario against this server (its core, in its own process, never an address taken from the request) and answers its timeline. (`POST /__sim/scenarios/{name}`, simScenario) */
     public ScenarioResult runScenario(String name) {
         return core.call(Operations.SIM_SCENARIO, Map.of("name", name), null, null, ScenarioResult.class);
     }
