@@ -84,7 +84,8 @@ export default defineConfig({
         extends: true,
         test: {
           // the API suite again with every test server on PostgreSQL: one throwaway server for the run,
-          // a database per test server copied from a template (test/support/pg_global.ts)
+          // a database per test server copied from a template (test/support/pg_global.ts); a test server's
+          // calls go to its core in the process (the embedded project tests the wire)
           name: 'postgres',
           include: ['test/**/*.test.ts'],
           exclude: [...ONCE, ...EMBEDDED_ONLY, 'test/containers/**'],
