@@ -161,7 +161,6 @@ export interface SimCtx<K extends SimOperationId> extends SimRequest<K> {
   callBack: { asCaller: Fetcher; asServer: Fetcher };
 }
 
-
 export type SimReply<K extends SimOperationId> = ReplyOfOp<simOperations[K]>;
 
 export type SimHandler<K extends SimOperationId> = (ctx: SimCtx<K>) => SimReply<K> | Promise<SimReply<K>>;
