@@ -40,7 +40,7 @@ it('a sandbox of the container meets a fault, and the verify sees both calls', a
   expect(sim.keys.admin).toBe('demo-admin-key');
   expect(sim.getLabels().team).toBe('checkout');
   expect(sim.url).toBe(\`http://\${sim.getHost()}:\${sim.getMappedPort(4010)}\`);
-  expect((await sim.client().clock.now())).toBe('2026-03-01T12:00:00.000Z');
+  expect((await sim.client().clock.get()).now).toBe('2026-03-01T12:00:00.000Z');
   const box = await sim.sandbox('tc');
   await box.faults.add({ match: { operation_id: 'listNumbers' }, effect: { status: 503 }, times: 1 });
   const numbers = async () =>
