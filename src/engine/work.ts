@@ -131,36 +131,24 @@ export class WorkRunner implements Units {
           : opts.read && opts.clock
             ? opts.clock
             : await this.opts.clocks.of(w, accountId);
-      const done = await this.within(w, accountId, clock, fn);
-      earliest = done.earliest;
-      return done.out;
+      const work = new LazyWork(this.opts, w, accountId, clock);
+      const out = await fn(work, w);
+      earliest = await this.scheduledBy(w, accountId, work);
+      return out;
     });
     if (earliest !== null && opts.at === undefined) this.scheduler?.notify(accountId);
     return result;
   }
 
   /**
-   * Runs `fn` on the account's Work inside `w`, its clock at `clock`. The steps it scheduled are told
-   * to the other instances with this commit, and those already due are claimed here. Answers the
-   * earliest step it scheduled (null: none).
+   * The steps `work` scheduled are told to the other instances with its commit; those already due are
+   * claimed here. Answers the earliest it scheduled (null: none).
    */
-  private async within<T>(
-    w: UnitOfWork,
-    accountId: string,
-    clock: Clock,
-    fn: AccountWork<T>,
-  ): Promise<{ out: T; earliest: number | null }> {
-    const work = new LazyWork(this.opts, w, accountId, clock);
-    const out = await fn(work, w);
-    await this.scheduledBy(w, accountId, work);
-    return { out, earliest: work.earliest };
-  }
-
-  /** The steps `work` scheduled are told to the other instances with its commit; those already due are claimed here. */
-  private async scheduledBy(w: UnitOfWork, accountId: string, work: LazyWork): Promise<void> {
+  private async scheduledBy(w: UnitOfWork, accountId: string, work: LazyWork): Promise<number | null> {
     const earliest = work.earliest;
-    if (earliest === null) return;
+    if (earliest === null) return null;
     await w.tell('steps', accountId);
     if (earliest <= work.clock.ms()) await this.opts.claims.claimDue(w, accountId, work.clock.ms());
+    return earliest;
   }
 }
