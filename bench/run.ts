@@ -14,7 +14,7 @@ import type autocannon from 'autocannon';
 import { at } from '../src/domain/lists.js';
 import { DEMO_ACCOUNT as DEMO, fixtureState } from '../src/store/fixtures.js';
 import { STORE_FORMAT, STORE_VERSION } from '../src/store/embedded/log_file.js';
-import type { DbData } from '../src/domain/rows.js';
+import type { DbData } from '../src/store/schema.js';
 import { pairedRatios, type PairedRatio } from './paired.js';
 import { proxyFigures, proxyRows } from './proxy.js';
 import { smppBench, type SmppFigures } from './smpp.js';

@@ -38,7 +38,7 @@ export async function simBench(
   let t0 = performance.now();
   await a.runtime.scheduler.advance(DEMO, Date.parse('2026-03-01T12:10:00.000Z'));
   const thousandDips = performance.now() - t0;
-  const done = (await a.runtime.store.run({ read: true }, (w) => w.bulkDipTasks.list(DEMO))).filter(
+  const done = (await a.runtime.store.run({ read: true }, (w) => w.view(DEMO).bulkDipTasks.list())).filter(
     (t) => t.data.status === 'COMPLETED',
   ).length;
   if (done !== 1_000) throw new Error(`only ${done} dips completed`);

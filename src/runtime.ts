@@ -18,7 +18,7 @@ import type { Scheduler } from './engine/scheduler.js';
 import type { WorkRunner } from './engine/work.js';
 import type { SmppHooks } from './engine/transport/smpp_hooks.js';
 import type { SmppBinds } from './engine/transport/smpp_binds.js';
-import type { DbData } from './domain/rows.js';
+import type { DbData } from './store/schema.js';
 import type { Store } from './store/store.js';
 
 /** A call of a server by path (its query in it) and fetch's options, answered as fetch answers (src/http/inject.ts). */

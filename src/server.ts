@@ -49,7 +49,8 @@ import type { MessageIdForm } from './domain/smpp_addresses.js';
 import type { JsonStoreOptions } from './store/embedded/json_store.js';
 import type { PgStore } from './store/postgres/store.js';
 import type { Store } from './store/store.js';
-import type { ClockMode, DbData } from './domain/rows.js';
+import type { ClockMode } from './domain/rows.js';
+import type { DbData } from './store/schema.js';
 
 export type { Runtime } from './runtime.js';
 import type { Runtime } from './runtime.js';

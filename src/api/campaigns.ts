@@ -7,7 +7,7 @@ import { DomainError, assertFound, inUse, invalidParameter, notFound } from '../
 import type { HandlerMap } from '../handling/handler.js';
 import { pageOf } from '../handling/pagination.js';
 import type { CampaignRow } from '../domain/rows.js';
-import type { AccountView } from '../store/account_view.js';
+import type { AccountView } from '../store/store.js';
 
 /** The campaign as the account sees it. */
 function present(row: CampaignRow, accountId: string) {

@@ -8,7 +8,7 @@ import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import { startOrder } from '../simulation/orders.js';
 import type { CartRow, OrderRow } from '../domain/rows.js';
-import type { AccountView } from '../store/account_view.js';
+import type { AccountView } from '../store/store.js';
 
 const present = (row: CartRow) => ({ data: row.data, type: 'cart' as const });
 export const presentOrder = (row: OrderRow) => ({ data: row.data, type: 'order' as const });

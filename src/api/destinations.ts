@@ -4,7 +4,7 @@ import { assertFound, assertNoViolations, invalidField } from '../domain/errors.
 import type { HandlerMap } from '../handling/handler.js';
 import { pageOf } from '../handling/pagination.js';
 import type { DestinationRow, Draft } from '../domain/rows.js';
-import type { AccountView } from '../store/account_view.js';
+import type { AccountView } from '../store/store.js';
 import { findNumber } from './numbers.js';
 
 const present = (row: DestinationRow) => ({

@@ -10,7 +10,7 @@ import type { Upload } from '../handling/upload.js';
 import { pageOf } from '../handling/pagination.js';
 import type { Work } from '../engine/work.js';
 import type { DocumentRow, RequestRow } from '../domain/rows.js';
-import type { AccountView } from '../store/account_view.js';
+import type { AccountView } from '../store/store.js';
 import { findCart, writableCart } from './carts.js';
 import { cartRequest, submittedRequest } from './requests.js';
 

@@ -7,7 +7,7 @@ import { assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { pageOf, storePageOf } from '../handling/pagination.js';
 import type { OptoutItemRow } from '../domain/rows.js';
-import type { AccountView } from '../store/account_view.js';
+import type { AccountView } from '../store/store.js';
 import { findNumber } from './numbers.js';
 
 export async function presentOptout(store: AccountView, row: OptoutItemRow) {

@@ -6,7 +6,7 @@ import { assertFound } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { OverwriteRequestRow } from '../domain/rows.js';
-import type { AccountView } from '../store/account_view.js';
+import type { AccountView } from '../store/store.js';
 
 type Review = 'APPROVED' | 'REJECTED' | 'FORCE_DELETED';
 

@@ -10,7 +10,7 @@ import type { BodyOf, Ctx, HandlerMap } from '../handling/handler.js';
 import { pageOf } from '../handling/pagination.js';
 import { validationError } from '../handling/validation.js';
 import type { RequestRow } from '../domain/rows.js';
-import type { AccountView } from '../store/account_view.js';
+import type { AccountView } from '../store/store.js';
 import { findCart, removeDocuments, writableCart } from './carts.js';
 
 export const presentRequest = (row: RequestRow) => ({ data: row.data, type: 'request' as const });

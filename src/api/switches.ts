@@ -7,7 +7,7 @@ import { assertFound, assertNoViolations, inUse, invalidField, invalidParameter,
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { Draft, SwitchRow, SwitchSecrets } from '../domain/rows.js';
-import type { AccountView } from '../store/account_view.js';
+import type { AccountView } from '../store/store.js';
 
 const ref = (id: string | null) => (id ? { id } : null);
 

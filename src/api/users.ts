@@ -7,7 +7,7 @@ import { DomainError, assertFound, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { UserRow } from '../domain/rows.js';
-import type { AccountView } from '../store/account_view.js';
+import type { AccountView } from '../store/store.js';
 
 const present = (row: UserRow) => ({ data: row.data, type: 'user' as const });
 

@@ -39,7 +39,7 @@ export const accountHandlers = {
       // the sandboxes other tests hold are kept unless their removal is asked for
       await port.reset({ keepSandboxes: !remove });
     }
-    const accounts = (await read((w) => w.accounts.all())).length;
+    const accounts = (await read((w) => w.accounts.list())).length;
     return {
       status: 200,
       body:
@@ -54,10 +54,10 @@ export const accountHandlers = {
     body: {
       accounts: await read(async (w) => {
         const out = [];
-        for (const a of await w.accounts.all()) {
+        for (const a of await w.accounts.list()) {
           const keys = [];
-          for (const k of await w.apiKeys.list(a.data.id)) {
-            const user = k.user_id ? await w.users.getAnyAccount(k.user_id) : undefined;
+          for (const k of await w.view(a.data.id).apiKeys.list()) {
+            const user = k.user_id ? await w.users.get(k.user_id) : undefined;
             keys.push({
               id: k.data.id,
               key: k.data.key,
@@ -81,8 +81,7 @@ export const accountHandlers = {
 
   simDeleteAccount: async ({ port, read, params, own }) => {
     // with an account's key, only that account itself (a sandbox's test removing its sandbox)
-    const account =
-      own === undefined || own === params.id ? await read((w) => w.accounts.getAnyAccount(params.id)) : null;
+    const account = own === undefined || own === params.id ? await read((w) => w.accounts.get(params.id)) : null;
     if (!account || !(await port.removeAccount(params.id))) throw notFound('account', params.id);
     return { status: 200, body: { id: params.id, name: account.data.name, deleted: true } };
   },

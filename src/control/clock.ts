@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
 async function clockOf(port: ControlPort, read: Read, accountId: string) {
   return read(async (w) => {
     const clock = await port.clocks.of(w, accountId);
-    const steps = (await w.steps.list(accountId)).slice(0, 100);
+    const steps = (await w.view(accountId).steps.list()).slice(0, 100);
     return {
       now: clock.iso(),
       mode: clock.mode,

@@ -31,7 +31,7 @@ export const faultHandlers = {
       match.account_id = own;
     } else if (match.account_id !== undefined) {
       const id = match.account_id;
-      if (!(await read((w) => w.accounts.getAnyAccount(id))))
+      if (!(await read((w) => w.accounts.get(id))))
         throw invalidField('/match/account_id', `No account has the id ${id}.`);
     }
     assertNoViolations(ruleProblems(body.match, body.effect, apiOperations()));

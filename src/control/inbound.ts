@@ -33,7 +33,7 @@ async function arrive(port: ControlPort, read: Read, accountId: string, input: S
   // a simulated message waits for the first attempt of its delivery, as `advance` does, within a bound
   await dueWithin(port, accountId);
   const sent = outcome.switchDelivery;
-  const delivery = sent && (await read((w) => w.deliveries.getAnyAccount(sent.id)));
+  const delivery = sent && (await read((w) => w.deliveries.get(sent.id)));
   return finishSmsTrace(outcome, delivery);
 }
 

@@ -45,14 +45,14 @@ export const journalHandlers = {
   },
 
   simDeliveries: async ({ read, own, query }) => {
-    const rows = await read((w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
+    const rows = await read((w) => (own === undefined ? w.deliveries.list() : w.view(own).deliveries.list()));
     const deliveries = rows.filter((d) => !query.kind || d.data.kind === query.kind).map((d) => d.data);
     return { status: 200, body: { count: deliveries.length, deliveries } };
   },
 
   simRedeliver: async ({ port, read, own, params }) => {
     // without a key, any account's delivery (its id names it)
-    const accountId = own ?? (await read((w) => w.deliveries.getAnyAccount(params.id)))?.account_id;
+    const accountId = own ?? (await read((w) => w.deliveries.get(params.id)))?.account_id;
     const delivery = accountId ? await port.deliveries.redeliver(accountId, params.id) : null;
     if (!delivery) throw notFound('delivery', params.id);
     return { status: 200, body: delivery.data };

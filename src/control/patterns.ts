@@ -73,7 +73,7 @@ export async function checkDeliveryPattern(
 
 /** An account a pattern names must be one whose records could be there: live, or removed with its coverage kept. */
 export async function checkAccount(port: ControlPort, read: Read, id: string, at: PatternAt): Promise<void> {
-  if (await read((w) => w.accounts.getAnyAccount(id))) return;
+  if (await read((w) => w.accounts.get(id))) return;
   if (await port.coverage.knows({ account_id: id })) return;
   refuse([{ field: 'account_id', detail: `No account has the id ${id}, nor had it.` }], at);
 }

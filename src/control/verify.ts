@@ -168,7 +168,7 @@ export const verifyHandlers = {
 
   simVerifyDeliveries: async ({ port, read, body, own }) => {
     await checkDeliveryPattern(port, read, body.match, { pointer: '/match' });
-    const rows = await read((w) => (own === undefined ? w.deliveries.all() : w.deliveries.list(own)));
+    const rows = await read((w) => (own === undefined ? w.deliveries.list() : w.view(own).deliveries.list()));
     // newest first, as the journal answers
     const deliveries = rows.map((r) => r.data).reverse();
     const v = verify(

@@ -5,7 +5,6 @@
  * (`update(row, (draft) => …)`), which records it.
  */
 import type { components } from '../generated/api.js';
-import type { DeliveryRow } from './delivery_rows.js';
 import type { Frozen } from './frozen.js';
 
 export type { Draft, Frozen } from './frozen.js';
@@ -196,80 +195,3 @@ export type StepRow = Frozen<{
     ref: string;
   };
 }>;
-
-/** Every collection of the state, each a list of rows. */
-export interface Collections {
-  accounts: AccountRow;
-  users: UserRow;
-  api_keys: ApiKeyRow;
-  secret_keys: SecretKeyRow;
-  switches: SwitchRow;
-  numbers: NumberRow;
-  auto_responses: AutoResponseRow;
-  optout_items: OptoutItemRow;
-  destinations: DestinationRow;
-  carts: CartRow;
-  orders: OrderRow;
-  requests: RequestRow;
-  documents: DocumentRow;
-  campaigns: CampaignRow;
-  shared_resource_groups: SharedResourceGroupRow;
-  brands: BrandRow;
-  bulk_dip_tasks: BulkDipTaskRow;
-  call_data_webhooks: CallDataWebhookRow;
-  event_subscriptions: EventSubscriptionRow;
-  overwrite_requests: OverwriteRequestRow;
-  clocks: ClockRow;
-  steps: StepRow;
-  deliveries: DeliveryRow;
-}
-
-export type CollectionName = keyof Collections;
-
-export const COLLECTION_NAMES: readonly CollectionName[] = [
-  'accounts',
-  'users',
-  'api_keys',
-  'secret_keys',
-  'switches',
-  'numbers',
-  'auto_responses',
-  'optout_items',
-  'destinations',
-  'carts',
-  'orders',
-  'requests',
-  'documents',
-  'campaigns',
-  'shared_resource_groups',
-  'brands',
-  'bulk_dip_tasks',
-  'call_data_webhooks',
-  'event_subscriptions',
-  'overwrite_requests',
-  'clocks',
-  'steps',
-  'deliveries',
-];
-
-/** The whole state: what a snapshot of the store holds. */
-export type DbData = { [K in CollectionName]: readonly Collections[K][] };
-
-export type AnyRow = Collections[CollectionName];
-
-/** Lists of rows by collection, as a store gathers them to make a DbData (stateOf). */
-export type RowLists = Record<CollectionName, AnyRow[]>;
-
-export const emptyLists = (): RowLists => emptyDb() as RowLists;
-
-/**
- * Lists gathered by collection as the state they are. Each list holds rows of its own collection
- * only (the store gathers them by name), which is what DbData says and the lists' type cannot.
- */
-export const stateOf = (lists: Readonly<Record<CollectionName, readonly AnyRow[]>>): DbData => lists as DbData;
-
-export function emptyDb(): DbData {
-  const db: Partial<Record<CollectionName, AnyRow[]>> = {};
-  for (const name of COLLECTION_NAMES) db[name] = [];
-  return db as DbData;
-}

@@ -42,7 +42,7 @@ export class Claims {
    */
   async claimDue(w: UnitOfWork, accountId: string, nowMs: number): Promise<void> {
     if (!this.opts.shared) return;
-    for (const step of await w.steps.list(accountId)) {
+    for (const step of await w.view(accountId).steps.list()) {
       if (Date.parse(step.data.at) > nowMs) break;
       if (this.heldElsewhere(step)) continue;
       await w.steps.update(step, (s) => {

@@ -4,7 +4,7 @@
  * Time never goes backwards: moving to an earlier time is refused by the control API and ignored here.
  */
 import type { ClockMode, ClockRow } from '../domain/rows.js';
-import { AccountView } from '../store/account_view.js';
+import { AccountView } from '../store/store.js';
 import type { UnitOfWork } from '../store/store.js';
 
 /** Where an account's clock row is read and written: a unit of work, or the account's view of one. */

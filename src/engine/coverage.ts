@@ -110,9 +110,9 @@ export class Coverage {
         cursor = page.next_cursor;
       }
     const rows = await units.run({ read: true }, async (w) => {
-      if (!accounts) return w.deliveries.all();
+      if (!accounts) return w.deliveries.list();
       const out: DeliveryRow[] = [];
-      for (const id of accounts) out.push(...(await w.deliveries.list(id)));
+      for (const id of accounts) out.push(...(await w.view(id).deliveries.list()));
       return out;
     });
     const rules = (await faults.list()).filter(

@@ -109,7 +109,7 @@ export class DeliveryWorker {
    * (deliveries run side by side, so the clock may have moved on meanwhile).
    */
   async run(step: StepRow, atMs?: number): Promise<string> {
-    const row = await this.opts.units.run({ read: true }, (w) => w.deliveries.getAnyAccount(step.data.ref));
+    const row = await this.opts.units.run({ read: true }, (w) => w.deliveries.get(step.data.ref));
     const runnable = ['pending', 'retrying', 'waiting'];
     if (!row || !runnable.includes(row.data.outcome)) {
       await this.record(step, row, []);
@@ -137,14 +137,14 @@ export class DeliveryWorker {
     });
     if (!row) return null;
     await this.attemptAndRecord(undefined, row);
-    return (await this.opts.units.run({ read: true }, (w) => w.deliveries.get(accountId, id))) ?? null;
+    return (await this.opts.units.run({ read: true }, (w) => w.view(accountId).deliveries.get(id))) ?? null;
   }
 
   /** Sends one delivery now and logs it (an HTTP route callback: answered now or never). */
   async sendNow(row: DeliveryRow): Promise<OutboundResponse | null> {
     const { attempt, response } = await this.attempt(row, undefined);
     await this.opts.units.run({ account: row.account_id }, async (w) => {
-      const current = await w.deliveries.getAnyAccount(row.data.id);
+      const current = await w.deliveries.get(row.data.id);
       if (current)
         await w.deliveries.update(current, (d) => {
           d.data.attempts.push(attempt);
@@ -212,7 +212,7 @@ export class DeliveryWorker {
         const waiting = await this.opts.units.run({ read: true }, (w) => w.deliveries.waitingFor(keyId));
         for (const row of waiting) {
           const claimed = await this.opts.units.run({ account: row.account_id }, async (w) => {
-            const current = await w.deliveries.getAnyAccount(row.data.id);
+            const current = await w.deliveries.get(row.data.id);
             if (current?.data.outcome !== 'waiting') return undefined;
             return w.deliveries.update(current, (d) => {
               d.data.outcome = 'pending';
@@ -302,7 +302,7 @@ export class DeliveryWorker {
   async listened(accountId: string, deliveryId: string): Promise<ListenedRequest | undefined> {
     const { units, clocks } = this.opts;
     const [row, clock] = await units.run({ read: true }, async (w) => [
-      await w.deliveries.get(accountId, deliveryId),
+      await w.view(accountId).deliveries.get(deliveryId),
       await clocks.of(w, accountId),
     ]);
     const spec = row?.request;
@@ -323,10 +323,10 @@ export class DeliveryWorker {
     if (!accountId) return;
     await this.opts.units.run({ account: accountId }, async (w) => {
       if (step) {
-        const stored = await w.steps.getAnyAccount(step.data.id);
+        const stored = await w.steps.get(step.data.id);
         if (stored) await w.steps.remove(stored);
       }
-      const current = row && (await w.deliveries.getAnyAccount(row.data.id));
+      const current = row && (await w.deliveries.get(row.data.id));
       if (!current || !outcome) return;
       const clock = await this.opts.clocks.of(w, accountId);
       // counted from the attempt's own time: the clock may have moved on while it ran

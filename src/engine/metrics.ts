@@ -124,7 +124,7 @@ export function serverMetrics(parts: {
     smppBinds: parts.smppBinds,
     steps: () =>
       units.run({ read: true }, async (w) => {
-        const steps = await w.steps.all();
+        const steps = await w.steps.list();
         const now = new Map<string, number>();
         let due = 0;
         for (const s of steps) {

@@ -7,7 +7,7 @@
 import type { Ids } from '../deps.js';
 import type { components } from '../generated/api.js';
 import type { DeliveryKind, DeliveryRow, OutboundSpec, Settle, StepKind } from '../domain/rows.js';
-import type { AccountView } from '../store/account_view.js';
+import type { AccountView } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { redactHeaders, redactUrl } from './redact.js';
 

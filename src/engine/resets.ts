@@ -4,7 +4,7 @@
  * account removed, each with its fault rules and journal entries.
  */
 import type { Ids, Random } from '../deps.js';
-import { COLLECTION_NAMES, type AnyRow, type DbData } from '../domain/rows.js';
+import { COLLECTION_NAMES, type AnyRow, type DbData } from '../store/schema.js';
 import type { Units } from './work.js';
 import type { Clocks } from './clock.js';
 import type { Coverage } from './coverage.js';
@@ -26,7 +26,7 @@ export interface Resets {
  * sandboxes; false when there is no such account.
  */
 async function keptCoverage(units: Units, coverage: Coverage, accountId: string): Promise<boolean> {
-  const account = await units.run({ read: true }, (w) => w.accounts.getAnyAccount(accountId));
+  const account = await units.run({ read: true }, (w) => w.accounts.get(accountId));
   if (account) await coverage.keep(accountId, account.sandbox_run ?? null);
   return !!account;
 }
@@ -52,7 +52,7 @@ export function resets(parts: {
         await journal.clear();
         await coverage.clear();
       } else {
-        for (const a of await units.run({ read: true }, (w) => w.accounts.all()))
+        for (const a of await units.run({ read: true }, (w) => w.accounts.list()))
           if (a.sandbox_block === null) await coverage.keep(a.account_id, null);
         const kept = await units.run({ global: true }, async (w) => {
           const boxes = (await w.accounts.sandboxes()).map((a) => a.account_id);
@@ -74,7 +74,7 @@ export function resets(parts: {
     async resetAccount(accountId) {
       if (!(await keepCoverage(accountId))) return false;
       const found = await units.run({ global: true }, async (w) => {
-        const account = await w.accounts.getAnyAccount(accountId);
+        const account = await w.accounts.get(accountId);
         if (!account) return false;
         if (account.sandbox_block === null) {
           await w.replaceAccount(accountId, fixtures());
@@ -98,7 +98,7 @@ export function resets(parts: {
     async removeAccount(accountId) {
       if (!(await keepCoverage(accountId))) return false;
       const found = await units.run({ global: true }, async (w) => {
-        if (!(await w.accounts.getAnyAccount(accountId))) return false;
+        if (!(await w.accounts.get(accountId))) return false;
         await w.removeAccount(accountId);
         return true;
       });

@@ -68,7 +68,7 @@ export class Scheduler {
       const from = before.ms();
       let to: number | undefined = typeof target === 'number' ? target : undefined;
       if (typeof target !== 'number') {
-        const next = await this.read((w) => w.steps.earliest(accountId));
+        const next = await this.read((w) => w.view(accountId).steps.earliest());
         to = next ? Date.parse(next.data.at) : undefined;
         if (to !== undefined && target.within !== undefined && to - from > target.within)
           throw new NextTooFar(next?.data.at ?? '', to - from);
@@ -97,7 +97,7 @@ export class Scheduler {
         // the deliveries go on in their lanes: the account's queue is free for its next work meanwhile
         const run = await this.runUntil(accountId, clock.ms(), false);
         for (const handed of run.handed) handed.catch((e) => this.failed(e));
-        const next = await this.read((w) => w.steps.earliest(accountId));
+        const next = await this.read((w) => w.view(accountId).steps.earliest());
         if (next && clock.mode === 'real') this.wakeIn(Date.parse(next.data.at) - clock.ms());
       })
       .catch((e) => this.failed(e));
@@ -185,10 +185,10 @@ export class Scheduler {
     const { runner, clocks, claims, deliveries, logger } = this.opts;
     const accountId = step.account_id;
     const claimed = await runner.run({ account: accountId }, async (w) => {
-      const stored = await w.steps.getAnyAccount(step.data.id);
+      const stored = await w.steps.get(step.data.id);
       if (!stored || claims.heldElsewhere(stored)) return null;
       const clock = await clocks.advanceTo(w, accountId, Date.parse(step.data.at));
-      const row = await w.deliveries.getAnyAccount(stored.data.ref);
+      const row = await w.deliveries.get(stored.data.ref);
       const mine = claims.shared ? await w.steps.update(stored, (s) => void (s.claim = claims.claim())) : stored;
       return { mine, target: row?.data.target ?? stored.data.ref, atMs: clock.ms() };
     });
@@ -211,7 +211,7 @@ export class Scheduler {
    */
   private async dueTogether(w: UnitOfWork, accountId: string, upTo: number): Promise<StepRow[]> {
     // a delivery under way in its lane is not due again
-    const steps = (await w.steps.list(accountId)).filter((s) => !this.lanes.holds(accountId, s.data.id));
+    const steps = (await w.view(accountId).steps.list()).filter((s) => !this.lanes.holds(accountId, s.data.id));
     const [first] = steps;
     if (!first || Date.parse(first.data.at) > upTo) return [];
     const together = (s: StepRow) =>
@@ -253,7 +253,7 @@ export class Scheduler {
 
   /** Removes a due step in `w` if it is this instance's to run: false when it is gone or another runs it. */
   private async take(w: UnitOfWork, step: StepRow): Promise<boolean> {
-    const stored = await w.steps.getAnyAccount(step.data.id);
+    const stored = await w.steps.get(step.data.id);
     if (!stored || this.opts.claims.heldElsewhere(stored)) return false;
     await w.steps.remove(stored);
     return true;
@@ -294,7 +294,7 @@ export class Scheduler {
       // a step that throws is a dipswitch bug: it is dropped, said, and the others go on
       logger.warn(`step ${step.data.kind} ${step.data.ref} failed: ${(e as Error).stack ?? String(e)}`);
       await runner.run({ account: accountId }, async (w) => {
-        const stored = await w.steps.getAnyAccount(step.data.id);
+        const stored = await w.steps.get(step.data.id);
         if (stored) await w.steps.remove(stored);
       });
       return `failed: ${(e as Error).message}`;
@@ -314,7 +314,7 @@ export class Scheduler {
   /** Another instance scheduled a step of the account: the timer is set for it if its clock is real. */
   private wake(accountId: string): void {
     if (this.stopped) return;
-    this.read(async (w) => [await w.steps.earliest(accountId), await this.opts.clocks.of(w, accountId)] as const)
+    this.read(async (w) => [await w.view(accountId).steps.earliest(), await this.opts.clocks.of(w, accountId)] as const)
       .then(([next, clock]) => {
         if (next && clock.mode === 'real') this.wakeIn(Date.parse(next.data.at) - clock.ms());
       })
@@ -325,7 +325,7 @@ export class Scheduler {
   private async rearmHere(): Promise<void> {
     if (this.stopped) return;
     try {
-      const steps = await this.read((w) => w.steps.all());
+      const steps = await this.read((w) => w.steps.list());
       const firstOf = new Map<string, StepRow>();
       for (const s of steps) if (!firstOf.has(s.account_id)) firstOf.set(s.account_id, s);
       let soonest = Infinity;
@@ -346,7 +346,7 @@ export class Scheduler {
 
   private async runRealClocks(): Promise<void> {
     try {
-      const steps = await this.read((w) => w.steps.all());
+      const steps = await this.read((w) => w.steps.list());
       const accounts = new Set(steps.map((s) => s.account_id));
       for (const accountId of accounts) {
         await this.queues.run(accountId, async () => {

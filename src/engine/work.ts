@@ -5,7 +5,7 @@
  * all go through. Nothing else: the wiring stays in src/server.ts.
  */
 import { idsAt, type Ids, type Random } from '../deps.js';
-import type { AccountView } from '../store/account_view.js';
+import type { AccountView } from '../store/store.js';
 import type { Store, UnitOfWork, WorkScope } from '../store/store.js';
 import type { Claims } from './claims.js';
 import type { Clock, Clocks } from './clock.js';

@@ -133,7 +133,7 @@ export async function scheduleBulkDip(work: Work, row: BulkDipTaskRow, untilMs: 
  */
 export async function settleDelivery(w: UnitOfWork, row: DeliveryRow, delivered: boolean): Promise<void> {
   if (row.settle?.kind !== 'bulk_dip_action') return;
-  const task = await w.bulkDipTasks.getAnyAccount(row.settle.task_id);
+  const task = await w.bulkDipTasks.get(row.settle.task_id);
   const index = row.settle.index;
   if (!task?.data.on_done_actions[index]) return;
   await w.bulkDipTasks.update(task, (d) => {

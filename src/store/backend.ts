@@ -69,6 +69,6 @@ export abstract class StoreBase {
 export async function readCaller(w: UnitOfWork, lookup: KeyLookup): Promise<CallerRows> {
   const key = await w.apiKeys[lookup.index === 'key' ? 'byKey' : 'byIdentity'](lookup.value);
   if (!key) return { key, user: undefined, clock: undefined };
-  const user = key.user_id ? await w.users.get(key.account_id, key.user_id) : undefined;
-  return { key, user, clock: await w.clocks.getAnyAccount(key.account_id) };
+  const user = key.user_id ? await w.view(key.account_id).users.get(key.user_id) : undefined;
+  return { key, user, clock: await w.clocks.get(key.account_id) };
 }

@@ -1,24 +1,24 @@
 /**
- * What a unit of work holds, over the rows a backend keeps (RowStore): the collections across
- * accounts that the scheduler, the control API and sandboxes read (Collection; one account's are
- * account_view.ts), its files and its sequences. Every read and write is asynchronous, as a
- * database's would be; a write is checked once, by the collection that makes it (Rows: the unit may
- * write), its row frozen, an update applied to the row as stored now, and handed to the backend.
+ * What a unit of work holds, over the rows a backend keeps (RowStore): its collections, each one
+ * generic Collection bound to one account or to all with the named reads schema.ts declares, its
+ * files and its sequences. Every read and write is asynchronous, as a database's would be; a write
+ * is checked once, by the collection that makes it (the unit may write, the row is the binding's),
+ * its row frozen, an update applied to the row as stored now, and handed to the backend.
  * What every backend's table does with a row is here too: freeze it, list its index keys, make its
  * next version, refuse a taken unique key.
  */
-import type {
-  AccountRow,
-  AnyRow,
-  CollectionName,
-  Collections,
-  ApiKeyRow,
-  DeliveryRow,
-  Draft,
-  NumberRow,
-  StepRow,
-} from '../domain/rows.js';
+import type { Draft } from '../domain/rows.js';
 import { cutPage, type PageRows, type PageWindow } from './page.js';
+import {
+  COLLECTION_NAMES,
+  SCHEMA,
+  type AcrossOf,
+  type AnyRow,
+  type CollectionName,
+  type Collections,
+  type ReadsOf,
+  type Reader,
+} from './schema.js';
 
 /** A second row for a key of a unique index: the store refuses it (a constraint, as in PostgreSQL). */
 export class UniqueViolation extends Error {
@@ -96,9 +96,6 @@ export interface RowStore<R extends AnyRow> {
   remove(row: R): Promise<void>;
 }
 
-/** A backend's rows of each collection. */
-export type RowSource = <K extends CollectionName>(name: K) => RowStore<Collections[K]>;
-
 /** The document files of a unit of work: written at once, removed only once the work is durable. */
 export interface WorkFiles {
   /** Writes the file now (durably); it is removed again if the work is not committed. */
@@ -111,139 +108,150 @@ export interface WorkFiles {
 /** Counters: the order of steps due at one time, and the blocks of sandbox numbers. */
 export type SeqName = 'steps' | 'sandboxes';
 
-/**
- * What every collection does with the backend's rows of one collection: it checks that the unit may
- * write, freezes what it writes, applies a change to the row as stored now, and hands each write to
- * the backend once.
- */
-export abstract class Rows<R extends AnyRow> {
+/** A row as a collection bound to an account makes it: its account is the binding's. */
+export type NewRow<R extends AnyRow> = Omit<R, 'account_id'>;
+
+/** `api_keys` as a property name: `apiKeys`. */
+export type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+
+export const camel = <S extends string>(name: S): Camel<S> =>
+  name.replace(/_(.)/g, (_, c: string) => c.toUpperCase()) as Camel<S>;
+
+/** The reads a collection's named reads are made of (schema.ts's Reader): the binding's rows, and every account's. */
+class Binding<R extends AnyRow> implements Reader<R, string> {
   constructor(
-    protected readonly t: RowStore<R>,
+    readonly any: RowStore<R>,
+    /** The account bound to; null: every account. */
+    readonly bound: string | null,
+  ) {}
+
+  get account(): string {
+    if (this.bound === null) throw new Error('a read of one account made across accounts');
+    return this.bound;
+  }
+
+  async get(id: string): Promise<R | undefined> {
+    return this.own(await this.any.get(id));
+  }
+
+  list(): Promise<readonly R[]> {
+    return this.bound === null ? this.any.all() : this.any.list(this.bound);
+  }
+
+  async one(index: string, key: string): Promise<R | undefined> {
+    return this.own(await this.any.one(index, key));
+  }
+
+  async many(index: string, key: string): Promise<readonly R[]> {
+    const rows = await this.any.many(index, key);
+    return this.bound === null ? rows : rows.filter((r) => r.account_id === this.bound);
+  }
+
+  /** The row, if it is the binding's. */
+  own(row: R | undefined): R | undefined {
+    return this.bound === null || row?.account_id === this.bound ? row : undefined;
+  }
+}
+
+/**
+ * One collection, bound to one account (an account's view: its rows alone, and a new row is the
+ * account's) or to every account (the unit of work across accounts). It checks that the unit may
+ * write, freezes what it writes, applies a change to the row as stored now, refuses a row outside
+ * its binding, and hands each write to the backend once. Its named reads are its declaration's
+ * (schema.ts), made over the same binding (collectionOf).
+ */
+export class Collection<R extends AnyRow, New = R> {
+  constructor(
+    private readonly t: RowStore<R>,
     private readonly name: CollectionName,
     /** Throws when the unit of work may not write (it only reads, or its store refused a write). */
     private readonly writable: () => void,
+    private readonly r: Binding<R>,
   ) {}
 
-  /** Adds the row (frozen); a unique key another row holds refuses it with `taken`'s error, now or when the writes are sent. */
-  protected async put(row: R, taken?: Taken): Promise<R> {
+  /** The binding's row with this id. */
+  get(id: string): Promise<R | undefined> {
+    return this.r.get(id);
+  }
+
+  /** The binding's rows in list order (do not hold on to the array across writes). */
+  list(): Promise<readonly R[]> {
+    return this.r.list();
+  }
+
+  /** One page of the binding's list, oldest first unless the window says otherwise (src/store/page.ts). */
+  async page(window: PageWindow): Promise<PageRows<R>> {
+    if (this.r.bound !== null && this.t.page) return this.t.page(this.r.bound, window);
+    // cast: every collection's rows carry `id` and `inserted_at`, which the generic R does not say
+    return cutPage(
+      (await this.list()) as unknown as readonly (R & { data: { id: string; inserted_at: string } })[],
+      window,
+    );
+  }
+
+  /** Adds the row (frozen), the binding's account's; a unique key another row holds refuses it with `taken`'s error, now or when the writes are sent. */
+  async insert(row: New, taken?: Taken): Promise<R> {
     this.writable();
-    const frozen = deepFreeze(row);
+    const { bound } = this.r;
+    // cast: R is New with the account added (New is R itself across accounts), which TypeScript cannot see of a generic R
+    const frozen = deepFreeze((bound === null ? row : { account_id: bound, ...row }) as unknown as R);
     await this.t.insert(frozen, taken);
     return frozen;
   }
 
-  /** Applies `change` to a copy of the row as stored now, and stores the copy (refused as `put` is). */
-  protected async change(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R> {
+  /** Applies `change` to a copy of the row as stored now, and stores the copy (refused as `insert` is). */
+  async update(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R> {
     this.writable();
-    const current = await this.t.current(row.data.id);
+    const current = await this.t.current(this.mine(row).data.id);
     const next: R = changed(this.name, row.data.id, current, change);
     await this.t.replace(current, next, taken);
     return next;
   }
 
-  protected async drop(row: R): Promise<void> {
+  async remove(row: R): Promise<void> {
     this.writable();
-    await this.t.remove(row);
+    await this.t.remove(this.mine(row));
   }
 
-  /** One page of the account's list, oldest first unless the window says otherwise (rows keyed by `inserted_at`, `id`). */
-  protected async pageOf(accountId: string, window: PageWindow): Promise<PageRows<R>> {
-    if (this.t.page) return this.t.page(accountId, window);
-    // cast: every collection's rows carry `id` and `inserted_at`, which the generic R does not say
-    return cutPage(
-      (await this.t.list(accountId)) as unknown as readonly (R & { data: { id: string; inserted_at: string } })[],
-      window,
-    );
+  private mine(row: R): R {
+    if (!this.r.own(row)) throw new Error(`a row of another account given to ${this.r.bound}'s view`);
+    return row;
   }
 }
 
-/** One collection across accounts: a row of any account by its id, an account's rows by the account's id. */
-export class Collection<R extends AnyRow> extends Rows<R> {
-  /** The row with this id, if it belongs to the account. */
-  async get(accountId: string, id: string): Promise<R | undefined> {
-    const row = await this.t.get(id);
-    return row && row.account_id === accountId ? row : undefined;
-  }
+/** A collection bound to one account, with its named reads: an account's view's. */
+export type OwnCollection<K extends CollectionName> = Collection<Collections[K], NewRow<Collections[K]>> & ReadsOf<K>;
 
-  /** Any account's row. */
-  getAnyAccount(id: string): Promise<R | undefined> {
-    return this.t.get(id);
-  }
+/** A collection bound to every account, with the named reads that may cross accounts: a unit of work's. */
+export type AnyCollection<K extends CollectionName> = Collection<Collections[K]> & AcrossOf<K>;
 
-  /** The account's rows in list order (do not hold on to the array across writes). */
-  list(accountId: string): Promise<readonly R[]> {
-    return this.t.list(accountId);
-  }
-
-  all(): Promise<readonly R[]> {
-    return this.t.all();
-  }
-
-  page(accountId: string, window: PageWindow): Promise<PageRows<R>> {
-    return this.pageOf(accountId, window);
-  }
-
-  insert(row: R, taken?: Taken): Promise<R> {
-    return this.put(row, taken);
-  }
-
-  update(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R> {
-    return this.change(row, change, taken);
-  }
-
-  remove(row: R): Promise<void> {
-    return this.drop(row);
-  }
+/** The collection `name` over the backend's rows `t`, bound to `account` (null: every account), with its named reads. */
+export function collectionOf<K extends CollectionName>(
+  name: K,
+  t: RowStore<Collections[K]>,
+  writable: () => void,
+  account: string | null,
+): Collection<Collections[K], never> {
+  const binding = new Binding(t, account);
+  const made = new Collection<Collections[K], never>(t, name, writable, binding);
+  // cast: each declaration's reads take its own rows' Reader, which the union over every collection cannot say
+  const reads = (SCHEMA[name] as { reads?: (r: Reader<Collections[K], string>) => object }).reads;
+  return reads ? Object.assign(made, reads(binding)) : made;
 }
 
-/** The index reads across accounts that the engine makes (one account's: account_view.ts). */
-export class ApiKeys extends Collection<ApiKeyRow> {
-  /** The key a caller's bearer key names (Store.caller). */
-  byKey(value: string) {
-    return this.t.one('key', value);
-  }
-  /** The key a caller's Basic identity names. */
-  byIdentity(identity: string) {
-    return this.t.one('identity', identity);
-  }
-  /** The keys an SMPP bind with this system id may be (any account's: a bind names no account). */
-  bySmppSystemId(systemId: string) {
-    return this.t.many('smppSystemId', systemId);
-  }
-}
+/** Every collection by its camel-cased name, bound to one account (OwnCollection) or to every account (AnyCollection). */
+export type OwnCollections = { readonly [K in CollectionName as Camel<K>]: OwnCollection<K> };
+export type AnyCollections = { readonly [K in CollectionName as Camel<K>]: AnyCollection<K> };
 
-export class Accounts extends Collection<AccountRow> {
-  /** Every sandbox account (`POST /__sim/accounts`) that exists now. */
-  sandboxes() {
-    return this.t.many('sandbox', 'sandbox');
-  }
-}
-
-export class Numbers extends Collection<NumberRow> {
-  /** Whether any account holds the number. */
-  async taken(e164: string) {
-    return (await this.t.one('number', e164)) !== undefined;
-  }
-}
-
-export class Steps extends Collection<StepRow> {
-  /** The account's earliest step. */
-  async earliest(accountId: string): Promise<StepRow | undefined> {
-    return (await this.t.list(accountId))[0];
-  }
-  /** The steps of one record (an order, a task, a delivery), by the index on `ref`. */
-  ofRef(ref: string) {
-    return this.t.many('ref', ref);
-  }
-}
-
-export class Deliveries extends Collection<DeliveryRow> {
-  /** Deliveries an out-of-order fault holds back until the next one to the same target. */
-  heldFor(target: string) {
-    return this.t.many('held', target);
-  }
-  /** Messages waiting for an SMPP bind of the key (any account's: a key is one account's), oldest first. */
-  waitingFor(keyId: string) {
-    return this.t.many('waiting', keyId);
-  }
+/**
+ * Gives a class's instances a getter of every collection of the schema, by its camel-cased name,
+ * answering `get(instance, name)`: how the unit of work's and the account view's collections are made.
+ */
+export function collectionGetters<T>(cls: { prototype: T }, get: (self: T, name: CollectionName) => unknown): void {
+  for (const name of COLLECTION_NAMES)
+    Object.defineProperty(cls.prototype, camel(name), {
+      get(this: T) {
+        return get(this, name);
+      },
+    });
 }

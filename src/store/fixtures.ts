@@ -7,15 +7,8 @@ import { join } from 'node:path';
 import { upgradeDid } from '../domain/numbers.js';
 import { hashSecret } from '../domain/secrets.js';
 import { componentValidator, projectRoot } from '../contract.js';
-import {
-  COLLECTION_NAMES,
-  emptyDb,
-  type AccountRow,
-  type ApiKeyRow,
-  type CollectionName,
-  type DbData,
-  type UserRow,
-} from '../domain/rows.js';
+import { type AccountRow, type ApiKeyRow, type UserRow } from '../domain/rows.js';
+import { COLLECTION_NAMES, emptyDb, type CollectionName, type DbData } from './schema.js';
 
 /** The Demo account of the default fixtures (interface.md section 3): the account of a control call without a key. */
 export const DEMO_ACCOUNT = '0a0a0a0a-0000-4000-8000-000000000001';

@@ -4,7 +4,7 @@
  * src/store/postgres/shared.ts). The engine's faults, journal and snapshots work through these shelves.
  */
 import type { ApiName } from '../contract.js';
-import type { DbData } from '../domain/rows.js';
+import type { DbData } from './schema.js';
 import { pathHolds } from '../domain/matching.js';
 import type { components } from '../generated/sim.js';
 

@@ -15,20 +15,17 @@
  *   not see a write in flight is made in that account's work (`{ account }`), which waits for it.
  */
 import {
-  Accounts,
-  ApiKeys,
-  Collection,
-  Deliveries,
-  Numbers,
-  Steps,
+  collectionGetters,
+  collectionOf,
+  type AnyCollections,
+  type OwnCollections,
   type RowStore,
   type SeqName,
   type WorkFiles,
 } from './collections.js';
-import { AccountView } from './account_view.js';
 import { namedFiles } from './files.js';
-import { COLLECTION_NAMES } from '../domain/rows.js';
-import type { AnyRow, ApiKeyRow, ClockRow, CollectionName, Collections, DbData, UserRow } from '../domain/rows.js';
+import { COLLECTION_NAMES, type AnyRow, type CollectionName, type Collections, type DbData } from './schema.js';
+import type { ApiKeyRow, ClockRow, UserRow } from '../domain/rows.js';
 
 /** The disk (or database) refused a write: the answer is 503 `storage_unavailable`, and nothing was kept. */
 export class StorageUnavailable extends Error {
@@ -63,22 +60,14 @@ export interface CallerRows {
 /** The collections whose rows a caller's rows are made of: a commit changing one of them makes them read again. */
 export const CALLER_COLLECTIONS: readonly CollectionName[] = ['accounts', 'api_keys', 'users', 'clocks'];
 
-/** The collections with methods of their own (collections.ts); every other one is a plain Collection of its rows. */
-interface Special {
-  accounts: Accounts;
-  api_keys: ApiKeys;
-  numbers: Numbers;
-  steps: Steps;
-  deliveries: Deliveries;
-}
-
-/** `api_keys` as a property name: `apiKeys`. */
-type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
-
-/** Every collection of the schema (rows.ts COLLECTION_NAMES), by its camel-cased name. */
-export type CollectionSet = {
-  readonly [K in CollectionName as Camel<K>]: K extends keyof Special ? Special[K] : Collection<Collections[K]>;
-};
+/**
+ * The bases that type the collections of a unit of work (across accounts) and of an account's view:
+ * empty classes, whose subclasses' getters (made in their static blocks) are the collections.
+ */
+// cast: the getters are defined on the subclasses' prototypes by a loop, which no class body can declare
+const AcrossAccounts = class {} as unknown as abstract new () => AnyCollections;
+// cast: as above, for one account's collections
+const OfAccount = class {} as unknown as new () => OwnCollections;
 
 /**
  * One request's (or one step's) unit of work: every collection across accounts (`view` gives one
@@ -89,103 +78,31 @@ export type CollectionSet = {
  * A collection is made on its first use (most work touches few); `implements CollectionSet` keeps
  * the getters and the schema's names one list.
  */
-export abstract class UnitOfWork implements CollectionSet {
-  private readonly made: { -readonly [K in keyof CollectionSet]?: CollectionSet[K] } = {};
+export abstract class UnitOfWork extends AcrossAccounts {
+  private readonly made: Partial<Record<CollectionName, unknown>> = {};
   private readonly views = new Map<string, AccountView>();
   private guarded?: WorkFiles;
+
+  static {
+    collectionGetters(this, (self, name) => (self.made[name] ??= self.collectionOf(name, null)));
+  }
 
   constructor(
     protected readonly readOnly: boolean,
     protected readonly global: boolean,
-  ) {}
-
-  /** The backend's rows of a collection, with the unit's guard: a collection's arguments. */
-  private table<K extends CollectionName>(name: K): [RowStore<Collections[K]>, K, () => void] {
-    return [this.rows(name), name, () => this.writable()];
+  ) {
+    super();
   }
 
-  get accounts() {
-    return (this.made.accounts ??= new Accounts(...this.table('accounts')));
-  }
-  get users() {
-    return (this.made.users ??= new Collection(...this.table('users')));
-  }
-  get apiKeys() {
-    return (this.made.apiKeys ??= new ApiKeys(...this.table('api_keys')));
-  }
-  get secretKeys() {
-    return (this.made.secretKeys ??= new Collection(...this.table('secret_keys')));
-  }
-  get switches() {
-    return (this.made.switches ??= new Collection(...this.table('switches')));
-  }
-  get numbers() {
-    return (this.made.numbers ??= new Numbers(...this.table('numbers')));
-  }
-  get autoResponses() {
-    return (this.made.autoResponses ??= new Collection(...this.table('auto_responses')));
-  }
-  get optoutItems() {
-    return (this.made.optoutItems ??= new Collection(...this.table('optout_items')));
-  }
-  get destinations() {
-    return (this.made.destinations ??= new Collection(...this.table('destinations')));
-  }
-  get carts() {
-    return (this.made.carts ??= new Collection(...this.table('carts')));
-  }
-  get orders() {
-    return (this.made.orders ??= new Collection(...this.table('orders')));
-  }
-  get requests() {
-    return (this.made.requests ??= new Collection(...this.table('requests')));
-  }
-  get documents() {
-    return (this.made.documents ??= new Collection(...this.table('documents')));
-  }
-  get campaigns() {
-    return (this.made.campaigns ??= new Collection(...this.table('campaigns')));
-  }
-  get sharedResourceGroups() {
-    return (this.made.sharedResourceGroups ??= new Collection(...this.table('shared_resource_groups')));
-  }
-  get brands() {
-    return (this.made.brands ??= new Collection(...this.table('brands')));
-  }
-  get bulkDipTasks() {
-    return (this.made.bulkDipTasks ??= new Collection(...this.table('bulk_dip_tasks')));
-  }
-  get callDataWebhooks() {
-    return (this.made.callDataWebhooks ??= new Collection(...this.table('call_data_webhooks')));
-  }
-  get eventSubscriptions() {
-    return (this.made.eventSubscriptions ??= new Collection(...this.table('event_subscriptions')));
-  }
-  get overwriteRequests() {
-    return (this.made.overwriteRequests ??= new Collection(...this.table('overwrite_requests')));
-  }
-  get clocks() {
-    return (this.made.clocks ??= new Collection(...this.table('clocks')));
-  }
-  get steps() {
-    return (this.made.steps ??= new Steps(...this.table('steps')));
-  }
-  get deliveries() {
-    return (this.made.deliveries ??= new Deliveries(...this.table('deliveries')));
+  /** The collection `name` over this unit's rows, bound to `account` (null: every account). */
+  collectionOf<K extends CollectionName>(name: K, account: string | null) {
+    return collectionOf(name, this.rows(name), () => this.writable(), account);
   }
 
-  /** One account's view of this unit: its rows alone (account_view.ts), made once a unit and account. */
+  /** One account's view of this unit: its rows alone, made once a unit and account. */
   view(accountId: string): AccountView {
     let view = this.views.get(accountId);
-    if (!view) {
-      view = new AccountView(
-        this,
-        accountId,
-        (name) => this.rows(name),
-        () => this.writable(),
-      );
-      this.views.set(accountId, view);
-    }
+    if (!view) this.views.set(accountId, (view = new AccountView(this, accountId)));
     return view;
   }
 
@@ -214,7 +131,8 @@ export abstract class UnitOfWork implements CollectionSet {
   /** Removes an account and every row it owns, and its files once the work commits: whole-state work only. */
   async removeAccount(accountId: string): Promise<void> {
     this.wholeState();
-    const files = namedFiles(await this.documents.list(accountId), await this.bulkDipTasks.list(accountId));
+    const own = this.view(accountId);
+    const files = namedFiles(await own.documents.list(), await own.bulkDipTasks.list());
     await this.dropAccount(accountId);
     for (const id of files) this.files.remove(id);
   }
@@ -236,8 +154,8 @@ export abstract class UnitOfWork implements CollectionSet {
   async replaceAccount(accountId: string, rows: Partial<DbData>): Promise<void> {
     await this.removeAccount(accountId);
     for (const name of COLLECTION_NAMES) {
-      const table = new Collection(...this.table(name));
-      for (const row of rows[name] ?? []) if (row.account_id === accountId) await table.insert(row);
+      const table = this.collectionOf(name, null);
+      for (const row of rows[name] ?? []) if (row.account_id === accountId) await table.insert(row as never);
     }
   }
 
@@ -295,6 +213,42 @@ export abstract class UnitOfWork implements CollectionSet {
   protected abstract dropAccount(accountId: string): Promise<void>;
   /** Tells the other instances, once the work commits (a store several instances share). */
   protected notify?(topic: PeerTopic, payload: string): Promise<void>;
+}
+
+/**
+ * One account's view of a unit of work: what a handler, a lifecycle step or a control call acting on
+ * an account works with (its Work extends it: src/engine/work.ts). Its collections take no account:
+ * every read is of the account's rows (an index read filtered inside), every new row is the
+ * account's, and a row of another account given to `update` or `remove` is refused. Reading across
+ * accounts is the unit of work's own, which only the scheduler, the control API and sandboxes take.
+ */
+export class AccountView extends OfAccount {
+  private readonly made: Partial<Record<CollectionName, unknown>> = {};
+
+  static {
+    collectionGetters(this, (self, name) => (self.made[name] ??= self.unit.collectionOf(name, self.accountId)));
+  }
+
+  constructor(
+    private readonly unit: UnitOfWork,
+    readonly accountId: string,
+  ) {
+    super();
+  }
+
+  /** The unit's files (a document's bytes, a task's results). */
+  get files(): WorkFiles {
+    return this.unit.files;
+  }
+
+  /** Runs `fn` once the work is durable (never if it is not committed). */
+  afterCommit(fn: () => void | Promise<void>): void {
+    this.unit.afterCommit(fn);
+  }
+
+  nextSeq(name?: SeqName): Promise<number> {
+    return this.unit.nextSeq(name);
+  }
 }
 
 /**

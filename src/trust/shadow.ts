@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../deps.js';
 import { backend } from '../http/backend.js';
 import { buildServer, listen } from '../server.js';
-import type { DbData } from '../domain/rows.js';
+import type { DbData } from '../store/schema.js';
 import type { Runtime } from '../runtime.js';
 import { Parity } from './parity.js';
 import { parseJson } from '../domain/json.js';

@@ -100,7 +100,7 @@ describe('API keys', () => {
   it('a key used by a number cannot be deleted (422 resource_in_use)', async () => {
     const created = (await create({ name: 'bound key' })).body.data;
     await server().write(async (w) => {
-      const number = (await w.numbers.list(DEMO))[0]!;
+      const number = (await w.view(DEMO).numbers.list())[0]!;
       await w.numbers.update(number, (d) => (d.api_key_id = created.id));
     });
     const res = await server().call('DELETE', `/api/v1/api_keys/${created.id}`);

@@ -79,10 +79,7 @@ describe('authentication and tenancy', () => {
 
   it("a suspended user's key loses every scope but bulk dip tasks", async () => {
     await server().write(async (w) =>
-      w.users.update(
-        (await w.users.getAnyAccount('0a0a0a0a-0000-4000-8000-000000000101'))!,
-        (d) => (d.suspended = true),
-      ),
+      w.users.update((await w.users.get('0a0a0a0a-0000-4000-8000-000000000101'))!, (d) => (d.suspended = true)),
     );
     const res = await server().call('GET', '/api/v1/api_keys');
     expect(onlyError(res).code).toBe('access_denied.no_scope');

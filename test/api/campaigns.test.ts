@@ -31,7 +31,7 @@ describe('CSP campaigns', () => {
 
   it('shared NO is read as OWNED', async () => {
     await server().write(async (w) =>
-      w.campaigns.update((await w.campaigns.getAnyAccount(CAMPAIGN))!, (d) => (d.data.shared = 'NO')),
+      w.campaigns.update((await w.campaigns.get(CAMPAIGN))!, (d) => (d.data.shared = 'NO')),
     );
     expect((await server().call('GET', `/api/v1/campaigns/${CAMPAIGN}`)).body.data.shared).toBe('OWNED');
   });

@@ -68,7 +68,7 @@ describe('carts and checkout', () => {
     const purged = await server().call('DELETE', `/api/v1/carts/${id}?purge=true`);
     expect(purged.status).toBe(200);
     expect(purged.body.data.id).toBe(id);
-    expect(await server().read((w) => w.requests.getAnyAccount(req.id))).toBeUndefined();
+    expect(await server().read((w) => w.requests.get(req.id))).toBeUndefined();
     const empty = (await createCart({ name: 'empty' })).body.data;
     expect((await server().call('DELETE', `/api/v1/carts/${empty.id}`)).status).toBe(200);
   });

@@ -133,7 +133,7 @@ describe('sandboxes', () => {
     await server().call('POST', '/api/v1/carts', { key: box.keys.admin, body: envelope('cart', { name: 'gone' }) });
     expect((await server().call('DELETE', `/__sim/accounts/${box.id}`, { key: null })).status).toBe(200);
     expect((await server().call('GET', '/api/v1/carts', { key: box.keys.admin })).status).toBe(403);
-    expect(await server().read((w) => w.carts.list(box.id))).toHaveLength(0);
+    expect(await server().read((w) => w.view(box.id).carts.list())).toHaveLength(0);
     expect((await server().call('DELETE', `/__sim/accounts/${box.id}`, { key: null })).status).toBe(404);
   });
 

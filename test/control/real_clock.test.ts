@@ -22,7 +22,7 @@ describe('a clock in real mode', () => {
       }),
     }).then((r) => r.json() as Promise<{ data: { id: string } }>);
     const status = await eventually(async () => {
-      const task = await runtime.store.run({ read: true }, (w) => w.bulkDipTasks.getAnyAccount(created.data.id));
+      const task = await runtime.store.run({ read: true }, (w) => w.bulkDipTasks.get(created.data.id));
       return task?.data.status !== 'NEW' && task?.data.status;
     }, 'the task to leave NEW on its own');
     await runtime.close();

@@ -36,7 +36,7 @@ describe("a control call's unit of work", () => {
     }
   }
 
-  const suspended = (id: string) => server().read(async (w) => (await w.users.getAnyAccount(id))?.suspended);
+  const suspended = (id: string) => server().read(async (w) => (await w.users.get(id))?.suspended);
 
   it('a change of the account it acts on is its own unit: one write, that account’s, durable when it answers', async () => {
     const units = await unitsOf(async () => {

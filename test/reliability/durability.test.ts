@@ -168,7 +168,7 @@ describe('a damaged store', () => {
     garble(file, 11);
     const warnings: string[] = [];
     const store = await JsonStore.open({ file, repair: true }, { warn: (m) => warnings.push(m) });
-    const carts = await store.run({ read: true }, (w) => w.carts.list(DEMO));
+    const carts = await store.run({ read: true }, (w) => w.view(DEMO).carts.list());
     expect(carts.map((c) => c.data.name)).toEqual(Array.from({ length: 9 }, (_, i) => `cart ${i}`));
     expect(warnings.join('\n')).toMatch(/copied to .*db\.json\.log\.damaged-/);
     await store.close();

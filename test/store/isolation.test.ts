@@ -24,7 +24,7 @@ describe.each([
   ['PostgreSQL', true, async () => PgStore.open(await pg().database(), silentLogger, 'isolation')],
 ] as [string, boolean, () => Promise<Store>][])('a unit of work (%s)', (_name, committedReadsOnly, open) => {
   const names = (store: Store) =>
-    store.run({ read: true }, async (w) => (await w.sharedResourceGroups.list(DEMO)).map((g) => g.data.name));
+    store.run({ read: true }, async (w) => (await w.view(DEMO).sharedResourceGroups.list()).map((g) => g.data.name));
 
   it('sees its own changes and what committed before it; a failed work leaves nothing', async () => {
     const store = await open();
@@ -32,10 +32,10 @@ describe.each([
       await store.run({ global: true }, (w) => w.replaceAll(fixtureState()));
       await store.run({ account: DEMO }, async (w) => {
         await w.sharedResourceGroups.insert(group('committed'));
-        expect((await w.sharedResourceGroups.list(DEMO)).map((g) => g.data.name)).toContain('committed');
+        expect((await w.view(DEMO).sharedResourceGroups.list()).map((g) => g.data.name)).toContain('committed');
       });
       const failed = store.run({ account: DEMO }, async (w) => {
-        expect((await w.sharedResourceGroups.list(DEMO)).map((g) => g.data.name)).toContain('committed');
+        expect((await w.view(DEMO).sharedResourceGroups.list()).map((g) => g.data.name)).toContain('committed');
         await w.sharedResourceGroups.insert(group('failed'));
         throw new Error('the handler fails after writing');
       });

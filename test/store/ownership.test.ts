@@ -101,7 +101,7 @@ describe('one store, one owner', () => {
     expect(setAside.map((r) => [r.collection, r.row.data.id])).toEqual([['carts', 'cart-b']]);
 
     const store = await JsonStore.open({ file: damaged }, silentLogger);
-    const names = await store.run({ read: true }, (w) => w.carts.list(DEMO));
+    const names = await store.run({ read: true }, (w) => w.view(DEMO).carts.list());
     expect(names.map((c) => c.data.id).sort()).toEqual(['cart-a', 'cart-c']);
     await store.close();
   });
@@ -117,7 +117,7 @@ describe('one store, one owner', () => {
     expect(run.stderr).toContain('unique index carts.name');
     expect(runCli(['store', 'repair', '--data', file]).status).toBe(0);
     const store = await JsonStore.open({ file }, silentLogger);
-    expect((await store.run({ read: true }, (w) => w.carts.list(DEMO))).map((c) => c.data.id)).toEqual(['x1']);
+    expect((await store.run({ read: true }, (w) => w.view(DEMO).carts.list())).map((c) => c.data.id)).toEqual(['x1']);
     await store.close();
   });
 });

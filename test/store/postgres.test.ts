@@ -14,7 +14,7 @@ import { LISTENER_NAME, PgPeers } from '../../src/store/postgres/peers.js';
 import { postgresUrl } from '../../src/cli/values.js';
 import { MIGRATIONS } from '../../src/store/postgres/sql.js';
 import pgClient from 'pg';
-import { COLLECTION_NAMES } from '../../src/domain/rows.js';
+import { COLLECTION_NAMES } from '../../src/store/schema.js';
 import { DEMO, PARTNER, envelope, START, callAt } from '../support/helpers.js';
 import { usePostgres } from '../support/pg.js';
 import { client, messageOf } from '../support/smpp_client.js';
@@ -33,7 +33,7 @@ describe('the PostgreSQL store', () => {
       await store.run({ global: true }, (w) => w.replaceAll(fixtures));
       const back = await store.run({ read: true }, (w) => w.exportState());
       for (const name of COLLECTION_NAMES) expect(back[name], name).toEqual(fixtures[name]);
-      const keys = await store.run({ read: true }, (w) => w.apiKeys.list(DEMO));
+      const keys = await store.run({ read: true }, (w) => w.view(DEMO).apiKeys.list());
       expect(keys.map((k) => k.data.key)).toEqual(
         fixtures.api_keys.filter((k) => k.account_id === DEMO).map((k) => k.data.key),
       );
@@ -76,8 +76,8 @@ describe('the PostgreSQL store', () => {
       s.run({ read: true }, async (w) => {
         const out: Record<string, [number, number]> = {};
         for (const account of [DEMO, PARTNER]) {
-          const page = await w.carts.page(account, { size: 1, fromEnd: false, newestFirst: false });
-          out[account] = [page.count, (await w.carts.list(account)).length];
+          const page = await w.view(account).carts.page({ size: 1, fromEnd: false, newestFirst: false });
+          out[account] = [page.count, (await w.view(account).carts.list()).length];
         }
         return out;
       });
@@ -100,10 +100,10 @@ describe('the PostgreSQL store', () => {
       await store.run({ account: PARTNER }, (w) => w.carts.insert(cart(4, PARTNER)));
       // a removal counts out only a row that was there; an update, and work that throws, change nothing
       await store.run({ account: DEMO }, async (w) => {
-        const two = (await w.carts.get(DEMO, '01KCOUNT000000000000000002'))!;
+        const two = (await w.view(DEMO).carts.get('01KCOUNT000000000000000002'))!;
         await w.carts.remove(two);
         await w.carts.remove(two);
-        const three = (await w.carts.get(DEMO, '01KCOUNT000000000000000003'))!;
+        const three = (await w.view(DEMO).carts.get('01KCOUNT000000000000000003'))!;
         await w.carts.update(three, (d) => void (d.data.notes = 'n'));
       });
       await expect(
@@ -163,7 +163,7 @@ describe('the PostgreSQL store', () => {
             updated_at: START.toISOString(),
           },
         } as never);
-        return w.carts.list(DEMO);
+        return w.view(DEMO).carts.list();
       });
       // the write is waiting for the lock when the database says a session waits on an advisory lock
       await eventually(
@@ -201,7 +201,7 @@ describe('the PostgreSQL store', () => {
         },
       })) as never;
       await store.run({ global: true }, (w) => w.replaceAll(fixtures));
-      const list = await store.run({ read: true }, (w) => w.carts.list(DEMO));
+      const list = await store.run({ read: true }, (w) => w.view(DEMO).carts.list());
       const keys: (SortKey | undefined)[] = [
         undefined,
         ...list.map((r) => keyOf(r)),
@@ -216,7 +216,7 @@ describe('the PostgreSQL store', () => {
             for (const fromEnd of [false, true])
               for (const newestFirst of [false, true]) {
                 const w: PageWindow = { after, before, size, fromEnd, newestFirst };
-                const inSql = await store.run({ read: true }, (work) => work.carts.page(DEMO, w));
+                const inSql = await store.run({ read: true }, (work) => work.view(DEMO).carts.page(w));
                 expect(inSql, JSON.stringify(w)).toEqual(cutPage(list, w));
                 windows++;
               }
@@ -310,10 +310,12 @@ describe('the PostgreSQL store', () => {
           w.carts.insert({ ...cart('01A'), data: { ...cart('01A').data, name: 'x' } } as never),
         ),
       ).rejects.toMatchObject({ collection: 'carts', index: 'id', key: '01A' });
-      const names = await store.run({ read: true }, async (w) => (await w.carts.list(DEMO)).map((c) => c.data.id));
+      const names = await store.run({ read: true }, async (w) =>
+        (await w.view(DEMO).carts.list()).map((c) => c.data.id),
+      );
       expect(names).toEqual(['01A']);
       const updated = await store.run({ account: DEMO }, async (w) => {
-        const row = (await w.carts.get(DEMO, '01A'))!;
+        const row = (await w.view(DEMO).carts.get('01A'))!;
         return w.carts.update(row, (d) => {
           d.data.name = 'renamed';
         });

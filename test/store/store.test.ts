@@ -8,7 +8,7 @@ import { fixtureState } from '../../src/store/fixtures.js';
 import { JsonStore } from '../../src/store/embedded/json_store.js';
 import { LogFile } from '../../src/store/embedded/log_file.js';
 import type { Change } from '../../src/store/embedded/log_line.js';
-import { emptyDb } from '../../src/domain/rows.js';
+import { emptyDb } from '../../src/store/schema.js';
 import { envelope } from '../support/helpers.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'dipswitch-')), 'db.json');
@@ -118,7 +118,7 @@ describe('store', () => {
     await new Promise<void>((r) => server.close(() => r()));
     await first.runtime.close();
     const second = await buildServer(opts);
-    const keys = await second.runtime.store.run({ read: true }, (w) => w.apiKeys.all());
+    const keys = await second.runtime.store.run({ read: true }, (w) => w.apiKeys.list());
     expect(created, 'something to check').not.toHaveLength(0);
     for (const c of created) expect(keys.map((k) => k.data.id)).toContain(c.data.id);
     // the file was not re-seeded over the writes

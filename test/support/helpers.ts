@@ -14,7 +14,7 @@ import { silentLogger } from '../../src/deps.js';
 import { buildServer, listen, type Runtime, type ServerOptions } from '../../src/server.js';
 import type { MemoryFiles } from '../../src/store/files.js';
 import type { JsonStore } from '../../src/store/embedded/json_store.js';
-import type { DbData } from '../../src/domain/rows.js';
+import type { DbData } from '../../src/store/schema.js';
 import type { UnitOfWork } from '../../src/store/store.js';
 import { startReceiver, type Receiver } from '../../src/testing/receiver.js';
 import { startProxy, type ProxyOptions } from '../../src/trust/proxy.js';

@@ -2,7 +2,7 @@
 import { toE164 } from '../../domain/addresses.js';
 import { invalidField } from '../../domain/errors.js';
 import type { NumberRow } from '../../domain/rows.js';
-import type { AccountView } from '../../store/account_view.js';
+import type { AccountView } from '../../store/store.js';
 
 export interface TraceStep {
   step: string;

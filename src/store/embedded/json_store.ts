@@ -20,7 +20,7 @@ import { own, type Ownership } from './owner.js';
 import { readRepaired, refuseDuplicates } from './repair.js';
 import { MemoryTable } from './memory_table.js';
 import { buildTables, JsonWork, Locks, undoOne, type Release, type TableSet, type WorkHost } from './json_work.js';
-import { COLLECTION_NAMES, emptyDb, emptyLists, stateOf, type AnyRow, type DbData } from '../../domain/rows.js';
+import { COLLECTION_NAMES, emptyDb, emptyLists, stateOf, type AnyRow, type DbData } from '../schema.js';
 import { SCHEMA } from '../schema.js';
 import { StorageUnavailable, type Store, type WorkScope } from '../store.js';
 import type { SeqName } from '../collections.js';

@@ -9,13 +9,7 @@ import { cleanupFailed } from '../../domain/side_paths.js';
 import type { Change } from './log_line.js';
 import { MemoryTable } from './memory_table.js';
 import { refusal, UniqueViolation, type RowStore, type SeqName, type Taken, type WorkFiles } from '../collections.js';
-import {
-  COLLECTION_NAMES,
-  type AnyRow,
-  type CollectionName,
-  type Collections,
-  type DbData,
-} from '../../domain/rows.js';
+import { COLLECTION_NAMES, type AnyRow, type CollectionName, type Collections, type DbData } from '../schema.js';
 import { SCHEMA } from '../schema.js';
 import { UnitOfWork } from '../store.js';
 

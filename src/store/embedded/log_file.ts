@@ -16,14 +16,7 @@ import { copyFile, open, readFile, rename, rm, stat, truncate } from 'node:fs/pr
 import { dirname, join } from 'node:path';
 import { exists, makeDirs, onlyFiles } from './dirs.js';
 import { fromV1, replayV1 } from './log_v1.js';
-import {
-  COLLECTION_NAMES,
-  emptyLists,
-  stateOf,
-  type AnyRow,
-  type CollectionName,
-  type DbData,
-} from '../../domain/rows.js';
+import { COLLECTION_NAMES, emptyLists, stateOf, type AnyRow, type CollectionName, type DbData } from '../schema.js';
 import { lostWith, type Warn } from '../../domain/side_paths.js';
 import { logLine, parseLine, type Change } from './log_line.js';
 import { StoreRefused } from './refusals.js';

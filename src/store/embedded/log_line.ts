@@ -1,6 +1,6 @@
 /** One line of the change log: `<bytes> <crc32> <json>`, the changes of one commit, checked when read. */
 import { crc32 } from 'node:zlib';
-import type { AnyRow, CollectionName } from '../../domain/rows.js';
+import type { AnyRow, CollectionName } from '../schema.js';
 
 /** One change: a row put or deleted (by id) in a collection. */
 export type Change = ['put', CollectionName, AnyRow] | ['del', CollectionName, string];

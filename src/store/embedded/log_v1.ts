@@ -2,7 +2,7 @@
  * The store's first format (before checksummed lines), read once and rewritten in the current one:
  * accounts and the schedule were top-level values, and log lines were bare JSON.
  */
-import type { AnyRow, CollectionName } from '../../domain/rows.js';
+import type { AnyRow, CollectionName } from '../schema.js';
 
 /** Each collection's rows by id (log_file.ts's tables). */
 type Tables = Map<CollectionName, Map<string, AnyRow>>;

@@ -3,7 +3,7 @@
  * index of the schema. Rows are frozen on the way in. Only the store changes a table, through
  * `put` and `delete`, which check unique indexes before touching anything.
  */
-import type { AnyRow } from '../../domain/rows.js';
+import type { AnyRow } from '../schema.js';
 import { deepFreeze, keysOf, UniqueViolation } from '../collections.js';
 import { sortedIndex } from '../../domain/lists.js';
 import { byInsertion, type IndexDef, type TableDef } from '../schema.js';

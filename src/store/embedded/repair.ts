@@ -3,14 +3,7 @@ import type { LogFile } from './log_file.js';
 import { inaccessible, StoreRefused } from './refusals.js';
 import { MemoryTable } from './memory_table.js';
 import { UniqueViolation } from '../collections.js';
-import {
-  COLLECTION_NAMES,
-  emptyLists,
-  stateOf,
-  type AnyRow,
-  type CollectionName,
-  type DbData,
-} from '../../domain/rows.js';
+import { COLLECTION_NAMES, emptyLists, stateOf, type AnyRow, type CollectionName, type DbData } from '../schema.js';
 import { SCHEMA } from '../schema.js';
 
 /** A row set aside by a repair, with its collection. */

@@ -1,7 +1,8 @@
 /** What the caller's and a page's statements answer (src/store/postgres/sql.ts), as rows; and what a refused write was. */
 import pg from 'pg';
 import type { PageRows, PageWindow, SortKey } from '../page.js';
-import type { AnyRow, ApiKeyRow } from '../../domain/rows.js';
+import type { ApiKeyRow } from '../../domain/rows.js';
+import type { AnyRow } from '../schema.js';
 import type { CallerRows } from '../store.js';
 import { deepFreeze, UniqueViolation } from '../collections.js';
 

@@ -1,6 +1,6 @@
 /** A row's keys in `row_index` (schema.ts's indexes), and the migration that rebuilds them. */
 import { keysOf } from '../collections.js';
-import type { AnyRow, CollectionName } from '../../domain/rows.js';
+import type { AnyRow, CollectionName } from '../schema.js';
 import { SCHEMA, type TableDef } from '../schema.js';
 import { stored, table } from './sql.js';
 import type { Queries } from './statements.js';

@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { refusal, type Taken } from '../collections.js';
-import type { AnyRow, CollectionName } from '../../domain/rows.js';
+import type { AnyRow, CollectionName } from '../schema.js';
 import { indexKeys } from './index_keys.js';
 import type { Queries } from './statements.js';
 import { violationOf } from './answers.js';

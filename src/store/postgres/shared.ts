@@ -17,7 +17,7 @@ import type {
 } from '../shared.js';
 import type { PgStore } from './store.js';
 import { templatePattern } from '../../domain/matching.js';
-import type { DbData } from '../../domain/rows.js';
+import type { DbData } from '../schema.js';
 
 /**
  * The shared rules, and a copy of them each instance matches calls against: dropped when the rules

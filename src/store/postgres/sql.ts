@@ -1,6 +1,6 @@
 /** The PostgreSQL schema of the store, its migrations, and the texts of the statements units of work share. */
 import type { PageWindow } from '../page.js';
-import { COLLECTION_NAMES, type AnyRow, type CollectionName, type Collections } from '../../domain/rows.js';
+import { COLLECTION_NAMES, type AnyRow, type CollectionName, type Collections } from '../schema.js';
 
 export const table = (name: CollectionName) => `c_${name}`;
 

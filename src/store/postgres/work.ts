@@ -9,7 +9,7 @@ import {
   type CollectionName,
   type Collections,
   type DbData,
-} from '../../domain/rows.js';
+} from '../schema.js';
 import { cutPage, type PageRows, type PageWindow } from '../page.js';
 import { CALLER_COLLECTIONS, UnitOfWork, type PeerTopic } from '../store.js';
 import type { PgPeers } from './peers.js';
