@@ -57,7 +57,7 @@ export const bulkDipTaskHandlers = {
         updated_at: now,
       },
     });
-    await startBulkDip(work, row);
+    await startBulkDip(work.store, row);
     return { status: 201, body: present(row) };
   },
 

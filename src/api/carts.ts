@@ -111,7 +111,7 @@ export const cartHandlers = {
       });
     }
     await store.carts.remove(cart);
-    await startOrder(work, order);
+    await startOrder(work.store, order);
     return { status: 200, body: presentOrder(order) };
   },
 

@@ -75,7 +75,7 @@ export const documentHandlers = {
   uploadCartRequestDocument: async (ctx) => {
     const { store, params } = ctx;
     await writableCart(store, params.cart_id);
-    return upload(ctx, await cartRequest(store, params.cart_id, params.request_id), ctx.upload);
+    return upload(store, await cartRequest(store, params.cart_id, params.request_id), ctx.upload);
   },
 
   listCartRequestDocuments: async ({ store, principal, params, query, meta }) => {
@@ -100,7 +100,7 @@ export const documentHandlers = {
   uploadRequestDocument: async (ctx) => {
     const request = await submittedRequest(ctx.store, ctx.params.request_id);
     assertEditable(request);
-    return upload(ctx, request, ctx.upload);
+    return upload(ctx.store, request, ctx.upload);
   },
 
   listRequestDocuments: async ({ store, principal, params, query, meta }) => {

@@ -1,27 +1,15 @@
 /**
- * What a handler, a lifecycle step or a control call works with: the unit of work of one account,
- * that account's clock, identifiers timed by it, randomness, and the simulation's outbox port; and
- * the one runner of such work (WorkRunner), which the HTTP path, the control API and the scheduler
+ * What a handler, a lifecycle step or a control call works with: one account's view of a unit of
+ * work with that account's clock, identifiers timed by it, randomness and outbox (Work); and the one
+ * runner of such work (WorkRunner), which the HTTP path, the control API and the scheduler
  * all go through. Nothing else: the wiring stays in src/server.ts.
  */
 import { idsAt, type Ids, type Random } from '../deps.js';
-import type { AccountView } from '../store/store.js';
-import type { Store, UnitOfWork, WorkScope } from '../store/store.js';
+import { AccountView, type Store, type UnitOfWork, type WorkScope } from '../store/store.js';
 import type { Claims } from './claims.js';
 import type { Clock, Clocks } from './clock.js';
 import { openOutbox, type EffectsOf, type Outbox } from './outbox.js';
 import type { Tracing } from './tracing.js';
-
-export interface Work {
-  readonly accountId: string;
-  /** The account's view of the unit of work: its rows alone (src/store/account_view.ts). */
-  readonly store: AccountView;
-  readonly clock: Clock;
-  readonly ids: Ids;
-  readonly random: Random;
-  /** Effects (events, CDRs, deliveries, lifecycle steps): written with the work, run after its commit. */
-  readonly outbox: Outbox;
-}
 
 /**
  * How a unit of work of an account runs: read-only (`read`); a read may be given the account's clock
@@ -48,37 +36,42 @@ interface WorkSources {
 }
 
 /**
- * The Work of a unit of work, and the earliest step it scheduled. Its identifiers and outbox are made
- * at their first use (most reads use neither); a class, so that every Work has one shape and its
- * getters are made once.
+ * One account's view of a unit of work (its collections, files and after-commit work: AccountView)
+ * with the account's clock, identifiers timed by it, randomness, and the outbox: effects (events,
+ * CDRs, deliveries, lifecycle steps) written with the work, run after its commit. Its identifiers and
+ * outbox are made at their first use (most reads use neither).
  */
-class LazyWork implements Work {
+export class Work extends AccountView {
   readonly random: Random;
-  readonly store: AccountView;
-  private made: { ids?: Ids; outbox?: Outbox } = {};
+  private readonly lazy: { ids?: Ids; outbox?: Outbox } = {};
 
   constructor(
     private readonly sources: WorkSources,
     unit: UnitOfWork,
-    readonly accountId: string,
+    accountId: string,
     readonly clock: Clock,
   ) {
+    super(unit, accountId);
     this.random = sources.random;
-    this.store = unit.view(accountId);
+  }
+
+  /** The account's collections, files and hooks: the Work itself, under the name a handler knows them by. */
+  get store(): this {
+    return this;
   }
 
   get ids(): Ids {
-    return (this.made.ids ??= idsAt(this.sources.ids, this.clock.ms));
+    return (this.lazy.ids ??= idsAt(this.sources.ids, this.clock.ms));
   }
 
   get outbox(): Outbox {
     const { effects, tracing } = this.sources;
-    return (this.made.outbox ??= openOutbox(this.store, this.clock, this.ids, effects, () => tracing.cause()));
+    return (this.lazy.outbox ??= openOutbox(this, this.clock, this.ids, effects, () => tracing.cause()));
   }
 
   /** The earliest step the work scheduled (null: none). */
   get earliest(): number | null {
-    return this.made.outbox ? this.made.outbox.earliest : null;
+    return this.lazy.outbox ? this.lazy.outbox.earliest : null;
   }
 }
 
@@ -131,7 +124,7 @@ export class WorkRunner implements Units {
           : opts.read && opts.clock
             ? opts.clock
             : await this.opts.clocks.of(w, accountId);
-      const work = new LazyWork(this.opts, w, accountId, clock);
+      const work = new Work(this.opts, w, accountId, clock);
       const out = await fn(work, w);
       earliest = await this.scheduledBy(w, accountId, work);
       return out;
@@ -144,7 +137,7 @@ export class WorkRunner implements Units {
    * The steps `work` scheduled are told to the other instances with its commit; those already due are
    * claimed here. Answers the earliest it scheduled (null: none).
    */
-  private async scheduledBy(w: UnitOfWork, accountId: string, work: LazyWork): Promise<number | null> {
+  private async scheduledBy(w: UnitOfWork, accountId: string, work: Work): Promise<number | null> {
     const earliest = work.earliest;
     if (earliest === null) return null;
     await w.tell('steps', accountId);

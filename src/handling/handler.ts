@@ -76,8 +76,15 @@ export interface ApiRequest<K extends OperationId> {
   meta: OperationMeta<string>;
 }
 
-/** What a handler of the simulated API receives: the request, and the work of the caller's account (store, clock, ids, random, outbox). */
-export interface Ctx<K extends OperationId> extends ApiRequest<K>, Work {}
+/**
+ * What a handler of the simulated API receives: the request, and the work of the caller's account
+ * (`store`, the Work itself: its collections, files and hooks) with its clock, ids, random and outbox
+ * at hand.
+ */
+export interface Ctx<K extends OperationId>
+  extends ApiRequest<K>, Pick<Work, 'accountId' | 'clock' | 'ids' | 'random' | 'outbox'> {
+  readonly store: Work;
+}
 
 /**
  * A handler's context, made once per call: its request and its unit of work side by side. The
@@ -85,7 +92,7 @@ export interface Ctx<K extends OperationId> extends ApiRequest<K>, Work {}
  */
 export function handlerContext<K extends OperationId>(request: ApiRequest<K>, work: Work): Ctx<K> {
   const { principal, params, query, body, upload, meta } = request;
-  const { accountId, store, clock, random } = work;
+  const { accountId, clock, random } = work;
   return {
     principal,
     params,
@@ -94,7 +101,7 @@ export function handlerContext<K extends OperationId>(request: ApiRequest<K>, wo
     upload,
     meta,
     accountId,
-    store,
+    store: work,
     clock,
     random,
     get ids() {
