@@ -142,7 +142,7 @@ async function measures() {
   const seam = [
     'src/store/store.ts',
     'src/store/collections.ts',
-    'src/store/account_view.ts',
+    'src/store/schema.ts',
     'src/store/backend.ts',
     'src/engine/work.ts',
   ];

@@ -23,18 +23,6 @@ export interface WorkOptions {
   at?: number;
 }
 
-/** Work of one account: its Work, and the unit it runs in (the view across accounts: the control API's alone). */
-export type AccountWork<T> = (work: Work, unit: UnitOfWork) => Promise<T>;
-
-/** The nondeterminism a unit of work draws on, and the provider's effects its outbox makes. */
-interface WorkSources {
-  ids: Ids;
-  random: Random;
-  effects: EffectsOf;
-  /** Whose work runs now (the cause its outbox keeps with what it makes). */
-  tracing: Pick<Tracing, 'cause'>;
-}
-
 /**
  * One account's view of a unit of work (its collections, files and after-commit work: AccountView)
  * with the account's clock, identifiers timed by it, randomness, and the outbox: effects (events,
@@ -46,7 +34,7 @@ export class Work extends AccountView {
   private readonly lazy: { ids?: Ids; outbox?: Outbox } = {};
 
   constructor(
-    private readonly sources: WorkSources,
+    private readonly sources: Pick<WorkRunnerOptions, 'ids' | 'random' | 'effects' | 'tracing'>,
     unit: UnitOfWork,
     accountId: string,
     readonly clock: Clock,
@@ -75,10 +63,17 @@ export class Work extends AccountView {
   }
 }
 
-export interface WorkRunnerOptions extends WorkSources {
+/** What the runner works with: the store, the clocks and claims, and the nondeterminism and effects a Work draws on. */
+export interface WorkRunnerOptions {
   store: Store;
   clocks: Clocks;
   claims: Claims;
+  ids: Ids;
+  random: Random;
+  /** The provider's effects an outbox makes. */
+  effects: EffectsOf;
+  /** Whose work runs now (the cause its outbox keeps with what it makes). */
+  tracing: Pick<Tracing, 'cause'>;
 }
 
 /** Who hears of an account whose committed work scheduled a step: the scheduler, which runs what is due. */
@@ -115,7 +110,11 @@ export class WorkRunner implements Units {
    * committed, the scheduler hears of any step it scheduled. `fn` is given the account's Work, and the
    * unit itself: the view across accounts, which only the control API takes.
    */
-  async work<T>(accountId: string, fn: AccountWork<T>, opts: WorkOptions = {}): Promise<T> {
+  async work<T>(
+    accountId: string,
+    fn: (work: Work, unit: UnitOfWork) => Promise<T>,
+    opts: WorkOptions = {},
+  ): Promise<T> {
     let earliest: number | null = null;
     const result = await this.run(opts.read ? { read: true } : { account: accountId }, async (w) => {
       const clock =

@@ -108,9 +108,6 @@ export interface WorkFiles {
 /** Counters: the order of steps due at one time, and the blocks of sandbox numbers. */
 export type SeqName = 'steps' | 'sandboxes';
 
-/** A row as a collection bound to an account makes it: its account is the binding's. */
-export type NewRow<R extends AnyRow> = Omit<R, 'account_id'>;
-
 /** `api_keys` as a property name: `apiKeys`. */
 export type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 
@@ -219,12 +216,6 @@ export class Collection<R extends AnyRow, New = R> {
   }
 }
 
-/** A collection bound to one account, with its named reads: an account's view's. */
-export type OwnCollection<K extends CollectionName> = Collection<Collections[K], NewRow<Collections[K]>> & ReadsOf<K>;
-
-/** A collection bound to every account, with the named reads that may cross accounts: a unit of work's. */
-export type AnyCollection<K extends CollectionName> = Collection<Collections[K]> & AcrossOf<K>;
-
 /** The collection `name` over the backend's rows `t`, bound to `account` (null: every account), with its named reads. */
 export function collectionOf<K extends CollectionName>(
   name: K,
@@ -239,9 +230,18 @@ export function collectionOf<K extends CollectionName>(
   return reads ? Object.assign(made, reads(binding)) : made;
 }
 
-/** Every collection by its camel-cased name, bound to one account (OwnCollection) or to every account (AnyCollection). */
-export type OwnCollections = { readonly [K in CollectionName as Camel<K>]: OwnCollection<K> };
-export type AnyCollections = { readonly [K in CollectionName as Camel<K>]: AnyCollection<K> };
+/**
+ * Every collection by its camel-cased name: bound to one account with all its named reads (an
+ * account's view's; a new row is given without its account), or bound to every account with the
+ * named reads that may cross accounts (a unit of work's).
+ */
+export type OwnCollections = {
+  readonly [K in CollectionName as Camel<K>]: Collection<Collections[K], Omit<Collections[K], 'account_id'>> &
+    ReadsOf<K>;
+};
+export type AnyCollections = {
+  readonly [K in CollectionName as Camel<K>]: Collection<Collections[K]> & AcrossOf<K>;
+};
 
 /**
  * Gives a class's instances a getter of every collection of the schema, by its camel-cased name,

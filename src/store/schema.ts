@@ -263,21 +263,18 @@ export const SCHEMA = {
   }),
 };
 
-type Declared = typeof SCHEMA;
-export type CollectionName = keyof Declared;
+export type CollectionName = keyof typeof SCHEMA;
 
 /** Each collection's row type. */
-export type Collections = { [K in CollectionName]: NonNullable<Declared[K]['row']> };
+export type Collections = { [K in CollectionName]: NonNullable<(typeof SCHEMA)[K]['row']> };
 
 /** Each collection's named reads, and those the unit of work offers across accounts. */
 export type ReadsOf<K extends CollectionName> =
-  NonNullable<Declared[K]['reads']> extends (r: never) => infer M ? M : never;
+  NonNullable<(typeof SCHEMA)[K]['reads']> extends (r: never) => infer M ? M : never;
 export type AcrossOf<K extends CollectionName> = Pick<
   ReadsOf<K>,
-  NonNullable<Declared[K]['across']>[number] & keyof ReadsOf<K>
+  NonNullable<(typeof SCHEMA)[K]['across']>[number] & keyof ReadsOf<K>
 >;
-
-export type IndexName<K extends CollectionName> = keyof Declared[K]['indexes'] & string;
 
 export const COLLECTION_NAMES = Object.keys(SCHEMA) as readonly CollectionName[];
 

@@ -75,8 +75,8 @@ const OfAccount = class {} as unknown as new () => OwnCollections;
  * extends it with its storage (its rows, files, sequences, whole-state replace and export, an
  * account's rows dropped); the guards are here: a read-only work writes nothing, only whole-state
  * work replaces the state or removes an account, and a collection's writes are checked against them.
- * A collection is made on its first use (most work touches few); `implements CollectionSet` keeps
- * the getters and the schema's names one list.
+ * Its collections are schema.ts's, each bound to every account (collections.ts), made on its first
+ * use (most work touches few) by the getters its static block defines.
  */
 export abstract class UnitOfWork extends AcrossAccounts {
   private readonly made: Partial<Record<CollectionName, unknown>> = {};
