@@ -68,6 +68,30 @@ describe('the PostgreSQL store', () => {
     }
   });
 
+  it('a collection added to schema.ts after the database was made gets its table at the next start', async () => {
+    const url = await pg().database();
+    const store = await PgStore.open(url, silentLogger, 'test');
+    const fixtures = fixtureState();
+    await store.run({ global: true }, (w) => w.replaceAll(fixtures));
+    await store.close();
+    // the database as a dipswitch without the shared resource groups collection left it
+    const db = new pgClient.Client({ connectionString: url });
+    await db.connect();
+    await db.query('DROP TABLE c_shared_resource_groups');
+    await db.end();
+    const again = await PgStore.open(url, silentLogger, 'test');
+    try {
+      expect(again.created).toBe(false);
+      const group = { data: { id: 'g-new', name: 'new', inserted_at: '2026-03-01T12:00:00.000Z' } };
+      await again.run({ account: DEMO }, (w) => w.view(DEMO).sharedResourceGroups.insert(group));
+      const state = await again.run({ read: true }, (w) => w.exportState());
+      expect(state.shared_resource_groups.map((g) => g.data.id)).toEqual(['g-new']);
+      expect(state.carts).toEqual(fixtures.carts);
+    } finally {
+      await again.close();
+    }
+  });
+
   it("a list's count is kept as its rows come and go, and counted again by its migration", async () => {
     const url = await pg().database();
     const store = await PgStore.open(url, silentLogger, 'test');

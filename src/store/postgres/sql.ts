@@ -5,16 +5,22 @@ import { COLLECTION_NAMES, type AnyRow, type CollectionName, type Collections } 
 export const table = (name: CollectionName) => `c_${name}`;
 
 /**
+ * Every collection's table and its list index, made where missing: run by the first migration and
+ * at every start after the migrations, so a collection added to schema.ts needs no migration of its own.
+ */
+export const COLLECTION_TABLES = COLLECTION_NAMES.map(
+  (name) =>
+    `CREATE TABLE IF NOT EXISTS ${table(name)} (id text PRIMARY KEY, account_id text NOT NULL, sort text COLLATE "C" NOT NULL, row text NOT NULL);
+     CREATE INDEX IF NOT EXISTS ${table(name)}_list ON ${table(name)} (account_id, sort);`,
+).join('\n');
+
+/**
  * The migrations, in order; each runs once, in its own transaction: SQL, or the index keys of a
  * collection derived again (`reindex`: an index added to schema.ts for rows that exist).
  */
 export const MIGRATIONS: (string | { reindex: CollectionName })[] = [
   [
-    ...COLLECTION_NAMES.map(
-      (name) =>
-        `CREATE TABLE ${table(name)} (id text PRIMARY KEY, account_id text NOT NULL, sort text COLLATE "C" NOT NULL, row text NOT NULL);
-         CREATE INDEX ${table(name)}_list ON ${table(name)} (account_id, sort);`,
-    ),
+    COLLECTION_TABLES,
     `CREATE TABLE row_index (collection text NOT NULL, index_name text NOT NULL, key text NOT NULL, id text NOT NULL,
        sort text COLLATE "C" NOT NULL, is_unique boolean NOT NULL);
      CREATE UNIQUE INDEX row_index_unique ON row_index (collection, index_name, key) WHERE is_unique;

@@ -26,7 +26,7 @@ import { StoreBase, type Opened } from '../backend.js';
 import { PgPeers } from './peers.js';
 import { connectionOf, poolOf, storeBounds } from './connection.js';
 import { withoutPassword } from './url.js';
-import { CALLER_SQL, MIGRATION_LOCK, MIGRATIONS, stored, table } from './sql.js';
+import { CALLER_SQL, COLLECTION_TABLES, MIGRATION_LOCK, MIGRATIONS, stored, table } from './sql.js';
 import { reindex } from './index_keys.js';
 import { callerRows, type CallerFound } from './answers.js';
 import { CallerCopies } from './callers.js';
@@ -71,6 +71,7 @@ async function migrated(client: Held): Promise<boolean> {
       );
       await client.query('COMMIT');
     }
+    await client.query(COLLECTION_TABLES);
     await client.query('DROP FUNCTION IF EXISTS dipswitch_caller(text, text)');
     const created = (await client.query(`SELECT 1 FROM ${table('accounts')} LIMIT 1`)).rowCount === 0;
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
