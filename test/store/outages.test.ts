@@ -232,10 +232,11 @@ describe('two instances over a database that goes away', () => {
   it('every connection of one instance terminated, twice, while the database stays up', async () => {
     const pid = all[0]!.child.pid!;
     await survive("one instance's connections terminated", async () => {
+      const ofInstance = `FROM pg_stat_activity WHERE application_name LIKE 'dipswitch%${pid}-%'`;
       for (let i = 0; i < 2; i++) {
-        const cut = await admin(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'dipswitch%${pid}-%'`,
-        );
+        // the second cut once it has connected again (its listener a second after the first; its pool on demand)
+        await eventually(async () => (await admin(`SELECT 1 ${ofInstance}`)) >= 2, 'its pool and its listener', 30_000);
+        const cut = await admin(`SELECT pg_terminate_backend(pid) ${ofInstance}`);
         expect(cut, 'its pool and its listener').toBeGreaterThanOrEqual(2);
         await wait(300);
       }
