@@ -226,8 +226,14 @@ export function collectionOf<K extends CollectionName>(
   const binding = new Binding(t, account);
   const made = new Collection<Collections[K], never>(t, name, writable, binding);
   // cast: each declaration's reads take its own rows' Reader, which the union over every collection cannot say
-  const reads = (SCHEMA[name] as { reads?: (r: Reader<Collections[K], string>) => object }).reads;
-  return reads ? Object.assign(made, reads(binding)) : made;
+  const { reads, across } = SCHEMA[name] as {
+    reads?: (r: Reader<Collections[K], string>) => Record<string, unknown>;
+    across?: readonly string[];
+  };
+  if (!reads) return made;
+  const named = reads(binding);
+  // across accounts, only the reads the declaration lets cross them
+  return Object.assign(made, account === null ? Object.fromEntries((across ?? []).map((n) => [n, named[n]])) : named);
 }
 
 /**
