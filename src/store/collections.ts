@@ -158,13 +158,17 @@ class Binding<R extends AnyRow> implements Reader<R, string> {
  * (schema.ts), made over the same binding (collectionOf).
  */
 export class Collection<R extends AnyRow, New = R> {
+  /** The backend's rows: the binding's own (every account's). */
+  private readonly t: RowStore<R>;
+
   constructor(
-    private readonly t: RowStore<R>,
     private readonly name: CollectionName,
     /** Throws when the unit of work may not write (it only reads, or its store refused a write). */
     private readonly writable: () => void,
     private readonly r: Binding<R>,
-  ) {}
+  ) {
+    this.t = r.any;
+  }
 
   /** The binding's row with this id. */
   get(id: string): Promise<R | undefined> {
@@ -224,7 +228,7 @@ export function collectionOf<K extends CollectionName>(
   account: string | null,
 ): Collection<Collections[K], never> {
   const binding = new Binding(t, account);
-  const made = new Collection<Collections[K], never>(t, name, writable, binding);
+  const made = new Collection<Collections[K], never>(name, writable, binding);
   // cast: each declaration's reads take its own rows' Reader, which the union over every collection cannot say
   const { reads, across } = SCHEMA[name] as {
     reads?: (r: Reader<Collections[K], string>) => Record<string, unknown>;
