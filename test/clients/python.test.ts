@@ -43,6 +43,8 @@ const scratchDir = (name: string) => {
   return d;
 };
 afterAll(() => scratch.forEach((d) => rmSync(d, { recursive: true, force: true })));
+/** The temporary folder of every pytest this file runs (TMPDIR): its leftovers are looked for there alone. */
+const pytestTmp = scratchDir('tmp');
 
 /** pytest with the plugin (by -p, the package on PYTHONPATH) in `cwd` (the client's folder by default). */
 function pytest(args: string[], cwd = folder, env: Record<string, string> = {}) {
@@ -50,7 +52,13 @@ function pytest(args: string[], cwd = folder, env: Record<string, string> = {}) 
     cwd,
     encoding: 'utf8',
     timeout: 300_000,
-    env: { ...clean, PYTHONPATH: `${join(folder, 'src')}:${cwd}`, PYTHONDONTWRITEBYTECODE: '1', ...env },
+    env: {
+      ...clean,
+      PYTHONPATH: `${join(folder, 'src')}:${cwd}`,
+      PYTHONDONTWRITEBYTECODE: '1',
+      TMPDIR: pytestTmp,
+      ...env,
+    },
   });
 }
 const withCommand = (args: string[]) => ['--dipswitch-command', command, ...args];
@@ -79,7 +87,7 @@ async function running(env: Record<string, string> = {}): Promise<string> {
   });
 }
 
-const leftover = () => readdirSync(tmpdir()).filter((n) => n.startsWith('dipswitch-pytest-'));
+const leftover = () => readdirSync(pytestTmp).filter((n) => n.startsWith('dipswitch-pytest-'));
 
 // a test waits as long as the processes it runs may (a strict mypy of a cold cache, pip, pytest -n 4)
 describe.skipIf(!python)('the Python client', { timeout: 300_000 }, () => {
@@ -213,7 +221,7 @@ describe.skipIf(!python)('the Python client', { timeout: 300_000 }, () => {
         cwd: suite,
         encoding: 'utf8',
         timeout: 120_000,
-        env: { ...clean, PYTHONDONTWRITEBYTECODE: '1' },
+        env: { ...clean, PYTHONDONTWRITEBYTECODE: '1', TMPDIR: pytestTmp },
       });
     const plain = inVenv(['-q', '-n', '2']);
     expect(plain.status, plain.stdout).toBe(0);
