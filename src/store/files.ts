@@ -4,6 +4,7 @@
  */
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { syncFolder } from './embedded/dirs.js';
 
 /** The file holding a bulk dip task's results. */
 export const resultFileId = (taskId: string): string => `result-${taskId}`;
@@ -65,6 +66,7 @@ export class DiskFiles implements FileArea {
       await fh.close();
     }
     await rename(tmp, this.path(id));
+    await syncFolder(this.dir);
   }
 
   async get(id: string): Promise<Buffer | undefined> {

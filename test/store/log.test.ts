@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,8 @@ import { silentLogger } from '../../src/deps.js';
 import { buildServer, listen } from '../../src/server.js';
 import { ScenarioShelf } from '../../src/testing/scenario_runner.js';
 import { JsonStore } from '../../src/store/embedded/json_store.js';
+import { LogFile } from '../../src/store/embedded/log_file.js';
+import { emptyLists, type AnyRow, type DbData } from '../../src/store/schema.js';
 
 const shelf = new ScenarioShelf();
 
@@ -91,5 +93,40 @@ describe('the change log store', () => {
     );
     expect(readFileSync(`${file}.log`).length).toBe(logged);
     expect(warnings.join('\n')).toContain(`dropped a torn last write at byte ${logged}`);
+  });
+});
+
+/** A log file that notes, at each fsync of its folder, what a power cut at that instant would leave. */
+class WatchedLog extends LogFile {
+  readonly syncs: string[] = [];
+  protected override async syncFolder(): Promise<void> {
+    const snapshot = existsSync(this.path)
+      ? (JSON.parse(readFileSync(this.path, 'utf8')).collections.marker as string)
+      : 'absent';
+    const log = existsSync(this.logPath) ? statSync(this.logPath).size : 'absent';
+    this.syncs.push(`snapshot ${snapshot}, log ${log}`);
+    await super.syncFolder();
+  }
+}
+
+describe('the store folder, fsynced', () => {
+  it('after a snapshot is renamed in (before its log is cut), after the log is made, after a file kept aside', async () => {
+    const log = new WatchedLog(tempFile());
+    const state = (marker: string) => Object.assign(emptyLists(), { marker }) as DbData;
+    const row = { data: { id: 'c1', account_id: 'a' } } as unknown as AnyRow;
+    await log.write(state('first'));
+    expect(log.syncs).toEqual(['snapshot first, log absent']);
+    await log.append([['put', 'carts', row]]);
+    await log.append([['del', 'carts', 'c1']]);
+    // the first line made the log; the second only grew it
+    expect(log.syncs).toHaveLength(2);
+    expect(log.syncs[1]).toMatch(/^snapshot first, log [1-9]\d*$/);
+    await log.write(state('second'));
+    // the new snapshot's name is durable while the log still holds every line
+    expect(log.syncs[2]).toMatch(/^snapshot second, log [1-9]\d*$/);
+    expect(statSync(log.logPath).size).toBe(0);
+    const aside = await log.keepAside([row]);
+    expect(existsSync(aside)).toBe(true);
+    expect(log.syncs).toHaveLength(4);
   });
 });

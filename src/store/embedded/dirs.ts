@@ -1,5 +1,5 @@
 /** Folders and files of the store's path. */
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /**
@@ -45,5 +45,18 @@ export async function onlyFiles(paths: readonly string[]): Promise<void> {
     if (!found || found.isFile()) continue;
     const [code, message] = found.isDirectory() ? ['EISDIR', 'it is a folder'] : ['ENOTFILE', 'not a regular file'];
     throw Object.assign(new Error(message), { code, path });
+  }
+}
+
+/**
+ * Makes a folder's entries durable: a file created or renamed in it survives a power cut only once
+ * the folder itself is fsynced (the file's own fsync covers its bytes, not its name).
+ */
+export async function syncFolder(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
   }
 }

@@ -3,6 +3,9 @@
  * and `db.json.log`, an append-only change log. Each commit appends one line holding the rows it
  * changed, with the line's length and CRC-32 (log_line.ts), and fsyncs it; from time to time the
  * whole state is written as the new snapshot (temporary file, fsync, rename) and the log starts over.
+ * A file's name is durable only once its folder is fsynced too: after the rename (before the log is
+ * cut, so a power cut leaves either the old snapshot with its whole log or the new one), after the
+ * log's first line, and after a file kept aside.
  *
  * Reading tells a torn write from damage: a bad *last* line was never acknowledged (a crash
  * mid-append) and is dropped with a warning; a bad line with good lines after it is damage, and the
@@ -14,7 +17,7 @@
 import { upgradeDid } from '../../domain/numbers.js';
 import { copyFile, open, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { exists, makeDirs, onlyFiles } from './dirs.js';
+import { exists, makeDirs, onlyFiles, syncFolder } from './dirs.js';
 import { fromV1, replayV1 } from './log_v1.js';
 import { COLLECTION_NAMES, emptyLists, stateOf, type AnyRow, type CollectionName, type DbData } from '../schema.js';
 import { lostWith, type Warn } from '../../domain/side_paths.js';
@@ -45,6 +48,11 @@ export class LogFile {
     private readonly warn: Warn = () => {},
   ) {
     this.logPath = `${path}.log`;
+  }
+
+  /** Makes the store folder's entries (a file created, renamed) durable. */
+  protected async syncFolder(): Promise<void> {
+    await syncFolder(dirname(this.path));
   }
 
   get needsCompaction(): boolean {
@@ -171,6 +179,9 @@ export class LogFile {
   private async moveAside(text: string, keep: number, warnings: string[]): Promise<void> {
     const aside = `${this.logPath}.damaged-${process.pid}-${Buffer.byteLength(text)}`;
     await copyFile(this.logPath, aside);
+    const copy = await open(aside, 'r+');
+    await copy.sync().finally(() => copy.close());
+    await this.syncFolder();
     await truncate(this.logPath, keep);
     warnings.push(`${this.logPath}: the damaged log was copied to ${aside}.`);
   }
@@ -185,6 +196,7 @@ export class LogFile {
     } finally {
       await fh.close();
     }
+    await this.syncFolder();
     return aside;
   }
 
@@ -248,6 +260,8 @@ export class LogFile {
     } finally {
       await fh.close();
     }
+    // the log's first line may have made the file: its name is durable once the folder is
+    if (before === 0) await this.syncFolder();
     this.logBytes = before + Buffer.byteLength(line);
   }
 
@@ -266,6 +280,8 @@ export class LogFile {
     }
     await fh.close();
     await rename(tmp, this.path);
+    // the new snapshot's name durable before the log it replaces is cut
+    await this.syncFolder();
     try {
       if ((await stat(this.logPath)).size > 0) await truncate(this.logPath, 0);
     } catch (e) {
