@@ -5,13 +5,15 @@
  * an agent makes a sandbox, routes one of its numbers to a receiver, injects an inbound SMS, moves
  * the clock and verifies a call; a refusal is the tool's error, with the message the HTTP answer has.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { mcpServer } from '../../src/mcp/server.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../src/contract.js';
+import { loadContract, projectRoot } from '../../src/contract.js';
 import { COMMAND } from '../support/cli_process.js';
 import { envelope, startTestServer, useReceiver, useServer } from '../support/helpers.js';
 
@@ -78,6 +80,10 @@ describe('the MCP server, over stdio (dipswitch mcp) and over HTTP (/__sim/mcp)'
       'uploadCartRequestDocument',
       'uploadRequestDocument',
     ]);
+    // the agents' page says how many there are, in both places it counts them
+    const page = readFileSync(join(projectRoot, 'docs', 'agents.md'), 'utf8');
+    expect(page.match(/(\d+) in all\b/)?.[1]).toBe(String(tools.length));
+    expect(page.match(/← (\d+) tools:/)?.[1]).toBe(String(tools.length));
     const advance = tools.find((t) => t.name === 'simAdvance')!;
     expect(advance.description).toContain('POST /__sim/clock/advance: Advance the clock');
     const body = (advance.inputSchema.properties as Record<string, any>).body;
