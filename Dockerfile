@@ -22,8 +22,12 @@ COPY fixtures ./fixtures
 COPY scenarios ./scenarios
 COPY docs ./docs
 # the image holds the npm package's own files (npm pack of the build, unpacked), beside the production
-# dependencies alone (prune leaves the emptied scope folders behind: removed too)
-RUN npm run build && npm pack --ignore-scripts --silent && mkdir /package && tar -xzf dipswitch-*.tgz -C /package \
+# dependencies and every optional feature's packages (made production ones by scripts/image-features.mjs, the
+# lockfile made again from that at the same versions); prune leaves the emptied scope folders behind: removed too
+RUN --mount=type=secret,id=ca \
+    if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca npm_config_cafile=/run/secrets/ca; fi; \
+    npm run build && npm pack --ignore-scripts --silent && mkdir /package && tar -xzf dipswitch-*.tgz -C /package \
+ && node scripts/image-features.mjs && npm install --package-lock-only --ignore-scripts --no-audit --no-fund \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
  && find node_modules -mindepth 1 -maxdepth 1 -type d -empty -delete
 

@@ -44,7 +44,15 @@ if [ "${DS_RUN_WITH:-container}" = container ] && [ -z "${DS_COMMAND:-}" ]; then
   server_log() { "$engine" logs "$cid" 2>&1; }
   running() { [ "$("$engine" inspect -f '{{.State.Running}}' "$cid" 2>/dev/null)" = true ]; }
 else
-  if [ -n "${DS_COMMAND:-}" ]; then command="$DS_COMMAND"; else command="npx --yes dipswitch@$version"; fi
+  if [ -n "${DS_COMMAND:-}" ]; then
+    command="$DS_COMMAND"
+  else
+    # the release with every optional feature's packages (traces, the proxy, MCP, SFTP), as the image has them:
+    # the release names them itself (`dipswitch features --packages`, name@range a line)
+    packages="--package=dipswitch@$version"
+    while read -r spec; do packages="$packages --package=$spec"; done < <(npx --yes "dipswitch@$version" features --packages)
+    command="npm exec --yes $packages -- dipswitch"
+  fi
   [ -n "${DS_SCENARIOS:-}" ] && settings+=(SCENARIOS="$DS_SCENARIOS")
   # the launch contract (docs/clients.md): where it serves is written to the ready file, whatever its log says
   ready="$state/ready.json"

@@ -2,6 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { readContractDocument } from '../contract.js';
+import { FEATURES, featureSpecs, installLine, missingPackages, type Feature } from '../domain/features.js';
 import type { Logger } from '../deps.js';
 import { buildServer, listen, scratchOptions } from '../server.js';
 import { JsonStore } from '../store/embedded/json_store.js';
@@ -105,4 +106,22 @@ export async function repair(f: { data: string }): Promise<void> {
       ? `no store at ${resolve(f.data)}: nothing to repair`
       : `${resolve(f.data)}: ${said.length ? 'repaired' : 'sound, nothing to repair'}`,
   );
+}
+
+/**
+ * `dipswitch features`: each optional feature, whether its packages are installed, and the line that
+ * adds them; with `--packages` every feature's packages as `name@range`, one a line (what the GitHub
+ * Action's npm mode hands `npm exec --package`).
+ */
+export function features(f: { packages?: boolean }): void {
+  const names = Object.keys(FEATURES) as Feature[];
+  if (f.packages) {
+    for (const spec of names.flatMap(featureSpecs)) console.log(spec);
+    return;
+  }
+  for (const name of names) {
+    const missing = missingPackages(name);
+    console.log(`${name.padEnd(7)} ${FEATURES[name].what}: ${missing.length ? 'not installed' : 'installed'}`);
+    if (missing.length) console.log(`        ${installLine(name)}`);
+  }
 }

@@ -19,6 +19,7 @@ import { applyConfig, nearest } from './config.js';
 import { launchOptions, listenOptions, logOptions, opt, smppOptions } from './options.js';
 import type { ServeFlags } from './serve.js';
 import { Stop, version } from './stop.js';
+import { FeatureMissing, loadFeature } from '../domain/features.js';
 import { denyList, hostList, instant, postgresUrl, url, wholeNumber, traceViewerUrl } from './values.js';
 
 // ---- the program
@@ -127,6 +128,15 @@ function coverageCommand(root: Command): void {
     .action(async (f: CoverageFlags) => (await import('./coverage.js')).coverage(f));
 }
 
+/** `features`: the optional features (src/domain/features.ts), installed or not. */
+function featuresCommand(root: Command): void {
+  root
+    .command('features')
+    .description('which optional features have their packages installed, and the line that adds the others')
+    .option('--packages', "print every feature's packages as name@range, one a line (for npm exec --package)")
+    .action(async (f: { packages?: boolean }) => (await import('./commands.js')).features(f));
+}
+
 /** `mcp`: an MCP server on stdin and stdout over a running dipswitch (src/mcp/server.ts). */
 function mcpCommand(root: Command): void {
   root
@@ -144,7 +154,9 @@ function mcpCommand(root: Command): void {
         'DIPSWITCH_ADMIN_TOKEN',
       ),
     )
-    .action(async (f: { url: string; key?: string; adminToken?: string }) => (await import('./mcp.js')).mcp(f));
+    .action(async (f: { url: string; key?: string; adminToken?: string }) =>
+      (await loadFeature('mcp', () => import('./mcp.js'))).mcp(f),
+    );
 }
 
 /** `listen`: a hosted dipswitch's deliveries forwarded to a local URL (src/cli/listen.ts). */
@@ -251,6 +263,8 @@ export function program(): Command {
       (await import('./commands.js')).scenario(name, f),
     );
 
+  featuresCommand(root);
+
   const store = root.command('store').description('work on a store file');
   store
     .command('repair')
@@ -337,6 +351,10 @@ export async function run(argv: string[]): Promise<number | undefined> {
     if (e instanceof Stop) {
       console.error(`dipswitch: ${e.message}`);
       return e.code;
+    }
+    if (e instanceof FeatureMissing) {
+      console.error(`dipswitch: ${e.message}`);
+      return 2;
     }
     throw e;
   }

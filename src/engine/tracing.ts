@@ -5,6 +5,7 @@
  * whose spans cost a closure each.
  */
 
+import { loadFeature } from '../domain/features.js';
 import type { OpenSpan, Span, Tracing } from './spans.js';
 
 export { TracingRefused } from './spans.js';
@@ -48,6 +49,6 @@ export function tracesAsked(env: Env): boolean {
 /** The tracing the variables ask for: the SDK loaded (./otel.ts) only then. Refuses a setting it cannot honour. */
 export async function openTracing(env: Env, version: string): Promise<Tracing> {
   if (!tracesAsked(env)) return NO_TRACES;
-  const { sdkTracing } = await import('./otel.js');
+  const { sdkTracing } = await loadFeature('traces', () => import('./otel.js'));
   return sdkTracing(env, version);
 }

@@ -1500,6 +1500,19 @@ export interface components {
                 readonly "application/json": components["schemas"]["error_response"];
             };
         };
+        /**
+         * @description The feature's optional packages are not installed beside dipswitch (a plain `npm i -D dipswitch` leaves them
+         *     out; the image has them all): the detail is the one line that says what to add (docs/running.md, "Optional
+         *     features").
+         */
+        readonly feature_not_installed: {
+            headers: {
+                readonly [name: string]: unknown;
+            };
+            content: {
+                readonly "application/json": components["schemas"]["error_response"];
+            };
+        };
         /** @description The store refused the write; nothing was kept. */
         readonly storage_unavailable: {
             headers: {
@@ -2714,6 +2727,7 @@ export interface operations {
                 };
             };
             readonly 403: components["responses"]["forbidden"];
+            readonly 501: components["responses"]["feature_not_installed"];
         };
     };
     readonly simListen: {

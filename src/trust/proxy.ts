@@ -10,6 +10,7 @@ import { contractPath } from '../contract.js';
 import type { Recorder } from './recording.js';
 import type { Shadow } from './shadow.js';
 import { parseJson } from '../domain/json.js';
+import { loadFeature } from '../domain/features.js';
 
 export interface Violation {
   at: string;
@@ -68,7 +69,7 @@ type PrismValidations = Extract<
 /** prism-http as a validating proxy to the upstream, with the contract's operations. */
 async function loadPrism(upstream: string): Promise<{ prism: Prism; operations: Operations }> {
   const [{ createInstance, getHttpOperationsFromSpec }, { default: pino }] = await Promise.all([
-    import('@stoplight/prism-http'),
+    loadFeature('proxy', () => import('@stoplight/prism-http')),
     import('pino'),
   ]);
   const operations = await getHttpOperationsFromSpec(contractPath);

@@ -1,7 +1,16 @@
 // The package as a client team gets it: packed, installed from the tarball into a new project
 // (production dependencies only, offline, from the npm cache), then used as a library and a command.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,6 +152,72 @@ describe('the package', () => {
     const anywhere = scenarioRun('from-anywhere', somewhere, somewhere);
     expect(anywhere.status, `${anywhere.stdout}${anywhere.stderr}`).toBe(0);
     expect(anywhere.stdout).toContain('listed from anywhere');
+
+    // a plain install leaves the optional features out (docs/running.md): none of their packages is there, and
+    // each, used, says in one line what to add, at the range this release declares
+    const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    };
+    // (prom-client brings @opentelemetry/api itself: the SDK and its exporters are what traces add)
+    for (const name of ['@modelcontextprotocol/sdk', '@opentelemetry/sdk-trace-node', '@stoplight/prism-http', 'ssh2'])
+      expect(existsSync(join(client, 'node_modules', name)), name).toBe(false);
+    const bin = join(client, 'node_modules', '.bin', 'dipswitch');
+    const said = (args: string[], env: Record<string, string> = {}) => {
+      const r = spawnSync(bin, args, {
+        cwd: client,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, ...env },
+      });
+      return { status: r.status, lines: r.stderr.trim().split('\n'), stdout: r.stdout };
+    };
+    const mcp = said(['mcp', '--url', 'http://127.0.0.1:9']);
+    expect(mcp).toMatchObject({
+      status: 2,
+      lines: [expect.stringMatching(/^dipswitch: The MCP server .* needs packages/)],
+    });
+    expect(mcp.lines[0]).toContain(
+      `npm i -D '@modelcontextprotocol/sdk@${manifest.peerDependencies['@modelcontextprotocol/sdk']}'`,
+    );
+    const traced = said(['--memory', '--port', '0', '--no-smpp'], { OTEL_TRACES_EXPORTER: 'console' });
+    expect(traced).toMatchObject({ status: 2, lines: [expect.stringContaining("'@opentelemetry/sdk-trace-node@")] });
+    const proxied = said(['proxy', '--upstream', 'http://127.0.0.1:9', '--port', '0']);
+    expect(proxied).toMatchObject({ status: 2, lines: [expect.stringContaining("npm i -D '@stoplight/prism-http@")] });
+    expect(said(['features']).stdout.match(/not installed/g)).toHaveLength(4);
+    // the server answers its MCP endpoint 501 with the same line; once the package is there, a server started
+    // again serves it
+    const startLean = () =>
+      startCli(['--memory', '--port', '0'], {
+        command: [join(client, 'node_modules', 'dipswitch', 'dist', 'src', 'cli', 'main.js')],
+      });
+    const listTools = (base: string) =>
+      fetch(`${base}/__sim/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const lean = await startLean();
+    try {
+      const refused = await listTools(lean.base);
+      expect(refused.status).toBe(501);
+      expect(((await refused.json()) as { errors: { detail: string }[] }).errors[0]!.detail).toContain(
+        "npm i -D '@modelcontextprotocol/sdk@",
+      );
+    } finally {
+      await lean.stop();
+    }
+    symlinkSync(
+      join(projectRoot, 'node_modules', '@modelcontextprotocol'),
+      join(client, 'node_modules', '@modelcontextprotocol'),
+      'dir',
+    );
+    expect(said(['features']).stdout).toMatch(/^mcp .*: installed$/m);
+    const full = await startLean();
+    try {
+      expect((await listTools(full.base)).status).toBe(200);
+    } finally {
+      await full.stop();
+    }
   }, 400_000);
 });
 

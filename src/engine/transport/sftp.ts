@@ -1,8 +1,10 @@
 /**
  * SFTP uploads (spec: SFTP event subscriptions, call data webhooks, bulk dip on-done actions):
  * a real SSH connection with ssh2, password authentication, one file written. ssh2 is loaded at
- * the first upload: most servers never make one, and it costs start-up time.
+ * the first upload: most servers never make one, and it costs start-up time. It is an optional
+ * package (src/domain/features.ts): without it an upload fails with the line that says what to add.
  */
+import { loadFeature } from '../../domain/features.js';
 
 export interface SftpTarget {
   /** `sftp://host[:port]/dir`, or `host[:port]` (the call data webhook allows it). */
@@ -29,7 +31,7 @@ export async function sftpUpload(
 ): Promise<void> {
   const { host: name, port, path } = sftpLocation(t);
   const host = await resolve(name);
-  const { Client } = await import('ssh2');
+  const { Client } = await loadFeature('sftp', () => import('ssh2'));
   return new Promise((done, reject) => {
     const conn = new Client();
     const timer = setTimeout(() => {
