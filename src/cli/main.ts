@@ -115,10 +115,9 @@ function coverageCommand(root: Command): void {
     .option('--account-id <id>', 'one account, live or removed')
     .option('--admin-token <token>', 'the admin token, where the server has one')
     .addOption(
-      new Option(
-        '--fail-under <percent>',
-        'exit 1 when the documented answers seen are under this percentage',
-      ).argParser(wholeNumber(0, 100)),
+      new Option('--fail-under <percent>', 'exit 1 when the documented answers seen are under this percentage')
+        .env('DIPSWITCH_FAIL_UNDER')
+        .argParser(wholeNumber(0, 100)),
     )
     .addOption(
       new Option('--format <format>', 'how to print it')

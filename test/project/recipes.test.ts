@@ -87,7 +87,7 @@ describe('the end-of-suite recipes of the docs', { timeout: 400_000 }, () => {
         cwd: dir,
         encoding: 'utf8',
         timeout: 180_000,
-        env: { ...process.env, COVERAGE_FAIL_UNDER: gate, DIPSWITCH_RUN: '' },
+        env: { ...process.env, DIPSWITCH_FAIL_UNDER: gate, DIPSWITCH_RUN: '' },
       });
     const failing = vitest('100');
     expect(failing.status, `${failing.stdout}${failing.stderr}`).toBe(1);
@@ -102,7 +102,7 @@ describe('the end-of-suite recipes of the docs', { timeout: 400_000 }, () => {
     writeFileSync(join(client, 'run-tests.mjs'), library.get('node-test-run')!);
     const nodeTest = (gate: string) =>
       run(process.execPath, ['run-tests.mjs', join('test', 'numbers.test.mjs')], {
-        COVERAGE_FAIL_UNDER: gate,
+        DIPSWITCH_FAIL_UNDER: gate,
         DIPSWITCH_RUN: '',
       });
     const failing = nodeTest('100');
@@ -122,7 +122,7 @@ describe('the end-of-suite recipes of the docs', { timeout: 400_000 }, () => {
     ] as const) {
       const port = await freePort();
       const script = recipe.replaceAll('4010', String(port));
-      const ci = run('bash', ['-c', script], { COVERAGE_FAIL_UNDER: gate, DIPSWITCH_RUN: '' });
+      const ci = run('bash', ['-c', script], { DIPSWITCH_FAIL_UNDER: gate, DIPSWITCH_RUN: '' });
       expect(ci.status, `${ci.stdout}${ci.stderr}`).toBe(status);
       const report = readFileSync(join(client, 'coverage.xml'), 'utf8');
       expect(report).toContain('<testsuites name="dipswitch coverage"');

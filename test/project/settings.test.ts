@@ -33,7 +33,7 @@ describe('the Node client and the settings', () => {
     expect(() => connectDipswitch()).toThrow('dipswitch: no server to connect to: give its URL or set DIPSWITCH_URL');
   });
 
-  it('a gate outside 0-100 is refused, given or from DIPSWITCH_FAIL_UNDER; the environment gates when none is given', async () => {
+  it('a gate outside 0-100 is refused, given or from DIPSWITCH_FAIL_UNDER; the environment gates when none is given; neither: no gate', async () => {
     const sim = connectDipswitch(guarded.base, { adminToken: 'n0de-t0ken' });
     const box = await sim.sandbox('gated', { run: 'settings-run' });
     await expect(coverageGate(sim, { failUnder: 150 })).rejects.toThrow(
@@ -46,6 +46,13 @@ describe('the Node client and the settings', () => {
     const verdict = await coverageGate(sim, { run: 'settings-run', print: (l) => lines.push(l) });
     expect(verdict.passed).toBe(true);
     expect(lines[0]).toMatch(/the gate of 0%$/);
+    // with no setting there is no gate: the line says so, the run passes, the exit code is left alone
+    delete process.env.DIPSWITCH_FAIL_UNDER;
+    const exitCode = process.exitCode;
+    const ungated = await coverageGate(sim, { run: 'settings-run', print: (l) => lines.push(l) });
+    expect(ungated.passed).toBe(true);
+    expect(lines[1]).toMatch(/: no gate \(DIPSWITCH_FAIL_UNDER is not set\)$/);
+    expect(process.exitCode).toBe(exitCode);
     await box.remove();
   });
 });
