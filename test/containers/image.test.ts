@@ -87,6 +87,9 @@ describe.skipIf(!!skipped())('the image', () => {
     ])
       expect(modules, dev).not.toContain(dev);
     expect(modules).toContain('express');
+    // and every optional feature's packages (docs/running.md, "Optional features")
+    const features = podmanOk(['run', '--rm', IMAGE, 'features']);
+    expect(features.match(/: installed$/gm)).toHaveLength(4);
     const history = podmanOk(['history', '--no-trunc', '--format', '{{.CreatedBy}}', IMAGE]);
     expect(history).not.toMatch(/ca-certificates\.crt|SIM_ADMIN_TOKEN=/);
   });
