@@ -51,6 +51,15 @@ func (a *Deliveries) Listeners(ctx context.Context) (*ListenerList, error) {
 	return &out, nil
 }
 
+// Get is simDelivery (GET /__sim/deliveries/{id}): One delivery: A delivery of the account by its id (an inbound message's trace names it, as does the delivery log), with each attempt; secrets redacted.
+func (a *Deliveries) Get(ctx context.Context, id string) (*Delivery, error) {
+	var out Delivery
+	if err := a.c.Do(ctx, OpSimDelivery, Params{"id": id}, nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // Redeliver is simRedeliver (POST /__sim/deliveries/{id}/redeliver): Redeliver now: Sends a delivery of the account again now, whatever its outcome, and answers it with the new attempt.
 func (a *Deliveries) Redeliver(ctx context.Context, id string) (*Delivery, error) {
 	var out Delivery

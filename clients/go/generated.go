@@ -219,8 +219,9 @@ type InboundMms struct {
 
 // TraceStep is a shape of the control API.
 type TraceStep struct {
-	Step   string `json:"step"`
-	Detail string `json:"detail"`
+	Step   string `json:"step"`             // What happened, e.g. `received`, `auto_reply`, `switch_http`, `switch_smpp`, `dlr`, `discarded`.
+	Detail string `json:"detail"`           // The same, said for a person.
+	Status *int   `json:"status,omitempty"` // On a `switch_*` step (the hand-over to the number's switch) alone: once delivered, the `status` of its first attempt as the delivery log holds it (for HTTP the receiver's status); null while it waits, is pending or failed (the delivery log has each attempt).
 }
 
 // SmsResultOutboundItem is a shape of the control API.
@@ -867,6 +868,7 @@ var (
 	OpSimListen           = Operation{"simListen", "GET", "/__sim/listen"}
 	OpSimListeners        = Operation{"simListeners", "GET", "/__sim/listeners"}
 	OpSimListenAnswer     = Operation{"simListenAnswer", "POST", "/__sim/listen/answers"}
+	OpSimDelivery         = Operation{"simDelivery", "GET", "/__sim/deliveries/{id}"}
 	OpSimRedeliver        = Operation{"simRedeliver", "POST", "/__sim/deliveries/{id}/redeliver"}
 )
 
@@ -915,6 +917,7 @@ var ContractOperations = []Operation{
 	OpSimListen,
 	OpSimListeners,
 	OpSimListenAnswer,
+	OpSimDelivery,
 	OpSimRedeliver,
 }
 

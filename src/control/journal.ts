@@ -50,6 +50,13 @@ export const journalHandlers = {
     return { status: 200, body: { count: deliveries.length, deliveries } };
   },
 
+  simDelivery: async ({ read, own, params }) => {
+    // without a key, any account's delivery (its id names it)
+    const row = await read((w) => (own === undefined ? w.deliveries : w.view(own).deliveries).get(params.id));
+    if (!row) throw notFound('delivery', params.id);
+    return { status: 200, body: row.data };
+  },
+
   simRedeliver: async ({ port, read, own, params }) => {
     // without a key, any account's delivery (its id names it)
     const accountId = own ?? (await read((w) => w.deliveries.get(params.id)))?.account_id;

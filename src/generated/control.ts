@@ -122,6 +122,8 @@ export const deliveriesArea = (invoke: Invoke) => ({
   verify: (body: Body<'simVerifyDeliveries'>) => invoke('simVerifyDeliveries', { body }),
   /** The account's listeners: The listeners of the account connected now, as this instance knows them: its own, and those the other instances of a shared store told it of (within a second of their connecting, and again every 10 s). (`GET /__sim/listeners`) */
   listeners: () => invoke('simListeners'),
+  /** One delivery: A delivery of the account by its id (an inbound message's trace names it, as does the delivery log), with each attempt; secrets redacted. (`GET /__sim/deliveries/{id}`) */
+  get: (id: string) => invoke('simDelivery', { params: { id: id } }),
   /** Redeliver now: Sends a delivery of the account again now, whatever its outcome, and answers it with the new attempt. (`POST /__sim/deliveries/{id}/redeliver`) */
   redeliver: (id: string) => invoke('simRedeliver', { params: { id: id } }),
 });

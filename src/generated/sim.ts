@@ -867,6 +867,26 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/__sim/deliveries/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * One delivery
+         * @description A delivery of the account by its id (an inbound message's trace names it, as does the delivery log), with each attempt; secrets redacted. Without a key, any account's.
+         */
+        readonly get: operations["simDelivery"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/__sim/deliveries/{id}/redeliver": {
         readonly parameters: {
             readonly query?: never;
@@ -1071,8 +1091,16 @@ export interface components {
             readonly media_urls: readonly string[];
         };
         readonly trace_step: {
+            /** @description What happened, e.g. `received`, `auto_reply`, `switch_http`, `switch_smpp`, `dlr`, `discarded`. */
             readonly step: string;
+            /** @description The same, said for a person. */
             readonly detail: string;
+            /**
+             * @description On a `switch_*` step (the hand-over to the number's switch) alone: once delivered, the `status` of its first
+             *     attempt as the delivery log holds it (for HTTP the receiver's status); null while it waits, is pending or
+             *     failed (the delivery log has each attempt).
+             */
+            readonly status?: number | null;
         };
         readonly sms_result: {
             readonly message: {
@@ -2810,6 +2838,32 @@ export interface operations {
             };
             readonly 403: components["responses"]["forbidden"];
             readonly 422: components["responses"]["unprocessable"];
+        };
+    };
+    readonly simDelivery: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The delivery's id. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The delivery. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["delivery"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 404: components["responses"]["not_found"];
+            readonly 503: components["responses"]["storage_unavailable"];
         };
     };
     readonly simRedeliver: {

@@ -59,6 +59,14 @@ describe('redelivery', () => {
       await server().settle();
       const [delivery] = (await server().call('GET', '/__sim/deliveries', { key: null })).body.deliveries;
       expect(delivery).toMatchObject({ outcome: 'retrying', attempts: [{ status: 500 }] });
+      // one delivery by its id: the account's own, any account's without a key, another account's not found
+      const one = await server().call('GET', `/__sim/deliveries/${delivery.id}`);
+      expect(one).toMatchObject({ status: 200, body: delivery });
+      expect((await server().call('GET', `/__sim/deliveries/${delivery.id}`, { key: null })).body).toEqual(delivery);
+      expect(
+        (await server().call('GET', `/__sim/deliveries/${delivery.id}`, { key: 'partner-admin-key' })).status,
+      ).toBe(404);
+      expect((await server().call('GET', '/__sim/deliveries/nope', { key: null })).status).toBe(404);
       const again = await server().call('POST', `/__sim/deliveries/${delivery.id}/redeliver`, { key: null });
       expect(again.status).toBe(200);
       expect(again.body).toMatchObject({ outcome: 'delivered', next_attempt_at: null });

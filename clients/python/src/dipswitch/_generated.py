@@ -235,6 +235,7 @@ TraceStep = TypedDict(
     {
         "step": str,
         "detail": str,
+        "status": NotRequired[int | None],
     },
 )
 
@@ -902,6 +903,7 @@ CONTRACT_OPERATIONS: Dict[str, Operation] = {
     "simListen": Operation("simListen", "GET", "/__sim/listen"),
     "simListeners": Operation("simListeners", "GET", "/__sim/listeners"),
     "simListenAnswer": Operation("simListenAnswer", "POST", "/__sim/listen/answers"),
+    "simDelivery": Operation("simDelivery", "GET", "/__sim/deliveries/{id}"),
     "simRedeliver": Operation("simRedeliver", "POST", "/__sim/deliveries/{id}/redeliver"),
 }
 

@@ -28,6 +28,11 @@ class DeliveriesApi(Area):
         """The account's listeners: The listeners of the account connected now, as this instance knows them: its own, and those the other instances of a shared store told it of (within a second of their connecting, and again every 10 s). (``GET /__sim/listeners``)"""
         return cast(ListenerList, self._core.call("simListeners"))
 
+    @calls("simDelivery")
+    def get(self, id: str) -> Delivery:
+        """One delivery: A delivery of the account by its id (an inbound message's trace names it, as does the delivery log), with each attempt; secrets redacted. (``GET /__sim/deliveries/{id}``)"""
+        return cast(Delivery, self._core.call("simDelivery", {"id": id}))
+
     @calls("simRedeliver")
     def redeliver(self, id: str) -> Delivery:
         """Redeliver now: Sends a delivery of the account again now, whatever its outcome, and answers it with the new attempt. (``POST /__sim/deliveries/{id}/redeliver``)"""

@@ -35,6 +35,11 @@ public abstract class DeliveriesApi {
         return core.call(Operations.SIM_LISTENERS, Map.of(), null, null, ListenerList.class);
     }
 
+    /** One delivery: A delivery of the account by its id (an inbound message's trace names it, as does the delivery log), with each attempt; secrets redacted. (`GET /__sim/deliveries/{id}`, simDelivery) */
+    public Delivery get(String id) {
+        return core.call(Operations.SIM_DELIVERY, Map.of("id", id), null, null, Delivery.class);
+    }
+
     /** Redeliver now: Sends a delivery of the account again now, whatever its outcome, and answers it with the new attempt. (`POST /__sim/deliveries/{id}/redeliver`, simRedeliver) */
     public Delivery redeliver(String id) {
         return core.call(Operations.SIM_REDELIVER, Map.of("id", id), null, null, Delivery.class);

@@ -10,17 +10,30 @@ import java.util.Map;
 /** A shape of the control API. (contract/sim.yaml) */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TraceStep(
+    /** What happened, e.g. `received`, `auto_reply`, `switch_http`, `switch_smpp`, `dlr`, `discarded`. */
     @JsonProperty("step") String step,
-    @JsonProperty("detail") String detail
+    /** The same, said for a person. */
+    @JsonProperty("detail") String detail,
+    /** On a `switch_*` step (the hand-over to the number's switch) alone: once delivered, the `status` of its first attempt as the delivery log holds it (for HTTP the receiver's status); null while it waits, is pending or failed (the delivery log has each attempt). */
+    @JsonProperty("status") Integer status
 ) {
+    /** A TraceStep of its required components, the others absent. */
+    public static TraceStep of(String step, String detail) {
+        return new TraceStep(step, detail, null);
+    }
 
     /** This TraceStep with `step` replaced. */
     public TraceStep withStep(String step) {
-        return new TraceStep(step, detail);
+        return new TraceStep(step, detail, status);
     }
 
     /** This TraceStep with `detail` replaced. */
     public TraceStep withDetail(String detail) {
-        return new TraceStep(step, detail);
+        return new TraceStep(step, detail, status);
+    }
+
+    /** This TraceStep with `status` replaced. */
+    public TraceStep withStatus(Integer status) {
+        return new TraceStep(step, detail, status);
     }
 }
