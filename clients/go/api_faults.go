@@ -29,6 +29,15 @@ func (a *Faults) List(ctx context.Context) (*FaultList, error) {
 	return &out, nil
 }
 
+// Get is simGetFault (GET /__sim/faults/{id}): One fault: A rule as it is now: how often it fired, whether it is spent (a handle a test reads its live count from).
+func (a *Faults) Get(ctx context.Context, id string) (*Fault, error) {
+	var out Fault
+	if err := a.c.Do(ctx, OpSimGetFault, Params{"id": id}, nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // Remove is simDeleteFault (DELETE /__sim/faults/{id}): Delete a fault: The rule stops firing.
 func (a *Faults) Remove(ctx context.Context, id string) (*Fault, error) {
 	var out Fault

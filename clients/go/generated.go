@@ -834,6 +834,7 @@ var (
 	OpSimDeleteAccount    = Operation{"simDeleteAccount", "DELETE", "/__sim/accounts/{id}"}
 	OpSimAddFault         = Operation{"simAddFault", "POST", "/__sim/faults"}
 	OpSimListFaults       = Operation{"simListFaults", "GET", "/__sim/faults"}
+	OpSimGetFault         = Operation{"simGetFault", "GET", "/__sim/faults/{id}"}
 	OpSimDeleteFault      = Operation{"simDeleteFault", "DELETE", "/__sim/faults/{id}"}
 	OpSimRequests         = Operation{"simRequests", "GET", "/__sim/requests"}
 	OpSimListSnapshots    = Operation{"simListSnapshots", "GET", "/__sim/snapshots"}
@@ -883,6 +884,7 @@ var ContractOperations = []Operation{
 	OpSimDeleteAccount,
 	OpSimAddFault,
 	OpSimListFaults,
+	OpSimGetFault,
 	OpSimDeleteFault,
 	OpSimRequests,
 	OpSimListSnapshots,

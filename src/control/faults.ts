@@ -56,6 +56,12 @@ export const faultHandlers = {
 
   simListFaults: async ({ port, own }) => ({ status: 200, body: { faults: await port.faults.list(own) } }),
 
+  simGetFault: async ({ port, params, own }) => {
+    const rule = (await port.faults.list(own)).find((r) => r.id === params.id);
+    if (!rule) throw notFound('fault', params.id);
+    return { status: 200, body: rule };
+  },
+
   simDeleteFault: async ({ port, params, own }) => {
     const rule = await port.faults.remove(params.id, own);
     if (!rule) throw notFound('fault', params.id);

@@ -100,6 +100,8 @@ export const faultsArea = (invoke: Invoke) => ({
   add: (body: Body<'simAddFault'>) => invoke('simAddFault', { body }),
   /** List faults: Every rule with how often it fired. (`GET /__sim/faults`) */
   list: () => invoke('simListFaults'),
+  /** One fault: A rule as it is now: how often it fired, whether it is spent (a handle a test reads its live count from). (`GET /__sim/faults/{id}`) */
+  get: (id: string) => invoke('simGetFault', { params: { id: id } }),
   /** Delete a fault: The rule stops firing. (`DELETE /__sim/faults/{id}`) */
   remove: (id: string) => invoke('simDeleteFault', { params: { id: id } }),
 });

@@ -171,7 +171,11 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        readonly get?: never;
+        /**
+         * One fault
+         * @description A rule as it is now: how often it fired, whether it is spent (a handle a test reads its live count from).
+         */
+        readonly get: operations["simGetFault"];
         readonly put?: never;
         readonly post?: never;
         /**
@@ -1806,6 +1810,32 @@ export interface operations {
             };
             readonly 403: components["responses"]["forbidden"];
             readonly 422: components["responses"]["unprocessable"];
+            readonly 503: components["responses"]["storage_unavailable"];
+        };
+    };
+    readonly simGetFault: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The rule id. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The rule. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["fault"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 404: components["responses"]["not_found"];
             readonly 503: components["responses"]["storage_unavailable"];
         };
     };

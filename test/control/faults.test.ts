@@ -23,6 +23,10 @@ describe('inbound faults', () => {
     expect(statuses).toEqual([503, 503, 200, 200]);
     const listed = (await server().call('GET', '/__sim/faults', { key: null })).body.faults;
     expect(listed[0].fired).toBe(2);
+    // one rule by its id, as it is now; another account's or none: not found
+    const one = await server().call('GET', `/__sim/faults/${rule.id}`, { key: null });
+    expect(one).toMatchObject({ status: 200, body: { id: rule.id, fired: 2, spent: true } });
+    expect((await server().call('GET', '/__sim/faults/nope', { key: null })).status).toBe(404);
   });
 
   it('at most 1,000 rules are kept: one more is a 422 limit_reached, and deleting one makes room', async () => {

@@ -869,6 +869,7 @@ CONTRACT_OPERATIONS: Dict[str, Operation] = {
     "simDeleteAccount": Operation("simDeleteAccount", "DELETE", "/__sim/accounts/{id}"),
     "simAddFault": Operation("simAddFault", "POST", "/__sim/faults"),
     "simListFaults": Operation("simListFaults", "GET", "/__sim/faults"),
+    "simGetFault": Operation("simGetFault", "GET", "/__sim/faults/{id}"),
     "simDeleteFault": Operation("simDeleteFault", "DELETE", "/__sim/faults/{id}"),
     "simRequests": Operation("simRequests", "GET", "/__sim/requests"),
     "simListSnapshots": Operation("simListSnapshots", "GET", "/__sim/snapshots"),

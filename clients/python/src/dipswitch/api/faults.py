@@ -29,6 +29,11 @@ class Faults(Area):
         """List faults: Every rule with how often it fired. (``GET /__sim/faults``)"""
         return cast(FaultList, self._core.call("simListFaults"))
 
+    @calls("simGetFault")
+    def get(self, id: str) -> Fault:
+        """One fault: A rule as it is now: how often it fired, whether it is spent (a handle a test reads its live count from). (``GET /__sim/faults/{id}``)"""
+        return cast(Fault, self._core.call("simGetFault", {"id": id}))
+
     @calls("simDeleteFault")
     def remove(self, id: str) -> Fault:
         """Delete a fault: The rule stops firing. (``DELETE /__sim/faults/{id}``)"""

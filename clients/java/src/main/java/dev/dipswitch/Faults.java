@@ -25,6 +25,11 @@ public final class Faults {
         return core.call(Operations.SIM_LIST_FAULTS, Map.of(), null, null, FaultList.class);
     }
 
+    /** One fault: A rule as it is now: how often it fired, whether it is spent (a handle a test reads its live count from). (`GET /__sim/faults/{id}`, simGetFault) */
+    public Fault get(String id) {
+        return core.call(Operations.SIM_GET_FAULT, Map.of("id", id), null, null, Fault.class);
+    }
+
     /** Delete a fault: The rule stops firing. (`DELETE /__sim/faults/{id}`, simDeleteFault) */
     public Fault remove(String id) {
         return core.call(Operations.SIM_DELETE_FAULT, Map.of("id", id), null, null, Fault.class);

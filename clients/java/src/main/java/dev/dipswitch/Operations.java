@@ -17,6 +17,7 @@ public final class Operations {
     public static final Operation SIM_DELETE_ACCOUNT = new Operation("simDeleteAccount", "DELETE", "/__sim/accounts/{id}");
     public static final Operation SIM_ADD_FAULT = new Operation("simAddFault", "POST", "/__sim/faults");
     public static final Operation SIM_LIST_FAULTS = new Operation("simListFaults", "GET", "/__sim/faults");
+    public static final Operation SIM_GET_FAULT = new Operation("simGetFault", "GET", "/__sim/faults/{id}");
     public static final Operation SIM_DELETE_FAULT = new Operation("simDeleteFault", "DELETE", "/__sim/faults/{id}");
     public static final Operation SIM_REQUESTS = new Operation("simRequests", "GET", "/__sim/requests");
     public static final Operation SIM_LIST_SNAPSHOTS = new Operation("simListSnapshots", "GET", "/__sim/snapshots");
@@ -55,7 +56,7 @@ public final class Operations {
     public static final Operation SIM_REDELIVER = new Operation("simRedeliver", "POST", "/__sim/deliveries/{id}/redeliver");
 
     /** Every operation of the contract. */
-    public static final List<Operation> ALL = List.of(SIM_OPENAPI, SIM_HEALTH, SIM_READY, SIM_RESET, SIM_ACCOUNTS, SIM_CREATE_SANDBOX, SIM_DELETE_ACCOUNT, SIM_ADD_FAULT, SIM_LIST_FAULTS, SIM_DELETE_FAULT, SIM_REQUESTS, SIM_LIST_SNAPSHOTS, SIM_SAVE_SNAPSHOT, SIM_RESTORE_SNAPSHOT, SIM_CLOCK, SIM_ADVANCE, SIM_FREEZE, SIM_RESUME, SIM_DELIVERIES, SIM_INBOUND_SMS, SIM_INBOUND_MMS, SIM_INBOUND_CALL, SIM_RAISE_OVERWRITE, SIM_MOVE_ORDER, SIM_MOVE_REQUEST, SIM_ABORT_BULK_DIP, SIM_SCHEDULE_BULK_DIP, SIM_SUSPEND_USER, SIM_REINSTATE_USER, SIM_CREATE_GROUP, SIM_LIST_SCENARIOS, SIM_SCENARIO, SIM_DASHBOARD, SIM_DASHBOARD_ASSET, SIM_VERIFY_REQUESTS, SIM_VERIFY_DELIVERIES, SIM_COVERAGE, SIM_METRICS, SIM_REQUEST_STREAM, SIM_MCP, SIM_LISTEN, SIM_LISTENERS, SIM_LISTEN_ANSWER, SIM_DELIVERY, SIM_REDELIVER);
+    public static final List<Operation> ALL = List.of(SIM_OPENAPI, SIM_HEALTH, SIM_READY, SIM_RESET, SIM_ACCOUNTS, SIM_CREATE_SANDBOX, SIM_DELETE_ACCOUNT, SIM_ADD_FAULT, SIM_LIST_FAULTS, SIM_GET_FAULT, SIM_DELETE_FAULT, SIM_REQUESTS, SIM_LIST_SNAPSHOTS, SIM_SAVE_SNAPSHOT, SIM_RESTORE_SNAPSHOT, SIM_CLOCK, SIM_ADVANCE, SIM_FREEZE, SIM_RESUME, SIM_DELIVERIES, SIM_INBOUND_SMS, SIM_INBOUND_MMS, SIM_INBOUND_CALL, SIM_RAISE_OVERWRITE, SIM_MOVE_ORDER, SIM_MOVE_REQUEST, SIM_ABORT_BULK_DIP, SIM_SCHEDULE_BULK_DIP, SIM_SUSPEND_USER, SIM_REINSTATE_USER, SIM_CREATE_GROUP, SIM_LIST_SCENARIOS, SIM_SCENARIO, SIM_DASHBOARD, SIM_DASHBOARD_ASSET, SIM_VERIFY_REQUESTS, SIM_VERIFY_DELIVERIES, SIM_COVERAGE, SIM_METRICS, SIM_REQUEST_STREAM, SIM_MCP, SIM_LISTEN, SIM_LISTENERS, SIM_LISTEN_ANSWER, SIM_DELIVERY, SIM_REDELIVER);
 
     /** The operations no client offers (`x-client: { omit }`), with the reason. */
     public static final Map<String, String> OMITTED = Map.of(
@@ -78,6 +79,7 @@ public final class Operations {
         Map.entry("simDeleteAccount", "sandbox.remove"),
         Map.entry("simAddFault", "faults.add"),
         Map.entry("simListFaults", "faults.list"),
+        Map.entry("simGetFault", "faults.get"),
         Map.entry("simDeleteFault", "faults.remove"),
         Map.entry("simRequests", "requests.list"),
         Map.entry("simListSnapshots", "snapshots.list"),
