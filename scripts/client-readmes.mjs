@@ -180,3 +180,12 @@ export function nodeMethods() {
   }
   return lines.join('\n');
 }
+
+/** The PHP client's public methods as a table, by PHP's reflection over its classes (scripts/php-methods.php). */
+export function phpMethods() {
+  const run = spawnSync('php', [join(root, 'scripts', 'php-methods.php'), JSON.stringify(MEMBERS)], {
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`php could not list the PHP client's methods: ${run.stderr || run.error}`);
+  return run.stdout;
+}

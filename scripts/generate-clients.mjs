@@ -1,5 +1,6 @@
 // The clients' generated code, from contract/sim.yaml (npm run generate): for Python
-// (scripts/client-python.mjs), Go (scripts/client-go.mjs) and Java (scripts/client-java.mjs), every schema
+// (scripts/client-python.mjs), Go (scripts/client-go.mjs), Java (scripts/client-java.mjs), PHP
+// (scripts/client-php.mjs) and Ruby (scripts/client-ruby.mjs), every schema
 // of the control API as a type, every enumeration with its values, the operations' table, and one module,
 // file or class per area of `x-client` with a method per operation; and the READMEs' method lists, read
 // from the clients as they are. A path, a field, an enumeration or an operation is written once, in the
@@ -10,8 +11,9 @@ import { dirname, join } from 'node:path';
 import { JAVA_MODEL, javaFiles } from './client-java.mjs';
 import { goFiles } from './client-go.mjs';
 import { nodeFiles } from './client-node.mjs';
+import { PHP_MODEL, phpFiles } from './client-php.mjs';
 import { pythonFiles } from './client-python.mjs';
-import { goMethods, javaMethods, nodeMethods, pythonMethods, withBlock } from './client-readmes.mjs';
+import { goMethods, javaMethods, nodeMethods, phpMethods, pythonMethods, withBlock } from './client-readmes.mjs';
 import { root } from './contract-model.mjs';
 
 const files = {
@@ -19,6 +21,7 @@ const files = {
   ...pythonFiles(),
   ...goFiles(),
   ...javaFiles(),
+  ...phpFiles(),
 };
 const check = process.argv.includes('--check');
 const stale = [];
@@ -41,12 +44,14 @@ function put(entries) {
   }
 }
 put(Object.entries(files));
-// the Java model's folder is generated whole: a file no schema makes any more goes
-let modelFiles = [];
-try {
-  modelFiles = readdirSync(JAVA_MODEL).map((f) => join(JAVA_MODEL, f));
-} catch {
-  /* absent: nothing left over */
+// the Java and PHP models' folders are generated whole: a file no schema makes any more goes
+const modelFiles = [];
+for (const folder of [JAVA_MODEL, PHP_MODEL]) {
+  try {
+    modelFiles.push(...readdirSync(folder).map((f) => join(folder, f)));
+  } catch {
+    /* absent: nothing left over */
+  }
 }
 for (const file of modelFiles.filter((f) => !(f in files))) {
   if (check) stale.push(file);
@@ -58,6 +63,7 @@ put(
     [join('clients', 'python', 'README.md'), pythonMethods],
     [join('clients', 'go', 'README.md'), goMethods],
     [join('clients', 'java', 'README.md'), javaMethods],
+    [join('clients', 'php', 'README.md'), phpMethods],
     [join('docs', 'library.md'), nodeMethods],
   ].map(([file, methods]) => {
     const readme = join(root, file);

@@ -6,6 +6,7 @@
 // - the Python sdist and wheel (Debian's python3-build), the wheel installed in a fresh venv, its plugin loaded;
 // - the Go module built and vetted as a copy at its tag's path (clients/go/vVERSION);
 // - the Java jar and its pom (clients/java/build.sh), a fresh project compiled and run against the jar alone;
+// - the Composer package (composer archive, a tar), required by a fresh project from a path repository, offline;
 // - the release notes, CHANGELOG.md's section of the version.
 // The files land in release-dry/; prints the artifacts; exits 1 at the first that fails its proof.
 import { spawn, spawnSync } from 'node:child_process';
@@ -204,6 +205,33 @@ if (spawnSync('javac', ['-version']).status !== 0) {
   if (!ran.startsWith(`${version} `)) fail(`the jar says ${ran}, not ${version}`);
   kept(jar, 'Java jar');
   kept(join(javaOut, `dipswitch-${version}.pom`), 'its pom');
+}
+
+step('the Composer package');
+if (spawnSync('composer', ['--version'], { env: { ...process.env, COMPOSER_ALLOW_SUPERUSER: '1' } }).status !== 0) {
+  if (process.env.CI) fail('CI makes the Composer package: install php-cli, php-curl and composer');
+  console.log('skipped: no composer');
+} else {
+  const env = { ...process.env, COMPOSER_ALLOW_SUPERUSER: '1', COMPOSER_HOME: join(scratch, 'composer-home') };
+  const phpOut = join(out, 'php');
+  mkdirSync(phpOut);
+  const php = join(root, 'clients', 'php');
+  must('composer', ['validate', '--strict', '--no-check-publish', '--no-check-version'], { cwd: php, env });
+  const name = `dipswitch-php-${version}`;
+  must('composer', ['archive', '--format=tar', `--dir=${phpOut}`, `--file=${name}`], { cwd: php, env });
+  // a fresh project requires it as its README says: the tar unpacked, a path repository, nothing else reached
+  const fresh = join(scratch, 'php-project');
+  mkdirSync(join(fresh, 'packages', 'dipswitch'), { recursive: true });
+  must('tar', ['-xf', join(phpOut, `${name}.tar`), '-C', join(fresh, 'packages', 'dipswitch')]);
+  const repositories = [
+    { type: 'path', url: 'packages/dipswitch', options: { symlink: false } },
+    { 'packagist.org': false },
+  ];
+  writeFileSync(join(fresh, 'composer.json'), JSON.stringify({ repositories }));
+  must('composer', ['require', '--no-interaction', '--dev', `dipswitch/dipswitch:${version}`], { cwd: fresh, env });
+  const ran = must('php', ['-r', 'require "vendor/autoload.php"; echo Dipswitch\\Launcher::VERSION;'], { cwd: fresh });
+  if (ran.trim() !== version) fail(`the Composer package says ${ran}, not ${version}`);
+  kept(join(phpOut, `${name}.tar`), 'Composer package, required by a fresh project');
 }
 
 step(`the release notes (CHANGELOG.md's ${version})`);
