@@ -189,3 +189,12 @@ export function phpMethods() {
   if (run.status !== 0) throw new Error(`php could not list the PHP client's methods: ${run.stderr || run.error}`);
   return run.stdout;
 }
+
+/** The Ruby client's public methods as a table, by Ruby's reflection and the comments above them (scripts/ruby-methods.rb). */
+export function rubyMethods() {
+  const run = spawnSync('ruby', [join(root, 'scripts', 'ruby-methods.rb'), JSON.stringify(MEMBERS)], {
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`ruby could not list the Ruby client's methods: ${run.stderr || run.error}`);
+  return run.stdout;
+}

@@ -13,7 +13,16 @@ import { goFiles } from './client-go.mjs';
 import { nodeFiles } from './client-node.mjs';
 import { PHP_MODEL, phpFiles } from './client-php.mjs';
 import { pythonFiles } from './client-python.mjs';
-import { goMethods, javaMethods, nodeMethods, phpMethods, pythonMethods, withBlock } from './client-readmes.mjs';
+import { rubyFiles } from './client-ruby.mjs';
+import {
+  goMethods,
+  javaMethods,
+  nodeMethods,
+  phpMethods,
+  pythonMethods,
+  rubyMethods,
+  withBlock,
+} from './client-readmes.mjs';
 import { root } from './contract-model.mjs';
 
 const files = {
@@ -22,6 +31,7 @@ const files = {
   ...goFiles(),
   ...javaFiles(),
   ...phpFiles(),
+  ...rubyFiles(),
 };
 const check = process.argv.includes('--check');
 const stale = [];
@@ -64,6 +74,7 @@ put(
     [join('clients', 'go', 'README.md'), goMethods],
     [join('clients', 'java', 'README.md'), javaMethods],
     [join('clients', 'php', 'README.md'), phpMethods],
+    [join('clients', 'ruby', 'README.md'), rubyMethods],
     [join('docs', 'library.md'), nodeMethods],
   ].map(([file, methods]) => {
     const readme = join(root, file);

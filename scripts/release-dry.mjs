@@ -7,6 +7,7 @@
 // - the Go module built and vetted as a copy at its tag's path (clients/go/vVERSION);
 // - the Java jar and its pom (clients/java/build.sh), a fresh project compiled and run against the jar alone;
 // - the Composer package (composer archive, a tar), required by a fresh project from a path repository, offline;
+// - the gem (gem build), installed locally into a folder of its own and required;
 // - the release notes, CHANGELOG.md's section of the version.
 // The files land in release-dry/; prints the artifacts; exits 1 at the first that fails its proof.
 import { spawn, spawnSync } from 'node:child_process';
@@ -232,6 +233,25 @@ if (spawnSync('composer', ['--version'], { env: { ...process.env, COMPOSER_ALLOW
   const ran = must('php', ['-r', 'require "vendor/autoload.php"; echo Dipswitch\\Launcher::VERSION;'], { cwd: fresh });
   if (ran.trim() !== version) fail(`the Composer package says ${ran}, not ${version}`);
   kept(join(phpOut, `${name}.tar`), 'Composer package, required by a fresh project');
+}
+
+step('the gem');
+if (spawnSync('gem', ['--version']).status !== 0) {
+  if (process.env.CI) fail('CI makes the gem: install ruby');
+  console.log('skipped: no gem');
+} else {
+  const rubyOut = join(out, 'ruby');
+  mkdirSync(rubyOut);
+  const gem = join(rubyOut, `dipswitch-${version}.gem`);
+  must('gem', ['build', 'dipswitch.gemspec', '--output', gem], { cwd: join(root, 'clients', 'ruby') });
+  // installed as its README says, into a folder of its own (the machine's gems untouched), then required
+  const gems = join(scratch, 'gems');
+  must('gem', ['install', '--local', '--no-document', '--ignore-dependencies', '--install-dir', gems, gem]);
+  const ran = must('ruby', ['-e', 'require "dipswitch"; print Dipswitch::VERSION, " ", Dipswitch::OPERATIONS.size'], {
+    env: { ...process.env, GEM_HOME: gems, GEM_PATH: `${gems}:${process.env.GEM_PATH ?? ''}` },
+  });
+  if (!ran.startsWith(`${version} `)) fail(`the gem says ${ran}, not ${version}`);
+  kept(gem, 'gem, installed and required');
 }
 
 step(`the release notes (CHANGELOG.md's ${version})`);

@@ -1,6 +1,7 @@
 // Where this release's version is said, and whether each says package.json's (the one source): the Python
 // package (pyproject.toml and dipswitch/_version.py), the Go client's Version constant, the Java client's pom and
-// VERSION, the PHP package's composer.json and Launcher::VERSION, the image's label, and the
+// VERSION, the PHP package's composer.json and Launcher::VERSION, the gem's Dipswitch::VERSION, the image's label,
+// and the
 // defaults of the GitHub Action and the GitLab component. `dipswitch
 // --version`, /__sim/health, the Testcontainers module's default tag and the image's label read package.json
 // themselves. `node scripts/versions.mjs [ROOT]` prints each place and exits 1 naming those that differ.
@@ -43,6 +44,10 @@ export function versionsSaid(root) {
     {
       where: 'clients/php (Launcher::VERSION)',
       version: read('clients/php/src/Launcher.php', /public const VERSION = '([^']+)';/),
+    },
+    {
+      where: 'clients/ruby (Dipswitch::VERSION)',
+      version: read('clients/ruby/lib/dipswitch/version.rb', /VERSION = '([^']+)'/),
     },
     { where: 'Dockerfile (ARG VERSION, the image label)', version: read('Dockerfile', /^ARG VERSION=(\S+)$/m) },
     {
