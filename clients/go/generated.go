@@ -502,20 +502,6 @@ type VerifyRequests struct {
 	API   *VerifyRequestsApi  `json:"api,omitempty"`
 }
 
-// VerifyDeliveriesMatchKind is a value of the control API.
-type VerifyDeliveriesMatchKind string
-
-// The values of VerifyDeliveriesMatchKind.
-const (
-	VerifyDeliveriesMatchKindEvent  VerifyDeliveriesMatchKind = "event"
-	VerifyDeliveriesMatchKindCDR    VerifyDeliveriesMatchKind = "cdr"
-	VerifyDeliveriesMatchKindSMS    VerifyDeliveriesMatchKind = "sms"
-	VerifyDeliveriesMatchKindMMS    VerifyDeliveriesMatchKind = "mms"
-	VerifyDeliveriesMatchKindDLR    VerifyDeliveriesMatchKind = "dlr"
-	VerifyDeliveriesMatchKindRoute  VerifyDeliveriesMatchKind = "route"
-	VerifyDeliveriesMatchKindResult VerifyDeliveriesMatchKind = "result"
-)
-
 // VerifyDeliveriesMatchOutcome is a value of the control API.
 type VerifyDeliveriesMatchOutcome string
 
@@ -533,7 +519,7 @@ const (
 // VerifyDeliveriesMatch is a shape of the control API.
 type VerifyDeliveriesMatch struct {
 	Any       *bool                         `json:"any,omitempty"` // Every delivery: matching everything is said so; an empty match is refused.
-	Kind      *VerifyDeliveriesMatchKind    `json:"kind,omitempty"`
+	Kind      *DeliveryKind                 `json:"kind,omitempty"`
 	Target    *string                       `json:"target,omitempty"` // A prefix of the target.
 	Method    *string                       `json:"method,omitempty"`
 	Body      any                           `json:"body,omitempty"` // A subset the body, read as JSON, must hold; or a string the body must contain.
@@ -637,20 +623,6 @@ type Attempt struct {
 	TraceID    *string `json:"trace_id,omitempty"` // The trace of the attempt's span (docs/observability.md): the call's own when the attempt was made right after it, else one of its own, linked to the call; absent while traces are off.
 }
 
-// DeliveryKind is a value of the control API: sms and mms: an inbound message to a switch; dlr: an SMPP receipt.
-type DeliveryKind string
-
-// The values of DeliveryKind.
-const (
-	DeliveryKindEvent  DeliveryKind = "event"
-	DeliveryKindCDR    DeliveryKind = "cdr"
-	DeliveryKindSMS    DeliveryKind = "sms"
-	DeliveryKindMMS    DeliveryKind = "mms"
-	DeliveryKindDLR    DeliveryKind = "dlr"
-	DeliveryKindRoute  DeliveryKind = "route"
-	DeliveryKindResult DeliveryKind = "result"
-)
-
 // DeliveryOutcome is a value of the control API: waiting: an SMPP message for a key with no receiving bind, sent when one binds (docs/protocols.md, "SMPP").
 type DeliveryOutcome string
 
@@ -670,7 +642,7 @@ type Delivery struct {
 	ID            string            `json:"id"`
 	InsertedAt    string            `json:"inserted_at"`
 	AccountID     string            `json:"account_id"`
-	Kind          DeliveryKind      `json:"kind"`   // sms and mms: an inbound message to a switch; dlr: an SMPP receipt.
+	Kind          DeliveryKind      `json:"kind"`
 	Method        string            `json:"method"` // POST, GET or PUT for HTTP; SFTP; SMPP (a deliver_sm to a bind of the switch's API key); MM4 (an MM4_forward.REQ over SMTP); CHAT (SERVICE_CHAT: the platform chat inbox, received at once).
 	Target        string            `json:"target"`
 	Headers       map[string]string `json:"headers"` // What went out on the wire once an attempt was made (secrets redacted): the HTTP headers; for MM4 the SMTP envelope and EHLO; for SFTP the file path. Before the first attempt, the request as logged.
@@ -697,20 +669,6 @@ type ListenerList struct {
 	Listeners []Listener `json:"listeners"`
 }
 
-// ListenedDeliveryKind is a value of the control API.
-type ListenedDeliveryKind string
-
-// The values of ListenedDeliveryKind.
-const (
-	ListenedDeliveryKindEvent  ListenedDeliveryKind = "event"
-	ListenedDeliveryKindCDR    ListenedDeliveryKind = "cdr"
-	ListenedDeliveryKindSMS    ListenedDeliveryKind = "sms"
-	ListenedDeliveryKindMMS    ListenedDeliveryKind = "mms"
-	ListenedDeliveryKindDLR    ListenedDeliveryKind = "dlr"
-	ListenedDeliveryKindRoute  ListenedDeliveryKind = "route"
-	ListenedDeliveryKindResult ListenedDeliveryKind = "result"
-)
-
 // ListenedDeliveryMethod is a value of the control API.
 type ListenedDeliveryMethod string
 
@@ -725,7 +683,7 @@ const (
 type ListenedDelivery struct {
 	ID         string                 `json:"id"` // The attempt's id here
 	DeliveryID string                 `json:"delivery_id"`
-	Kind       ListenedDeliveryKind   `json:"kind"`
+	Kind       DeliveryKind           `json:"kind"`
 	Target     string                 `json:"target"` // The delivery's target: an `http(s)://NAME.listen.invalid/...` URL, or the URL it names (a listener with `all`). Its path and query are kept under the local URL.
 	Method     ListenedDeliveryMethod `json:"method"`
 	Headers    map[string]string      `json:"headers"`
@@ -741,6 +699,20 @@ type ListenerAnswer struct {
 	BodyCut *bool             `json:"body_cut,omitempty"` // The local answer's body was longer than what was sent of it.
 	Error   *string           `json:"error,omitempty"`    // Why the local receiver gave no answer.
 }
+
+// DeliveryKind is a value of the control API: What a delivery carries: an event, a CDR, an inbound message to a switch (sms, mms), an SMPP receipt (dlr), a route callback, a bulk dip's result file.
+type DeliveryKind string
+
+// The values of DeliveryKind.
+const (
+	DeliveryKindEvent  DeliveryKind = "event"
+	DeliveryKindCDR    DeliveryKind = "cdr"
+	DeliveryKindSMS    DeliveryKind = "sms"
+	DeliveryKindMMS    DeliveryKind = "mms"
+	DeliveryKindDLR    DeliveryKind = "dlr"
+	DeliveryKindRoute  DeliveryKind = "route"
+	DeliveryKindResult DeliveryKind = "result"
+)
 
 // DeliveryList is a shape of the control API.
 type DeliveryList struct {

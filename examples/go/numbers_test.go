@@ -83,12 +83,12 @@ func TestAnInboundSMSReachesOurWebhook(t *testing.T) {
 		t.Fatal(err)
 	}
 	dipswitchtest.WaitFor(t, box.Client, dipswitch.VerifyDeliveriesMatch{
-		Kind: dipswitch.Ptr(dipswitch.VerifyDeliveriesMatchKindSMS), Outcome: dipswitch.Ptr(dipswitch.VerifyDeliveriesMatchOutcomeDelivered),
+		Kind: dipswitch.Ptr(dipswitch.DeliveryKindSMS), Outcome: dipswitch.Ptr(dipswitch.VerifyDeliveriesMatchOutcomeDelivered),
 	}, 5*time.Second)
 	if got := <-texts; got != "hello team" {
 		t.Fatalf("the webhook got %q", got)
 	}
 	dipswitchtest.VerifyDeliveries(t, box.Client, dipswitch.VerifyDeliveriesMatch{
-		Kind: dipswitch.Ptr(dipswitch.VerifyDeliveriesMatchKindSMS), Body: map[string]any{"data": map[string]any{"text": "hello team"}},
+		Kind: dipswitch.Ptr(dipswitch.DeliveryKindSMS), Body: map[string]any{"data": map[string]any{"text": "hello team"}},
 	}, dipswitch.Exactly(1))
 }

@@ -1320,8 +1320,7 @@ export interface components {
                  * @constant
                  */
                 readonly any?: true;
-                /** @enum {string} */
-                readonly kind?: "event" | "cdr" | "sms" | "mms" | "dlr" | "route" | "result";
+                readonly kind?: components["schemas"]["delivery_kind"];
                 /** @description A prefix of the target. */
                 readonly target?: string;
                 readonly method?: string;
@@ -1416,11 +1415,7 @@ export interface components {
             /** Format: date-time */
             readonly inserted_at: string;
             readonly account_id: string;
-            /**
-             * @description sms and mms: an inbound message to a switch; dlr: an SMPP receipt.
-             * @enum {string}
-             */
-            readonly kind: "event" | "cdr" | "sms" | "mms" | "dlr" | "route" | "result";
+            readonly kind: components["schemas"]["delivery_kind"];
             /** @description POST, GET or PUT for HTTP; SFTP; SMPP (a deliver_sm to a bind of the switch's API key); MM4 (an MM4_forward.REQ over SMTP); CHAT (SERVICE_CHAT: the platform chat inbox, received at once). */
             readonly method: string;
             readonly target: string;
@@ -1461,8 +1456,7 @@ export interface components {
             /** @description The attempt's id here */
             readonly id: string;
             readonly delivery_id: string;
-            /** @enum {string} */
-            readonly kind: "event" | "cdr" | "sms" | "mms" | "dlr" | "route" | "result";
+            readonly kind: components["schemas"]["delivery_kind"];
             /** @description The delivery's target: an `http(s)://NAME.listen.invalid/...` URL, or the URL it names (a listener with `all`). Its path and query are kept under the local URL. */
             readonly target: string;
             /** @enum {string} */
@@ -1487,6 +1481,11 @@ export interface components {
             /** @description Why the local receiver gave no answer. */
             readonly error?: string;
         };
+        /**
+         * @description What a delivery carries: an event, a CDR, an inbound message to a switch (sms, mms), an SMPP receipt (dlr), a route callback, a bulk dip's result file.
+         * @enum {string}
+         */
+        readonly delivery_kind: "event" | "cdr" | "sms" | "mms" | "dlr" | "route" | "result";
         readonly delivery_list: {
             readonly count: number;
             readonly deliveries: readonly components["schemas"]["delivery"][];
@@ -2097,7 +2096,7 @@ export interface operations {
         readonly parameters: {
             readonly query?: {
                 /** @description Only this kind. */
-                readonly kind?: "event" | "cdr" | "sms" | "mms" | "dlr" | "route" | "result";
+                readonly kind?: components["schemas"]["delivery_kind"];
             };
             readonly header?: never;
             readonly path?: never;

@@ -159,7 +159,7 @@ func TestAnInboundSMSReachesTheTestsReceiver(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := dipswitchtest.WaitFor(t, box.Client, dipswitch.VerifyDeliveriesMatch{
-		Kind: dipswitch.Ptr(dipswitch.VerifyDeliveriesMatchKindSMS), Outcome: dipswitch.Ptr(dipswitch.VerifyDeliveriesMatchOutcomeDelivered),
+		Kind: dipswitch.Ptr(dipswitch.DeliveryKindSMS), Outcome: dipswitch.Ptr(dipswitch.VerifyDeliveriesMatchOutcomeDelivered),
 	}, 5*time.Second)
 	if d.Target != receiver.URL+"/sms" {
 		t.Fatalf("target %s", d.Target)

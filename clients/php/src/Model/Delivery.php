@@ -15,7 +15,6 @@ final class Delivery implements \JsonSerializable
         public readonly string $id,
         public readonly string $insertedAt,
         public readonly string $accountId,
-        /** sms and mms: an inbound message to a switch; dlr: an SMPP receipt. */
         public readonly \Dipswitch\Model\DeliveryKind $kind,
         /** POST, GET or PUT for HTTP; SFTP; SMPP (a deliver_sm to a bind of the switch's API key); MM4 (an MM4_forward.REQ over SMTP); CHAT (SERVICE_CHAT: the platform chat inbox, received at once). */
         public readonly string $method,

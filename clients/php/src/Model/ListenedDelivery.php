@@ -15,7 +15,7 @@ final class ListenedDelivery implements \JsonSerializable
         /** The attempt's id here */
         public readonly string $id,
         public readonly string $deliveryId,
-        public readonly \Dipswitch\Model\ListenedDeliveryKind $kind,
+        public readonly \Dipswitch\Model\DeliveryKind $kind,
         /** The delivery's target: an `http(s)://NAME.listen.invalid/...` URL, or the URL it names (a listener with `all`). Its path and query are kept under the local URL. */
         public readonly string $target,
         public readonly \Dipswitch\Model\ListenedDeliveryMethod $method,
@@ -32,7 +32,7 @@ final class ListenedDelivery implements \JsonSerializable
         return new self(
             id: $d['id'],
             deliveryId: $d['delivery_id'],
-            kind: \Dipswitch\Model\ListenedDeliveryKind::from($d['kind']),
+            kind: \Dipswitch\Model\DeliveryKind::from($d['kind']),
             target: $d['target'],
             method: \Dipswitch\Model\ListenedDeliveryMethod::from($d['method']),
             headers: $d['headers'],

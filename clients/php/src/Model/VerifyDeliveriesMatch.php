@@ -14,7 +14,7 @@ final class VerifyDeliveriesMatch implements \JsonSerializable
     public function __construct(
         /** Every delivery: matching everything is said so; an empty match is refused. */
         public readonly ?bool $any = null,
-        public readonly ?\Dipswitch\Model\VerifyDeliveriesMatchKind $kind = null,
+        public readonly ?\Dipswitch\Model\DeliveryKind $kind = null,
         /** A prefix of the target. */
         public readonly ?string $target = null,
         public readonly ?string $method = null,
@@ -30,7 +30,7 @@ final class VerifyDeliveriesMatch implements \JsonSerializable
     {
         return new self(
             any: array_key_exists('any', $d) ? $d['any'] : null,
-            kind: array_key_exists('kind', $d) ? \Dipswitch\Model\VerifyDeliveriesMatchKind::from($d['kind']) : null,
+            kind: array_key_exists('kind', $d) ? \Dipswitch\Model\DeliveryKind::from($d['kind']) : null,
             target: array_key_exists('target', $d) ? $d['target'] : null,
             method: array_key_exists('method', $d) ? $d['method'] : null,
             body: array_key_exists('body', $d) ? $d['body'] : null,

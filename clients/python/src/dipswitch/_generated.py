@@ -533,15 +533,16 @@ VerifyRequests = TypedDict(
     },
 )
 
-VerifyDeliveriesMatchKind = Literal["event", "cdr", "sms", "mms", "dlr", "route", "result"]
-
 VerifyDeliveriesMatchOutcome = Literal["pending", "delivered", "retrying", "failed", "refused", "held", "waiting"]
+
+DeliveryKind = Literal["event", "cdr", "sms", "mms", "dlr", "route", "result"]
+"""What a delivery carries: an event, a CDR, an inbound message to a switch (sms, mms), an SMPP receipt (dlr), a route callback, a bulk dip's result file."""
 
 VerifyDeliveriesMatch = TypedDict(
     "VerifyDeliveriesMatch",
     {
         "any": NotRequired[Literal[True]],
-        "kind": NotRequired[VerifyDeliveriesMatchKind],
+        "kind": NotRequired[DeliveryKind],
         "target": NotRequired[str],
         "method": NotRequired[str],
         "body": NotRequired[Any],
@@ -670,9 +671,6 @@ Attempt = TypedDict(
     },
 )
 
-DeliveryKind = Literal["event", "cdr", "sms", "mms", "dlr", "route", "result"]
-"""sms and mms: an inbound message to a switch; dlr: an SMPP receipt."""
-
 DeliveryOutcome = Literal["pending", "delivered", "retrying", "failed", "refused", "held", "waiting"]
 """waiting: an SMPP message for a key with no receiving bind, sent when one binds (docs/protocols.md, "SMPP")."""
 
@@ -715,8 +713,6 @@ ListenerList = TypedDict(
     },
 )
 
-ListenedDeliveryKind = Literal["event", "cdr", "sms", "mms", "dlr", "route", "result"]
-
 ListenedDeliveryMethod = Literal["GET", "POST", "PUT"]
 
 ListenedDelivery = TypedDict(
@@ -724,7 +720,7 @@ ListenedDelivery = TypedDict(
     {
         "id": str,
         "delivery_id": str,
-        "kind": ListenedDeliveryKind,
+        "kind": DeliveryKind,
         "target": str,
         "method": ListenedDeliveryMethod,
         "headers": Dict[str, str],

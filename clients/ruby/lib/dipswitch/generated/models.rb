@@ -1264,17 +1264,6 @@ module Dipswitch
       end
     end
 
-    module VerifyDeliveriesMatchKind
-      EVENT = 'event'
-      CDR = 'cdr'
-      SMS = 'sms'
-      MMS = 'mms'
-      DLR = 'dlr'
-      ROUTE = 'route'
-      RESULT = 'result'
-      VALUES = [EVENT, CDR, SMS, MMS, DLR, ROUTE, RESULT].freeze
-    end
-
     module VerifyDeliveriesMatchOutcome
       PENDING = 'pending'
       DELIVERED = 'delivered'
@@ -1284,6 +1273,19 @@ module Dipswitch
       HELD = 'held'
       WAITING = 'waiting'
       VALUES = [PENDING, DELIVERED, RETRYING, FAILED, REFUSED, HELD, WAITING].freeze
+    end
+
+    # What a delivery carries: an event, a CDR, an inbound message to a switch (sms, mms), an SMPP receipt (dlr), a
+    # route callback, a bulk dip's result file.
+    module DeliveryKind
+      EVENT = 'event'
+      CDR = 'cdr'
+      SMS = 'sms'
+      MMS = 'mms'
+      DLR = 'dlr'
+      ROUTE = 'route'
+      RESULT = 'result'
+      VALUES = [EVENT, CDR, SMS, MMS, DLR, ROUTE, RESULT].freeze
     end
 
     VerifyDeliveriesMatch = Struct.new(:any, :kind, :target, :method, :body, :outcome, :account_id, keyword_init: true) do
@@ -1607,18 +1609,6 @@ module Dipswitch
       end
     end
 
-    # sms and mms: an inbound message to a switch; dlr: an SMPP receipt.
-    module DeliveryKind
-      EVENT = 'event'
-      CDR = 'cdr'
-      SMS = 'sms'
-      MMS = 'mms'
-      DLR = 'dlr'
-      ROUTE = 'route'
-      RESULT = 'result'
-      VALUES = [EVENT, CDR, SMS, MMS, DLR, ROUTE, RESULT].freeze
-    end
-
     # waiting: an SMPP message for a key with no receiving bind, sent when one binds (docs/protocols.md, "SMPP").
     module DeliveryOutcome
       PENDING = 'pending'
@@ -1639,7 +1629,7 @@ module Dipswitch
       # @!attribute [r] account_id
       #   @return [String]
       # @!attribute [r] kind
-      #   @return [String] sms and mms: an inbound message to a switch; dlr: an SMPP receipt.
+      #   @return [String]
       # @!attribute [r] method
       #   @return [String] POST, GET or PUT for HTTP; SFTP; SMPP (a deliver_sm to a bind of the switch's API key); MM4 (an MM4_
       # @!attribute [r] target
@@ -1726,17 +1716,6 @@ module Dipswitch
       def to_h
         { 'count' => self[:count], 'listeners' => self[:listeners] }.compact
       end
-    end
-
-    module ListenedDeliveryKind
-      EVENT = 'event'
-      CDR = 'cdr'
-      SMS = 'sms'
-      MMS = 'mms'
-      DLR = 'dlr'
-      ROUTE = 'route'
-      RESULT = 'result'
-      VALUES = [EVENT, CDR, SMS, MMS, DLR, ROUTE, RESULT].freeze
     end
 
     module ListenedDeliveryMethod

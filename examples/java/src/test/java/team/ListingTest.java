@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 class ListingTest {
     @Test
     void listingSurvivesA503(Sandbox box) throws Exception {
-        box.faults().add(FaultRequest.of(FaultMatch.of().withOperationId("listNumbers"), FaultEffect.of().withStatus(503)).withTimes(1));
+        Fault rule = box.faults().add(FaultRequest.of(FaultMatch.of().withOperationId("listNumbers"), FaultEffect.of().withStatus(503)).withTimes(1));
         assertEquals(10, new NumbersClient(box.url(), box.keys().admin(), 2).numbers().size());
+        assertEquals(1, box.faults().get(rule.id()).fired()); // read now, from the server
         box.requests().verify(VerifyRequests.of(VerifyRequestsMatch.of().withOperationId("listNumbers").withStatus(503)).withCount(VerifyCount.of().withExactly(1)));
         box.requests().verify(VerifyRequests.of(VerifyRequestsMatch.of().withOperationId("listNumbers").withStatus(200)).withCount(VerifyCount.of().withExactly(1)));
     }

@@ -5,8 +5,11 @@ import dev.dipswitch.model.SandboxMade;
 import dev.dipswitch.model.SandboxMadeKeys;
 import java.util.List;
 
-/** An account of its own and a client acting on it alone (its admin key): the generated {@link SandboxApi}'s methods. */
-public final class Sandbox extends SandboxApi {
+/**
+ * An account of its own and a client acting on it alone (its admin key): the generated {@link SandboxApi}'s methods.
+ * {@code try (Sandbox box = sim.sandbox("name")) { … }} removes it however the block ends.
+ */
+public final class Sandbox extends SandboxApi implements AutoCloseable {
     private final SandboxMade made;
     private final String receiverHost;
 
@@ -25,7 +28,7 @@ public final class Sandbox extends SandboxApi {
         return made.name();
     }
 
-    /** Its keys: admin, operator, readonly, standard. */
+    /** Its keys: admin, readonly, standard. */
     public SandboxMadeKeys keys() {
         return made.keys();
     }
@@ -48,5 +51,11 @@ public final class Sandbox extends SandboxApi {
     /** The sandbox as the server answered it. */
     public SandboxMade made() {
         return made;
+    }
+
+    /** Removes the sandbox (try-with-resources' end). */
+    @Override
+    public void close() {
+        remove();
     }
 }

@@ -1,6 +1,7 @@
 package dev.dipswitch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -78,37 +79,33 @@ class SandboxesTest {
     }
 
     @Test
-    void anInboundSmsReachesTheTestsReceiverAndIsWaitedFor(Sandbox box) throws Exception {
-        List<String> got = new CopyOnWriteArrayList<>();
-        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        receiver.createContext("/sms", exchange -> {
-            got.add(new String(exchange.getRequestBody().readAllBytes()));
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        receiver.start();
-        try {
-            String url = "http://" + box.receiverHost() + ":" + receiver.getAddress().getPort() + "/sms";
-            String made = "{\"type\":\"switch\",\"data\":{\"name\":\"java\",\"sms_enabled\":true,\"sms_protocol\":\"HTTP\",\"sms_data\":\"" + url + "\"}}";
+    void anInboundSmsReachesTheTestsReceiverSignedAndIsWaitedFor(Sandbox box) throws Exception {
+        try (Receiver receiver = new Receiver()) {
+            String url = receiver.url(box.receiverHost(), "/sms");
+            String made = Core.JSON.writeValueAsString(Json.of(java.util.Map.of("type", "switch", "data", java.util.Map.of(
+                    "name", "java", "sms_enabled", true, "sms_protocol", "HTTP", "sms_data", url,
+                    "sms_auth_method", "HMAC_SHA256", "sms_secret", "junit secret"))));
             HttpResponse<String> sw = HTTP.send(HttpRequest.newBuilder(URI.create(box.url() + "/api/v1/switches"))
                     .header("authorization", "Bearer " + box.keys().admin()).header("content-type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(made)).build(), HttpResponse.BodyHandlers.ofString());
-            String id = Core.JSON.readTree(sw.body()).at("/data/id").asText();
+            String id = Json.parse(sw.body()).at("/data/id").asText();
             assertEquals(200, call(box, "PATCH", "/numbers/" + box.numbers().get(0), "{\"type\":\"did\",\"data\":{\"switch_id\":\"" + id + "\"}}"));
             box.inbound().sms(InboundSms.of(box.numbers().get(0), "+14155550123", "hello from junit"));
-            Delivery delivered = box.deliveries().waitFor(VerifyDeliveriesMatch.of().withKind(VerifyDeliveriesMatchKind.SMS)
+            Delivery delivered = box.deliveries().waitFor(VerifyDeliveriesMatch.of().withKind(DeliveryKind.SMS)
                     .withOutcome(VerifyDeliveriesMatchOutcome.DELIVERED));
             assertEquals(url, delivered.target());
-            assertTrue(got.get(0).contains("hello from junit"));
-        } finally {
-            receiver.stop(0);
+            assertEquals(DeliveryKind.SMS, delivered.kind());
+            Receiver.Request sms = receiver.waitFor(1, java.time.Duration.ofSeconds(5)).get(0);
+            assertTrue(sms.text().contains("hello from junit"));
+            assertTrue(Signature.verify(sms.headers().get("authorization"), sms.body(), "junit secret"));
+            assertFalse(Signature.verify(sms.headers().get("authorization"), sms.body(), "another secret"));
         }
     }
 
     @Test
     void aWaitThatRunsOutSaysSo(Sandbox box) {
         VerificationError failed = assertThrows(VerificationError.class,
-                () -> box.deliveries().waitFor(VerifyDeliveriesMatch.of().withKind(VerifyDeliveriesMatchKind.SMS), java.time.Duration.ofMillis(200)));
+                () -> box.deliveries().waitFor(VerifyDeliveriesMatch.of().withKind(DeliveryKind.SMS), java.time.Duration.ofMillis(200)));
         assertTrue(failed.getMessage().startsWith("Waited 0.2 s: expected at least 1 matching deliveries, found 0."), failed.getMessage());
     }
 

@@ -13,7 +13,6 @@ public record Delivery(
     @JsonProperty("id") String id,
     @JsonProperty("inserted_at") String insertedAt,
     @JsonProperty("account_id") String accountId,
-    /** sms and mms: an inbound message to a switch; dlr: an SMPP receipt. */
     @JsonProperty("kind") DeliveryKind kind,
     /** POST, GET or PUT for HTTP; SFTP; SMPP (a deliver_sm to a bind of the switch's API key); MM4 (an MM4_forward.REQ over SMTP); CHAT (SERVICE_CHAT: the platform chat inbox, received at once). */
     @JsonProperty("method") String method,

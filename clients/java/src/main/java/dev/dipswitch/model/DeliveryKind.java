@@ -3,7 +3,7 @@ package dev.dipswitch.model;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** sms and mms: an inbound message to a switch; dlr: an SMPP receipt. (contract/sim.yaml) */
+/** What a delivery carries: an event, a CDR, an inbound message to a switch (sms, mms), an SMPP receipt (dlr), a route callback, a bulk dip's result file. (contract/sim.yaml) */
 public enum DeliveryKind {
     @JsonProperty("event") EVENT("event"),
     @JsonProperty("cdr") CDR("cdr"),

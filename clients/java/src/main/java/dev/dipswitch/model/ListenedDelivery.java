@@ -13,7 +13,7 @@ public record ListenedDelivery(
     /** The attempt's id here */
     @JsonProperty("id") String id,
     @JsonProperty("delivery_id") String deliveryId,
-    @JsonProperty("kind") ListenedDeliveryKind kind,
+    @JsonProperty("kind") DeliveryKind kind,
     /** The delivery's target: an `http(s)://NAME.listen.invalid/...` URL, or the URL it names (a listener with `all`). Its path and query are kept under the local URL. */
     @JsonProperty("target") String target,
     @JsonProperty("method") ListenedDeliveryMethod method,
@@ -33,7 +33,7 @@ public record ListenedDelivery(
     }
 
     /** This ListenedDelivery with `kind` replaced. */
-    public ListenedDelivery withKind(ListenedDeliveryKind kind) {
+    public ListenedDelivery withKind(DeliveryKind kind) {
         return new ListenedDelivery(id, deliveryId, kind, target, method, headers, bodyBase64);
     }
 

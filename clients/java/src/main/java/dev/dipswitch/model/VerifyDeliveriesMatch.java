@@ -12,7 +12,7 @@ import java.util.Map;
 public record VerifyDeliveriesMatch(
     /** Every delivery: matching everything is said so; an empty match is refused. */
     @JsonProperty("any") Boolean any,
-    @JsonProperty("kind") VerifyDeliveriesMatchKind kind,
+    @JsonProperty("kind") DeliveryKind kind,
     /** A prefix of the target. */
     @JsonProperty("target") String target,
     @JsonProperty("method") String method,
@@ -32,7 +32,7 @@ public record VerifyDeliveriesMatch(
     }
 
     /** This VerifyDeliveriesMatch with `kind` replaced. */
-    public VerifyDeliveriesMatch withKind(VerifyDeliveriesMatchKind kind) {
+    public VerifyDeliveriesMatch withKind(DeliveryKind kind) {
         return new VerifyDeliveriesMatch(any, kind, target, method, body, outcome, accountId);
     }
 
