@@ -109,6 +109,8 @@ export type ApiSchemas = import('./generated/api.js').components['schemas'];
 /** The schemas of the control API by name: `SimSchemas['fault']`. */
 export type SimSchemas = components['schemas'];
 export { coverageGate, type CoverageGateOptions, type CoverageVerdict } from './testing/coverage_gate.js';
+export { startReceiver, type Received, type Receiver, type Reply } from './testing/receiver.js';
+export { verifySignature } from './testing/signature.js';
 export { scenario, type Answer, type Scenario, type ScenarioContext } from './testing/scenario.js';
 /** A listener of a (hosted) dipswitch's deliveries, forwarding each to a local URL (`dipswitch listen`, docs/hosted.md). */
 export { listen, type Forwarded, type ListenerShape, type ListenOptions, type Listening } from './testing/listener.js';

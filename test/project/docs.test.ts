@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
 import { startReceiver } from '../../src/testing/receiver.js';
+import { verifySignature } from '../../src/testing/signature.js';
 import { startCli } from '../support/cli_process.js';
 import { expectRunnable } from '../support/runnable.js';
 
@@ -107,6 +108,12 @@ describe('the docs', () => {
     );
     const python = spawnSync('python3', [join(dir, 'verify.py')], { encoding: 'utf8' });
     expect(python.stdout.trim(), python.stderr).toBe('True False');
+    // the Node package's own check says the same
+    expect([verifySignature(header, Buffer.from(body), 's3cret'), verifySignature(header, '{}', 's3cret')]).toEqual([
+      true,
+      false,
+    ]);
+    expect(verifySignature(`${header} x`, body, 's3cret')).toBe(false);
   });
 
   it('each decision the parity report names is a heading of docs/decisions.md', () => {

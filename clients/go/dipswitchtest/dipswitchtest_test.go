@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -125,16 +123,9 @@ func TestADroppedCallIsJournaledAndVerified(t *testing.T) {
 	dipswitchtest.Verify(t, box.Client, dipswitch.VerifyRequestsMatch{OperationID: dipswitch.Ptr("listCarts")}, dipswitch.Exactly(2))
 }
 
-func TestAnInboundSMSReachesTheTestsReceiver(t *testing.T) {
+func TestAnInboundSMSReachesTheTestsReceiverSigned(t *testing.T) {
 	ctx := context.Background()
-	var mu sync.Mutex
-	var got []string
-	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		got = append(got, r.URL.Path)
-		mu.Unlock()
-	}))
-	defer receiver.Close()
+	receiver := dipswitchtest.NewReceiver(t)
 	box := dipswitchtest.NewSandbox(t)
 	post := func(method, path string, body any) map[string]any {
 		data, _ := json.Marshal(body)
@@ -150,8 +141,10 @@ func TestAnInboundSMSReachesTheTestsReceiver(t *testing.T) {
 		_ = json.NewDecoder(res.Body).Decode(&out)
 		return out
 	}
+	target := receiver.URL(box.ReceiverHost, "/sms")
 	sw := post("POST", "/api/v1/switches", map[string]any{"type": "switch", "data": map[string]any{
-		"name": "go", "sms_enabled": true, "sms_protocol": "HTTP", "sms_data": receiver.URL + "/sms",
+		"name": "go", "sms_enabled": true, "sms_protocol": "HTTP", "sms_data": target,
+		"sms_auth_method": "HMAC_SHA256", "sms_secret": "go secret",
 	}})
 	id := sw["data"].(map[string]any)["id"]
 	post("PATCH", "/api/v1/numbers/"+box.Numbers[0], map[string]any{"type": "did", "data": map[string]any{"switch_id": id}})
@@ -161,13 +154,15 @@ func TestAnInboundSMSReachesTheTestsReceiver(t *testing.T) {
 	d := dipswitchtest.WaitFor(t, box.Client, dipswitch.VerifyDeliveriesMatch{
 		Kind: dipswitch.Ptr(dipswitch.DeliveryKindSMS), Outcome: dipswitch.Ptr(dipswitch.VerifyDeliveriesMatchOutcomeDelivered),
 	}, 5*time.Second)
-	if d.Target != receiver.URL+"/sms" {
+	if d.Target != target {
 		t.Fatalf("target %s", d.Target)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(got) == 0 || got[0] != "/sms" {
-		t.Fatalf("the receiver got %v", got)
+	sms := receiver.WaitFor(t, 1, 5*time.Second)[0]
+	if sms.Path != "/sms" || !dipswitch.VerifySignature(sms.Header.Get("authorization"), sms.Body, "go secret") {
+		t.Fatalf("the receiver got %s, signed %q", sms.Path, sms.Header.Get("authorization"))
+	}
+	if dipswitch.VerifySignature(sms.Header.Get("authorization"), sms.Body, "another secret") {
+		t.Fatal("another secret verified")
 	}
 }
 

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from dipswitch import ControlError, VerificationError
+from dipswitch import ControlError, Receiver, VerificationError, verify_signature
 
 API = "/api/v1"
 
@@ -131,3 +131,27 @@ def test_a_delivery_verify_says_why_nothing_was_sent(dipswitch_sandbox):
     assert f"The inbound SMS to {box.numbers[0]} at " in said
     assert "was not sent on: the number has no switch." in said
     assert failed.value.notes and "no delivery came near it" not in said
+
+
+def test_a_signed_sms_at_the_clients_receiver(dipswitch_sandbox):
+    import urllib.request
+
+    box = dipswitch_sandbox
+    with Receiver() as receiver:
+        headers = {"authorization": f"Bearer {box.keys['admin']}", "content-type": "application/json"}
+        made = json.loads(urllib.request.urlopen(urllib.request.Request(
+            box.url + f"{API}/switches", method="POST", headers=headers,
+            data=json.dumps({"type": "switch", "data": {"name": "py", "sms_enabled": True, "sms_protocol": "HTTP",
+                             "sms_data": receiver.url(box.receiver_host, "/sms"), "sms_auth_method": "HMAC_SHA256",
+                             "sms_secret": "py secret"}}).encode(),
+        )).read())
+        urllib.request.urlopen(urllib.request.Request(
+            box.url + f"{API}/numbers/{box.numbers[0]}", method="PATCH", headers=headers,
+            data=json.dumps({"type": "did", "data": {"switch_id": made["data"]["id"]}}).encode(),
+        ))
+        box.inbound.sms(to=box.numbers[0], from_="+14155550123", text="signed")
+        [sms] = receiver.wait_for(1)
+        assert sms.path == "/sms"
+        assert verify_signature(sms.headers["authorization"], sms.body, "py secret")
+        assert not verify_signature(sms.headers["authorization"], sms.body + b" ", "py secret")
+        assert json.loads(sms.body)["data"]["text"] == "signed"

@@ -15,6 +15,7 @@ from ._core import OPERATIONS, ControlError, DipswitchError, VerificationError
 from ._version import __version__
 from .launch import LaunchError, Started, container_engine
 from .launch import start as _start
+from .receiver import Received, Receiver, verify_signature
 from .sandboxes import Client, Sandbox, Server
 from .settings import ENVIRONMENT, SettingError, Settings
 
@@ -22,6 +23,9 @@ __all__ = [
     "Dipswitch",
     "Client",
     "Sandbox",
+    "Receiver",
+    "Received",
+    "verify_signature",
     "ControlError",
     "DipswitchError",
     "LaunchError",
@@ -36,7 +40,7 @@ __all__ = [
 ]
 
 
-for _public in (ControlError, DipswitchError, LaunchError, SettingError, VerificationError, Sandbox, Client):
+for _public in (ControlError, DipswitchError, LaunchError, SettingError, VerificationError, Sandbox, Client, Receiver):
     _public.__module__ = __name__  # as a user names them: dipswitch.VerificationError
 
 
