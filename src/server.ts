@@ -205,7 +205,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   const { faults, journal, snapshots, coverage } = shared(pg, store, runner, random, limits, logger);
   // the binds journal their deliver_sm through the hooks, made below (they wake the worker)
   const binds = new SmppBinds((exchange) => hooks.journal(exchange), stalledBind(logger));
-  const metrics = serverMetrics({ store, units: runner, journal, clocks, smppBinds: () => binds.total() });
+  const metrics = serverMetrics({ store, units: runner, journal, binds, due: () => scheduler.dueNow() });
   const listeners: Listeners = listenersOf(instance, store, () => deliveries);
   const deliveries = new DeliveryWorker({
     ...{ metrics, tracing },

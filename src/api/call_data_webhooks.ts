@@ -12,7 +12,7 @@ const present = (row: CallDataWebhookRow) => ({ data: row.data, type: 'call_data
 
 export const callDataWebhookHandlers = {
   createCallDataWebhook: async ({ store, clock, ids, body }) => {
-    if ((await store.callDataWebhooks.list()).length > 0) {
+    if ((await store.callDataWebhooks.count()) > 0) {
       throw new DomainError('limit_reached', [
         { detail: 'An account has at most one call data webhook; update or delete the existing one.' },
       ]);

@@ -39,7 +39,7 @@ export const accountHandlers = {
       // the sandboxes other tests hold are kept unless their removal is asked for
       await port.reset({ keepSandboxes: !remove });
     }
-    const accounts = (await read((w) => w.accounts.list())).length;
+    const accounts = await read((w) => w.accounts.count());
     return {
       status: 200,
       body:

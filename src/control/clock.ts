@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
 async function clockOf(port: ControlPort, read: Read, accountId: string) {
   return read(async (w) => {
     const clock = await port.clocks.of(w, accountId);
-    const steps = (await w.view(accountId).steps.list()).slice(0, 100);
+    const steps = await w.view(accountId).steps.soonest(100);
     return {
       now: clock.iso(),
       mode: clock.mode,
@@ -24,10 +24,10 @@ async function clockOf(port: ControlPort, read: Read, accountId: string) {
   });
 }
 
-/** Freezes or resumes the account's clock in the call's unit of work; the scheduler rearms once it is durable. */
+/** Freezes or resumes the account's clock in the call's unit of work; the scheduler retimes it once it is durable. */
 async function setFrozen(port: ControlPort, w: Work, frozen: boolean): Promise<void> {
   await (frozen ? port.clocks.freeze(w.store, w.accountId) : port.clocks.resume(w.store, w.accountId));
-  w.store.afterCommit(() => port.scheduler.rearm());
+  w.store.afterCommit(() => port.scheduler.retime(w.accountId));
 }
 
 export const clockHandlers = {

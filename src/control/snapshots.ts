@@ -20,7 +20,7 @@ export const snapshotHandlers = {
     if (!(await port.snapshots.restore((fn) => port.run({ global: true }, fn), params.name, own)))
       throw notFound('snapshot', params.name);
     port.clocks.forget();
-    await port.scheduler.rearm();
+    await (own === undefined ? port.scheduler.rearm() : port.scheduler.retime(own));
     return { status: 200, body: { name: params.name, restored: true } };
   },
 } satisfies Partial<SimHandlerMap>;

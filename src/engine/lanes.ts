@@ -68,6 +68,11 @@ export class Lanes {
   }
 
   /** Whether the step is handed over and not done yet. */
+  /** How many of the account's delivery steps are under way or waiting for their lane. */
+  holding(accountId: string): number {
+    return this.accounts.get(accountId)?.jobs.size ?? 0;
+  }
+
   holds(accountId: string, stepId: string): boolean {
     return this.accounts.get(accountId)?.jobs.has(stepId) ?? false;
   }

@@ -8,7 +8,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Store } from '../store/store.js';
 import type { Units } from './work.js';
-import type { Clocks } from './clock.js';
 import type { Journal } from './journal.js';
 
 /** What a scrape reads from the running server. */
@@ -79,7 +78,7 @@ export class Metrics {
     );
     gauge(
       'dipswitch_steps_due',
-      'Steps whose time has come on their account’s clock and that have not run yet.',
+      'Accounts on a real clock whose earliest step’s time has come and that the scheduler has not run yet.',
       async () => (await sources.steps()).due,
     );
   }
@@ -113,26 +112,19 @@ export function serverMetrics(parts: {
   store: Store;
   units: Units;
   journal: Journal;
-  clocks: Clocks;
-  smppBinds: () => number;
+  binds: { total(): number };
+  /** The accounts whose earliest step is due and has not run (the scheduler's own count, asked when scraped). */
+  due: () => number;
 }): Metrics {
-  const { store, units, journal, clocks } = parts;
+  const { store, units, journal } = parts;
   return new Metrics({
     journalBytes: () => journal.bytes(),
     sandboxes: () => units.run({ read: true }, async (w) => (await w.accounts.sandboxes()).length),
     storeBytes: async () => store.size?.(),
-    smppBinds: parts.smppBinds,
-    steps: () =>
-      units.run({ read: true }, async (w) => {
-        const steps = await w.steps.list();
-        const now = new Map<string, number>();
-        let due = 0;
-        for (const s of steps) {
-          let t = now.get(s.account_id);
-          if (t === undefined) now.set(s.account_id, (t = (await clocks.of(w, s.account_id)).ms()));
-          if (Date.parse(s.data.at) <= t) due++;
-        }
-        return { pending: steps.length, due };
-      }),
+    smppBinds: () => parts.binds.total(),
+    steps: async () => ({
+      pending: await units.run({ read: true }, (w) => w.steps.waiting()),
+      due: parts.due(),
+    }),
   });
 }

@@ -131,10 +131,10 @@ export function openOutbox(
 
 /** Keeps the account's delivery log bounded: the oldest settled deliveries go first. */
 async function trimLog(store: AccountView): Promise<void> {
-  const all = await store.deliveries.list();
-  const excess = all.length - DELIVERY_LOG_PER_ACCOUNT;
+  const excess = (await store.deliveries.count()) - DELIVERY_LOG_PER_ACCOUNT;
   if (excess <= 0) return;
   // a look at the oldest few is enough: the log shrinks one delivery at a time as it grows
-  const settled = all.slice(0, 100).filter((d) => !['pending', 'retrying', 'held', 'waiting'].includes(d.data.outcome));
+  const oldest = await store.deliveries.oldest(100);
+  const settled = oldest.filter((d) => !['pending', 'retrying', 'held', 'waiting'].includes(d.data.outcome));
   for (const d of settled.slice(0, excess)) await store.deliveries.remove(d);
 }

@@ -92,7 +92,7 @@ export function resets(parts: {
       await faults.clear(accountId);
       await journal.clear({ only: accountId });
       clocks.forget();
-      await scheduler.rearm();
+      await scheduler.retime(accountId);
       return true;
     },
     async removeAccount(accountId) {

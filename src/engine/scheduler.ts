@@ -12,12 +12,17 @@
  * (claims.ts) is looked at again every CLAIM_WAIT_MS until it is gone or the claim lapsed, the one
  * poll here. Instances tell each other of new steps (the store's `tell`) so that a `real` clock's
  * timer is set on each of them.
+ *
+ * What it reads is bounded by what it is asked: an account's earliest steps (never its whole list),
+ * and for the timer one entry per account on a real clock with steps (`dueAt`), kept as each account's
+ * steps and clock change. Only the start and a whole state replaced (a reset of every account, a
+ * snapshot restored) read each account's earliest step at once.
  */
 import type { StepKind, StepRow } from '../domain/rows.js';
 import { StorageUnavailable, type UnitOfWork } from '../store/store.js';
-import { Alarm } from './alarm.js';
+import { AccountQueues } from './account_queues.js';
+import { DueTimes } from './alarm.js';
 import type { Work } from './work.js';
-import { cleanupFailed } from '../domain/side_paths.js';
 import { NextTooFar, stepSpan, type Fired, type SchedulerOptions } from './schedule.js';
 import { FOLLOWS_AFTER_MS, firedOf, Lanes, type Handed, type Run } from './lanes.js';
 
@@ -33,11 +38,12 @@ export class Scheduler {
   /** The deliveries under way, side by side: a lane a target (lanes.ts). */
   private readonly lanes = new Lanes();
   private readonly kicked = new Set<string>();
-  private readonly alarm: Alarm;
+  /** Each account on a real clock that has steps: the wall time its earliest step falls due, and the one timer. */
+  private readonly dueAt: DueTimes;
   private stopped = false;
 
   constructor(private readonly opts: SchedulerOptions) {
-    this.alarm = new Alarm(opts, () => void this.runRealClocks());
+    this.dueAt = new DueTimes(opts, () => void this.runRealClocks());
     opts.runner.notifies(this);
   }
 
@@ -52,7 +58,7 @@ export class Scheduler {
 
   stop(): void {
     this.stopped = true;
-    this.alarm.cancel();
+    this.dueAt.stop();
   }
 
   /**
@@ -79,7 +85,7 @@ export class Scheduler {
         this.opts.clocks.advanceTo(w, accountId, to ?? -Infinity),
       );
       this.opts.store.peers?.tell('steps', accountId);
-      void this.rearmHere();
+      this.wake(accountId);
       return { from: new Date(from).toISOString(), now: clock.iso(), fired };
     });
   }
@@ -97,8 +103,7 @@ export class Scheduler {
         // the deliveries go on in their lanes: the account's queue is free for its next work meanwhile
         const run = await this.runUntil(accountId, clock.ms(), false);
         for (const handed of run.handed) handed.catch((e) => this.failed(e));
-        const next = await this.read((w) => w.view(accountId).steps.earliest());
-        if (next && clock.mode === 'real') this.wakeIn(Date.parse(next.data.at) - clock.ms());
+        await this.track(accountId);
       })
       .catch((e) => this.failed(e));
   }
@@ -210,8 +215,9 @@ export class Scheduler {
    * after it (none held by another instance, at most STEPS_TOGETHER): these run in one unit of work.
    */
   private async dueTogether(w: UnitOfWork, accountId: string, upTo: number): Promise<StepRow[]> {
-    // a delivery under way in its lane is not due again
-    const steps = (await w.view(accountId).steps.list()).filter((s) => !this.lanes.holds(accountId, s.data.id));
+    // a delivery under way in its lane is not due again: the earliest steps past those it holds are read
+    const soonest = await w.view(accountId).steps.soonest(STEPS_TOGETHER + this.lanes.holding(accountId));
+    const steps = soonest.filter((s) => !this.lanes.holds(accountId, s.data.id));
     const [first] = steps;
     if (!first || Date.parse(first.data.at) > upTo) return [];
     const together = (s: StepRow) =>
@@ -305,58 +311,70 @@ export class Scheduler {
     return this.opts.runner.run({ read: true }, fn);
   }
 
-  /** The state changed (a clock, reset, restore): the timers here and on the other instances are set again. */
+  /** A whole state replaced (a reset of every account, a restore): the timers here and on the other instances are set again. */
   async rearm(): Promise<void> {
     this.opts.store.peers?.tell('steps', '*');
     await this.rearmHere();
   }
 
-  /** Another instance scheduled a step of the account: the timer is set for it if its clock is real. */
-  private wake(accountId: string): void {
-    if (this.stopped) return;
-    this.read(async (w) => [await w.view(accountId).steps.earliest(), await this.opts.clocks.of(w, accountId)] as const)
-      .then(([next, clock]) => {
-        if (next && clock.mode === 'real') this.wakeIn(Date.parse(next.data.at) - clock.ms());
-      })
-      .catch((e) => this.failed(e));
+  /** One account's clock or steps changed outside a step (its clock frozen or resumed, the account reset). */
+  async retime(accountId: string): Promise<void> {
+    this.opts.store.peers?.tell('steps', accountId);
+    await this.track(accountId).catch((e) => this.failed(e));
   }
 
-  /** Sets the one timer again from the stored steps. */
+  /** The account's steps or clock changed (here, or on another instance): its entry of the timer is set again. */
+  private wake(accountId: string): void {
+    if (this.stopped) return;
+    this.track(accountId).catch((e) => this.failed(e));
+  }
+
+  /** Reads the account's earliest step and clock: the timer wakes for it when its clock is real. */
+  private async track(accountId: string): Promise<void> {
+    const [next, clock] = await this.read(
+      async (w) => [await w.view(accountId).steps.earliest(), await this.opts.clocks.of(w, accountId)] as const,
+    );
+    if (this.stopped) return;
+    this.dueAt.set(accountId, next && clock.mode === 'real' ? Date.parse(next.data.at) - clock.ms() : undefined);
+  }
+
+  /** The accounts on a real clock whose earliest step's time has come and that have not run it yet. */
+  dueNow(): number {
+    return this.dueAt.dueNow().length;
+  }
+
+  /** Sets the timer again from each account's earliest step and clock: the start, a whole state replaced. */
   private async rearmHere(): Promise<void> {
     if (this.stopped) return;
     try {
-      const steps = await this.read((w) => w.steps.list());
-      const firstOf = new Map<string, StepRow>();
-      for (const s of steps) if (!firstOf.has(s.account_id)) firstOf.set(s.account_id, s);
-      let soonest = Infinity;
-      for (const [accountId, step] of firstOf) {
-        const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
-        if (clock.mode === 'real') soonest = Math.min(soonest, Date.parse(step.data.at) - clock.ms());
-      }
-      this.alarm.cancel();
-      if (soonest !== Infinity) this.wakeIn(soonest);
+      const firsts = await this.read(async (w) => {
+        const out: [string, number][] = [];
+        for (const step of await w.steps.earliestOfEach()) {
+          const clock = await this.opts.clocks.of(w, step.account_id);
+          if (clock.mode === 'real') out.push([step.account_id, Date.parse(step.data.at) - clock.ms()]);
+        }
+        return out;
+      });
+      if (!this.stopped) this.dueAt.replace(firsts);
     } catch (e) {
       this.failed(e);
     }
   }
 
-  private wakeIn(ms: number): void {
-    if (!this.stopped) this.alarm.soonest(ms);
-  }
-
+  /** The timer rang: the accounts whose earliest step has come run what is due, each in its queue. */
   private async runRealClocks(): Promise<void> {
     try {
-      const steps = await this.read((w) => w.steps.list());
-      const accounts = new Set(steps.map((s) => s.account_id));
-      for (const accountId of accounts) {
+      for (const accountId of this.dueAt.dueNow()) {
         await this.queues.run(accountId, async () => {
           const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
           if (clock.mode !== 'real') return;
           const run = await this.runUntil(accountId, clock.ms(), false);
           for (const handed of run.handed) handed.catch((e: unknown) => this.failed(e));
         });
+        await this.track(accountId);
       }
-      await this.rearmHere();
+      // a timer may ring a moment early, with no account due yet: it is set again for the soonest
+      if (!this.stopped) this.dueAt.arm();
     } catch (e) {
       this.failed(e);
     }
@@ -366,33 +384,9 @@ export class Scheduler {
   private failed(e: unknown): void {
     if (e instanceof StorageUnavailable) {
       this.opts.logger.warn(`scheduler: ${e.message}; trying again in ${STORAGE_RETRY_MS} ms`);
-      if (!this.stopped) this.alarm.in(STORAGE_RETRY_MS);
+      if (!this.stopped) this.dueAt.retryIn(STORAGE_RETRY_MS);
       return;
     }
     this.opts.logger.warn(`scheduler: ${(e as Error).stack ?? String(e)}`);
-  }
-}
-
-/** Work queued by account: each piece runs once the account's previous one is done, so steps never interleave. */
-class AccountQueues {
-  private readonly queues = new Map<string, Promise<unknown>>();
-
-  /** Runs `fn` when the account's previous queued work is done; its failure is the caller's to hear. */
-  run<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(accountId) ?? Promise.resolve();
-    const next = previous.then(fn, fn);
-    // the chain goes on after a failure, which the caller of `next` hears
-    const settled = next.catch(cleanupFailed);
-    this.queues.set(accountId, settled);
-    void settled.then(() => {
-      if (this.queues.get(accountId) === settled) this.queues.delete(accountId);
-    });
-    return next;
-  }
-
-  /** Resolves once the account's queued work is done. */
-  async idle(accountId: string): Promise<void> {
-    // its failures are said by whoever queued it; this only waits for it to settle
-    await this.queues.get(accountId)?.catch(cleanupFailed);
   }
 }

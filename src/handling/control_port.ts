@@ -24,7 +24,7 @@ export interface ControlPort {
   resetAccount: Runtime['resetAccount'];
   removeAccount: Runtime['removeAccount'];
   clocks: Pick<Clocks, 'of' | 'freeze' | 'resume' | 'forget'>;
-  scheduler: Pick<Scheduler, 'advance' | 'runDue' | 'rearm'>;
+  scheduler: Pick<Scheduler, 'advance' | 'runDue' | 'rearm' | 'retime'>;
   faults: Pick<Faults, 'add' | 'list' | 'remove'>;
   deliveries: Pick<DeliveryWorker, 'redeliver' | 'sendNow'>;
   journal: Pick<Journal, 'page' | 'listen'>;
@@ -66,6 +66,7 @@ export function controlPort(
       advance: (...a) => scheduler.advance(...a),
       runDue: (...a) => scheduler.runDue(...a),
       rearm: () => scheduler.rearm(),
+      retime: (accountId) => scheduler.retime(accountId),
     },
     faults: {
       add: (...a) => faults.add(...a),

@@ -111,6 +111,7 @@ export const providerEffects: EffectsOf = ({ store, clock, ids, deliver }) => ({
       await deliver('event', target(s.data, s.auth_secret, `event-${event.data.id}.json`, body), { retry: true });
   },
   async cdr(kind, fields) {
+    // an account has at most one (call_data_webhooks.ts)
     const hook = (await store.callDataWebhooks.list())[0];
     if (!hook || (hook.data.protocol !== 'HTTP' && hook.data.protocol !== 'SFTP') || !hook.data.data) return false;
     const cdr = { type: 'cdr', data: { id: ids.ulid(), kind, billed_at: clock.iso(), ...fields } };

@@ -25,7 +25,7 @@ const registryId = (work: Work, prefix: string) =>
   prefix + Array.from({ length: 6 }, () => ALPHABET[Math.floor(work.random.float() * ALPHABET.length)]).join('');
 
 async function brandOf(work: Work, tcr: string): Promise<BrandRow> {
-  const brand = (await work.store.brands.list()).find((b) => b.data.tcr_brand_id === tcr);
+  const brand = await work.store.brands.byTcr(tcr);
   if (!brand || brand.data.tcr_status === 'UNREGISTERED')
     throw new RequestFailure('BRAND_NOT_FOUND', `No registered brand ${tcr} in the account.`);
   return brand;
@@ -135,7 +135,7 @@ const registerCampaign: Apply<'REGISTER_CAMPAIGN'> = async (work, r) => {
 const unregisterCampaign: Apply<'UNREGISTER_CAMPAIGN'> = async (work, r) => {
   const { store, clock } = work;
   const now = clock.iso();
-  const campaign = (await store.campaigns.list()).find((c) => c.data.tcr_campaign_id === r.data.tcr_campaign_id);
+  const campaign = r.data.tcr_campaign_id ? await store.campaigns.ownByTcr(r.data.tcr_campaign_id) : undefined;
   if (!campaign)
     throw new RequestFailure('CAMPAIGN_NOT_FOUND', `No campaign ${r.data.tcr_campaign_id} of the account.`);
   const ended = await store.campaigns.update(campaign, (c) =>

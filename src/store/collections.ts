@@ -83,6 +83,14 @@ export interface RowStore<R extends AnyRow> {
   one(index: string, key: string): Promise<R | undefined>;
   /** The rows of an index's key, in list order. */
   many(index: string, key: string): Promise<readonly R[]>;
+  /** The first `n` of the account's rows in list order. */
+  head(accountId: string, n: number): Promise<readonly R[]>;
+  /** How many rows the account has. */
+  count(accountId: string): Promise<number>;
+  /** Each account's first row in list order: for start-up and a whole state replaced, never the request path. */
+  firsts(): Promise<readonly R[]>;
+  /** How many rows every account has. */
+  size(): Promise<number>;
   /** Every row of every account: for the control API and start-up, never the request path. */
   all(): Promise<readonly R[]>;
   /** One page of the account's list (src/store/page.ts); without it, the page is cut from `list`. */
@@ -135,6 +143,23 @@ class Binding<R extends AnyRow> implements Reader<R, string> {
     return this.bound === null ? this.any.all() : this.any.list(this.bound);
   }
 
+  head(n: number): Promise<readonly R[]> {
+    return this.any.head(this.account, n);
+  }
+
+  count(): Promise<number> {
+    return this.any.count(this.account);
+  }
+
+  firsts(): Promise<readonly R[]> {
+    if (this.bound !== null) throw new Error("every account's first rows read in one account's view");
+    return this.any.firsts();
+  }
+
+  size(): Promise<number> {
+    return this.bound === null ? this.any.size() : this.any.count(this.bound);
+  }
+
   async one(index: string, key: string): Promise<R | undefined> {
     return this.own(await this.any.one(index, key));
   }
@@ -178,6 +203,11 @@ export class Collection<R extends AnyRow, New = R> {
   /** The binding's rows in list order (do not hold on to the array across writes). */
   list(): Promise<readonly R[]> {
     return this.r.list();
+  }
+
+  /** How many rows the binding has: the account's, or every account's (a count, no row read). */
+  count(): Promise<number> {
+    return this.r.size();
   }
 
   /** One page of the binding's list, oldest first unless the window says otherwise (src/store/page.ts). */

@@ -53,8 +53,16 @@ export interface Reader<R, I extends string> {
   /** The account the collection is bound to (a read that uses it is not one of `across`). */
   readonly account: string;
   get(id: string): Promise<R | undefined>;
-  /** The binding's rows in list order. */
+  /** The binding's rows in list order: a read of the whole list, where the whole is the answer. */
   list(): Promise<readonly R[]>;
+  /** The first `n` of the account's rows in list order. */
+  head(n: number): Promise<readonly R[]>;
+  /** How many rows the account has. */
+  count(): Promise<number>;
+  /** Each account's first row (across accounts only: start-up, a whole state replaced). */
+  firsts(): Promise<readonly R[]>;
+  /** How many rows the binding has (every account's across accounts). */
+  size(): Promise<number>;
   /** The binding's row of a unique index's key. */
   one(index: I, key: string): Promise<R | undefined>;
   /** The binding's rows of an index's key, in list order. */
@@ -214,12 +222,20 @@ export const SCHEMA = {
         const row = await r.any.get(id);
         return row && campaignVisibleTo(row, r.account) ? row : undefined;
       },
+      /** The account's own campaign of this registry id. */
+      ownByTcr: async (tcr: string) => (await r.many('tcr', tcr))[0],
       /** A campaign the account sees, by its registry id. */
       visibleByTcr: async (tcr: string) => (await r.any.many('tcr', tcr)).find((c) => campaignVisibleTo(c, r.account)),
     }),
   }),
   shared_resource_groups: table<SharedResourceGroupRow>()({ indexes: {} }),
-  brands: table<BrandRow>()({ indexes: {} }),
+  brands: table<BrandRow>()({
+    indexes: { tcr: { key: (r) => r.data.tcr_brand_id } },
+    reads: (r) => ({
+      /** The account's brand of this registry id. */
+      byTcr: async (tcr: string) => (await r.many('tcr', tcr))[0],
+    }),
+  }),
   bulk_dip_tasks: table<BulkDipTaskRow>()({
     indexes: {
       reference: {
@@ -241,10 +257,17 @@ export const SCHEMA = {
     compare: byDue,
     reads: (r) => ({
       /** The earliest step. */
-      earliest: async (): Promise<StepRow | undefined> => (await r.list())[0],
+      earliest: async (): Promise<StepRow | undefined> => (await r.head(1))[0],
+      /** The `n` earliest steps, in the order they fall due. */
+      soonest: (n: number) => r.head(n),
+      /** Each account's earliest step: the timer's start, and a whole state replaced (scheduler.ts). */
+      earliestOfEach: () => r.firsts(),
+      /** How many steps wait (every account's across accounts). */
+      waiting: () => r.size(),
       /** The steps of one record (an order, a task, a delivery), by the index on `ref`. */
       ofRef: (ref: string) => r.many('ref', ref),
     }),
+    across: ['earliestOfEach', 'waiting'],
   }),
   deliveries: table<DeliveryRow>()({
     indexes: {
@@ -254,6 +277,8 @@ export const SCHEMA = {
       },
     },
     reads: (r) => ({
+      /** The account's `n` oldest deliveries. */
+      oldest: (n: number) => r.head(n),
       /** Deliveries an out-of-order fault holds back until the next one to the same target. */
       heldFor: (target: string) => r.many('held', target),
       /** Messages waiting for an SMPP bind of the key (a key is one account's), oldest first. */

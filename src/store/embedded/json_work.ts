@@ -144,6 +144,10 @@ export class JsonWork extends UnitOfWork {
     return {
       get: async (id) => t().get(id),
       list: async (accountId) => t().list(accountId),
+      head: async (accountId, n) => t().list(accountId).slice(0, n),
+      count: async (accountId) => t().list(accountId).length,
+      firsts: async () => [...t().accounts()].flatMap((a) => t().list(a).slice(0, 1)),
+      size: async () => t().size,
       one: async (index, key) => t().one(index, key),
       many: async (index, key) => [...t().many(index, key)],
       all: async () => t().all(),

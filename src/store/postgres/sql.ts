@@ -62,6 +62,8 @@ export const MIGRATIONS: (string | { reindex: CollectionName })[] = [
   // a call's trace (docs/observability.md), which a page of the journal may ask for
   `ALTER TABLE journal ADD COLUMN IF NOT EXISTS trace_id text;
    CREATE INDEX IF NOT EXISTS journal_trace ON journal (trace_id) WHERE trace_id IS NOT NULL`,
+  // a brand found by its registry id (the registry's requests), not by reading the account's brands
+  { reindex: 'brands' },
 ];
 
 /** Counts every list (of every collection and account) into list_counts, emptied first. */

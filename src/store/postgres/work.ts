@@ -230,6 +230,25 @@ export class PgWork extends UnitOfWork {
            WHERE i.collection = $1 AND i.index_name = $2 AND i.key = $3 ORDER BY i.sort`,
           [name, index, stored(key)],
         ),
+      head: (accountId, n) =>
+        this.select<R>(`SELECT row FROM ${t} WHERE account_id = $1 ORDER BY sort LIMIT $2`, [accountId, n]),
+      count: async (accountId) => {
+        await this.flush();
+        const counted = await this.db.query<{ n: string }>(
+          'SELECT n FROM list_counts WHERE collection = $1 AND account_id = $2',
+          [name, accountId],
+        );
+        return Number(counted.rows[0]?.n ?? 0);
+      },
+      firsts: () => this.select<R>(`SELECT DISTINCT ON (account_id) row FROM ${t} ORDER BY account_id, sort`, []),
+      size: async () => {
+        await this.flush();
+        const counted = await this.db.query<{ n: string }>(
+          'SELECT coalesce(sum(n), 0) AS n FROM list_counts WHERE collection = $1',
+          [name],
+        );
+        return Number(counted.rows[0]?.n ?? 0);
+      },
       all: () => this.select<R>(`SELECT row FROM ${t} ORDER BY sort`, []),
       page: (accountId, window) => this.page<R>(name, accountId, window),
       current: async (id) => (await this.select<R>(`SELECT row FROM ${t} WHERE id = $1 FOR UPDATE`, [id]))[0],
