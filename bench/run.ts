@@ -19,6 +19,7 @@ import { pairedRatios, type PairedRatio } from './paired.js';
 import { proxyFigures, proxyRows } from './proxy.js';
 import { smppBench, type SmppFigures } from './smpp.js';
 import { churnRows, sandboxChurn } from './sandboxes.js';
+import { growthFigures, growthRows } from './growth.js';
 import { containerFigures, containerTable } from './container.js';
 import {
   AUTH,
@@ -578,6 +579,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'trace') return void console.log(table(ratioRows(await traceFigures())));
   if (process.env.BENCH_ONLY === 'sandboxes') return void console.log(table(churnRows(await sandboxChurn())));
   if (process.env.BENCH_ONLY === 'listen') return void console.log(table(listenRows(await listenBench())));
+  if (process.env.BENCH_ONLY === 'growth') return void console.log(table(growthRows(await growthFigures())));
   console.log('ceiling');
   const ceilings: Figure[] = [];
   for (const mode of ['express', 'node:http']) {
@@ -628,6 +630,8 @@ async function main(): Promise<void> {
   const smpp = await smppBench();
   console.log('proxy');
   const proxied = await proxyFigures();
+  console.log('one sandbox beside many');
+  const growth = await growthFigures();
 
   const ratio = (f: Figure) => (f.rps / ceiling).toFixed(2);
   const createSmall = at(small.figures, 2).rps;
@@ -666,6 +670,7 @@ async function main(): Promise<void> {
     { name: 'advance completing one 20,000-number dip, file delivered', note: `${sim.bigDip.toFixed(0)} ms` },
     ...smppRows(smpp),
     ...proxyRows(proxied, ratio),
+    ...growthRows(growth),
   ];
   const cpu = os.cpus();
   const header =
