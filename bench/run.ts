@@ -20,6 +20,7 @@ import { proxyFigures, proxyRows } from './proxy.js';
 import { smppBench, type SmppFigures } from './smpp.js';
 import { churnRows, sandboxChurn } from './sandboxes.js';
 import { growthFigures, growthRows } from './growth.js';
+import { fairnessFigures, fairnessRows } from './fairness.js';
 import { containerFigures, containerTable } from './container.js';
 import {
   AUTH,
@@ -580,6 +581,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'sandboxes') return void console.log(table(churnRows(await sandboxChurn())));
   if (process.env.BENCH_ONLY === 'listen') return void console.log(table(listenRows(await listenBench())));
   if (process.env.BENCH_ONLY === 'growth') return void console.log(table(growthRows(await growthFigures())));
+  if (process.env.BENCH_ONLY === 'fairness') return void console.log(table(fairnessRows(await fairnessFigures())));
   console.log('ceiling');
   const ceilings: Figure[] = [];
   for (const mode of ['express', 'node:http']) {
@@ -632,6 +634,8 @@ async function main(): Promise<void> {
   const proxied = await proxyFigures();
   console.log('one sandbox beside many');
   const growth = await growthFigures();
+  console.log("a quiet sandbox beside a neighbour's flood");
+  const fairness = await fairnessFigures();
 
   const ratio = (f: Figure) => (f.rps / ceiling).toFixed(2);
   const createSmall = at(small.figures, 2).rps;
@@ -671,6 +675,7 @@ async function main(): Promise<void> {
     ...smppRows(smpp),
     ...proxyRows(proxied, ratio),
     ...growthRows(growth),
+    ...fairnessRows(fairness),
   ];
   const cpu = os.cpus();
   const header =

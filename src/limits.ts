@@ -78,6 +78,27 @@ export const LIMIT_FLAGS = [
     default: 15_000,
   },
   {
+    key: 'accountInFlight',
+    flag: '--account-in-flight <n>',
+    env: 'ACCOUNT_IN_FLIGHT',
+    help: "calls of one account in the works at once (more wait their account's turn)",
+    default: 8,
+  },
+  {
+    key: 'callsInFlight',
+    flag: '--calls-in-flight <n>',
+    env: 'CALLS_IN_FLIGHT',
+    help: 'calls of every account in the works at once (more wait, each account in turn)',
+    default: 32,
+  },
+  {
+    key: 'accountBacklog',
+    flag: '--account-backlog <n>',
+    env: 'ACCOUNT_BACKLOG',
+    help: 'calls of one account waiting for their turn (one more is answered 503 backlog_full at once)',
+    default: 1_000,
+  },
+  {
     key: 'storeConnectTimeoutMs',
     flag: '--store-connect-timeout <ms>',
     env: 'STORE_CONNECT_TIMEOUT',

@@ -22,6 +22,7 @@ export const errorTitles = {
   payload_too_large: 'Payload too large',
   not_implemented: 'Not implemented',
   storage_unavailable: 'Storage unavailable',
+  backlog_full: 'Backlog full',
   internal_error: 'Internal error',
 } as const satisfies Record<string, string>;
 

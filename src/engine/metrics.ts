@@ -19,8 +19,18 @@ export interface MetricSources {
   smppBinds(): number;
 }
 
+/** One account's calls as admission holds them (src/http/admission.ts). */
+export interface AccountQueue {
+  account: string;
+  waiting: number;
+  refused: number;
+  meanWaitMs: number;
+}
+
 export class Metrics {
   readonly registry = new Registry();
+  /** The accounts' queues, read when scraped: set by the app that admits the calls. */
+  queues: () => AccountQueue[] = () => [];
   private readonly calls: Counter<'api' | 'operation' | 'status'>;
   private readonly latency: Histogram<'api' | 'operation'>;
   private readonly attempts: Counter<'protocol' | 'kind' | 'outcome'>;
@@ -63,6 +73,29 @@ export class Metrics {
           if (value !== undefined) this.set(value);
         },
       });
+    const perAccount = (name: string, help: string, read: (q: AccountQueue) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['account'],
+        registers,
+        collect: () => {
+          const found = this.registry.getSingleMetric(name) as Gauge<'account'>;
+          found.reset();
+          for (const q of this.queues()) found.set({ account: q.account }, read(q));
+        },
+      });
+    perAccount('dipswitch_account_calls_waiting', "An account's calls waiting for their turn now.", (q) => q.waiting);
+    perAccount(
+      'dipswitch_account_calls_refused_total',
+      "An account's calls refused past its backlog (503 backlog_full), since the start.",
+      (q) => q.refused,
+    );
+    perAccount(
+      'dipswitch_account_wait_seconds_mean',
+      "The mean time an account's calls that waited for their turn waited.",
+      (q) => q.meanWaitMs / 1000,
+    );
     gauge('dipswitch_smpp_binds', 'SMPP binds open on this instance.', () => sources.smppBinds());
     gauge('dipswitch_journal_bytes', 'Bytes the request journal holds (bounded by --journal-bytes).', () =>
       sources.journalBytes(),

@@ -13,6 +13,8 @@ import { DomainError, invalidField } from '../domain/errors.js';
 import type { HandlerMap, SimHandlerMap } from '../handling/handler.js';
 import { controlPort } from '../handling/control_port.js';
 import type { Runtime } from '../runtime.js';
+import { wallClock } from '../deps.js';
+import { Admission, RETRY_AFTER_S } from './admission.js';
 import { answerStage, failStage, JsonRpcRefusal } from './answer.js';
 import { backend } from './backend.js';
 import { newCall, type Call } from './call.js';
@@ -125,11 +127,13 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
  * work, for the caller's account, committed before the answer goes.
  */
 async function pipeline(p: Pipeline, call: Call): Promise<void> {
+  let release: (() => void) | undefined;
   try {
     const route = routeStage(p, call);
     const meta = route.meta;
     if (meta.api === 'sim') call.authority = controlAuthority(p, call, meta);
     await authenticateStage(p, call, meta);
+    release = await admitted(p, call);
     let answer = await faultStage(p, call, meta);
     if (!answer) {
       authorizeStage(call, meta);
@@ -140,6 +144,19 @@ async function pipeline(p: Pipeline, call: Call): Promise<void> {
   } catch (err) {
     if (!call.answered)
       await failStage(p, call, err).catch((e) => p.runtime.logger.warn(`answering failed: ${String(e)}`));
+  } finally {
+    release?.();
+  }
+}
+
+/** Waits for the call's turn among its account's (none for a call of no account); a full backlog: 503, Retry-After. */
+async function admitted(p: Pipeline, call: Call): Promise<(() => void) | undefined> {
+  if (!call.principal) return undefined;
+  try {
+    return await p.admission.admit(call.principal.accountId);
+  } catch (e) {
+    call.reply.headers['retry-after'] = String(RETRY_AFTER_S);
+    throw e;
   }
 }
 
@@ -168,7 +185,16 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
     errorSchemaFor,
     violations: app.contractViolations,
     handle: (req) => handle(req),
+    admission: new Admission(
+      {
+        perAccount: runtime.limits.accountInFlight,
+        total: runtime.limits.callsInFlight,
+        backlog: runtime.limits.accountBacklog,
+      },
+      wallClock,
+    ),
   };
+  runtime.metrics.queues = () => p.admission.depths();
   app.disable('x-powered-by');
   // no ETag: hashing every answer's body cost more than any client saves on this API
   app.set('etag', false);

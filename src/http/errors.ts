@@ -21,6 +21,7 @@ const STATUS = {
   payload_too_large: 413,
   not_implemented: 501,
   storage_unavailable: 503,
+  backlog_full: 503,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, number | 'per-operation'>;
 

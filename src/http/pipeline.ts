@@ -8,6 +8,7 @@ import type { OpenAPIBackend } from 'openapi-backend';
 import type { Runtime } from '../runtime.js';
 import type { HandlerMap, SimHandlerMap } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
+import type { Admission } from './admission.js';
 import type { Handle } from './exchange.js';
 import type { Route } from './router.js';
 
@@ -27,6 +28,8 @@ export interface Pipeline {
   violations: string[];
   /** The core itself (src/http/app.ts): what a control call makes of this server in the process. */
   handle: Handle;
+  /** Fair admission of the calls of each account (src/http/admission.ts). */
+  admission: Admission;
 }
 
 /** What an app is made with, besides its runtime (createApp in src/http/app.ts). */

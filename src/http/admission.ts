@@ -1,0 +1,129 @@
+/**
+ * Fair admission of calls by account (docs/hosted.md, "A neighbour's flood"): once a call's account is known (its
+ * key, before any work), it runs at once while its account has fewer than `perAccount` calls in the works and the
+ * server fewer than `total`; else it waits in its account's queue, and each call that ends lets in the next of the
+ * accounts waiting, in turn. A quiet account's call goes ahead of a busy account's backlog. An account's queue holds
+ * at most `backlog` calls: one more is refused at once (AccountBacklogFull: 503 with Retry-After). Calls of no
+ * account (health, readiness, the dashboard's files, the control API's own authority) are never queued.
+ */
+import { DomainError } from '../domain/errors.js';
+
+export interface AdmissionLimits {
+  /** Calls of one account in the works at once. */
+  perAccount: number;
+  /** Calls of every account in the works at once. */
+  total: number;
+  /** Calls of one account waiting for their turn; one more is refused. */
+  backlog: number;
+}
+
+/** The seconds a refused call is told to wait (Retry-After). */
+export const RETRY_AFTER_S = 1;
+
+/** One account's calls: those in the works, and those waiting, oldest first. */
+interface Lane {
+  running: number;
+  waiting: (() => void)[];
+  /** Calls refused past the backlog, since the start. */
+  refused: number;
+  /** Milliseconds its admitted calls waited, in all, and how many waited. */
+  waitedMs: number;
+  waited: number;
+}
+
+export class Admission {
+  private readonly lanes = new Map<string, Lane>();
+  /** The accounts with calls waiting, in the order they are next let in. */
+  private readonly turn: string[] = [];
+  private running = 0;
+
+  constructor(
+    private readonly limits: AdmissionLimits,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Resolves with the call's release once the account's call may run (at once, or at its turn); throws
+   * DomainError `backlog_full` when the account's queue is full.
+   */
+  async admit(accountId: string): Promise<() => void> {
+    const lane = this.lane(accountId);
+    if (!lane.waiting.length && lane.running < this.limits.perAccount && this.running < this.limits.total)
+      return this.start(accountId, lane);
+    if (lane.waiting.length >= this.limits.backlog) {
+      lane.refused++;
+      throw new DomainError('backlog_full', [
+        {
+          detail: `This account has ${this.limits.backlog} calls waiting for their turn on this server; try again in ${RETRY_AFTER_S} s.`,
+        },
+      ]);
+    }
+    const since = this.now();
+    await new Promise<void>((resolve) => {
+      lane.waiting.push(resolve);
+      if (lane.waiting.length === 1) this.turn.push(accountId);
+    });
+    lane.waitedMs += this.now() - since;
+    lane.waited++;
+    return this.release(accountId, lane);
+  }
+
+  /** Each account's calls waiting now, in the works, refused since the start, and the mean wait of those let in. */
+  depths(): { account: string; waiting: number; running: number; refused: number; meanWaitMs: number }[] {
+    return [...this.lanes].map(([account, l]) => ({
+      account,
+      waiting: l.waiting.length,
+      running: l.running,
+      refused: l.refused,
+      meanWaitMs: l.waited ? l.waitedMs / l.waited : 0,
+    }));
+  }
+
+  private lane(accountId: string): Lane {
+    let lane = this.lanes.get(accountId);
+    if (!lane) this.lanes.set(accountId, (lane = { running: 0, waiting: [], refused: 0, waitedMs: 0, waited: 0 }));
+    return lane;
+  }
+
+  private start(accountId: string, lane: Lane): () => void {
+    lane.running++;
+    this.running++;
+    return this.release(accountId, lane);
+  }
+
+  /** The call's release (once): its slot freed, and the next accounts' calls let in, in turn. */
+  private release(accountId: string, lane: Lane): () => void {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      lane.running--;
+      this.running--;
+      this.letIn();
+      // an account with nothing running or waiting keeps its counts only while they say something
+      if (!lane.running && !lane.waiting.length && !lane.refused) this.lanes.delete(accountId);
+    };
+  }
+
+  /**
+   * Lets waiting calls in while there is room: each time the waiting account with the fewest calls in the works
+   * (the first in turn among equals), so a quiet account goes ahead of a busy one; none at its own bound.
+   */
+  private letIn(): void {
+    while (this.running < this.limits.total) {
+      let pick = -1;
+      let fewest = this.limits.perAccount;
+      this.turn.forEach((accountId, i) => {
+        const running = this.lanes.get(accountId)?.running ?? 0;
+        if (running < fewest) [pick, fewest] = [i, running];
+      });
+      if (pick < 0) return;
+      const [accountId = ''] = this.turn.splice(pick, 1);
+      const lane = this.lane(accountId);
+      lane.running++;
+      this.running++;
+      lane.waiting.shift()?.();
+      if (lane.waiting.length) this.turn.push(accountId);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Fair admission per account (src/http/admission.ts, docs/hosted.md): a quiet account's call goes ahead of a busy
+ * account's backlog, and a backlog past its bound is answered 503 backlog_full at once, with Retry-After, journaled.
+ * Held by order, never by time: a busy account's calls are held in the works by a delay fault of its own.
+ */
+import { describe, expect, it } from 'vitest';
+import { Admission } from '../../src/http/admission.js';
+import { DomainError } from '../../src/domain/errors.js';
+import { startTestServer } from '../support/helpers.js';
+import { eventually } from '../support/eventually.js';
+
+describe('admission, by account', () => {
+  it("lets a quiet account's call in ahead of a busy account's backlog, each account in turn", async () => {
+    const admission = new Admission({ perAccount: 2, total: 2, backlog: 3 }, () => 0);
+    const order: string[] = [];
+    const held: (() => void)[] = [];
+    const call = (account: string, n: number) =>
+      admission.admit(account).then((release) => {
+        order.push(`${account}${n}`);
+        held.push(release);
+      });
+    const busy = [1, 2, 3, 4, 5].map((n) => call('busy', n));
+    await Promise.all(busy.slice(0, 2));
+    // the server's two slots are the busy account's; three more of its calls wait, a sixth is refused
+    await expect(call('busy', 6)).rejects.toMatchObject({ code: 'backlog_full' } satisfies Partial<DomainError>);
+    const quiet = call('quiet', 1);
+    held.shift()?.();
+    await quiet;
+    // the first slot freed went to the quiet account, not to the busy account's next
+    expect(order).toEqual(['busy1', 'busy2', 'quiet1']);
+    // the rest, in the busy account's order, as calls end
+    while (order.length < 6) {
+      held.shift()?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(busy.slice(2));
+    while (held.length) held.shift()?.();
+    expect(order).toEqual(['busy1', 'busy2', 'quiet1', 'busy3', 'busy4', 'busy5']);
+    expect(admission.depths().find((d) => d.account === 'busy')).toMatchObject({ waiting: 0, running: 0, refused: 1 });
+  });
+});
+
+describe('a busy account on a server', () => {
+  it("past its backlog: 503 backlog_full at once with Retry-After, journaled; another account's calls go on", async () => {
+    const server = await startTestServer({ limits: { accountInFlight: 1, callsInFlight: 2, accountBacklog: 2 } });
+    try {
+      const made = await server.call('POST', '/__sim/accounts', { key: null, body: { name: 'busy' } });
+      const busy = made.body.keys.admin as string;
+      // each of the busy account's calls is held in the works 300 ms by a fault of its own
+      await server.call('POST', '/__sim/faults', {
+        key: busy,
+        body: { match: { operation_id: 'listCarts' }, effect: { delay_ms: 300 } },
+      });
+      const calls = [1, 2, 3].map(() => server.call('GET', '/api/v1/carts', { key: busy }));
+      // one in the works, two waiting: the fourth is refused at once, whatever the others are doing
+      await eventually(async () => {
+        const refused = await server.call('GET', '/api/v1/carts', { key: busy });
+        if (refused.status !== 503) return false;
+        expect(refused.headers.get('retry-after')).toBe('1');
+        expect(refused.body.errors[0]).toMatchObject({ code: 'backlog_full', title: 'Backlog full' });
+        return true;
+      }, 'the backlog to fill');
+      // the demo account's call is not held behind them
+      expect((await server.call('GET', '/api/v1/carts')).status).toBe(200);
+      expect((await Promise.all(calls)).map((r) => r.status)).toEqual([200, 200, 200]);
+      const journal = await server.call('GET', `/__sim/requests?operation_id=listCarts&status=503`, { key: busy });
+      expect(journal.body.count).toBeGreaterThanOrEqual(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
