@@ -133,6 +133,16 @@ def test_a_delivery_verify_says_why_nothing_was_sent(dipswitch_sandbox):
     assert failed.value.notes and "no delivery came near it" not in said
 
 
+def test_a_sandbox_in_a_with_block_is_removed_at_its_end(dipswitch_sandbox):
+    with dipswitch_sandbox.sandbox("for a block") as box:
+        assert len(box.numbers) == 10
+        made = box.id
+    with pytest.raises(ControlError) as gone:
+        box.clock.get()
+    assert gone.value.status == 403
+    assert made
+
+
 def test_a_signed_sms_at_the_clients_receiver(dipswitch_sandbox):
     import urllib.request
 

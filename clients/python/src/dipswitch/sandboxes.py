@@ -6,7 +6,8 @@ made as a client of its own.
 from __future__ import annotations
 
 import os
-from typing import List, Optional
+from types import TracebackType
+from typing import List, Optional, Type
 
 from ._generated import SandboxMade, SandboxMadeKeys
 from .api.client import ControlApi
@@ -38,7 +39,10 @@ class Client(ControlApi):
 
 
 class Sandbox(Client, SandboxApi):
-    """A sandbox: its id, name, run, keys and numbers, and a client that acts on it alone (its admin key)."""
+    """A sandbox: its id, name, run, keys and numbers, and a client that acts on it alone (its admin key).
+
+    ``with sim.sandbox("name") as box:`` removes it however the block ends.
+    """
 
     def __init__(self, parent: Client, made: SandboxMade):
         super().__init__(parent.url, made["keys"]["admin"], parent.admin_token, made.get("run"), parent.receiver_host)
@@ -47,6 +51,12 @@ class Sandbox(Client, SandboxApi):
         self.name: str = made["name"]
         self.keys: SandboxMadeKeys = made["keys"]
         self.numbers: List[str] = made["numbers"]
+
+    def __enter__(self) -> "Sandbox":
+        return self
+
+    def __exit__(self, kind: Optional[Type[BaseException]], value: Optional[BaseException], tb: Optional[TracebackType]) -> None:
+        self.remove()
 
 
 class Server(Client, ServerApi):
