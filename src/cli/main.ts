@@ -63,6 +63,13 @@ function serveCommand(root: Command): void {
     .addOption(opt('--open-sandboxes', 'with --admin-token, anyone may still make a sandbox', 'OPEN_SANDBOXES'))
     .addOption(
       opt(
+        '--account-rate <n>',
+        "calls a second of one account; past it 429 rate_limited (dipswitch's own: none by default)",
+        'ACCOUNT_RATE',
+      ).argParser(wholeNumber(1)),
+    )
+    .addOption(
+      opt(
         '--trace-viewer <url>',
         "a trace viewer's page of one trace, {trace_id} in it: the dashboard links each call's trace there",
         'TRACE_VIEWER',

@@ -34,6 +34,7 @@ export interface ServeFlags extends Record<string, unknown> {
   seed?: number;
   adminToken?: string;
   openSandboxes?: boolean;
+  accountRate?: number;
   traceViewer?: string;
   unsafeOpenControl?: boolean;
   outboundAllow: string[];
@@ -154,6 +155,7 @@ export async function serve(f: ServeFlags): Promise<void> {
     logger,
     simAdminToken: f.adminToken,
     openSandboxes: f.openSandboxes,
+    accountRate: f.accountRate,
     traceViewer: f.traceViewer,
     smppMessageIds: f.smppMessageIds,
     outboundAllow: f.outboundAllow,

@@ -23,6 +23,7 @@ export const errorTitles = {
   not_implemented: 'Not implemented',
   storage_unavailable: 'Storage unavailable',
   backlog_full: 'Backlog full',
+  rate_limited: 'Rate limited',
   internal_error: 'Internal error',
 } as const satisfies Record<string, string>;
 

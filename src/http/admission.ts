@@ -5,6 +5,8 @@
  * accounts waiting, in turn. A quiet account's call goes ahead of a busy account's backlog. An account's queue holds
  * at most `backlog` calls: one more is refused at once (AccountBacklogFull: 503 with Retry-After). Calls of no
  * account (health, readiness, the dashboard's files, the control API's own authority) are never queued.
+ * An operator may also set a rate (`rate`, off by default: the real service's limits are not shown): calls a second
+ * of one account, a token bucket of that size refilled as time goes, past it 429 `rate_limited` with Retry-After.
  */
 import { DomainError } from '../domain/errors.js';
 
@@ -15,6 +17,8 @@ export interface AdmissionLimits {
   total: number;
   /** Calls of one account waiting for their turn; one more is refused. */
   backlog: number;
+  /** Calls a second of one account (undefined: no rate). */
+  rate?: number;
 }
 
 /** The seconds a refused call is told to wait (Retry-After). */
@@ -29,6 +33,9 @@ interface Lane {
   /** Milliseconds its admitted calls waited, in all, and how many waited. */
   waitedMs: number;
   waited: number;
+  /** With a rate: the calls it may still make now, and when that was counted (ms). */
+  tokens: number;
+  countedAt: number;
 }
 
 export class Admission {
@@ -48,6 +55,7 @@ export class Admission {
    */
   async admit(accountId: string): Promise<() => void> {
     const lane = this.lane(accountId);
+    this.spend(lane);
     if (!lane.waiting.length && lane.running < this.limits.perAccount && this.running < this.limits.total)
       return this.start(accountId, lane);
     if (lane.waiting.length >= this.limits.backlog) {
@@ -81,8 +89,31 @@ export class Admission {
 
   private lane(accountId: string): Lane {
     let lane = this.lanes.get(accountId);
-    if (!lane) this.lanes.set(accountId, (lane = { running: 0, waiting: [], refused: 0, waitedMs: 0, waited: 0 }));
+    if (!lane) {
+      const tokens = this.limits.rate ?? 0;
+      lane = { running: 0, waiting: [], refused: 0, waitedMs: 0, waited: 0, tokens, countedAt: this.now() };
+      this.lanes.set(accountId, lane);
+    }
     return lane;
+  }
+
+  /** With a rate, one of the account's calls a second: refused (429 rate_limited) when none is left. */
+  private spend(lane: Lane): void {
+    const rate = this.limits.rate;
+    if (rate === undefined) return;
+    const now = this.now();
+    lane.tokens = Math.min(rate, lane.tokens + ((now - lane.countedAt) / 1000) * rate);
+    lane.countedAt = now;
+    if (lane.tokens >= 1) {
+      lane.tokens -= 1;
+      return;
+    }
+    lane.refused++;
+    throw new DomainError('rate_limited', [
+      {
+        detail: `This account may make ${rate} calls a second on this server (its operator's --account-rate); try again in ${RETRY_AFTER_S} s.`,
+      },
+    ]);
   }
 
   private start(accountId: string, lane: Lane): () => void {
@@ -100,8 +131,9 @@ export class Admission {
       lane.running--;
       this.running--;
       this.letIn();
-      // an account with nothing running or waiting keeps its counts only while they say something
-      if (!lane.running && !lane.waiting.length && !lane.refused) this.lanes.delete(accountId);
+      // an account with nothing running or waiting keeps its counts only while they say something (a rate's bucket does)
+      if (!lane.running && !lane.waiting.length && !lane.refused && this.limits.rate === undefined)
+        this.lanes.delete(accountId);
     };
   }
 

@@ -190,6 +190,7 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
         perAccount: runtime.limits.accountInFlight,
         total: runtime.limits.callsInFlight,
         backlog: runtime.limits.accountBacklog,
+        rate: opts.accountRate,
       },
       wallClock,
     ),

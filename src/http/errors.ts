@@ -22,6 +22,7 @@ const STATUS = {
   not_implemented: 501,
   storage_unavailable: 503,
   backlog_full: 503,
+  rate_limited: 429,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, number | 'per-operation'>;
 

@@ -43,6 +43,8 @@ export interface AppOptions {
   simAdminToken?: string;
   /** With an admin token set, sandboxes may still be made without it (`--open-sandboxes`). */
   openSandboxes?: boolean;
+  /** Calls a second of one account, past which 429 `rate_limited` (`--account-rate`; none by default). */
+  accountRate?: number;
   /** A trace viewer's page of one trace, `{trace_id}` in it (`--trace-viewer`): the dashboard links each trace there. */
   traceViewer?: string;
   /** Replaces the handler map (tests of the pipeline itself). */

@@ -40,6 +40,41 @@ describe('admission, by account', () => {
   });
 });
 
+describe("a rate per account (an operator's, off by default)", () => {
+  it('lets an account make its rate of calls a second, refuses the next with rate_limited, and refills as time goes', async () => {
+    let now = 0;
+    const admission = new Admission({ perAccount: 8, total: 32, backlog: 10, rate: 3 }, () => now);
+    for (let i = 0; i < 3; i++) (await admission.admit('a'))();
+    await expect(admission.admit('a')).rejects.toMatchObject({ code: 'rate_limited' } satisfies Partial<DomainError>);
+    // another account's calls are its own
+    (await admission.admit('b'))();
+    now += 400;
+    (await admission.admit('a'))();
+    await expect(admission.admit('a')).rejects.toMatchObject({ code: 'rate_limited' } satisfies Partial<DomainError>);
+    now += 1000;
+    for (let i = 0; i < 3; i++) (await admission.admit('a'))();
+  });
+
+  it('answers 429 with Retry-After on a server with --account-rate', async () => {
+    const server = await startTestServer({ accountRate: 2 });
+    try {
+      const statuses: number[] = [];
+      let retry: string | null = null;
+      for (let i = 0; i < 4; i++) {
+        const res = await server.call('GET', '/api/v1/carts');
+        statuses.push(res.status);
+        if (res.status === 429) retry = res.headers.get('retry-after');
+      }
+      // the bucket holds two; four calls in well under a second leave at least one refused
+      expect(statuses.slice(0, 2)).toEqual([200, 200]);
+      expect(statuses).toContain(429);
+      expect(retry).toBe('1');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('a busy account on a server', () => {
   it("past its backlog: 503 backlog_full at once with Retry-After, journaled; another account's calls go on", async () => {
     const server = await startTestServer({ limits: { accountInFlight: 1, callsInFlight: 2, accountBacklog: 2 } });
