@@ -3,7 +3,7 @@
  * `secret` and `smpp_secert` are shown once, in the create response, and kept only as hashes.
  */
 import { hashSecret, token } from '../domain/secrets.js';
-import { assertFound, inUse } from '../domain/errors.js';
+import { inUse } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { ApiKeyRow } from '../domain/rows.js';
@@ -43,11 +43,11 @@ export const apiKeyHandlers = {
 
   getApiKey: async ({ store, params }) => ({
     status: 200,
-    body: present(assertFound(await store.apiKeys.get(params.id), 'api_key', params.id)),
+    body: present(await store.apiKeys.found(params.id, 'api_key')),
   }),
 
   updateApiKey: async ({ store, clock, params, body }) => {
-    const row = assertFound(await store.apiKeys.get(params.id), 'api_key', params.id);
+    const row = await store.apiKeys.found(params.id, 'api_key');
     const updated = await store.apiKeys.update(row, (d) =>
       Object.assign(d.data, body.data, { updated_at: clock.iso() }),
     );
@@ -55,7 +55,7 @@ export const apiKeyHandlers = {
   },
 
   deleteApiKey: async ({ store, params }) => {
-    const row = assertFound(await store.apiKeys.get(params.id), 'api_key', params.id);
+    const row = await store.apiKeys.found(params.id, 'api_key');
     const switches = (await store.switches.usingApiKey(row.data.id)).length;
     const numbers = (await store.numbers.usingApiKey(row.data.id)).length;
     if (switches + numbers > 0) {

@@ -1,6 +1,6 @@
 /** Messaging auto responses (spec: Resources > Messaging auto response; Endpoints). */
 import { normalizeKeywords } from '../domain/keywords.js';
-import { assertFound, assertNoViolations, inUse } from '../domain/errors.js';
+import { assertNoViolations, inUse } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { AutoResponseRow } from '../domain/rows.js';
@@ -29,11 +29,11 @@ export const autoResponseHandlers = {
 
   getAutoResponse: async ({ store, params }) => ({
     status: 200,
-    body: present(assertFound(await store.autoResponses.get(params.id), 'messaging_auto_response', params.id)),
+    body: present(await store.autoResponses.found(params.id, 'messaging_auto_response')),
   }),
 
   updateAutoResponse: async ({ store, clock, params, body }) => {
-    const row = assertFound(await store.autoResponses.get(params.id), 'messaging_auto_response', params.id);
+    const row = await store.autoResponses.found(params.id, 'messaging_auto_response');
     const { keywords: input, ...fields } = body.data;
     const normalized =
       input === undefined
@@ -51,7 +51,7 @@ export const autoResponseHandlers = {
   },
 
   deleteAutoResponse: async ({ store, params }) => {
-    const row = assertFound(await store.autoResponses.get(params.id), 'messaging_auto_response', params.id);
+    const row = await store.autoResponses.found(params.id, 'messaging_auto_response');
     const numbers = (await store.numbers.usingAutoResponse(row.data.id)).length;
     if (numbers) throw inUse(`The auto response is bound to ${numbers} number(s); unbind it first.`);
     await store.autoResponses.remove(row);

@@ -5,7 +5,7 @@
 import { toE164 } from '../domain/addresses.js';
 import { targetViolations } from '../domain/deliveries.js';
 import type { Violation } from '../domain/switches.js';
-import { assertFound, assertNoViolations } from '../domain/errors.js';
+import { assertNoViolations } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import { startBulkDip } from '../simulation/bulk_dips.js';
@@ -65,6 +65,6 @@ export const bulkDipTaskHandlers = {
 
   getBulkDipTask: async ({ store, params }) => ({
     status: 200,
-    body: present(assertFound(await store.bulkDipTasks.get(params.id), 'bulk_dip_task', params.id)),
+    body: present(await store.bulkDipTasks.found(params.id, 'bulk_dip_task')),
   }),
 } satisfies HandlerMap;

@@ -3,7 +3,7 @@
  * are delivered. `auth_secret` is shown in the create answer only.
  */
 import { targetViolations } from '../domain/deliveries.js';
-import { DomainError, assertFound, assertNoViolations } from '../domain/errors.js';
+import { DomainError, assertNoViolations } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { CallDataWebhookRow, Draft } from '../domain/rows.js';
@@ -46,11 +46,11 @@ export const callDataWebhookHandlers = {
 
   getCallDataWebhook: async ({ store, params }) => ({
     status: 200,
-    body: present(assertFound(await store.callDataWebhooks.get(params.id), 'call_data_webhook', params.id)),
+    body: present(await store.callDataWebhooks.found(params.id, 'call_data_webhook')),
   }),
 
   updateCallDataWebhook: async ({ store, clock, params, body }) => {
-    const row = assertFound(await store.callDataWebhooks.get(params.id), 'call_data_webhook', params.id);
+    const row = await store.callDataWebhooks.found(params.id, 'call_data_webhook');
     const { auth_secret, ...fields } = body.data;
     const updated = await store.callDataWebhooks.update(row, (d) => {
       Object.assign(d.data, structuredClone(fields), { updated_at: clock.iso() });
@@ -61,7 +61,7 @@ export const callDataWebhookHandlers = {
   },
 
   deleteCallDataWebhook: async ({ store, params }) => {
-    const row = assertFound(await store.callDataWebhooks.get(params.id), 'call_data_webhook', params.id);
+    const row = await store.callDataWebhooks.found(params.id, 'call_data_webhook');
     await store.callDataWebhooks.remove(row);
     return { status: 200, body: present(row) };
   },

@@ -27,7 +27,7 @@ async function visibleCampaign(store: AccountView, id: string): Promise<Campaign
 
 /** Only the owner shares or unshares a campaign. */
 const ownCampaign = async (store: AccountView, id: string): Promise<CampaignRow> =>
-  assertFound(await store.campaigns.get(id), 'csp_campaign', id);
+  await store.campaigns.found(id, 'csp_campaign');
 
 export const campaignHandlers = {
   listCampaigns: async (ctx) =>

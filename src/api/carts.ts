@@ -3,7 +3,7 @@
  * and transitions). A checked-out cart is an order with the same id: it is no longer a cart, and
  * writes to it answer 422 `cart_checked_out`.
  */
-import { DomainError, assertFound, inUse, invalidField, notFound } from '../domain/errors.js';
+import { DomainError, inUse, invalidField, notFound } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import { startOrder } from '../simulation/orders.js';
@@ -25,8 +25,7 @@ export async function writableCart(store: AccountView, id: string): Promise<Cart
   throw notFound('cart', id);
 }
 
-export const findCart = async (store: AccountView, id: string): Promise<CartRow> =>
-  assertFound(await store.carts.get(id), 'cart', id);
+export const findCart = async (store: AccountView, id: string): Promise<CartRow> => await store.carts.found(id, 'cart');
 
 /** A cart's name is unique in its account: the index refuses a taken one as the cart is written (`Taken`). */
 const nameFree = (name: string) => ({
@@ -119,11 +118,11 @@ export const cartHandlers = {
 
   getOrder: async ({ store, params }) => ({
     status: 200,
-    body: presentOrder(assertFound(await store.orders.get(params.id), 'order', params.id)),
+    body: presentOrder(await store.orders.found(params.id, 'order')),
   }),
 
   updateOrder: async ({ store, clock, outbox, params, body }) => {
-    const row = assertFound(await store.orders.get(params.id), 'order', params.id);
+    const row = await store.orders.found(params.id, 'order');
     const { name, notes } = body.data;
     const updated = await store.orders.update(row, (d) => {
       if (name !== undefined) d.data.name = name;

@@ -4,7 +4,7 @@
  */
 import { targetViolations } from '../domain/deliveries.js';
 import type { Violation } from '../domain/switches.js';
-import { assertFound, assertNoViolations } from '../domain/errors.js';
+import { assertNoViolations } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { Draft, EventSubscriptionRow } from '../domain/rows.js';
@@ -62,11 +62,11 @@ export const eventSubscriptionHandlers = {
 
   getEventSubscription: async ({ store, params }) => ({
     status: 200,
-    body: present(assertFound(await store.eventSubscriptions.get(params.id), 'event_subscription', params.id)),
+    body: present(await store.eventSubscriptions.found(params.id, 'event_subscription')),
   }),
 
   updateEventSubscription: async ({ store, clock, params, body }) => {
-    const row = assertFound(await store.eventSubscriptions.get(params.id), 'event_subscription', params.id);
+    const row = await store.eventSubscriptions.found(params.id, 'event_subscription');
     const { auth_secret, ...fields } = body.data;
     const updated = await store.eventSubscriptions.update(row, (d) => {
       Object.assign(d.data, structuredClone(fields), { updated_at: clock.iso() });
@@ -77,7 +77,7 @@ export const eventSubscriptionHandlers = {
   },
 
   deleteEventSubscription: async ({ store, params }) => {
-    const row = assertFound(await store.eventSubscriptions.get(params.id), 'event_subscription', params.id);
+    const row = await store.eventSubscriptions.found(params.id, 'event_subscription');
     await store.eventSubscriptions.remove(row);
     return { status: 200, body: present(row) };
   },

@@ -3,7 +3,7 @@
  * one of the account's numbers. Items made here are manual: no `keyword`, `associations.sms` null.
  */
 import { toE164 } from '../domain/addresses.js';
-import { assertFound, invalidField } from '../domain/errors.js';
+import { invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { pageOf, storePageOf } from '../handling/pagination.js';
 import type { OptoutItemRow } from '../domain/rows.js';
@@ -68,14 +68,11 @@ export const optoutItemHandlers = {
 
   getOptoutItem: async ({ store, params }) => ({
     status: 200,
-    body: await presentOptout(
-      store,
-      assertFound(await store.optoutItems.get(params.id), 'number_optout_item', params.id),
-    ),
+    body: await presentOptout(store, await store.optoutItems.found(params.id, 'number_optout_item')),
   }),
 
   deleteOptoutItem: async ({ store, params }) => {
-    const row = assertFound(await store.optoutItems.get(params.id), 'number_optout_item', params.id);
+    const row = await store.optoutItems.found(params.id, 'number_optout_item');
     await store.optoutItems.remove(row);
     return { status: 200, body: await presentOptout(store, row) };
   },

@@ -44,10 +44,7 @@ export const overwriteRequestHandlers = {
 
   getOverwriteRequest: async ({ store, params }) => ({
     status: 200,
-    body: await presentOverwrite(
-      store,
-      assertFound(await store.overwriteRequests.get(params.id), 'osr_overwrite_request', params.id),
-    ),
+    body: await presentOverwrite(store, await store.overwriteRequests.found(params.id, 'osr_overwrite_request')),
   }),
 
   reviewOverwriteRequest: async ({ store, clock, outbox, principal, params, body }) => {

@@ -3,7 +3,7 @@
  * in the create response as base64 and kept only as a hash.
  */
 import { hashSecret } from '../domain/secrets.js';
-import { assertFound, inUse, invalidField } from '../domain/errors.js';
+import { inUse, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { SecretKeyRow } from '../domain/rows.js';
@@ -29,11 +29,11 @@ export const secretKeyHandlers = {
 
   getSecretKey: async ({ store, params }) => ({
     status: 200,
-    body: present(assertFound(await store.secretKeys.get(params.id), 'secret_key', params.id)),
+    body: present(await store.secretKeys.found(params.id, 'secret_key')),
   }),
 
   updateSecretKey: async ({ store, clock, params, body }) => {
-    const row = assertFound(await store.secretKeys.get(params.id), 'secret_key', params.id);
+    const row = await store.secretKeys.found(params.id, 'secret_key');
     const { active, ...fields } = body.data;
     const updated = await store.secretKeys.update(row, (d) => {
       if (active !== undefined) d.active = active;
@@ -43,7 +43,7 @@ export const secretKeyHandlers = {
   },
 
   deleteSecretKey: async ({ store, params }) => {
-    const row = assertFound(await store.secretKeys.get(params.id), 'secret_key', params.id);
+    const row = await store.secretKeys.found(params.id, 'secret_key');
     const users = (await store.switches.usingSecretKey(row.data.id)).length;
     if (users > 0) throw inUse(`The secret key is used by ${users} switch(es); detach it first.`);
     await store.secretKeys.remove(row);

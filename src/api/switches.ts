@@ -3,7 +3,7 @@
  * delete and the `api_key_id` binding), and the MMS encryption key attached to one.
  */
 import { applySwitchFields, switchDefaults, switchViolations, type Switch } from '../domain/switches.js';
-import { assertFound, assertNoViolations, inUse, invalidField, invalidParameter, notFound } from '../domain/errors.js';
+import { assertNoViolations, inUse, invalidField, invalidParameter, notFound } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { Draft, SwitchRow, SwitchSecrets } from '../domain/rows.js';
@@ -36,7 +36,7 @@ async function boundApiKey(
 }
 
 async function findSwitch(store: AccountView, id: string): Promise<SwitchRow> {
-  return assertFound(await store.switches.get(id), 'switch', id);
+  return await store.switches.found(id, 'switch');
 }
 
 export const switchHandlers = {
@@ -98,7 +98,7 @@ export const switchHandlers = {
 
   attachMmsEncryptionKey: async ({ store, clock, params, body }) => {
     const row = await findSwitch(store, params.switch_id);
-    const key = assertFound(await store.secretKeys.get(params.id), 'secret_key', params.id);
+    const key = await store.secretKeys.found(params.id, 'secret_key');
     if (key.data.usage !== 'ENCRYPTION')
       throw invalidParameter(
         'id',

@@ -3,7 +3,7 @@
  * is kept only as a scrypt hash and never returned.
  */
 import { hashPassword } from '../domain/secrets.js';
-import { DomainError, assertFound, invalidField } from '../domain/errors.js';
+import { DomainError, invalidField } from '../domain/errors.js';
 import type { HandlerMap } from '../handling/handler.js';
 import { storePageOf } from '../handling/pagination.js';
 import type { UserRow } from '../domain/rows.js';
@@ -58,18 +58,18 @@ export const userHandlers = {
 
   getUser: async ({ store, params }) => ({
     status: 200,
-    body: present(assertFound(await store.users.get(params.id), 'user', params.id)),
+    body: present(await store.users.found(params.id, 'user')),
   }),
 
   updateUser: async ({ store, clock, params, body }) => {
-    const row = assertFound(await store.users.get(params.id), 'user', params.id);
+    const row = await store.users.found(params.id, 'user');
     if (body.data.email !== undefined) await assertEmailFree(store, body.data.email, row.data.id);
     const updated = await store.users.update(row, (d) => Object.assign(d.data, body.data, { updated_at: clock.iso() }));
     return { status: 200, body: present(updated) };
   },
 
   deleteUser: async ({ store, principal, params }) => {
-    const row = assertFound(await store.users.get(params.id), 'user', params.id);
+    const row = await store.users.found(params.id, 'user');
     if (principal.user?.data.id === row.data.id) throw invalidField('/', 'A user cannot delete itself.');
     const keys = await store.apiKeys.ofUser(row.data.id);
     for (const k of keys) {

@@ -7,6 +7,7 @@
  * What every backend's table does with a row is here too: freeze it, list its index keys, make its
  * next version, refuse a taken unique key.
  */
+import { assertFound } from '../domain/errors.js';
 import type { Draft } from '../domain/rows.js';
 import { cutPage, type PageRows, type PageWindow } from './page.js';
 import {
@@ -198,6 +199,11 @@ export class Collection<R extends AnyRow, New = R> {
   /** The binding's row with this id. */
   get(id: string): Promise<R | undefined> {
     return this.r.get(id);
+  }
+
+  /** The binding's row with this id, or not_found naming it as `type` (a plain resource's GET, PATCH or DELETE). */
+  async found(id: string, type: string): Promise<R> {
+    return assertFound(await this.r.get(id), type, id);
   }
 
   /** The binding's rows in list order (do not hold on to the array across writes). */
