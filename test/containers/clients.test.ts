@@ -105,7 +105,7 @@ describe.skipIf(!!skipped())('the Python, Go and Java clients with the image', {
       env,
     });
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
-    expect(run.stdout).toMatch(/anInboundSmsReachesOurWebhook\(Sandbox\) ✔/);
+    expect(run.stdout).toMatch(/anInboundSmsReachesOurWebhookSigned\(Sandbox\)( \d+ ms)? ✔/);
     expect(run.stdout).toMatch(/passes the gate of 10%/);
     expect(podmanOk(['ps', '-a', '-q', '--filter', 'label=dipswitch.owner'])).toBe('');
   });
