@@ -154,7 +154,7 @@ function wireSmpp(parts: {
 }
 
 /** The listeners (`dipswitch listen`); an attempt another instance hands over is made by this one's worker. */
-function listenersOf(instance: string, store: Store, deliveries: () => DeliveryWorker): Listeners {
+function listenersOf(instance: string, store: Store, deliveries: () => DeliveryWorker, logger: Logger): Listeners {
   // ids of their own, from the system's randomness: a seeded server's records get the same ids with listeners or without
   const ids = makeIds(systemRandom(), wallClock);
   return new Listeners({
@@ -162,6 +162,7 @@ function listenersOf(instance: string, store: Store, deliveries: () => DeliveryW
     peers: store.peers,
     id: () => ids.ulid(),
     wall: wallClock,
+    warn: (what) => logger.warn(what),
     admits: (authorization) => admits((key) => store.caller(key), authorization),
     request: (accountId, deliveryId) => deliveries().listened(accountId, deliveryId),
   });
@@ -206,7 +207,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
   // the binds journal their deliver_sm through the hooks, made below (they wake the worker)
   const binds = new SmppBinds((exchange) => hooks.journal(exchange), stalledBind(logger));
   const metrics = serverMetrics({ store, units: runner, journal, binds, due: () => scheduler.dueNow() });
-  const listeners: Listeners = listenersOf(instance, store, () => deliveries);
+  const listeners: Listeners = listenersOf(instance, store, () => deliveries, logger);
   const deliveries = new DeliveryWorker({
     ...{ metrics, tracing },
     smpp: binds,

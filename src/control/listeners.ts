@@ -5,9 +5,9 @@
 import type { SimHandlerMap } from '../handling/handler.js';
 
 export const listenerHandlers = {
-  simListen: ({ port, query, accountId, authorization }) => {
+  simListen: async ({ port, query, accountId, authorization }) => {
     const seen = { name: query.name ?? 'default', all: query.all ?? false };
-    const attach = port.listeners.open(accountId, seen, authorization);
+    const attach = await port.listeners.open(accountId, seen, authorization);
     return { status: 200, body: '', contentType: 'text/event-stream', stream: attach };
   },
 

@@ -10,6 +10,7 @@ import { DomainError } from '../domain/errors.js';
 import type { components } from '../generated/sim.js';
 import type { Peers } from '../store/store.js';
 import { parseJson } from '../domain/json.js';
+import { lostWith, type Warn } from '../domain/side_paths.js';
 
 /** Listeners one account may have connected, over every instance. */
 export const LISTENERS_PER_ACCOUNT = 5;
@@ -115,6 +116,8 @@ export interface ListenersOptions {
   id(): string;
   /** The wall clock in ms (when another instance was last heard of). */
   wall(): number;
+  /** Where a failure nothing waits for is said. */
+  warn: Warn;
   /** Whether a listener's Authorization still names an active key of an account. */
   admits(authorization: string): Promise<boolean>;
   /** The request of a stored delivery, made again here for an attempt another instance hands over. */
@@ -173,16 +176,26 @@ export class Listeners {
 
   /**
    * A listener of the account, once its stream is open (the function answered, given the stream's
-   * writer); refused when the account has LISTENERS_PER_ACCOUNT.
+   * writer); refused when the account has LISTENERS_PER_ACCOUNT, over every instance: over a shared store
+   * the listener takes one of the account's slots under its lock (Peers.slots), so two instances opening
+   * the last one at once cannot both have it.
    */
-  open(accountId: string, seen: Omit<Seen, 'id'>, authorization: string | undefined): (out: StreamWriter) => void {
+  async open(
+    accountId: string,
+    seen: Omit<Seen, 'id'>,
+    authorization: string | undefined,
+  ): Promise<(out: StreamWriter) => void> {
     const { here, there } = this.of(accountId);
-    if (here.length + there.reduce((n, [, ls]) => n + ls.length, 0) >= LISTENERS_PER_ACCOUNT)
-      throw new DomainError('limit_reached', [
+    const full = () =>
+      new DomainError('limit_reached', [
         { detail: `The account has ${LISTENERS_PER_ACCOUNT} listeners connected; stop one before starting another.` },
       ]);
+    if (here.length + there.reduce((n, [, ls]) => n + ls.length, 0) >= LISTENERS_PER_ACCOUNT) throw full();
+    const id = this.opts.id();
+    const slots = this.opts.peers?.slots;
+    if (slots && !(await slots.take('listener', accountId, id, LISTENERS_PER_ACCOUNT, PRESENCE_TTL_MS))) throw full();
     return (out) => {
-      const listener: Local = { ...seen, id: this.opts.id(), accountId, authorization, out, pending: new Map() };
+      const listener: Local = { ...seen, id, accountId, authorization, out, pending: new Map() };
       this.local.set(listener.id, listener);
       out.onClose(() => this.gone(listener));
       const shown = { id: listener.id, name: seen.name, all: seen.all, account_id: accountId };
@@ -194,6 +207,9 @@ export class Listeners {
 
   private gone(listener: Local): void {
     if (!this.local.delete(listener.id)) return;
+    this.opts.peers?.slots
+      .give(listener.id)
+      .catch(lostWith(this.opts.warn, `listener ${listener.id}'s slot (it lapses)`));
     for (const done of [...listener.pending.values()]) done(failed('the listener went away'));
     this.announce(listener.accountId);
   }
@@ -334,6 +350,9 @@ export class Listeners {
     this.sinceAnnounced += CHECK_MS;
     if (this.sinceAnnounced < PRESENCE_MS) return;
     this.sinceAnnounced = 0;
+    await this.opts.peers?.slots
+      .keep([...this.local.keys()])
+      .catch(lostWith(this.opts.warn, "keeping this instance's listener slots (they lapse unless kept)"));
     for (const account of new Set([...this.local.values()].map((l) => l.accountId))) this.announce(account);
   }
 

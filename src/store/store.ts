@@ -264,6 +264,18 @@ export interface Peers {
   tell(topic: PeerTopic, payload: string): void;
   /** Calls `fn` with each `payload` another instance tells on `topic`. */
   hear(topic: PeerTopic, fn: (payload: string) => void): void;
+  /** Slots held over every instance (a bound that must hold under a race: an account's listeners). */
+  readonly slots: Slots;
+}
+
+/** A bound held over every instance: slots of an account taken under its lock, lapsing unless kept. */
+export interface Slots {
+  /** Takes a slot of the account's `kind` while fewer than `limit` are held (those not kept within `ttlMs` lapse). */
+  take(kind: string, account: string, id: string, limit: number, ttlMs: number): Promise<boolean>;
+  /** Gives the slot back. */
+  give(id: string): Promise<void>;
+  /** Keeps this instance's slots from lapsing. */
+  keep(ids: readonly string[]): Promise<void>;
 }
 
 export interface Store {

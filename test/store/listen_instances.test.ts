@@ -200,6 +200,33 @@ describe('dipswitch listen against two instances over one PostgreSQL database', 
     }
   }, 60_000);
 
+  it('at most 5 listeners of an account over both instances, however many open at once on each', async () => {
+    const url = await pg().database();
+    const a = await instance(url, 9);
+    const b = await instance(url, 10);
+    const streams: AbortController[] = [];
+    /** Opens a listener's stream on `base`: its status (200: open, kept open until the test ends). */
+    const open = async (base: string, name: string) => {
+      const stop = new AbortController();
+      streams.push(stop);
+      const res = await fetch(`${base}/__sim/listen?name=${name}`, {
+        headers: { authorization: 'Bearer demo-admin-key' },
+        signal: stop.signal,
+      });
+      if (res.status !== 200) await res.text();
+      return res.status;
+    };
+    try {
+      for (let i = 0; i < 4; i++) expect(await open(a.base, `first${i}`)).toBe(200);
+      // the fifth and the sixth asked of both instances at once: one is open, the rest refused
+      const raced = await Promise.all([open(a.base, 'a1'), open(b.base, 'b1'), open(a.base, 'a2'), open(b.base, 'b2')]);
+      expect(raced.filter((s) => s === 200)).toHaveLength(1);
+      expect(raced.filter((s) => s === 422)).toHaveLength(3);
+    } finally {
+      for (const stop of streams) stop.abort();
+    }
+  }, 60_000);
+
   it('a key revoked on one instance closes its listener on the other, which exits 1', async () => {
     const url = await pg().database();
     const a = await instance(url, 7);

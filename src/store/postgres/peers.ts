@@ -4,6 +4,7 @@ import type { Logger as FullLogger } from '../../deps.js';
 import { type PeerTopic, type Peers } from '../store.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
 import { parseJson } from '../../domain/json.js';
+import { PgSlots } from './slots.js';
 
 /** The store only warns. */
 type Logger = Pick<FullLogger, 'warn'>;
@@ -71,6 +72,7 @@ class Echo {
  * again after it breaks). What is told is a hint to look again: nothing is lost with a missed one.
  */
 export class PgPeers implements Peers {
+  readonly slots: PgSlots;
   private readonly handlers = new Map<PeerTopic, ((payload: string) => void)[]>();
   private client: pg.Client | undefined;
   private closed = false;
@@ -98,7 +100,9 @@ export class PgPeers implements Peers {
     private readonly pool: pg.Pool,
     private readonly instance: string,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.slots = new PgSlots(pool);
+  }
 
   async listen(): Promise<void> {
     const client = new pg.Client(this.connection);

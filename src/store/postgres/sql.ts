@@ -64,6 +64,10 @@ export const MIGRATIONS: (string | { reindex: CollectionName })[] = [
    CREATE INDEX IF NOT EXISTS journal_trace ON journal (trace_id) WHERE trace_id IS NOT NULL`,
   // a brand found by its registry id (the registry's requests), not by reading the account's brands
   { reindex: 'brands' },
+  // slots held over every instance (slots.ts): an account's listeners
+  `CREATE TABLE IF NOT EXISTS slots (id text PRIMARY KEY, kind text NOT NULL, account_id text NOT NULL,
+     kept_at timestamptz NOT NULL);
+   CREATE INDEX IF NOT EXISTS slots_account ON slots (kind, account_id)`,
 ];
 
 /** Counts every list (of every collection and account) into list_counts, emptied first. */
