@@ -21,6 +21,7 @@
 import type { StepKind, StepRow } from '../domain/rows.js';
 import { StorageUnavailable, type UnitOfWork } from '../store/store.js';
 import { AccountQueues } from './account_queues.js';
+import type { Clock } from './clock.js';
 import { DueTimes } from './alarm.js';
 import type { Work } from './work.js';
 import { NextTooFar, stepSpan, type Fired, type SchedulerOptions } from './schedule.js';
@@ -103,7 +104,7 @@ export class Scheduler {
         // the deliveries go on in their lanes: the account's queue is free for its next work meanwhile
         const run = await this.runUntil(accountId, clock.ms(), false);
         for (const handed of run.handed) handed.catch((e) => this.failed(e));
-        await this.track(accountId);
+        await this.track(accountId, clock);
       })
       .catch((e) => this.failed(e));
   }
@@ -329,10 +330,14 @@ export class Scheduler {
     this.track(accountId).catch((e) => this.failed(e));
   }
 
-  /** Reads the account's earliest step and clock: the timer wakes for it when its clock is real. */
-  private async track(accountId: string): Promise<void> {
+  /**
+   * Reads the account's earliest step, and its clock unless the caller read it already (a clock's time is
+   * read live): the timer wakes for it when its clock is real.
+   */
+  private async track(accountId: string, known?: Clock): Promise<void> {
     const [next, clock] = await this.read(
-      async (w) => [await w.view(accountId).steps.earliest(), await this.opts.clocks.of(w, accountId)] as const,
+      async (w) =>
+        [await w.view(accountId).steps.earliest(), known ?? (await this.opts.clocks.of(w, accountId))] as const,
     );
     if (this.stopped) return;
     this.dueAt.set(accountId, next && clock.mode === 'real' ? Date.parse(next.data.at) - clock.ms() : undefined);
@@ -367,11 +372,12 @@ export class Scheduler {
       for (const accountId of this.dueAt.dueNow()) {
         await this.queues.run(accountId, async () => {
           const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
-          if (clock.mode !== 'real') return;
-          const run = await this.runUntil(accountId, clock.ms(), false);
-          for (const handed of run.handed) handed.catch((e: unknown) => this.failed(e));
+          if (clock.mode === 'real') {
+            const run = await this.runUntil(accountId, clock.ms(), false);
+            for (const handed of run.handed) handed.catch((e: unknown) => this.failed(e));
+          }
+          await this.track(accountId, clock);
         });
-        await this.track(accountId);
       }
       // a timer may ring a moment early, with no account due yet: it is set again for the soonest
       if (!this.stopped) this.dueAt.arm();
