@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
 import { eventually } from '../support/eventually.js';
+import { answers, MAIN, ownServer } from '../support/own_server.js';
 
 const php = spawnSync('phpunit', ['--version'], { encoding: 'utf8' }).status === 0;
 if (!php) {
@@ -20,8 +21,7 @@ if (!php) {
 }
 
 const client = join(projectRoot, 'clients', 'php');
-const main = join(projectRoot, 'dist', 'src', 'cli', 'main.js');
-const command = `${process.execPath} ${main} --memory --port 0 --clock frozen --no-smpp`;
+const command = `${process.execPath} ${MAIN} --memory --port 0 --clock frozen --no-smpp`;
 /** The environment a run begins with: no setting of dipswitch's from the machine's. */
 const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DIPSWITCH_')));
 const scratch = mkdtempSync(join(tmpdir(), 'dipswitch-php-'));
@@ -30,30 +30,6 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** phpunit in `cwd`, with `env` beside a clean environment. */
 const phpunit = (cwd: string, env: Record<string, string> = {}, args: string[] = []) =>
   spawnSync('phpunit', args, { cwd, encoding: 'utf8', timeout: 120_000, env: { ...clean, TMPDIR: scratch, ...env } });
-
-/** A dipswitch of the test's own until the file ends: its URL. */
-async function running(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [main, '--memory', '--port', '0', '--clock', 'frozen', '--no-smpp'], {
-    env: clean,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  let said = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      said += d;
-      const m = /serving (http:\/\/[^\s"/]+)\/api\/v1/.exec(said);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`dipswitch exited ${code}: ${said}`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
-
-const answers = async (url: string) =>
-  fetch(`${url}/__sim/health`).then(
-    () => true,
-    () => false,
-  );
 
 describe.skipIf(!php)('the PHP client', { timeout: 180_000 }, () => {
   it("its own suite: settings, the command's words, signatures, every operation a method or a reason", () => {
@@ -102,7 +78,7 @@ describe.skipIf(!php)('the PHP client', { timeout: 180_000 }, () => {
   });
 
   it('two PHPUnit processes side by side on one server: each its run and sandboxes, both green', async () => {
-    const server = await running();
+    const server = await ownServer(clean);
     try {
       const examples = join(projectRoot, 'examples', 'php');
       const both = await Promise.all(

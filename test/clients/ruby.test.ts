@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
 import { eventually } from '../support/eventually.js';
+import { answers, MAIN, ownServer } from '../support/own_server.js';
 
 const ruby = spawnSync('rspec', ['--version'], { encoding: 'utf8' }).status === 0;
 if (!ruby) {
@@ -22,8 +23,7 @@ if (!ruby) {
 
 const client = join(projectRoot, 'clients', 'ruby');
 const lib = join(client, 'lib');
-const main = join(projectRoot, 'dist', 'src', 'cli', 'main.js');
-const command = `${process.execPath} ${main} --memory --port 0 --clock frozen --no-smpp`;
+const command = `${process.execPath} ${MAIN} --memory --port 0 --clock frozen --no-smpp`;
 /** The environment a run begins with: no setting of dipswitch's from the machine's. */
 const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DIPSWITCH_')));
 const scratch = mkdtempSync(join(tmpdir(), 'dipswitch-ruby-'));
@@ -38,30 +38,6 @@ const run = (command: string, args: string[], cwd: string, env: Record<string, s
     env: { ...clean, TMPDIR: scratch, RUBYLIB: lib, ...env },
   });
 const rspec = (cwd: string, env: Record<string, string> = {}, args: string[] = []) => run('rspec', args, cwd, env);
-
-/** A dipswitch of the test's own until the file ends: its URL. */
-async function running(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [main, '--memory', '--port', '0', '--clock', 'frozen', '--no-smpp'], {
-    env: clean,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  let said = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      said += d;
-      const m = /serving (http:\/\/[^\s"/]+)\/api\/v1/.exec(said);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`dipswitch exited ${code}: ${said}`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
-
-const answers = async (url: string) =>
-  fetch(`${url}/__sim/health`).then(
-    () => true,
-    () => false,
-  );
 
 describe.skipIf(!ruby)('the Ruby client', { timeout: 180_000 }, () => {
   it("its own spec: settings, the command's words, signatures, every operation a method or a reason", () => {
@@ -115,7 +91,7 @@ describe.skipIf(!ruby)('the Ruby client', { timeout: 180_000 }, () => {
   });
 
   it('two RSpec processes side by side on one server: each its run and sandboxes, both green', async () => {
-    const server = await running();
+    const server = await ownServer(clean);
     try {
       const examples = join(projectRoot, 'examples', 'ruby');
       const both = await Promise.all(
