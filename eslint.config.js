@@ -19,6 +19,12 @@ const HANDLERS = src('handling', 'api', 'control', 'http', 'smpp');
  */
 const zones = [
   {
+    target: './src/changes',
+    from: './src',
+    except: ['./changes', './generated', './contract.ts'],
+    message: 'changes (a contract diff, a footprint) reads contracts only: nothing of ours but the contract and its types (docs/architecture.md).',
+  },
+  {
     target: './src/domain',
     from: './src',
     except: ['./domain', './generated', './contract.ts'],

@@ -97,3 +97,27 @@ func (q *CoverageQuery) values() url.Values {
 	}
 	return v
 }
+
+// Footprint is simFootprint (GET /__sim/footprint): What the client's suite used of the contract: From the same records and scope as the coverage (the journal, the delivery log, kept past removed sandboxes): each operation of the simulated API the suite called, with the statuses it met, the request fields, query parameters and enumeration values its calls sent and the response fields that came back; each webhook its receivers were sent, with the fields they got.
+func (c *Client) Footprint(ctx context.Context, query *FootprintQuery) (*Footprint, error) {
+	var out Footprint
+	if err := c.Do(ctx, OpSimFootprint, nil, nil, query.values(), &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// values are the parameters of q that are given.
+func (q *FootprintQuery) values() url.Values {
+	v := url.Values{}
+	if q == nil {
+		return v
+	}
+	if q.Run != nil {
+		v.Set("run", *q.Run)
+	}
+	if q.AccountID != nil {
+		v.Set("account_id", *q.AccountID)
+	}
+	return v
+}

@@ -458,6 +458,165 @@ type Coverage struct {
 	Faults     []CoverageFaultsItem     `json:"faults"`
 }
 
+// FootprintContract is a shape of the control API: The contract the footprint was taken against (its info).
+type FootprintContract struct {
+	Title   string `json:"title"`
+	Version string `json:"version"`
+}
+
+// FootprintOperationsItem is a shape of the control API.
+type FootprintOperationsItem struct {
+	OperationID     string              `json:"operation_id"`
+	Method          string              `json:"method"`
+	Path            string              `json:"path"`
+	Calls           int                 `json:"calls"`
+	Statuses        []string            `json:"statuses"`       // The statuses answered (`no answer` for a dropped connection).
+	RequestFields   []string            `json:"request_fields"` // The request body's field paths the calls sent.
+	QueryParameters []string            `json:"query_parameters"`
+	Values          map[string][]string `json:"values"`          // For each enumerated request field or query parameter (`query.NAME`) the calls sent, the values sent.
+	ResponseFields  map[string][]string `json:"response_fields"` // By status, the response body's field paths that came back.
+}
+
+// FootprintWebhooksItem is a shape of the control API.
+type FootprintWebhooksItem struct {
+	Webhook   string   `json:"webhook"` // The webhook's name in the contract (`event`, `cdr`, `inboundMessage`, `httpRouteCallback`, `bulkDipResult`).
+	Delivered int      `json:"delivered"`
+	Fields    []string `json:"fields"` // The payload's field paths received (JSON payloads).
+}
+
+// Footprint is a shape of the control API: What a suite used of the simulated API's contract (GET /__sim/footprint). Field paths name an object's fields with dots, an array's items with `[]` and a map's entries with `*` (`data.numbers[].number`); the body's own root is the empty path.
+type Footprint struct {
+	Contract   FootprintContract         `json:"contract"`   // The contract the footprint was taken against (its info).
+	Operations []FootprintOperationsItem `json:"operations"` // The operations called, in the contract's order.
+	Webhooks   []FootprintWebhooksItem   `json:"webhooks"`   // The webhooks of the contract the suite's receivers were sent.
+}
+
+// ContractDiffFootprint is a shape of the control API.
+type ContractDiffFootprint struct {
+	Source     string `json:"source"`
+	Operations int    `json:"operations"` // The operations the suite called.
+	Webhooks   int    `json:"webhooks"`   // The webhooks its receivers were sent.
+}
+
+// ContractDiffFailOn is a value of the control API: The verdict that makes the exit status 1.
+type ContractDiffFailOn string
+
+// The values of ContractDiffFailOn.
+const (
+	ContractDiffFailOnBreaks   ContractDiffFailOn = "breaks"
+	ContractDiffFailOnMayBreak ContractDiffFailOn = "may-break"
+	ContractDiffFailOnNever    ContractDiffFailOn = "never"
+)
+
+// ContractDiffSummary is a shape of the control API.
+type ContractDiffSummary struct {
+	Changes     int `json:"changes"`
+	Breaking    int `json:"breaking"`
+	MayBreak    int `json:"may_break"`
+	Safe        int `json:"safe"`
+	BreaksYou   int `json:"breaks_you"`
+	MayBreakYou int `json:"may_break_you"`
+	NotUsed     int `json:"not_used"`
+}
+
+// ContractDiffChangesItemLevel is a value of the control API.
+type ContractDiffChangesItemLevel string
+
+// The values of ContractDiffChangesItemLevel.
+const (
+	ContractDiffChangesItemLevelBreaking ContractDiffChangesItemLevel = "breaking"
+	ContractDiffChangesItemLevelMayBreak ContractDiffChangesItemLevel = "may-break"
+	ContractDiffChangesItemLevelSafe     ContractDiffChangesItemLevel = "safe"
+)
+
+// ContractDiffChangesItemOperationKind is a value of the control API.
+type ContractDiffChangesItemOperationKind string
+
+// The values of ContractDiffChangesItemOperationKind.
+const (
+	ContractDiffChangesItemOperationKindOperation ContractDiffChangesItemOperationKind = "operation"
+	ContractDiffChangesItemOperationKindWebhook   ContractDiffChangesItemOperationKind = "webhook"
+)
+
+// ContractDiffChangesItemOperation is a shape of the control API.
+type ContractDiffChangesItemOperation struct {
+	Key         string                               `json:"key"` // `METHOD /path`, or `webhook NAME METHOD`.
+	Kind        ContractDiffChangesItemOperationKind `json:"kind"`
+	Method      string                               `json:"method"`
+	Path        string                               `json:"path"` // The path
+	OperationID *string                              `json:"operation_id,omitempty"`
+}
+
+// ContractDiffChangesItemPlace is a value of the control API.
+type ContractDiffChangesItemPlace string
+
+// The values of ContractDiffChangesItemPlace.
+const (
+	ContractDiffChangesItemPlaceOperation ContractDiffChangesItemPlace = "operation"
+	ContractDiffChangesItemPlaceSecurity  ContractDiffChangesItemPlace = "security"
+	ContractDiffChangesItemPlaceParameter ContractDiffChangesItemPlace = "parameter"
+	ContractDiffChangesItemPlaceRequest   ContractDiffChangesItemPlace = "request"
+	ContractDiffChangesItemPlaceResponse  ContractDiffChangesItemPlace = "response"
+	ContractDiffChangesItemPlacePayload   ContractDiffChangesItemPlace = "payload"
+)
+
+// ContractDiffChangesItemVerdict is a value of the control API: What the change means for the suite the footprint is of (without a footprint, every change is the team's).
+type ContractDiffChangesItemVerdict string
+
+// The values of ContractDiffChangesItemVerdict.
+const (
+	ContractDiffChangesItemVerdictBreaksYou   ContractDiffChangesItemVerdict = "breaks-you"
+	ContractDiffChangesItemVerdictMayBreakYou ContractDiffChangesItemVerdict = "may-break-you"
+	ContractDiffChangesItemVerdictNotUsed     ContractDiffChangesItemVerdict = "not-used"
+	ContractDiffChangesItemVerdictSafe        ContractDiffChangesItemVerdict = "safe"
+)
+
+// ContractDiffChangesItemDrift is a value of the control API: With `--against`: an operation the provider serves that dipswitch does not simulate, one dipswitch simulates that is not served, or one that differs.
+type ContractDiffChangesItemDrift string
+
+// The values of ContractDiffChangesItemDrift.
+const (
+	ContractDiffChangesItemDriftNotSimulated ContractDiffChangesItemDrift = "not-simulated"
+	ContractDiffChangesItemDriftNotServed    ContractDiffChangesItemDrift = "not-served"
+	ContractDiffChangesItemDriftDiffers      ContractDiffChangesItemDrift = "differs"
+)
+
+// ContractDiffChangesItem is a shape of the control API.
+type ContractDiffChangesItem struct {
+	ID        string                           `json:"id"` // The oasdiff check the change is, or a rule of dipswitch's own in its style (docs/contract-changes.md).
+	Level     ContractDiffChangesItemLevel     `json:"level"`
+	Operation ContractDiffChangesItemOperation `json:"operation"`
+	Place     ContractDiffChangesItemPlace     `json:"place"`
+	Status    *string                          `json:"status,omitempty"`
+	MediaType *string                          `json:"media_type,omitempty"`
+	Parameter *string                          `json:"parameter,omitempty"` // Where and which: `query status`.
+	Field     *string                          `json:"field,omitempty"`     // The field's path (`data.numbers[].number`); empty for the whole body.
+	Values    []string                         `json:"values,omitempty"`    // The enumeration values added or removed.
+	Text      string                           `json:"text"`
+	Verdict   ContractDiffChangesItemVerdict   `json:"verdict"`         // What the change means for the suite the footprint is of (without a footprint, every change is the team's).
+	Why       string                           `json:"why"`             // The calls and fields that tie the change to the suite, or why nothing does.
+	Drift     *ContractDiffChangesItemDrift    `json:"drift,omitempty"` // With `--against`: an operation the provider serves that dipswitch does not simulate, one dipswitch simulates that is not served, or one that differs.
+}
+
+// ContractDiff is a shape of the control API: `dipswitch diff --format json`: the changes from one contract to the next, each classified, and crossed with a footprint when one is given (docs/contract-changes.md).
+type ContractDiff struct {
+	Base      ContractDiffSide          `json:"base"`
+	Next      ContractDiffSide          `json:"next"`
+	Footprint *ContractDiffFootprint    `json:"footprint,omitempty"`
+	Against   *bool                     `json:"against,omitempty"` // Whether `next` is the provider's served contract and `base` dipswitch's own (`--against`): each change then says how the simulator drifts.
+	FailOn    ContractDiffFailOn        `json:"fail_on"`           // The verdict that makes the exit status 1.
+	Failed    bool                      `json:"failed"`            // Whether a change met `fail_on` (the exit status is 1).
+	Summary   ContractDiffSummary       `json:"summary"`
+	Changes   []ContractDiffChangesItem `json:"changes"`
+}
+
+// ContractDiffSide is a shape of the control API.
+type ContractDiffSide struct {
+	Source  string `json:"source"` // A file's path or a URL.
+	Title   string `json:"title"`
+	Version string `json:"version"`
+}
+
 // CoverageDelivered is a shape of the control API.
 type CoverageDelivered struct {
 	Kind      string          `json:"kind"`      // The event kind, CDR kind or message format.
@@ -792,6 +951,12 @@ type CoverageQuery struct {
 	AccountID *string `json:"account_id,omitempty"`
 }
 
+// FootprintQuery is a shape of the control API: The query of `GET /__sim/footprint`: each parameter absent unless given.
+type FootprintQuery struct {
+	Run       *string `json:"run,omitempty"`
+	AccountID *string `json:"account_id,omitempty"`
+}
+
 // Operation is one operation of the control API: its operationId, method and path template.
 type Operation struct{ ID, Method, Path string }
 
@@ -835,6 +1000,7 @@ var (
 	OpSimVerifyRequests   = Operation{"simVerifyRequests", "POST", "/__sim/requests/verify"}
 	OpSimVerifyDeliveries = Operation{"simVerifyDeliveries", "POST", "/__sim/deliveries/verify"}
 	OpSimCoverage         = Operation{"simCoverage", "GET", "/__sim/coverage"}
+	OpSimFootprint        = Operation{"simFootprint", "GET", "/__sim/footprint"}
 	OpSimMetrics          = Operation{"simMetrics", "GET", "/__sim/metrics"}
 	OpSimRequestStream    = Operation{"simRequestStream", "GET", "/__sim/requests/stream"}
 	OpSimMcp              = Operation{"simMcp", "POST", "/__sim/mcp"}
@@ -885,6 +1051,7 @@ var ContractOperations = []Operation{
 	OpSimVerifyRequests,
 	OpSimVerifyDeliveries,
 	OpSimCoverage,
+	OpSimFootprint,
 	OpSimMetrics,
 	OpSimRequestStream,
 	OpSimMcp,

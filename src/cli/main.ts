@@ -13,6 +13,7 @@ import { DENIABLE } from '../engine/transport/outbound.js';
 import { LIMIT_FLAGS, LIMIT_MIN } from '../limits.js';
 import type { CheckReceiverFlags } from './commands.js';
 import type { CoverageFlags } from './coverage.js';
+import { changesCommands } from './changes_commands.js';
 import type { ListenFlags } from './listen.js';
 import { proxy, type ProxyFlags } from './proxy.js';
 import { applyConfig, nearest } from './config.js';
@@ -254,6 +255,7 @@ export function program(): Command {
     .action(async (target: string, f: CheckReceiverFlags) => (await import('./commands.js')).checkReceiver(target, f));
 
   coverageCommand(root);
+  changesCommands(root);
 
   mcpCommand(root);
 

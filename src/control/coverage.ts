@@ -11,6 +11,7 @@ import { NO_ANSWER, type CoverageScope, type DeliveryList, type Tally } from '..
 import type { SimHandlerMap, Read } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
 import { checkAccount } from './patterns.js';
+import { emptyUsed } from '../changes/footprint.js';
 
 interface Documented {
   operationId: string;
@@ -124,7 +125,42 @@ async function scopeOf(
   return 'all';
 }
 
+/** What a tally's calls and deliveries used, in the contract's order of operations. */
+function footprintOf(tally: Tally) {
+  const used = tally.used ?? emptyUsed();
+  const info = (loadContract().document.info ?? {}) as { title?: string; version?: string };
+  const sorted = (o: Record<string, string[]>) =>
+    Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    contract: { title: info.title ?? '', version: info.version ?? '' },
+    operations: operations()
+      .filter((o) => tally.calls[o.operationId])
+      .map((o) => {
+        const u = used.operations[o.operationId];
+        const statuses = tally.calls[o.operationId] ?? {};
+        return {
+          operation_id: o.operationId,
+          method: o.method,
+          path: o.path,
+          calls: Object.values(statuses).reduce((a, b) => a + b, 0),
+          statuses: Object.keys(statuses).sort(),
+          request_fields: u?.request ?? [],
+          query_parameters: u?.query ?? [],
+          values: sorted(u?.values ?? {}),
+          response_fields: sorted(u?.response ?? {}),
+        };
+      }),
+    webhooks: Object.entries(used.webhooks)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([webhook, w]) => ({ webhook, delivered: w.delivered, fields: w.fields })),
+  };
+}
+
 export const coverageHandlers = {
+  simFootprint: async ({ port, read, own, query }) => ({
+    status: 200,
+    body: footprintOf(await port.coverage.of(await scopeOf(port, read, own, query ?? {}))),
+  }),
   simCoverage: async ({ port, read, own, query }) => {
     const tally = await port.coverage.of(await scopeOf(port, read, own, query ?? {}));
     const ops = operationCoverage(tally);

@@ -11,6 +11,7 @@ import type { FaultRule, JournalEntry, Tally, TallyShelf } from '../store/shared
 import type { Faults } from './faults.js';
 import type { Journal } from './journal.js';
 import { parseJson } from '../domain/json.js';
+import { addCall, addDelivery, addUsed, emptyUsed, type CallSeen, type Enumerated } from '../changes/footprint.js';
 
 export type { KeptTally, Tally, TallyShelf } from '../store/shared.js';
 
@@ -24,7 +25,12 @@ export const KEPT_TALLIES = 10_000;
 export type DeliveryList = 'events' | 'cdrs' | 'formats';
 const LISTS: DeliveryList[] = ['events', 'cdrs', 'formats'];
 
-export const emptyTally = (): Tally => ({ calls: {}, deliveries: { events: {}, cdrs: {}, formats: {} }, faults: {} });
+export const emptyTally = (): Tally => ({
+  calls: {},
+  deliveries: { events: {}, cdrs: {}, formats: {} },
+  faults: {},
+  used: emptyUsed(),
+});
 
 /** The kind a delivery counts for in a list (an event's kind, a CDR's kind, a message's format). */
 function kindOf(row: DeliveryRow, list: DeliveryList): string | undefined {
@@ -38,20 +44,24 @@ function kindOf(row: DeliveryRow, list: DeliveryList): string | undefined {
 /** What a call or an attempt that had no answer (a dropped connection) is counted under. */
 export const NO_ANSWER = 'no answer';
 
-/** The tally of some calls, deliveries and rules. */
+/** The tally of some calls, deliveries and rules; with `enumerated`, of what they used too (the footprint). */
 export function tallyOf(
-  calls: readonly Pick<JournalEntry, 'operation_id' | 'status'>[],
+  calls: readonly (Pick<JournalEntry, 'operation_id' | 'status'> & Partial<CallSeen>)[],
   rows: readonly DeliveryRow[],
   rules: readonly FaultRule[],
+  enumerated?: Enumerated,
 ): Tally {
-  const t = emptyTally();
+  const used = emptyUsed();
+  const t = { ...emptyTally(), used };
   for (const c of calls) {
     if (!c.operation_id) continue;
+    if (enumerated && c.request && c.response) addCall(used, c as CallSeen, enumerated);
     const statuses = (t.calls[c.operation_id] ??= {});
     const key = c.status === null ? NO_ANSWER : String(c.status);
     statuses[key] = (statuses[key] ?? 0) + 1;
   }
-  for (const row of rows)
+  for (const row of rows) {
+    if (enumerated) addDelivery(used, row.data.kind, parseJson(row.request.body));
     for (const list of LISTS) {
       const kind = kindOf(row, list);
       if (kind === undefined) continue;
@@ -62,6 +72,7 @@ export function tallyOf(
         of.answers[key] = (of.answers[key] ?? 0) + 1;
       }
     }
+  }
   for (const rule of rules)
     for (const [name, value] of Object.entries(rule.effect)) {
       if (value === undefined || value === false || name === 'body' || !rule.fired) continue;
@@ -85,6 +96,7 @@ export function addTally(into: Tally, from: Tally): Tally {
       addCounts(of.answers, d.answers);
     }
   addCounts(into.faults, from.faults);
+  if (from.used) into.used = addUsed(into.used ?? emptyUsed(), from.used);
   return into;
 }
 
@@ -93,11 +105,19 @@ export type CoverageScope = { account_id: string } | { run: string } | 'all';
 
 /** The coverage of accounts, live and kept. */
 export class Coverage {
-  constructor(private readonly parts: { units: Units; journal: Journal; faults: Faults; shelf: TallyShelf }) {}
+  constructor(
+    private readonly parts: {
+      units: Units;
+      journal: Journal;
+      faults: Faults;
+      shelf: TallyShelf;
+      enumerated: Enumerated;
+    },
+  ) {}
 
   /** The tally of the live records of some accounts (every account when `accounts` is undefined). */
   private async live(accounts: readonly string[] | undefined): Promise<Tally> {
-    const { units, journal, faults } = this.parts;
+    const { units, journal, faults, enumerated } = this.parts;
     const only = accounts ? new Set(accounts) : undefined;
     const calls: JournalEntry[] = [];
     const filter = { api: 'v1' as const, ...(accounts?.length === 1 ? { account_id: accounts[0] } : {}) };
@@ -118,7 +138,7 @@ export class Coverage {
     const rules = (await faults.list()).filter(
       (r) => !only || (r.match.account_id !== undefined && only.has(r.match.account_id)),
     );
-    return tallyOf(calls, rows, rules);
+    return tallyOf(calls, rows, rules, enumerated);
   }
 
   /** The live accounts a scope names: the account, a run's sandboxes, or all (undefined). */

@@ -45,6 +45,8 @@ export const clientArea = (invoke: Invoke) => ({
   createSandbox: (body: Body<'simCreateSandbox'> = {}) => invoke('simCreateSandbox', { body }),
   /** What the client's suite met: From the journal and the delivery log (the caller's account's with a key, every account's without): each operation of the simulated API, whether it was called and which of its documented answers the client saw; each event kind, CDR kind and message format delivered to the client's receivers and how they answered; each kind of fault effect that fired. (`GET /__sim/coverage`) */
   coverage: (query?: Query<operations['simCoverage']>) => invoke('simCoverage', { query }),
+  /** What the client's suite used of the contract: From the same records and scope as the coverage (the journal, the delivery log, kept past removed sandboxes): each operation of the simulated API the suite called, with the statuses it met, the request fields, query parameters and enumeration values its calls sent and the response fields that came back; each webhook its receivers were sent, with the fields they got. (`GET /__sim/footprint`) */
+  footprint: (query?: Query<operations['simFootprint']>) => invoke('simFootprint', { query }),
 });
 export type ClientArea = ReturnType<typeof clientArea>;
 

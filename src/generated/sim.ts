@@ -732,6 +732,31 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/__sim/footprint": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * What the client's suite used of the contract
+         * @description From the same records and scope as the coverage (the journal, the delivery log, kept past removed sandboxes):
+         *     each operation of the simulated API the suite called, with the statuses it met, the request fields, query
+         *     parameters and enumeration values its calls sent and the response fields that came back; each webhook its
+         *     receivers were sent, with the fields they got. `dipswitch footprint` keeps it in a file, and `dipswitch diff
+         *     --footprint` crosses it with a change of the contract (docs/contract-changes.md). Bounded: at most 500 fields a
+         *     list and 32 values a field.
+         */
+        readonly get: operations["simFootprint"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/__sim/metrics": {
         readonly parameters: {
             readonly query?: never;
@@ -1270,6 +1295,117 @@ export interface components {
                 readonly effect: string;
                 readonly fired: number;
             }[];
+        };
+        /** @description What a suite used of the simulated API's contract (GET /__sim/footprint). Field paths name an object's fields with dots, an array's items with `[]` and a map's entries with `*` (`data.numbers[].number`); the body's own root is the empty path. */
+        readonly footprint: {
+            /** @description The contract the footprint was taken against (its info). */
+            readonly contract: {
+                readonly title: string;
+                readonly version: string;
+            };
+            /** @description The operations called, in the contract's order. */
+            readonly operations: readonly {
+                readonly operation_id: string;
+                readonly method: string;
+                readonly path: string;
+                readonly calls: number;
+                /** @description The statuses answered (`no answer` for a dropped connection). */
+                readonly statuses: readonly string[];
+                /** @description The request body's field paths the calls sent. */
+                readonly request_fields: readonly string[];
+                readonly query_parameters: readonly string[];
+                /** @description For each enumerated request field or query parameter (`query.NAME`) the calls sent, the values sent. */
+                readonly values: {
+                    readonly [key: string]: readonly string[];
+                };
+                /** @description By status, the response body's field paths that came back. */
+                readonly response_fields: {
+                    readonly [key: string]: readonly string[];
+                };
+            }[];
+            /** @description The webhooks of the contract the suite's receivers were sent. */
+            readonly webhooks: readonly {
+                /** @description The webhook's name in the contract (`event`, `cdr`, `inboundMessage`, `httpRouteCallback`, `bulkDipResult`). */
+                readonly webhook: string;
+                readonly delivered: number;
+                /** @description The payload's field paths received (JSON payloads). */
+                readonly fields: readonly string[];
+            }[];
+        };
+        /** @description `dipswitch diff --format json`: the changes from one contract to the next, each classified, and crossed with a footprint when one is given (docs/contract-changes.md). */
+        readonly contract_diff: {
+            readonly base: components["schemas"]["contract_diff_side"];
+            readonly next: components["schemas"]["contract_diff_side"];
+            readonly footprint?: {
+                readonly source: string;
+                /** @description The operations the suite called. */
+                readonly operations: number;
+                /** @description The webhooks its receivers were sent. */
+                readonly webhooks: number;
+            };
+            /** @description Whether `next` is the provider's served contract and `base` dipswitch's own (`--against`): each change then says how the simulator drifts. */
+            readonly against?: boolean;
+            /**
+             * @description The verdict that makes the exit status 1.
+             * @enum {string}
+             */
+            readonly fail_on: "breaks" | "may-break" | "never";
+            /** @description Whether a change met `fail_on` (the exit status is 1). */
+            readonly failed: boolean;
+            readonly summary: {
+                readonly changes: number;
+                readonly breaking: number;
+                readonly may_break: number;
+                readonly safe: number;
+                readonly breaks_you: number;
+                readonly may_break_you: number;
+                readonly not_used: number;
+            };
+            readonly changes: readonly {
+                /** @description The oasdiff check the change is, or a rule of dipswitch's own in its style (docs/contract-changes.md). */
+                readonly id: string;
+                /** @enum {string} */
+                readonly level: "breaking" | "may-break" | "safe";
+                readonly operation: {
+                    /** @description `METHOD /path`, or `webhook NAME METHOD`. */
+                    readonly key: string;
+                    /** @enum {string} */
+                    readonly kind: "operation" | "webhook";
+                    readonly method: string;
+                    /** @description The path */
+                    readonly path: string;
+                    readonly operation_id?: string;
+                };
+                /** @enum {string} */
+                readonly place: "operation" | "security" | "parameter" | "request" | "response" | "payload";
+                readonly status?: string;
+                readonly media_type?: string;
+                /** @description Where and which: `query status`. */
+                readonly parameter?: string;
+                /** @description The field's path (`data.numbers[].number`); empty for the whole body. */
+                readonly field?: string;
+                /** @description The enumeration values added or removed. */
+                readonly values?: readonly string[];
+                readonly text: string;
+                /**
+                 * @description What the change means for the suite the footprint is of (without a footprint, every change is the team's).
+                 * @enum {string}
+                 */
+                readonly verdict: "breaks-you" | "may-break-you" | "not-used" | "safe";
+                /** @description The calls and fields that tie the change to the suite, or why nothing does. */
+                readonly why: string;
+                /**
+                 * @description With `--against`: an operation the provider serves that dipswitch does not simulate, one dipswitch simulates that is not served, or one that differs.
+                 * @enum {string}
+                 */
+                readonly drift?: "not-simulated" | "not-served" | "differs";
+            }[];
+        };
+        readonly contract_diff_side: {
+            /** @description A file's path or a URL. */
+            readonly source: string;
+            readonly title: string;
+            readonly version: string;
         };
         readonly coverage_delivered: {
             /** @description The event kind, CDR kind or message format. */
@@ -2686,6 +2822,33 @@ export interface operations {
                 };
                 content: {
                     readonly "application/json": components["schemas"]["coverage"];
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+            readonly 422: components["responses"]["unprocessable"];
+        };
+    };
+    readonly simFootprint: {
+        readonly parameters: {
+            readonly query?: {
+                /** @description The sandboxes made with this `run`, live and removed. */
+                readonly run?: string;
+                /** @description One account, live or removed. */
+                readonly account_id?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The footprint. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["footprint"];
                 };
             };
             readonly 403: components["responses"]["forbidden"];

@@ -3,6 +3,7 @@
  * rules, the request journal and the snapshots (in this process, or in PostgreSQL:
  * src/store/postgres/shared.ts). The engine's faults, journal and snapshots work through these shelves.
  */
+import type { Used } from '../changes/footprint.js';
 import type { ApiName } from '../contract.js';
 import type { DbData } from './schema.js';
 import { pathHolds } from '../domain/matching.js';
@@ -136,6 +137,8 @@ export interface Tally {
   deliveries: Record<string, Record<string, { delivered: number; answers: Record<string, number> }>>;
   /** Fault effects fired, by effect (`status 503`, `drop`). */
   faults: Record<string, number>;
+  /** What the calls and deliveries used of the contract (the footprint); absent in a tally kept before it was. */
+  used?: Used;
 }
 
 /** An account's coverage kept when it was reset or removed: the run its sandbox was made for, if any. */

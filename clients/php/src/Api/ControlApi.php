@@ -83,4 +83,12 @@ abstract class ControlApi extends \Dipswitch\Core
     {
         return \Dipswitch\Model\Coverage::fromArray($this->call('simCoverage', [], null, ['run' => $run, 'account_id' => $accountId]));
     }
+
+    /**
+     * What the client's suite used of the contract: From the same records and scope as the coverage (the journal, the delivery log, kept past removed sandboxes): each operation of the simulated API the suite called, with the statuses it met, the request fields, query parameters and enumeration values its calls sent and the response fields that came back; each webhook its receivers were sent, with the fields they got. (`GET /__sim/footprint`)
+     */
+    public function footprint(?string $run = null, ?string $accountId = null): \Dipswitch\Model\Footprint
+    {
+        return \Dipswitch\Model\Footprint::fromArray($this->call('simFootprint', [], null, ['run' => $run, 'account_id' => $accountId]));
+    }
 }

@@ -51,6 +51,7 @@ final class Operations
         'simVerifyRequests' => ['POST', '/__sim/requests/verify'],
         'simVerifyDeliveries' => ['POST', '/__sim/deliveries/verify'],
         'simCoverage' => ['GET', '/__sim/coverage'],
+        'simFootprint' => ['GET', '/__sim/footprint'],
         'simMetrics' => ['GET', '/__sim/metrics'],
         'simRequestStream' => ['GET', '/__sim/requests/stream'],
         'simMcp' => ['POST', '/__sim/mcp'],

@@ -497,6 +497,140 @@ Coverage = TypedDict(
     },
 )
 
+FootprintContract = TypedDict(
+    "FootprintContract",
+    {
+        "title": str,
+        "version": str,
+    },
+)
+"""The contract the footprint was taken against (its info)."""
+
+FootprintOperationsItem = TypedDict(
+    "FootprintOperationsItem",
+    {
+        "operation_id": str,
+        "method": str,
+        "path": str,
+        "calls": int,
+        "statuses": List[str],
+        "request_fields": List[str],
+        "query_parameters": List[str],
+        "values": Dict[str, List[str]],
+        "response_fields": Dict[str, List[str]],
+    },
+)
+
+FootprintWebhooksItem = TypedDict(
+    "FootprintWebhooksItem",
+    {
+        "webhook": str,
+        "delivered": int,
+        "fields": List[str],
+    },
+)
+
+Footprint = TypedDict(
+    "Footprint",
+    {
+        "contract": FootprintContract,
+        "operations": List[FootprintOperationsItem],
+        "webhooks": List[FootprintWebhooksItem],
+    },
+)
+"""What a suite used of the simulated API's contract (GET /__sim/footprint). Field paths name an object's fields with dots, an array's items with `[]` and a map's entries with `*` (`data.numbers[].number`); the body's own root is the empty path."""
+
+ContractDiffFootprint = TypedDict(
+    "ContractDiffFootprint",
+    {
+        "source": str,
+        "operations": int,
+        "webhooks": int,
+    },
+)
+
+ContractDiffFailOn = Literal["breaks", "may-break", "never"]
+"""The verdict that makes the exit status 1."""
+
+ContractDiffSummary = TypedDict(
+    "ContractDiffSummary",
+    {
+        "changes": int,
+        "breaking": int,
+        "may_break": int,
+        "safe": int,
+        "breaks_you": int,
+        "may_break_you": int,
+        "not_used": int,
+    },
+)
+
+ContractDiffChangesItemLevel = Literal["breaking", "may-break", "safe"]
+
+ContractDiffChangesItemOperationKind = Literal["operation", "webhook"]
+
+ContractDiffChangesItemOperation = TypedDict(
+    "ContractDiffChangesItemOperation",
+    {
+        "key": str,
+        "kind": ContractDiffChangesItemOperationKind,
+        "method": str,
+        "path": str,
+        "operation_id": NotRequired[str],
+    },
+)
+
+ContractDiffChangesItemPlace = Literal["operation", "security", "parameter", "request", "response", "payload"]
+
+ContractDiffChangesItemVerdict = Literal["breaks-you", "may-break-you", "not-used", "safe"]
+"""What the change means for the suite the footprint is of (without a footprint, every change is the team's)."""
+
+ContractDiffChangesItemDrift = Literal["not-simulated", "not-served", "differs"]
+"""With `--against`: an operation the provider serves that dipswitch does not simulate, one dipswitch simulates that is not served, or one that differs."""
+
+ContractDiffChangesItem = TypedDict(
+    "ContractDiffChangesItem",
+    {
+        "id": str,
+        "level": ContractDiffChangesItemLevel,
+        "operation": ContractDiffChangesItemOperation,
+        "place": ContractDiffChangesItemPlace,
+        "status": NotRequired[str],
+        "media_type": NotRequired[str],
+        "parameter": NotRequired[str],
+        "field": NotRequired[str],
+        "values": NotRequired[List[str]],
+        "text": str,
+        "verdict": ContractDiffChangesItemVerdict,
+        "why": str,
+        "drift": NotRequired[ContractDiffChangesItemDrift],
+    },
+)
+
+ContractDiffSide = TypedDict(
+    "ContractDiffSide",
+    {
+        "source": str,
+        "title": str,
+        "version": str,
+    },
+)
+
+ContractDiff = TypedDict(
+    "ContractDiff",
+    {
+        "base": ContractDiffSide,
+        "next": ContractDiffSide,
+        "footprint": NotRequired[ContractDiffFootprint],
+        "against": NotRequired[bool],
+        "fail_on": ContractDiffFailOn,
+        "failed": bool,
+        "summary": ContractDiffSummary,
+        "changes": List[ContractDiffChangesItem],
+    },
+)
+"""`dipswitch diff --format json`: the changes from one contract to the next, each classified, and crossed with a footprint when one is given (docs/contract-changes.md)."""
+
 VerifyCount = TypedDict(
     "VerifyCount",
     {
@@ -845,6 +979,15 @@ CoverageQuery = TypedDict(
 )
 """The query of `GET /__sim/coverage`: each parameter absent unless given."""
 
+FootprintQuery = TypedDict(
+    "FootprintQuery",
+    {
+        "run": NotRequired[str],
+        "account_id": NotRequired[str],
+    },
+)
+"""The query of `GET /__sim/footprint`: each parameter absent unless given."""
+
 
 class Operation(NamedTuple):
     """One operation of the control API: its operationId, method and path template."""
@@ -894,6 +1037,7 @@ CONTRACT_OPERATIONS: Dict[str, Operation] = {
     "simVerifyRequests": Operation("simVerifyRequests", "POST", "/__sim/requests/verify"),
     "simVerifyDeliveries": Operation("simVerifyDeliveries", "POST", "/__sim/deliveries/verify"),
     "simCoverage": Operation("simCoverage", "GET", "/__sim/coverage"),
+    "simFootprint": Operation("simFootprint", "GET", "/__sim/footprint"),
     "simMetrics": Operation("simMetrics", "GET", "/__sim/metrics"),
     "simRequestStream": Operation("simRequestStream", "GET", "/__sim/requests/stream"),
     "simMcp": Operation("simMcp", "POST", "/__sim/mcp"),

@@ -14,7 +14,7 @@ from .requests import Requests
 from ..deliveries import Deliveries
 from .snapshots import Snapshots
 from .states import States
-from .._generated import Coverage, HealthResponse, ReadyResponse, ResetResult, SandboxMade
+from .._generated import Coverage, Footprint, HealthResponse, ReadyResponse, ResetResult, SandboxMade
 
 
 class ControlApi(Core):
@@ -65,3 +65,8 @@ class ControlApi(Core):
     def coverage(self, *, run: Optional[str] = None, account_id: Optional[str] = None) -> Coverage:
         """What the client's suite met: From the journal and the delivery log (the caller's account's with a key, every account's without): each operation of the simulated API, whether it was called and which of its documented answers the client saw; each event kind, CDR kind and message format delivered to the client's receivers and how they answered; each kind of fault effect that fired. (``GET /__sim/coverage``)"""
         return cast(Coverage, self.call("simCoverage", None, None, {"run": run, "account_id": account_id}))
+
+    @calls("simFootprint")
+    def footprint(self, *, run: Optional[str] = None, account_id: Optional[str] = None) -> Footprint:
+        """What the client's suite used of the contract: From the same records and scope as the coverage (the journal, the delivery log, kept past removed sandboxes): each operation of the simulated API the suite called, with the statuses it met, the request fields, query parameters and enumeration values its calls sent and the response fields that came back; each webhook its receivers were sent, with the fields they got. (``GET /__sim/footprint``)"""
+        return cast(Footprint, self.call("simFootprint", None, None, {"run": run, "account_id": account_id}))

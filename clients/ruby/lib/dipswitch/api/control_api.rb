@@ -77,5 +77,15 @@ module Dipswitch
     def coverage(run: nil, account_id: nil)
       Model::Coverage.from_h(self.call('simCoverage', {}, nil, { 'run' => run, 'account_id' => account_id }))
     end
+
+    # What the client's suite used of the contract: From the same records and scope as the coverage (the journal,
+    # the delivery log, kept past removed sandboxes): each operation of the simulated API the suite called, with the
+    # statuses it met, the request fields, query parameters and enumeration values its calls sent and the response
+    # fields that came back; each webhook its receivers were sent, with the fields they got. (`GET
+    # /__sim/footprint`)
+    # @return [Model::Footprint]
+    def footprint(run: nil, account_id: nil)
+      Model::Footprint.from_h(self.call('simFootprint', {}, nil, { 'run' => run, 'account_id' => account_id }))
+    end
   end
 end

@@ -1175,6 +1175,349 @@ module Dipswitch
       end
     end
 
+    # The contract the footprint was taken against (its info).
+    FootprintContract = Struct.new(:title, :version, keyword_init: true) do
+      # @!attribute [r] title
+      #   @return [String]
+      # @!attribute [r] version
+      #   @return [String]
+      def self.from_h(hash)
+        new(
+          title: hash['title'],
+          version: hash['version'],
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'title' => self[:title], 'version' => self[:version] }.compact
+      end
+    end
+
+    FootprintOperationsItem = Struct.new(:operation_id, :method, :path, :calls, :statuses, :request_fields, :query_parameters, :values, :response_fields, keyword_init: true) do
+      # @!attribute [r] operation_id
+      #   @return [String]
+      # @!attribute [r] method
+      #   @return [String]
+      # @!attribute [r] path
+      #   @return [String]
+      # @!attribute [r] calls
+      #   @return [Integer]
+      # @!attribute [r] statuses
+      #   @return [Array<String>] The statuses answered (`no answer` for a dropped connection).
+      # @!attribute [r] request_fields
+      #   @return [Array<String>] The request body's field paths the calls sent.
+      # @!attribute [r] query_parameters
+      #   @return [Array<String>]
+      # @!attribute [r] values
+      #   @return [Hash{String => Array<String>}] For each enumerated request field or query parameter (`query.NAME`) the calls sent, the values sent.
+      # @!attribute [r] response_fields
+      #   @return [Hash{String => Array<String>}] By status, the response body's field paths that came back.
+      def self.from_h(hash)
+        new(
+          operation_id: hash['operation_id'],
+          method: hash['method'],
+          path: hash['path'],
+          calls: hash['calls'],
+          statuses: hash['statuses'],
+          request_fields: hash['request_fields'],
+          query_parameters: hash['query_parameters'],
+          values: hash['values'],
+          response_fields: hash['response_fields'],
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'operation_id' => self[:operation_id], 'method' => self[:method], 'path' => self[:path], 'calls' => self[:calls], 'statuses' => self[:statuses], 'request_fields' => self[:request_fields], 'query_parameters' => self[:query_parameters], 'values' => self[:values], 'response_fields' => self[:response_fields] }.compact
+      end
+    end
+
+    FootprintWebhooksItem = Struct.new(:webhook, :delivered, :fields, keyword_init: true) do
+      # @!attribute [r] webhook
+      #   @return [String] The webhook's name in the contract (`event`, `cdr`, `inboundMessage`, `httpRouteCallback`, `bulkDipR
+      # @!attribute [r] delivered
+      #   @return [Integer]
+      # @!attribute [r] fields
+      #   @return [Array<String>] The payload's field paths received (JSON payloads).
+      def self.from_h(hash)
+        new(
+          webhook: hash['webhook'],
+          delivered: hash['delivered'],
+          fields: hash['fields'],
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'webhook' => self[:webhook], 'delivered' => self[:delivered], 'fields' => self[:fields] }.compact
+      end
+    end
+
+    # What a suite used of the simulated API's contract (GET /__sim/footprint). Field paths name an object's fields
+    # with dots, an array's items with `[]` and a map's entries with `*` (`data.numbers[].number`); the body's own
+    # root is the empty path.
+    Footprint = Struct.new(:contract, :operations, :webhooks, keyword_init: true) do
+      # @!attribute [r] contract
+      #   @return [Model::FootprintContract] The contract the footprint was taken against (its info).
+      # @!attribute [r] operations
+      #   @return [Array<Model::FootprintOperationsItem>] The operations called, in the contract's order.
+      # @!attribute [r] webhooks
+      #   @return [Array<Model::FootprintWebhooksItem>] The webhooks of the contract the suite's receivers were sent.
+      def self.from_h(hash)
+        new(
+          contract: Model::FootprintContract.from_h(hash['contract']),
+          operations: hash['operations']&.map { |v| Model::FootprintOperationsItem.from_h(v) },
+          webhooks: hash['webhooks']&.map { |v| Model::FootprintWebhooksItem.from_h(v) },
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'contract' => self[:contract], 'operations' => self[:operations], 'webhooks' => self[:webhooks] }.compact
+      end
+    end
+
+    ContractDiffFootprint = Struct.new(:source, :operations, :webhooks, keyword_init: true) do
+      # @!attribute [r] source
+      #   @return [String]
+      # @!attribute [r] operations
+      #   @return [Integer] The operations the suite called.
+      # @!attribute [r] webhooks
+      #   @return [Integer] The webhooks its receivers were sent.
+      def self.from_h(hash)
+        new(
+          source: hash['source'],
+          operations: hash['operations'],
+          webhooks: hash['webhooks'],
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'source' => self[:source], 'operations' => self[:operations], 'webhooks' => self[:webhooks] }.compact
+      end
+    end
+
+    # The verdict that makes the exit status 1.
+    module ContractDiffFailOn
+      BREAKS = 'breaks'
+      MAY_BREAK = 'may-break'
+      NEVER = 'never'
+      VALUES = [BREAKS, MAY_BREAK, NEVER].freeze
+    end
+
+    ContractDiffSummary = Struct.new(:changes, :breaking, :may_break, :safe, :breaks_you, :may_break_you, :not_used, keyword_init: true) do
+      # @!attribute [r] changes
+      #   @return [Integer]
+      # @!attribute [r] breaking
+      #   @return [Integer]
+      # @!attribute [r] may_break
+      #   @return [Integer]
+      # @!attribute [r] safe
+      #   @return [Integer]
+      # @!attribute [r] breaks_you
+      #   @return [Integer]
+      # @!attribute [r] may_break_you
+      #   @return [Integer]
+      # @!attribute [r] not_used
+      #   @return [Integer]
+      def self.from_h(hash)
+        new(
+          changes: hash['changes'],
+          breaking: hash['breaking'],
+          may_break: hash['may_break'],
+          safe: hash['safe'],
+          breaks_you: hash['breaks_you'],
+          may_break_you: hash['may_break_you'],
+          not_used: hash['not_used'],
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'changes' => self[:changes], 'breaking' => self[:breaking], 'may_break' => self[:may_break], 'safe' => self[:safe], 'breaks_you' => self[:breaks_you], 'may_break_you' => self[:may_break_you], 'not_used' => self[:not_used] }.compact
+      end
+    end
+
+    module ContractDiffChangesItemLevel
+      BREAKING = 'breaking'
+      MAY_BREAK = 'may-break'
+      SAFE = 'safe'
+      VALUES = [BREAKING, MAY_BREAK, SAFE].freeze
+    end
+
+    module ContractDiffChangesItemOperationKind
+      OPERATION = 'operation'
+      WEBHOOK = 'webhook'
+      VALUES = [OPERATION, WEBHOOK].freeze
+    end
+
+    ContractDiffChangesItemOperation = Struct.new(:key, :kind, :method, :path, :operation_id, keyword_init: true) do
+      # @!attribute [r] key
+      #   @return [String] `METHOD /path`, or `webhook NAME METHOD`.
+      # @!attribute [r] kind
+      #   @return [String]
+      # @!attribute [r] method
+      #   @return [String]
+      # @!attribute [r] path
+      #   @return [String] The path
+      # @!attribute [r] operation_id
+      #   @return [String, nil]
+      def self.from_h(hash)
+        new(
+          key: hash['key'],
+          kind: hash['kind'],
+          method: hash['method'],
+          path: hash['path'],
+          operation_id: hash['operation_id'],
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'key' => self[:key], 'kind' => self[:kind], 'method' => self[:method], 'path' => self[:path], 'operation_id' => self[:operation_id] }.compact
+      end
+    end
+
+    module ContractDiffChangesItemPlace
+      OPERATION = 'operation'
+      SECURITY = 'security'
+      PARAMETER = 'parameter'
+      REQUEST = 'request'
+      RESPONSE = 'response'
+      PAYLOAD = 'payload'
+      VALUES = [OPERATION, SECURITY, PARAMETER, REQUEST, RESPONSE, PAYLOAD].freeze
+    end
+
+    # What the change means for the suite the footprint is of (without a footprint, every change is the team's).
+    module ContractDiffChangesItemVerdict
+      BREAKS_YOU = 'breaks-you'
+      MAY_BREAK_YOU = 'may-break-you'
+      NOT_USED = 'not-used'
+      SAFE = 'safe'
+      VALUES = [BREAKS_YOU, MAY_BREAK_YOU, NOT_USED, SAFE].freeze
+    end
+
+    # With `--against`: an operation the provider serves that dipswitch does not simulate, one dipswitch simulates
+    # that is not served, or one that differs.
+    module ContractDiffChangesItemDrift
+      NOT_SIMULATED = 'not-simulated'
+      NOT_SERVED = 'not-served'
+      DIFFERS = 'differs'
+      VALUES = [NOT_SIMULATED, NOT_SERVED, DIFFERS].freeze
+    end
+
+    ContractDiffChangesItem = Struct.new(:id, :level, :operation, :place, :status, :media_type, :parameter, :field, :values, :text, :verdict, :why, :drift, keyword_init: true) do
+      # @!attribute [r] id
+      #   @return [String] The oasdiff check the change is, or a rule of dipswitch's own in its style (docs/contract-changes.md
+      # @!attribute [r] level
+      #   @return [String]
+      # @!attribute [r] operation
+      #   @return [Model::ContractDiffChangesItemOperation]
+      # @!attribute [r] place
+      #   @return [String]
+      # @!attribute [r] status
+      #   @return [String, nil]
+      # @!attribute [r] media_type
+      #   @return [String, nil]
+      # @!attribute [r] parameter
+      #   @return [String, nil] Where and which: `query status`.
+      # @!attribute [r] field
+      #   @return [String, nil] The field's path (`data.numbers[].number`); empty for the whole body.
+      # @!attribute [r] values
+      #   @return [Array<String>, nil] The enumeration values added or removed.
+      # @!attribute [r] text
+      #   @return [String]
+      # @!attribute [r] verdict
+      #   @return [String] What the change means for the suite the footprint is of (without a footprint, every change is the te
+      # @!attribute [r] why
+      #   @return [String] The calls and fields that tie the change to the suite, or why nothing does.
+      # @!attribute [r] drift
+      #   @return [String, nil] With `--against`: an operation the provider serves that dipswitch does not simulate, one dipswitch s
+      def self.from_h(hash)
+        new(
+          id: hash['id'],
+          level: hash['level'],
+          operation: Model::ContractDiffChangesItemOperation.from_h(hash['operation']),
+          place: hash['place'],
+          status: hash['status'],
+          media_type: hash['media_type'],
+          parameter: hash['parameter'],
+          field: hash['field'],
+          values: hash['values'],
+          text: hash['text'],
+          verdict: hash['verdict'],
+          why: hash['why'],
+          drift: hash['drift'],
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'id' => self[:id], 'level' => self[:level], 'operation' => self[:operation], 'place' => self[:place], 'status' => self[:status], 'media_type' => self[:media_type], 'parameter' => self[:parameter], 'field' => self[:field], 'values' => self[:values], 'text' => self[:text], 'verdict' => self[:verdict], 'why' => self[:why], 'drift' => self[:drift] }.compact
+      end
+    end
+
+    ContractDiffSide = Struct.new(:source, :title, :version, keyword_init: true) do
+      # @!attribute [r] source
+      #   @return [String] A file's path or a URL.
+      # @!attribute [r] title
+      #   @return [String]
+      # @!attribute [r] version
+      #   @return [String]
+      def self.from_h(hash)
+        new(
+          source: hash['source'],
+          title: hash['title'],
+          version: hash['version'],
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'source' => self[:source], 'title' => self[:title], 'version' => self[:version] }.compact
+      end
+    end
+
+    # `dipswitch diff --format json`: the changes from one contract to the next, each classified, and crossed with a
+    # footprint when one is given (docs/contract-changes.md).
+    ContractDiff = Struct.new(:base, :next, :footprint, :against, :fail_on, :failed, :summary, :changes, keyword_init: true) do
+      # @!attribute [r] base
+      #   @return [Model::ContractDiffSide]
+      # @!attribute [r] next
+      #   @return [Model::ContractDiffSide]
+      # @!attribute [r] footprint
+      #   @return [Model::ContractDiffFootprint, nil]
+      # @!attribute [r] against
+      #   @return [Boolean, nil] Whether `next` is the provider's served contract and `base` dipswitch's own (`--against`): each chan
+      # @!attribute [r] fail_on
+      #   @return [String] The verdict that makes the exit status 1.
+      # @!attribute [r] failed
+      #   @return [Boolean] Whether a change met `fail_on` (the exit status is 1).
+      # @!attribute [r] summary
+      #   @return [Model::ContractDiffSummary]
+      # @!attribute [r] changes
+      #   @return [Array<Model::ContractDiffChangesItem>]
+      def self.from_h(hash)
+        new(
+          base: Model::ContractDiffSide.from_h(hash['base']),
+          next: Model::ContractDiffSide.from_h(hash['next']),
+          footprint: Model::ContractDiffFootprint.from_h(hash['footprint']),
+          against: hash['against'],
+          fail_on: hash['fail_on'],
+          failed: hash['failed'],
+          summary: Model::ContractDiffSummary.from_h(hash['summary']),
+          changes: hash['changes']&.map { |v| Model::ContractDiffChangesItem.from_h(v) },
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'base' => self[:base], 'next' => self[:next], 'footprint' => self[:footprint], 'against' => self[:against], 'fail_on' => self[:fail_on], 'failed' => self[:failed], 'summary' => self[:summary], 'changes' => self[:changes] }.compact
+      end
+    end
+
     # How many matches there must be: exactly, at least or at most N (at least 1 when not given).
     VerifyCount = Struct.new(:exactly, :at_least, :at_most, keyword_init: true) do
       # @!attribute [r] exactly
@@ -2011,6 +2354,25 @@ module Dipswitch
 
     # The query of `GET /__sim/coverage`: each parameter absent unless given.
     CoverageQuery = Struct.new(:run, :account_id, keyword_init: true) do
+      # @!attribute [r] run
+      #   @return [String, nil]
+      # @!attribute [r] account_id
+      #   @return [String, nil]
+      def self.from_h(hash)
+        new(
+          run: hash['run'],
+          account_id: hash['account_id'],
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'run' => self[:run], 'account_id' => self[:account_id] }.compact
+      end
+    end
+
+    # The query of `GET /__sim/footprint`: each parameter absent unless given.
+    FootprintQuery = Struct.new(:run, :account_id, keyword_init: true) do
       # @!attribute [r] run
       #   @return [String, nil]
       # @!attribute [r] account_id

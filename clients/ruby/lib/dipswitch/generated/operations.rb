@@ -43,6 +43,7 @@ module Dipswitch
     'simVerifyRequests' => ['POST', '/__sim/requests/verify'],
     'simVerifyDeliveries' => ['POST', '/__sim/deliveries/verify'],
     'simCoverage' => ['GET', '/__sim/coverage'],
+    'simFootprint' => ['GET', '/__sim/footprint'],
     'simMetrics' => ['GET', '/__sim/metrics'],
     'simRequestStream' => ['GET', '/__sim/requests/stream'],
     'simMcp' => ['POST', '/__sim/mcp'],

@@ -93,4 +93,14 @@ public abstract class ControlApi {
     public Coverage coverage() {
         return coverage(null);
     }
+
+    /** What the client's suite used of the contract: From the same records and scope as the coverage (the journal, the delivery log, kept past removed sandboxes): each operation of the simulated API the suite called, with the statuses it met, the request fields, query parameters and enumeration values its calls sent and the response fields that came back; each webhook its receivers were sent, with the fields they got. (`GET /__sim/footprint`, simFootprint) */
+    public Footprint footprint(FootprintQuery query) {
+        return core.call(Operations.SIM_FOOTPRINT, Map.of(), null, query, Footprint.class);
+    }
+
+    /** footprint with no query. */
+    public Footprint footprint() {
+        return footprint(null);
+    }
 }
