@@ -22,7 +22,8 @@ const zones = [
     target: './src/changes',
     from: './src',
     except: ['./changes', './generated', './contract.ts'],
-    message: 'changes (a contract diff, a footprint) reads contracts only: nothing of ours but the contract and its types (docs/architecture.md).',
+    message:
+      'changes (a contract diff, a footprint) reads contracts only: nothing of ours but the contract and its types (docs/architecture.md).',
   },
   {
     target: './src/domain',
