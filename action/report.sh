@@ -3,7 +3,9 @@
 # actions/upload-artifact (journal.json, coverage.xml as JUnit, coverage.md, server.log) in
 # RUNNER_TEMP/dipswitch/report, puts the coverage table in the job summary (GITHUB_STEP_SUMMARY), then stops the
 # server unless DS_STOP is false. With DS_FAIL_UNDER, the step fails when the coverage is under it, after the
-# files are written.
+# files are written. With DS_NEXT_CONTRACT (a file or URL), the run's footprint (footprint.json) and the diff of the
+# served contract to the next one crossed with it (contract-changes.md, .xml; annotations in the log) are kept too,
+# and the step fails when a change meets DS_FAIL_ON (docs/contract-changes.md).
 set -euo pipefail
 state="${RUNNER_TEMP:-/tmp}/dipswitch"
 if [ ! -f "$state/how" ]; then
@@ -36,6 +38,34 @@ if [ -n "$url" ]; then
   if [ -n "${DS_FAIL_UNDER:-}" ]; then
     # shellcheck disable=SC2086
     $cli "${coverage[@]}" --fail-under "$DS_FAIL_UNDER" > /dev/null || status=$?
+  fi
+  if [ -n "${DS_NEXT_CONTRACT:-}" ]; then
+    footprint=(footprint --url "$inner" --admin-token "$token")
+    [ -n "$run" ] && footprint+=(--run "$run")
+    # shellcheck disable=SC2086
+    $cli "${footprint[@]}" > "$out/footprint.json"
+    fp="$out/footprint.json"
+    next="$DS_NEXT_CONTRACT"
+    if [ "$kind" = container ]; then
+      # the image's command reads files of its own container
+      "$a" cp "$fp" "$b:/tmp/dipswitch-footprint.json" && fp=/tmp/dipswitch-footprint.json
+      case "$next" in http://* | https://*) ;; *) "$a" cp "$next" "$b:/tmp/dipswitch-next-contract" && next=/tmp/dipswitch-next-contract ;; esac
+    fi
+    diff=(diff "$inner/api/v1/openapi" "$next" --footprint "$fp" --fail-on "${DS_FAIL_ON:-breaks}")
+    # shellcheck disable=SC2086
+    $cli "${diff[@]}" --format markdown > "$out/contract-changes.md" || true
+    # shellcheck disable=SC2086
+    $cli "${diff[@]}" --format junit > "$out/contract-changes.xml" || true
+    {
+      echo
+      echo "## dipswitch: what the next contract changes for this suite"
+      echo
+      cat "$out/contract-changes.md"
+    } >> "${GITHUB_STEP_SUMMARY:-/dev/null}"
+    diffed=0
+    # shellcheck disable=SC2086
+    $cli "${diff[@]}" --format github || diffed=$?
+    [ "$diffed" -ne 0 ] && [ "$status" -eq 0 ] && status=$diffed
   fi
 fi
 if [ "$kind" = container ]; then "$a" logs "$b" > "$out/server.log" 2>&1 || true; else cp "$state/server.log" "$out/server.log"; fi

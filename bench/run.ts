@@ -21,6 +21,7 @@ import { smppBench, type SmppFigures } from './smpp.js';
 import { churnRows, sandboxChurn } from './sandboxes.js';
 import { growthFigures, growthRows } from './growth.js';
 import { fairnessFigures, fairnessRows } from './fairness.js';
+import { diffFigures, diffRows } from './diff.js';
 import { containerFigures, containerTable } from './container.js';
 import {
   AUTH,
@@ -582,6 +583,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'listen') return void console.log(table(listenRows(await listenBench())));
   if (process.env.BENCH_ONLY === 'growth') return void console.log(table(growthRows(await growthFigures())));
   if (process.env.BENCH_ONLY === 'fairness') return void console.log(table(fairnessRows(await fairnessFigures())));
+  if (process.env.BENCH_ONLY === 'diff') return void console.log(table(diffRows(await diffFigures())));
   console.log('ceiling');
   const ceilings: Figure[] = [];
   for (const mode of ['express', 'node:http']) {
@@ -636,6 +638,8 @@ async function main(): Promise<void> {
   const growth = await growthFigures();
   console.log("a quiet sandbox beside a neighbour's flood");
   const fairness = await fairnessFigures();
+  console.log('dipswitch diff');
+  const diffed = await diffFigures();
 
   const ratio = (f: Figure) => (f.rps / ceiling).toFixed(2);
   const createSmall = at(small.figures, 2).rps;
@@ -676,6 +680,7 @@ async function main(): Promise<void> {
     ...proxyRows(proxied, ratio),
     ...growthRows(growth),
     ...fairnessRows(fairness),
+    ...diffRows(diffed),
   ];
   const cpu = os.cpus();
   const header =

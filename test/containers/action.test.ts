@@ -3,7 +3,8 @@
  * docker: healthy within its bound, the report's coverage read by the image's own command, the container
  * removed after.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
@@ -24,14 +25,25 @@ describe.skipIf(!!skipped())('the GitHub Action with the image', () => {
     const health = await (await fetch(`${url}/__sim/health`)).json();
     expect(health.status).toBe('ok');
     expect((await fetch(`${url}/__sim/accounts`, { headers: { 'x-sim-admin-token': token! } })).status).toBe(200);
-    const report = runAction(join(projectRoot, 'report', 'action.yml'), job, {}, env);
+    // the next contract adds an operation: safe, read by the image's own command from its container
+    const next = parse(readFileSync(join(projectRoot, 'contract', 'openapi.yaml'), 'utf8'));
+    next.paths['/api/v1/numbers/{number_id}/port_out'] = {
+      post: { responses: { '202': { description: 'Accepted.' } } },
+    };
+    const nextFile = join(job.runnerTemp, 'next.yaml');
+    writeFileSync(nextFile, stringify(next));
+    const report = runAction(join(projectRoot, 'report', 'action.yml'), job, { 'next-contract': nextFile }, env);
     expect(report.status, report.output).toBe(0);
     expect(readdirSync(report.outputs.dir!).sort()).toEqual([
+      'contract-changes.md',
+      'contract-changes.xml',
       'coverage.md',
       'coverage.xml',
+      'footprint.json',
       'journal.json',
       'server.log',
     ]);
+    expect(readFileSync(join(report.outputs.dir!, 'contract-changes.md'), 'utf8')).toContain('1 change: 0 breaking');
     expect(readFileSync(join(report.outputs.dir!, 'coverage.xml'), 'utf8')).toContain('<testsuites');
     expect(readFileSync(job.summary, 'utf8')).toContain('## dipswitch coverage');
     expect(podmanOk(['ps', '-a', '-q', '--filter', 'label=dipswitch.action=true'])).toBe('');

@@ -5,7 +5,8 @@
  * start fails the action with its own last lines. Every workflow and action file passes a schema validator.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
@@ -85,6 +86,51 @@ describe('the GitHub Action', () => {
     expect(report.status).toBe(1);
     expect(report.output).toMatch(/FAILS the gate of 90%|under 90/);
     expect(existsSync(join(job.runnerTemp, 'dipswitch', 'report', 'coverage.xml'))).toBe(true);
+  });
+
+  it('with next-contract, the report keeps the footprint and the diff, and fails on a change that breaks the suite', async () => {
+    const job = newJob();
+    const started = runAction(join(projectRoot, 'action.yml'), job, { command, port: '0', 'smpp-port': '0' });
+    expect(started.status, started.output).toBe(0);
+    const { url, 'admin-token': token } = started.outputs;
+    const box = await (
+      await fetch(`${url}/__sim/accounts`, {
+        method: 'POST',
+        headers: { 'x-sim-admin-token': token!, 'content-type': 'application/json' },
+        body: '{"run":"gh-next"}',
+      })
+    ).json();
+    await fetch(`${url}/api/v1/numbers`, { headers: { authorization: `Bearer ${box.keys.admin}` } });
+    const next = parse(readFileSync(join(projectRoot, 'contract', 'openapi.yaml'), 'utf8'));
+    next.paths['/api/v1/numbers'].get.parameters.push({
+      name: 'region',
+      in: 'query',
+      required: true,
+      schema: { type: 'string' },
+    });
+    const file = join(job.runnerTemp, 'next.json');
+    writeFileSync(file, JSON.stringify(next));
+    const report = runAction(join(projectRoot, 'report', 'action.yml'), job, { run: 'gh-next', 'next-contract': file });
+    expect(report.status, report.output).toBe(1);
+    expect(report.output).toMatch(
+      /^::error file=.*next\.json,title=breaks you%3A GET \/api\/v1\/numbers \(listNumbers\)::query parameter region added as required/m,
+    );
+    const dir = join(job.runnerTemp, 'dipswitch', 'report');
+    expect(readdirSync(dir).sort()).toEqual([
+      'contract-changes.md',
+      'contract-changes.xml',
+      'coverage.md',
+      'coverage.xml',
+      'footprint.json',
+      'journal.json',
+      'server.log',
+    ]);
+    expect(JSON.parse(readFileSync(join(dir, 'footprint.json'), 'utf8')).operations[0].operation_id).toBe(
+      'listNumbers',
+    );
+    expect(readFileSync(job.summary, 'utf8')).toMatch(
+      /## dipswitch: what the next contract changes for this suite[\s\S]*\| breaks you \| GET \/api\/v1\/numbers \(listNumbers\) \|/,
+    );
   });
 
   it("a dipswitch that cannot start fails the action with the server's own last lines", () => {

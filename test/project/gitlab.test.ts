@@ -20,7 +20,7 @@ interface Job {
   variables: Record<string, string>;
   script: string[];
   after_script: string[];
-  artifacts: { when: string; paths: string[]; reports: { junit: string } };
+  artifacts: { when: string; paths: string[]; reports: { junit: string[] } };
 }
 
 const cli = `${process.execPath} ${join(projectRoot, 'dist', 'src', 'cli', 'main.js')}`;
@@ -87,7 +87,10 @@ describe('the GitLab CI/CD component', { timeout: 400_000 }, () => {
       DIPSWITCH_ADMIN_TOKEN: 'dipswitch-ci',
     });
     expect(job.script[0]).toBe('npm test');
-    expect(job.artifacts).toMatchObject({ when: 'always', reports: { junit: 'dipswitch-coverage.xml' } });
+    expect(job.artifacts).toMatchObject({
+      when: 'always',
+      reports: { junit: ['dipswitch-coverage.xml', 'dipswitch-contract-changes.xml'] },
+    });
   });
 
   it("runs the job's script and after_script: the tests, the gate, the JUnit and the journal as files", () => {
@@ -99,6 +102,30 @@ describe('the GitLab CI/CD component', { timeout: 400_000 }, () => {
     expect(after.status, after.stderr).toBe(0);
     expect(readFileSync(join(dir, 'dipswitch-coverage.xml'), 'utf8')).toMatch(/<testsuites name="dipswitch coverage"/);
     expect(JSON.parse(readFileSync(join(dir, 'dipswitch-journal.json'), 'utf8')).count).toBeGreaterThan(0);
+  });
+
+  it("with next-contract, a change that breaks the suite's calls fails the job; one elsewhere does not", () => {
+    const next = (dir: string, path: string) => {
+      const d = parse(readFileSync(join(projectRoot, 'contract', 'openapi.yaml'), 'utf8'));
+      d.paths[path].get.parameters = [
+        ...(d.paths[path].get.parameters ?? []),
+        { name: 'region', in: 'query', required: true, schema: { type: 'string' } },
+      ];
+      writeFileSync(join(dir, 'next.json'), JSON.stringify(d));
+    };
+    const breaking = expanded({ script: ['node client-test.mjs'], cli, 'next-contract': 'next.json' });
+    next(breaking.dir, '/api/v1/numbers');
+    const failed = runLines(breaking.job, breaking.job.script, breaking.dir, service.base);
+    expect(failed.status, `${failed.stdout}${failed.stderr}`).not.toBe(0);
+    expect(failed.stdout).toMatch(
+      /BREAKS YOU +GET \/api\/v1\/numbers \(listNumbers\): query parameter region added as required/,
+    );
+    expect(readFileSync(join(breaking.dir, 'dipswitch-contract-changes.xml'), 'utf8')).toContain('failures="1"');
+    const elsewhere = expanded({ script: ['node client-test.mjs'], cli, 'next-contract': 'next.json' });
+    next(elsewhere.dir, '/api/v1/users');
+    const passed = runLines(elsewhere.job, elsewhere.job.script, elsewhere.dir, service.base);
+    expect(passed.status, `${passed.stdout}${passed.stderr}`).toBe(0);
+    expect(passed.stdout).toMatch(/NOT USED BY YOU +GET \/api\/v1\/users/);
   });
 
   it('a gate the run does not reach fails the job; its report is still written', () => {
