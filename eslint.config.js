@@ -26,6 +26,19 @@ const zones = [
       'changes (a contract diff, a footprint) reads contracts only: nothing of ours but the contract and its types (docs/architecture.md).',
   },
   {
+    target: './src/observability',
+    from: './src',
+    except: ['./observability', './domain', './generated', './contract.ts', './deps.ts'],
+    message:
+      'observability (metrics, traces) is below the engine: nothing of ours but domain and the contract (docs/architecture.md).',
+  },
+  {
+    target: './src/harness',
+    from: [...src('simulation', 'testing'), ...HANDLERS, ...ROOTS, ...BACKENDS],
+    message:
+      'the harness (sandboxes, resets, journal, coverage) is above the engine and below the simulation and the handlers (docs/architecture.md).',
+  },
+  {
     target: './src/domain',
     from: './src',
     except: ['./domain', './generated', './contract.ts'],
@@ -33,7 +46,7 @@ const zones = [
   },
   {
     target: './src/store',
-    from: [...src('engine', 'simulation', 'testing', 'runtime.ts'), ...HANDLERS, ...ROOTS],
+    from: [...src('engine', 'harness', 'observability', 'simulation', 'testing', 'runtime.ts'), ...HANDLERS, ...ROOTS],
     message: 'the store, backends included, knows nothing above it (docs/architecture.md).',
   },
   {
@@ -43,7 +56,7 @@ const zones = [
   },
   {
     target: './src/engine',
-    from: [...src('simulation', 'testing'), ...HANDLERS, ...ROOTS, ...BACKENDS],
+    from: [...src('simulation', 'testing', 'harness'), ...HANDLERS, ...ROOTS, ...BACKENDS],
     message: 'the engine knows no simulation, handler, HTTP or backend (docs/architecture.md).',
   },
   {

@@ -4,11 +4,11 @@
  */
 import type { Logger } from './deps.js';
 import type { Limits } from './limits.js';
-import { addTally, KEPT_TALLIES } from './engine/coverage.js';
+import { addTally, KEPT_TALLIES } from './harness/coverage.js';
 import { JsonStore, type JsonStoreOptions } from './store/embedded/json_store.js';
-import { MemoryFaultRules, MemoryJournalLog, MemorySnapshotShelf, MemoryTallyShelf } from './store/embedded/shared.js';
-import { PgFaultRules, PgJournalLog, PgSnapshotShelf } from './store/postgres/shared.js';
-import { PgTallyShelf } from './store/postgres/tallies.js';
+import { MemoryFaultRules, MemoryJournalLog, MemorySnapshotStore, MemoryTallyStore } from './store/embedded/shared.js';
+import { PgFaultRules, PgJournalLog, PgSnapshotStore } from './store/postgres/shared.js';
+import { PgTallyStore } from './store/postgres/tallies.js';
 import type { PgStore } from './store/postgres/store.js';
 import { storeBounds } from './store/postgres/connection.js';
 import { SERVER_CALLS_KEPT } from './store/shared.js';
@@ -40,13 +40,13 @@ export function sideStores(pg: PgStore | undefined, limits: Limits) {
     return {
       rules: new PgFaultRules(pg),
       log: new PgJournalLog(pg, limits.journalBytes, SERVER_CALLS_KEPT),
-      shelf: new PgSnapshotShelf(pg),
-      tallies: new PgTallyShelf(pg, KEPT_TALLIES, addTally),
+      snapshots: new PgSnapshotStore(pg),
+      tallies: new PgTallyStore(pg, KEPT_TALLIES, addTally),
     };
   return {
     rules: new MemoryFaultRules(),
     log: new MemoryJournalLog(limits.journalBytes),
-    shelf: new MemorySnapshotShelf(),
-    tallies: new MemoryTallyShelf(KEPT_TALLIES, addTally),
+    snapshots: new MemorySnapshotStore(),
+    tallies: new MemoryTallyStore(KEPT_TALLIES, addTally),
   };
 }

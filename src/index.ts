@@ -86,7 +86,7 @@ export async function startDipswitch(opts: StartOptions = {}): Promise<Dipswitch
   };
 }
 
-export type { Sandbox } from './engine/sandboxes.js';
+export type { Sandbox } from './harness/sandboxes.js';
 export {
   connectDipswitch,
   ControlError,

@@ -8,11 +8,11 @@ import type { Clocks } from './engine/clock.js';
 import type { DeliveryWorker } from './engine/deliveries.js';
 import type { Listeners } from './engine/listeners.js';
 import type { Faults } from './engine/faults.js';
-import type { Metrics } from './engine/metrics.js';
-import type { Tracing } from './engine/tracing.js';
-import type { Journal } from './engine/journal.js';
-import type { Coverage } from './engine/coverage.js';
-import type { Snapshots } from './engine/sandboxes.js';
+import type { Metrics } from './observability/metrics.js';
+import type { Tracing } from './observability/tracing.js';
+import type { Journal } from './harness/journal.js';
+import type { Coverage } from './harness/coverage.js';
+import type { Snapshots } from './harness/sandboxes.js';
 import type { components } from './generated/sim.js';
 import type { Scheduler } from './engine/scheduler.js';
 import type { WorkRunner } from './engine/work.js';
@@ -26,7 +26,7 @@ export type Fetcher = (path: string, init?: RequestInit) => Promise<Response>;
 
 /**
  * The scenarios a server lists and runs (`GET /__sim/scenarios`, `POST /__sim/scenarios/{name}`):
- * src/testing/scenario_runner.ts's ScenarioShelf, made by the composition root.
+ * src/testing/scenario_runner.ts's ScenarioCatalog, made by the composition root.
  */
 export interface ScenarioCatalog {
   catalog(): Promise<{ scenarios: ReadonlyMap<string, { scenario: { title: string } }>; problems: string[] }>;

@@ -26,14 +26,14 @@ import { Listeners } from './engine/listeners.js';
 import { admits } from './handling/principal.js';
 import { classify, OutboundPolicy, type Deniable } from './engine/transport/outbound.js';
 import { Faults } from './engine/faults.js';
-import { Journal } from './engine/journal.js';
-import { Coverage } from './engine/coverage.js';
+import { Journal } from './harness/journal.js';
+import { Coverage } from './harness/coverage.js';
 import { openStore, sideStores } from './backends.js';
-import { serverMetrics, type Metrics } from './engine/metrics.js';
-import { openTracing } from './engine/tracing.js';
+import { Metrics } from './observability/metrics.js';
+import { openTracing } from './observability/tracing.js';
 import { packageVersion } from './contract.js';
-import { Snapshots } from './engine/sandboxes.js';
-import { ScenarioShelf } from './testing/scenario_runner.js';
+import { Snapshots } from './harness/sandboxes.js';
+import { ScenarioCatalog } from './testing/scenario_runner.js';
 import type { Fired } from './engine/schedule.js';
 import { Claims } from './engine/claims.js';
 import { Scheduler } from './engine/scheduler.js';
@@ -56,7 +56,7 @@ import type { DbData } from './store/schema.js';
 export type { Runtime } from './runtime.js';
 import type { Runtime } from './runtime.js';
 import { lostWith } from './domain/side_paths.js';
-import { resets } from './engine/resets.js';
+import { resets } from './harness/resets.js';
 
 export interface ServerOptions extends AppOptions {
   /** The embedded store (a file, or memory), or PostgreSQL (`{ postgres: url }`). */
@@ -99,16 +99,38 @@ function journalStep(journal: Journal, logger: Logger) {
       );
 }
 
+/** The metrics of a server, their gauges read from its parts when scraped. */
+function serverMetrics(parts: {
+  store: Store;
+  units: Units;
+  journal: Journal;
+  binds: { total(): number };
+  /** The accounts whose earliest step is due and has not run (the scheduler's own count, asked when scraped). */
+  due: () => number;
+}): Metrics {
+  const { store, units, journal } = parts;
+  return new Metrics({
+    journalBytes: () => journal.bytes(),
+    sandboxes: () => units.run({ read: true }, async (w) => (await w.accounts.sandboxes()).length),
+    storeBytes: async () => store.size?.(),
+    smppBinds: () => parts.binds.total(),
+    steps: async () => ({
+      pending: await units.run({ read: true }, (w) => w.steps.waiting()),
+      due: parts.due(),
+    }),
+  });
+}
+
 /** What the engine keeps beside the store: fault rules, the journal, snapshots and coverage, over their side stores. */
 function shared(pg: PgStore | undefined, store: Store, units: Units, random: Random, limits: Limits, logger: Logger) {
-  const { rules, log, shelf, tallies } = sideStores(pg, limits);
+  const { rules, log, snapshots, tallies } = sideStores(pg, limits);
   const faults = new Faults(random, rules);
   const journal = new Journal(log, store.peers, (m) => logger.warn(m), wallClock);
   return {
     faults,
     journal,
-    snapshots: new Snapshots({ count: limits.snapshots, bytes: limits.snapshotBytes }, shelf),
-    coverage: new Coverage({ units, journal, faults, shelf: tallies, enumerated: servedEnumerated }),
+    snapshots: new Snapshots({ count: limits.snapshots, bytes: limits.snapshotBytes }, snapshots),
+    coverage: new Coverage({ units, journal, faults, kept: tallies, enumerated: servedEnumerated }),
   };
 }
 
@@ -251,7 +273,7 @@ export async function createRuntime(opts: ServerOptions): Promise<Runtime> {
     ids,
     ...{ random, logger, faults, journal, coverage, deliveries, listeners, scheduler, snapshots, fixtures, limits },
     tracing,
-    scenarios: new ScenarioShelf(opts.scenarioDirs),
+    scenarios: new ScenarioCatalog(opts.scenarioDirs),
     streams: new Set(),
     runner,
     ...resets({ units: runner, fixtures, faults, journal, coverage, clocks, scheduler, ids, random }),

@@ -27,7 +27,7 @@ export async function writableCart(store: AccountView, id: string): Promise<Cart
 
 export const findCart = async (store: AccountView, id: string): Promise<CartRow> => await store.carts.found(id, 'cart');
 
-/** A cart's name is unique in its account: the index refuses a taken one as the cart is written (`Taken`). */
+/** A cart's name is unique in its account: the index refuses a taken one as the cart is written (`OnDuplicate`). */
 const nameFree = (name: string) => ({
   name: () => invalidField('/data/name', `A cart named ${name} exists in the account.`),
 });

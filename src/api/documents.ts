@@ -30,18 +30,18 @@ function assertEditable(request: RequestRow): void {
   }
 }
 
-async function upload({ store, clock, ids }: Work, request: RequestRow, parts: Upload | undefined) {
+async function upload(work: Work, request: RequestRow, parts: Upload | undefined) {
   const file = parts?.file;
   if (!file) throw invalidField('/file', 'The file part is required.');
   const fields = parts.fields;
   const name = fields.name ?? '';
-  if (await store.documents.byName(request.data.id, name)) {
+  if (await work.documents.byName(request.data.id, name)) {
     throw invalidField('/name', `A document named ${name} exists on this request.`);
   }
-  const now = clock.now();
-  const id = ids.ulid();
-  await store.files.put(id, file.bytes);
-  const row = await store.documents.insert({
+  const now = work.clock.now();
+  const id = work.ids.ulid();
+  await work.files.put(id, file.bytes);
+  const row = await work.documents.insert({
     request_id: request.data.id,
     file_hint: fields.file_hint ?? null,
     size: file.bytes.length,

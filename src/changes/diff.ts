@@ -50,7 +50,7 @@ function ownChanges(emit: Emit, base: Operation, next: Operation, baseShape: Sha
 
 /** The parameters' changes: removed, added, made required, their values. */
 function parameterChanges(emit: Emit, base: Operation, next: Operation): void {
-  // the root's required is the parameter's own, said here
+  // the root's required is the parameter's own, prefixed here
   const strip = (fs: Fields) => new Map([...fs].map(([k, v]) => [k, k ? v : { ...v, required: true }]));
   for (const [key, p] of base.parameters) {
     const n = next.parameters.get(key);
@@ -73,9 +73,9 @@ function parameterChanges(emit: Emit, base: Operation, next: Operation): void {
         level: 'safe',
         text: `${p.in} parameter ${p.name} became optional`,
       });
-    const said: Emit = (c) =>
+    const prefixed: Emit = (c) =>
       emit({ ...c, text: `${p.in} parameter ${p.name}: ${c.text.replace('the body', 'its value')}` });
-    bodyChanges(said, 'sent', 'request-parameter', strip(p.fields), strip(n.fields), at);
+    bodyChanges(prefixed, 'sent', 'request-parameter', strip(p.fields), strip(n.fields), at);
   }
   for (const [key, p] of next.parameters)
     if (!base.parameters.has(key))
@@ -139,11 +139,15 @@ function responseChanges(emit: Emit, base: Operation, next: Operation): void {
       });
       continue;
     }
-    const said: Emit = (c) => emit({ ...c, text: `status ${status}: ${c.text}` });
+    const prefixed: Emit = (c) => emit({ ...c, text: `status ${status}: ${c.text}` });
     for (const [type, fields] of media) {
       const nf = n.get(type);
       if (nf)
-        bodyChanges(said, 'received', 'response-property', fields, nf, { place: 'response', status, media_type: type });
+        bodyChanges(prefixed, 'received', 'response-property', fields, nf, {
+          place: 'response',
+          status,
+          media_type: type,
+        });
       else
         emit({
           id: 'response-media-type-removed',

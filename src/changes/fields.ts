@@ -158,7 +158,7 @@ export function bodyChanges(
       continue;
     }
     const parent = parentOf(path);
-    if (parent !== undefined && !next.has(parent)) continue; // said of the parent
+    if (parent !== undefined && !next.has(parent)) continue; // prefixed of the parent
     if (way === 'sent')
       emit({
         ...at,

@@ -58,13 +58,13 @@ export function servedAt(url: string): string {
 
 /** A footprint file read and checked against its schema and the base contract; a ContractError otherwise. */
 async function readFootprint(where: string, bounds: ReadBounds, title: string): Promise<Footprint> {
-  const value = parseDocument(await readText(where, bounds), where);
+  const fp: unknown = parseDocument(await readText(where, bounds), where);
   const valid = componentValidator('footprint', 'sim');
-  if (!valid(value)) {
+  const isFootprint = (v: unknown): v is Footprint => valid(v);
+  if (!isFootprint(fp)) {
     const e = valid.errors?.[0];
     throw new ContractError(`${where}: not a footprint (${e?.instancePath || '/'} ${e?.message ?? 'invalid'})`);
   }
-  const fp = value as unknown as Footprint;
   if (fp.contract.title !== title)
     throw new ContractError(`${where}: a footprint of "${fp.contract.title}", not of "${title}"`);
   return fp;

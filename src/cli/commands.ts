@@ -8,7 +8,7 @@ import { buildServer, listen, scratchOptions } from '../server.js';
 import { JsonStore } from '../store/embedded/json_store.js';
 import { fixtureState, loadFixtureFile, type FixtureFile } from '../store/fixtures.js';
 import { formatTimeline, runScenario } from '../testing/scenario.js';
-import { findScenario, ScenarioShelf, scenarioDirProblem } from '../testing/scenario_runner.js';
+import { findScenario, ScenarioCatalog, scenarioDirProblem } from '../testing/scenario_runner.js';
 import { Stop, storeStop } from './stop.js';
 
 // ---- check-receiver
@@ -67,7 +67,7 @@ export async function scenario(name: string | undefined, f: { scenarios?: string
     if (problem) throw new Stop(problem, 2);
   }
   // the folders are read once: the scenario found is the one run
-  const catalog = await new ScenarioShelf(f.scenarios ? [f.scenarios] : []).catalog();
+  const catalog = await new ScenarioCatalog(f.scenarios ? [f.scenarios] : []).catalog();
   for (const problem of catalog.problems) console.error(`dipswitch: not a scenario: ${problem}`);
   const found = name === undefined ? undefined : findScenario(catalog, name);
   if (!found) {

@@ -17,7 +17,7 @@ import type { LogLevel } from './log.js';
 import { loggerOf } from './options.js';
 import { listening, Stop, storeStop, version } from './stop.js';
 import { ready, stopOn, unready } from './launched.js';
-import { TracingRefused } from '../engine/tracing.js';
+import { TracingRefused } from '../observability/tracing.js';
 
 // ---- serve
 

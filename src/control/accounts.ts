@@ -1,6 +1,6 @@
 /** Control API (contract/sim.yaml): back to the fixtures, the accounts and their keys, sandboxes, users suspended, shared resource groups. */
 import { invalidField, notFound } from '../domain/errors.js';
-import { createSandbox, type Sandbox } from '../engine/sandboxes.js';
+import { createSandbox, type Sandbox } from '../harness/sandboxes.js';
 import type { Work } from '../engine/work.js';
 import type { SimHandlerMap } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
@@ -16,9 +16,9 @@ export async function newSandbox(port: ControlPort, name: string | undefined, ru
 
 /** Suspends or reinstates a user of the account (spec: a suspended user keeps informational services). */
 async function setSuspended(w: Work, id: string, suspended: boolean) {
-  const row = await w.store.users.get(id);
+  const row = await w.users.get(id);
   if (!row) throw notFound('user', id);
-  const user = await w.store.users.update(row, (d) => {
+  const user = await w.users.update(row, (d) => {
     d.suspended = suspended;
     d.data.updated_at = w.clock.iso();
   });
@@ -92,7 +92,7 @@ export const accountHandlers = {
 
   simCreateGroup: async ({ work, body }) => {
     const w = await work();
-    const group = await w.store.sharedResourceGroups.insert({
+    const group = await w.sharedResourceGroups.insert({
       data: { id: w.ids.uuid(), name: body.name, inserted_at: w.clock.iso() },
     });
     return { status: 201, body: group.data };

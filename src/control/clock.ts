@@ -26,8 +26,8 @@ async function clockOf(port: ControlPort, read: Read, accountId: string) {
 
 /** Freezes or resumes the account's clock in the call's unit of work; the scheduler retimes it once it is durable. */
 async function setFrozen(port: ControlPort, w: Work, frozen: boolean): Promise<void> {
-  await (frozen ? port.clocks.freeze(w.store, w.accountId) : port.clocks.resume(w.store, w.accountId));
-  w.store.afterCommit(() => port.scheduler.retime(w.accountId));
+  await (frozen ? port.clocks.freeze(w, w.accountId) : port.clocks.resume(w, w.accountId));
+  w.afterCommit(() => port.scheduler.retime(w.accountId));
 }
 
 export const clockHandlers = {

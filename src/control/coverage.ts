@@ -3,11 +3,11 @@
  * and the delivery log: which operations it called and which documented answers it saw, what its
  * receivers were sent and how they answered, which fault effects fired. Scoped to the key's account;
  * without a key, to a run's sandboxes, one account, or every account; kept past the sandboxes
- * (src/engine/coverage.ts).
+ * (src/harness/coverage.ts).
  */
 import { loadContract, readContractDocument } from '../contract.js';
 import { invalidParameter } from '../domain/errors.js';
-import { NO_ANSWER, type CoverageScope, type DeliveryList, type Tally } from '../engine/coverage.js';
+import { NO_ANSWER, type CoverageScope, type DeliveryList, type Tally } from '../harness/coverage.js';
 import type { SimHandlerMap, Read } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';
 import { checkAccount } from './patterns.js';

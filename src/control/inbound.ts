@@ -69,7 +69,7 @@ export const inboundHandlers = {
 
   simRaiseOverwrite: async ({ port, accountId, body }) => {
     const row = await port.work(accountId, async (w) => {
-      const number = await w.store.numbers.byNumber(toE164(body.number));
+      const number = await w.numbers.byNumber(toE164(body.number));
       if (!number) throw invalidField('/number', `${toE164(body.number)} is not a number of this account.`);
       return raiseOverwriteRequest(w, number, body.service_provider ?? 'Northwind Messaging (NNID 741852)');
     });

@@ -1,6 +1,6 @@
 /** Control API (contract/sim.yaml): what dipswitch saw and sent: the request journal, paged and live, and the delivery log. */
 import { DomainError, invalidParameter, notFound } from '../domain/errors.js';
-import { JOURNAL_STREAMS, type JournalFilter } from '../engine/journal.js';
+import { JOURNAL_STREAMS, type JournalFilter } from '../harness/journal.js';
 import type { SimHandlerMap, StreamWriter } from '../handling/handler.js';
 import { checkCallPattern } from './patterns.js';
 

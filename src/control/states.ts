@@ -13,13 +13,13 @@ import { moveOrderTo, moveRequestTo } from '../simulation/orders.js';
  * each in a unit of its own, the account's lock free again.
  */
 function runDueOnceDurable(port: ControlPort, w: Work): void {
-  w.store.afterCommit(async () => void (await port.scheduler.runDue(w.accountId)));
+  w.afterCommit(async () => void (await port.scheduler.runDue(w.accountId)));
 }
 
 export const stateHandlers = {
   simMoveOrder: async ({ port, work, params, body }) => {
     const w = await work();
-    const row = await w.store.orders.get(params.id);
+    const row = await w.orders.get(params.id);
     if (!row) throw notFound('order', params.id);
     const order = await moveOrderTo(w, row, body.status as OrderStatus);
     runDueOnceDurable(port, w);
@@ -28,7 +28,7 @@ export const stateHandlers = {
 
   simMoveRequest: async ({ port, work, params, body }) => {
     const w = await work();
-    const row = await w.store.requests.get(params.id);
+    const row = await w.requests.get(params.id);
     if (!row?.order_id) throw notFound('request', params.id);
     const request = await moveRequestTo(w, row, body.status, body.error_code);
     runDueOnceDurable(port, w);
@@ -37,7 +37,7 @@ export const stateHandlers = {
 
   simAbortBulkDip: async ({ work, params }) => {
     const w = await work();
-    const row = await w.store.bulkDipTasks.get(params.id);
+    const row = await w.bulkDipTasks.get(params.id);
     if (!row) throw notFound('bulk_dip_task', params.id);
     const task = await abortBulkDip(w, row);
     return { status: 200, body: { data: task.data, type: 'bulk_dip_task' } };
@@ -48,7 +48,7 @@ export const stateHandlers = {
     if (!Number.isFinite(until) || until > MAX_TIME_MS)
       throw invalidField('/until', 'until must be a time before year 10000.');
     const w = await work();
-    const row = await w.store.bulkDipTasks.get(params.id);
+    const row = await w.bulkDipTasks.get(params.id);
     if (!row) throw notFound('bulk_dip_task', params.id);
     const task = await scheduleBulkDip(w, row, until);
     return { status: 200, body: { data: task.data, type: 'bulk_dip_task' } };

@@ -5,7 +5,7 @@
  */
 import { DomainError } from '../domain/errors.js';
 import { bodyChecks, verify, type Check, type CountRule, type Verification } from '../domain/verify.js';
-import type { JournalEntry } from '../engine/journal.js';
+import type { JournalEntry } from '../harness/journal.js';
 import type { DeliveryRow } from '../domain/rows.js';
 import type { SimHandlerMap } from '../handling/handler.js';
 import type { ControlPort } from '../handling/control_port.js';

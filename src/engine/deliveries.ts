@@ -17,7 +17,7 @@ import type { UnitOfWork } from '../store/store.js';
 import type { Units } from './work.js';
 import type { Clocks } from './clock.js';
 import type { FaultEffect, Faults } from './faults.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { OutboundResponse } from './transport/http_client.js';
 import type { OutboundPolicy } from './transport/outbound.js';
 import { putStep } from './steps.js';
@@ -33,7 +33,7 @@ import { chatAttempt } from './transport/chat_attempt.js';
 import { listenAttempt, listenedRequest } from './transport/listen_attempt.js';
 import type { ListenedRequest, Listeners } from './listeners.js';
 import type { AttemptContext } from './transport/attempt.js';
-import type { Span, Tracing } from './tracing.js';
+import type { Span, Tracing } from '../observability/tracing.js';
 
 export { DELIVERY_TIMEOUT_MS } from './transport/attempt.js';
 
@@ -282,8 +282,8 @@ export class DeliveryWorker {
     listened: boolean,
     span: Span,
   ): Promise<Outcome> {
-    const refusal = listened ? null : this.opts.policy.refusal(row.request.url);
-    if (refusal) return refusedOutcome(attempt, refusal);
+    const denial = listened ? null : this.opts.policy.denial(row.request.url);
+    if (denial) return refusedOutcome(attempt, denial);
     if (fault?.fail) return outcomeOf({ ...attempt, error: 'injected fault' }, null);
     const started = stopwatch();
     // cast: transportOf names the transport of the request's own variant, which TypeScript cannot follow

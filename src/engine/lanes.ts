@@ -1,7 +1,7 @@
 /**
  * Deliveries side by side (docs/webhooks.md, "Side by side"): an account's due deliveries run in lanes,
  * one lane a target (its scheme, host and port), each lane's attempts one after the other in the order
- * they were handed over, and at most DELIVERIES_AT_ONCE of the account's lanes at once. A receiver that
+ * they were dispatched over, and at most DELIVERIES_AT_ONCE of the account's lanes at once. A receiver that
  * is slow, or paused on a breakpoint, holds up its own lane alone.
  */
 import { cleanupFailed } from '../domain/side_paths.js';
@@ -25,7 +25,7 @@ export function laneOf(target: string): string {
 interface Account {
   running: number;
   waiting: (() => void)[];
-  /** Each lane's last job, which the next one handed to it waits for. */
+  /** Each lane's last job, which the next one dispatched to it waits for. */
   lanes: Map<string, Promise<unknown>>;
   /** Every job not yet done, by the step it runs. */
   jobs: Map<string, Promise<unknown>>;
@@ -67,7 +67,7 @@ export class Lanes {
     return done;
   }
 
-  /** Whether the step is handed over and not done yet. */
+  /** Whether the step is dispatched over and not done yet. */
   /** How many of the account's delivery steps are under way or waiting for their lane. */
   holding(accountId: string): number {
     return this.accounts.get(accountId)?.jobs.size ?? 0;
@@ -82,9 +82,9 @@ export class Lanes {
     return (this.accounts.get(accountId)?.jobs.size ?? 0) > 0;
   }
 
-  /** Resolves once every job of the account handed over so far is done. */
+  /** Resolves once every job of the account dispatched over so far is done. */
   async idle(accountId: string): Promise<void> {
-    // their failures are said by whoever handed them over; this only waits for them to settle
+    // their failures are said by whoever dispatched them over; this only waits for them to settle
     await Promise.all([...(this.accounts.get(accountId)?.jobs.values() ?? [])]);
   }
 }
@@ -95,14 +95,14 @@ export interface Placed {
   ran: Fired;
 }
 
-/** What one run of an account's due steps did: the steps run in it, and the deliveries it handed to their lanes. */
+/** What one run of an account's due steps did: the steps run in it, and the deliveries it dispatched to their lanes. */
 export interface Run {
   fired: Placed[];
-  handed: Promise<Placed>[];
+  dispatched: Promise<Placed>[];
 }
 
-/** A delivery handed to its lane: its time on the account's clock, and its end. */
-export interface Handed {
+/** A delivery dispatched to its lane: its time on the account's clock, and its end. */
+export interface Dispatched {
   atMs: number;
   done: Promise<Placed>;
 }
@@ -115,6 +115,6 @@ export const FOLLOWS_AFTER_MS = Math.min(...RETRY_BACKOFF_MS);
 
 /** The steps of a run, in the order it met them, once its deliveries are done. */
 export async function firedOf(run: Run): Promise<Fired[]> {
-  const all = [...run.fired, ...(await Promise.all(run.handed))];
+  const all = [...run.fired, ...(await Promise.all(run.dispatched))];
   return all.sort((a, b) => a.place - b.place).map((p) => p.ran);
 }

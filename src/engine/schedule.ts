@@ -6,7 +6,7 @@ import type { Clocks } from './clock.js';
 import type { DeliveryWorker } from './deliveries.js';
 import type { Claims } from './claims.js';
 import type { Work, WorkRunner } from './work.js';
-import type { Tracing, WorkSpan } from './tracing.js';
+import type { Tracing, WorkSpan } from '../observability/tracing.js';
 
 /** The account's next step is further ahead than an advance to it may go: it is at `at`, `ms` ahead. */
 export class NextTooFar extends Error {

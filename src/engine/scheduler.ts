@@ -25,7 +25,7 @@ import type { Clock } from './clock.js';
 import { DueTimes } from './alarm.js';
 import type { Work } from './work.js';
 import { NextTooFar, stepSpan, type Fired, type SchedulerOptions } from './schedule.js';
-import { FOLLOWS_AFTER_MS, firedOf, Lanes, type Handed, type Run } from './lanes.js';
+import { FOLLOWS_AFTER_MS, firedOf, Lanes, type Dispatched, type Run } from './lanes.js';
 
 /** After the store refused a write, the timer tries again this much later. */
 const STORAGE_RETRY_MS = 1_000;
@@ -38,7 +38,7 @@ export class Scheduler {
   private readonly queues = new AccountQueues();
   /** The deliveries under way, side by side: a lane a target (lanes.ts). */
   private readonly lanes = new Lanes();
-  private readonly kicked = new Set<string>();
+  private readonly queued = new Set<string>();
   /** Each account on a real clock that has steps: the wall time its earliest step falls due, and the one timer. */
   private readonly dueAt: DueTimes;
   private stopped = false;
@@ -95,15 +95,15 @@ export class Scheduler {
   notify(accountId: string): void {
     if (this.stopped) return;
     // one look at the account's due steps waiting in its queue covers every write before it
-    if (this.kicked.has(accountId)) return;
-    this.kicked.add(accountId);
+    if (this.queued.has(accountId)) return;
+    this.queued.add(accountId);
     void this.queues
       .run(accountId, async () => {
-        this.kicked.delete(accountId);
+        this.queued.delete(accountId);
         const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
         // the deliveries go on in their lanes: the account's queue is free for its next work meanwhile
         const run = await this.runUntil(accountId, clock.ms(), false);
-        for (const handed of run.handed) handed.catch((e) => this.failed(e));
+        for (const dispatched of run.dispatched) dispatched.catch((e) => this.failed(e));
         await this.track(accountId, clock);
       })
       .catch((e) => this.failed(e));
@@ -127,21 +127,21 @@ export class Scheduler {
       return this.runUntil(accountId, clock.ms(), false);
     });
     const fired = await firedOf(run);
-    // the work's own commit may have handed its deliveries over first (notify): those are waited for too
+    // the work's own commit may have dispatched its deliveries over first (notify): those are waited for too
     await this.lanes.idle(accountId);
     return fired;
   }
 
   /**
    * Runs the account's due steps, earliest first, each with the clock at its time: a lifecycle step here
-   * (those due together in one unit), a delivery handed to its target's lane, claimed first (so the same
+   * (those due together in one unit), a delivery dispatched to its target's lane, claimed first (so the same
    * target's attempts keep their order while other targets' go side by side); one another instance is
    * running is waited for. `wait`: the deliveries are waited for too, and the steps they made due run in
-   * turn (an `advance`); else they go on in their lanes. Answers what it ran and what it handed over.
+   * turn (an `advance`); else they go on in their lanes. Answers what it ran and what it dispatched over.
    */
   private async runUntil(accountId: string, upTo: number, wait: boolean): Promise<Run> {
-    const run: Run = { fired: [], handed: [] };
-    let underWay: Handed[] = [];
+    const run: Run = { fired: [], dispatched: [] };
+    let underWay: Dispatched[] = [];
     let place = 0;
     for (;;) {
       const due = await this.read((w) => this.dueTogether(w, accountId, upTo));
@@ -164,10 +164,10 @@ export class Scheduler {
         continue;
       }
       if (step.data.kind === 'delivery') {
-        const handed = await this.handOver(step, place++);
-        if (handed) {
-          run.handed.push(handed.done);
-          underWay.push(handed);
+        const dispatched = await this.handOver(step, place++);
+        if (dispatched) {
+          run.dispatched.push(dispatched.done);
+          underWay.push(dispatched);
         }
         continue;
       }
@@ -187,7 +187,7 @@ export class Scheduler {
    * hands it to its target's lane: answers its end (`done`, boxed: awaiting this does not wait for it), or
    * null when it was not this instance's to send.
    */
-  private async handOver(step: StepRow, place: number): Promise<Handed | null> {
+  private async handOver(step: StepRow, place: number): Promise<Dispatched | null> {
     const { runner, clocks, claims, deliveries, logger } = this.opts;
     const accountId = step.account_id;
     const claimed = await runner.run({ account: accountId }, async (w) => {
@@ -200,9 +200,9 @@ export class Scheduler {
     });
     if (!claimed) return null;
     const done = this.lanes.run(accountId, step.data.id, claimed.target, async () => {
-      const said = await deliveries.run(claimed.mine, claimed.atMs);
-      logger.info(said, { kind: 'delivery', account: accountId, at: step.data.at });
-      const ran = { at: step.data.at, kind: step.data.kind, ref: step.data.ref, what: said };
+      const summary = await deliveries.run(claimed.mine, claimed.atMs);
+      logger.info(summary, { kind: 'delivery', account: accountId, at: step.data.at });
+      const ran = { at: step.data.at, kind: step.data.kind, ref: step.data.ref, what: summary };
       await this.opts.ran?.(accountId, ran);
       // a retry it made is timed, on a real clock, as a step the account's work made is
       this.wake(accountId);
@@ -254,7 +254,7 @@ export class Scheduler {
       for (const step of steps) done.push({ step, what: await this.runStep(step) });
       return done;
     }
-    for (const { step, what } of done) this.said(step, what);
+    for (const { step, what } of done) this.logStep(step, what);
     return done;
   }
 
@@ -275,7 +275,7 @@ export class Scheduler {
     });
   }
 
-  private said(step: StepRow, what: string | null): void {
+  private logStep(step: StepRow, what: string | null): void {
     if (what !== null)
       this.opts.logger.info(`step ${step.data.kind}: ${what}`, {
         kind: 'step',
@@ -289,13 +289,13 @@ export class Scheduler {
     const { runner, logger } = this.opts;
     const accountId = step.account_id;
     try {
-      const said = await runner.work(
+      const summary = await runner.work(
         accountId,
         async (work, w) => ((await this.take(w, step)) ? this.runLifecycle(work, step) : null),
         { at: Date.parse(step.data.at) },
       );
-      this.said(step, said);
-      return said;
+      this.logStep(step, summary);
+      return summary;
     } catch (e) {
       if (e instanceof StorageUnavailable) throw e;
       // a step that throws is a dipswitch bug: it is dropped, said, and the others go on
@@ -374,7 +374,7 @@ export class Scheduler {
           const clock = await this.read((w) => this.opts.clocks.of(w, accountId));
           if (clock.mode === 'real') {
             const run = await this.runUntil(accountId, clock.ms(), false);
-            for (const handed of run.handed) handed.catch((e: unknown) => this.failed(e));
+            for (const dispatched of run.dispatched) dispatched.catch((e: unknown) => this.failed(e));
           }
           await this.track(accountId, clock);
         });

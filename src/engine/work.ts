@@ -9,7 +9,7 @@ import { AccountView, type Store, type UnitOfWork, type WorkScope } from '../sto
 import type { Claims } from './claims.js';
 import type { Clock, Clocks } from './clock.js';
 import { openOutbox, type EffectsOf, type Outbox } from './outbox.js';
-import type { Tracing } from './tracing.js';
+import type { Tracing } from '../observability/tracing.js';
 
 /**
  * How a unit of work of an account runs: read-only (`read`); a read may be given the account's clock
@@ -41,11 +41,6 @@ export class Work extends AccountView {
   ) {
     super(unit, accountId);
     this.random = sources.random;
-  }
-
-  /** The account's collections, files and hooks: the Work itself, under the name a handler knows them by. */
-  get store(): this {
-    return this;
   }
 
   get ids(): Ids {

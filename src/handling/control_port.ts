@@ -5,13 +5,13 @@
  */
 import type { Ids, Random } from '../deps.js';
 import type { Clocks } from '../engine/clock.js';
-import type { Coverage } from '../engine/coverage.js';
+import type { Coverage } from '../harness/coverage.js';
 import type { DeliveryWorker } from '../engine/deliveries.js';
 import type { Faults } from '../engine/faults.js';
-import type { Journal } from '../engine/journal.js';
+import type { Journal } from '../harness/journal.js';
 import type { Listeners } from '../engine/listeners.js';
-import type { Metrics } from '../engine/metrics.js';
-import type { Snapshots } from '../engine/sandboxes.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Snapshots } from '../harness/sandboxes.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { WorkRunner } from '../engine/work.js';
 import type { Limits } from '../limits.js';

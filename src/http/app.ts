@@ -20,7 +20,7 @@ import { backend } from './backend.js';
 import { newCall, type Call } from './call.js';
 import { JSON_LIMIT_BYTES, type Handle, type Incoming, type Outgoing } from './exchange.js';
 import { openStream } from './stream.js';
-import type { Attributes } from '../engine/tracing.js';
+import type { Attributes } from '../observability/tracing.js';
 import type { AppOptions, Pipeline } from './pipeline.js';
 import { compileRoutes } from './router.js';
 import {

@@ -6,7 +6,7 @@ import type { Principal } from '../handling/principal.js';
 import type { StreamWriter } from '../handling/handler.js';
 import type { Upload } from '../handling/upload.js';
 import type { Route } from './router.js';
-import type { Span } from '../engine/tracing.js';
+import type { Span } from '../observability/tracing.js';
 import type { Incoming, Outgoing } from './exchange.js';
 
 /** What the pipeline knows of a call so far; each stage adds to it. */

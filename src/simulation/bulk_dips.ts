@@ -73,8 +73,8 @@ async function deliverResults(work: Work, row: BulkDipTaskRow): Promise<void> {
 }
 
 export async function runBulkDip(step: StepRow, work: Work): Promise<string> {
-  const { store, clock } = work;
-  const row = await store.bulkDipTasks.get(step.data.ref);
+  const { clock } = work;
+  const row = await work.bulkDipTasks.get(step.data.ref);
   if (!row) return 'the task is gone';
   const from = row.data.status;
   const timed = bulkDipSteps[from];
@@ -82,17 +82,17 @@ export async function runBulkDip(step: StepRow, work: Work): Promise<string> {
   const now = clock.iso();
   // a task without a type has nothing to look up: it fails as a bad source would
   if (from === 'NEW' && (row.data.type === null || row.data.reference_id?.startsWith(MAGIC.badSourceFile))) {
-    await store.bulkDipTasks.update(row, (d) =>
+    await work.bulkDipTasks.update(row, (d) =>
       Object.assign(d.data, { status: 'ERROR', error_code: 'BAD_SOURCE_FILE', done_at: now, updated_at: now }),
     );
     return 'bulk dip NEW → ERROR (BAD_SOURCE_FILE)';
   }
   if (timed.next === 'STORING') {
     const results = await runDips(row.data);
-    await store.files.put(resultFileId(row.data.id), resultFile(row.data, results).bytes);
+    await work.files.put(resultFileId(row.data.id), resultFile(row.data, results).bytes);
     if (row.data.enable_cdr_export) await exportCdrs(work, row);
   }
-  const moved = await store.bulkDipTasks.update(row, (d) => {
+  const moved = await work.bulkDipTasks.update(row, (d) => {
     Object.assign(d.data, { status: timed.next, updated_at: now });
     if (timed.next === 'DELIVERING') for (const a of d.data.on_done_actions) a.status = 'DELIVERING';
     if (timed.next === 'COMPLETED') d.data.done_at = now;
@@ -110,7 +110,7 @@ export async function abortBulkDip(work: Work, row: BulkDipTaskRow): Promise<Bul
     throw invalidParameter('id', `The task is ${from}; only a task not yet finished can be aborted.`);
   await dropSteps(work, row.data.id);
   const now = work.clock.iso();
-  return work.store.bulkDipTasks.update(row, (d) =>
+  return work.bulkDipTasks.update(row, (d) =>
     Object.assign(d.data, { status: 'ABORTED', done_at: now, updated_at: now }),
   );
 }
@@ -122,7 +122,7 @@ export async function scheduleBulkDip(work: Work, row: BulkDipTaskRow, untilMs: 
   if (untilMs < work.clock.ms()) throw invalidField('/until', "until is before the account's clock.");
   await dropSteps(work, row.data.id);
   await work.outbox.schedule('bulk_dip', row.data.id, untilMs);
-  return work.store.bulkDipTasks.update(row, (d) =>
+  return work.bulkDipTasks.update(row, (d) =>
     Object.assign(d.data, { status: 'SCHEDULED', updated_at: work.clock.iso() }),
   );
 }

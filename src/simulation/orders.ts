@@ -46,7 +46,7 @@ async function namedNumbers(work: Work, named: readonly string[]): Promise<Numbe
   const rows: NumberRow[] = [];
   // a number named twice is one number
   for (const n of new Set(named.map(toE164))) {
-    const row = await work.store.numbers.byNumber(n);
+    const row = await work.numbers.byNumber(n);
     if (!row) throw new RequestFailure('NUMBER_NOT_FOUND', `${n} is no longer a number of the account.`);
     rows.push(row);
   }
@@ -58,7 +58,7 @@ async function changed(work: Work, rows: NumberRow[], kind: EventKind): Promise<
 }
 
 async function newNumbers(work: Work, d: NewNumbersData): Promise<NumberRow[]> {
-  const { store, random, clock, ids } = work;
+  const { random, clock, ids } = work;
   if (d.number_type === 'NONE') return [];
   const problem = newNumbersProblem(d);
   if (problem) throw new RequestFailure(problem.code, problem.detail);
@@ -74,7 +74,7 @@ async function newNumbers(work: Work, d: NewNumbersData): Promise<NumberRow[]> {
     for (let draw = 0; picked.size < target && draw < target * 20 + 100; draw++) {
       const nxx = d.nxx ?? String(200 + Math.floor(random.float() * 800));
       const candidate = `+1${npa}${nxx}${String(Math.floor(random.float() * 10_000)).padStart(4, '0')}`;
-      if (!(await store.numbers.taken(candidate))) picked.add(candidate);
+      if (!(await work.numbers.taken(candidate))) picked.add(candidate);
     }
     if (picked.size < least)
       throw new RequestFailure(
@@ -85,14 +85,13 @@ async function newNumbers(work: Work, d: NewNumbersData): Promise<NumberRow[]> {
   }
   // every number is checked before any is added: a request that fails leaves the account as it was
   for (const number of wanted) {
-    if (await store.numbers.taken(number))
-      throw new RequestFailure('NUMBER_UNAVAILABLE', `${number} is not available.`);
+    if (await work.numbers.taken(number)) throw new RequestFailure('NUMBER_UNAVAILABLE', `${number} is not available.`);
   }
   const now = clock.iso();
   const rows: NumberRow[] = [];
   for (const number of wanted) {
     rows.push(
-      await store.numbers.insert({
+      await work.numbers.insert({
         switch_id: null,
         api_key_id: null,
         auto_response_id: null,
@@ -112,20 +111,20 @@ async function newNumbers(work: Work, d: NewNumbersData): Promise<NumberRow[]> {
 }
 
 async function campaignOf(work: Work, tcr: string): Promise<string> {
-  const c = await work.store.campaigns.visibleByTcr(tcr);
+  const c = await work.campaigns.visibleByTcr(tcr);
   if (!c) throw new RequestFailure('CAMPAIGN_NOT_FOUND', `No campaign ${tcr} for the account.`);
   return c.data.id;
 }
 
 /** What completing a request does to the account; the request's `type` tells its `data`. */
 async function applyRequest(work: Work, request: RequestRow): Promise<void> {
-  const { store, clock } = work;
+  const { clock } = work;
   const now = clock.iso();
   const set = async (rows: NumberRow[], change: (d: Draft<NumberRow>) => void) => {
     const updated: NumberRow[] = [];
     for (const n of rows) {
       updated.push(
-        await store.numbers.update(n, (d) => {
+        await work.numbers.update(n, (d) => {
           change(d);
           d.data.updated_at = now;
         }),
@@ -140,9 +139,9 @@ async function applyRequest(work: Work, request: RequestRow): Promise<void> {
     case 'REMOVE_NUMBERS': {
       const rows = await namedNumbers(work, r.data.numbers);
       for (const n of rows) {
-        for (const d of await store.destinations.ofNumber(n.data.id)) await store.destinations.remove(d);
-        for (const o of await store.optoutItems.ofNumber(n.data.id)) await store.optoutItems.remove(o);
-        await store.numbers.remove(n);
+        for (const d of await work.destinations.ofNumber(n.data.id)) await work.destinations.remove(d);
+        for (const o of await work.optoutItems.ofNumber(n.data.id)) await work.optoutItems.remove(o);
+        await work.numbers.remove(n);
       }
       return changed(work, rows, 'did.deleted');
     }
@@ -156,7 +155,7 @@ async function applyRequest(work: Work, request: RequestRow): Promise<void> {
     case 'ADD_MESSAGING_NUMBERS':
     case 'ADD_VOICE_NUMBERS': {
       const { switch_id: switchId } = r.data;
-      if (switchId && !(await store.switches.get(switchId)))
+      if (switchId && !(await work.switches.get(switchId)))
         throw new RequestFailure('SWITCH_NOT_FOUND', `No switch ${switchId} in the account.`);
       return set(await namedNumbers(work, r.data.numbers), (d) => {
         if (switchId) d.switch_id = switchId;
@@ -189,7 +188,7 @@ async function finishRequest(work: Work, r: RequestRow): Promise<RequestRow> {
     if ((r.data.name ?? '').startsWith(MAGIC.failingRequest))
       throw new RequestFailure('SIMULATED_FAILURE', 'The request name asks for a failure.');
     await applyRequest(work, r);
-    const done = await work.store.requests.update(r, (d) =>
+    const done = await work.requests.update(r, (d) =>
       Object.assign(d.data, { status: moveRequest(r, 'COMPLETED'), error_code: 'OK', updated_at: now }),
     );
     await work.outbox.publish('REQUEST', 'request.completed', { type: 'request', data: done.data });
@@ -201,7 +200,7 @@ async function finishRequest(work: Work, r: RequestRow): Promise<RequestRow> {
 }
 
 async function failRequest(work: Work, r: RequestRow, code: string): Promise<RequestRow> {
-  const done = await work.store.requests.update(r, (d) =>
+  const done = await work.requests.update(r, (d) =>
     Object.assign(d.data, { status: moveRequest(r, 'ERROR'), error_code: code, updated_at: work.clock.iso() }),
   );
   await work.outbox.publish('REQUEST', 'request.failed', { type: 'request', data: done.data });
@@ -211,11 +210,11 @@ async function failRequest(work: Work, r: RequestRow, code: string): Promise<Req
 /** Ends a PROCESSING order once none of its requests is left to finish: COMPLETED, or ERROR if one failed. */
 async function settleOrder(work: Work, order: OrderRow): Promise<OrderRow> {
   if (order.data.status !== 'PROCESSING') return order;
-  const requests = await work.store.requests.ofOrder(order.data.id);
+  const requests = await work.requests.ofOrder(order.data.id);
   if (requests.some((r) => !FINAL.includes(statusOf(r)))) return order;
   const failed = requests.some((r) => statusOf(r) === 'ERROR');
   const status = assertMove(orderTransitions, order.data.status, failed ? 'ERROR' : 'COMPLETED');
-  const done = await work.store.orders.update(order, (d) =>
+  const done = await work.orders.update(order, (d) =>
     Object.assign(d.data, { status, error_code: failed ? 'REQUEST_FAILED' : 'OK', updated_at: work.clock.iso() }),
   );
   await work.outbox.publish('ORDER', failed ? 'order.failed' : 'order.completed', { type: 'order', data: done.data });
@@ -223,20 +222,20 @@ async function settleOrder(work: Work, order: OrderRow): Promise<OrderRow> {
 }
 
 export async function runOrder(step: StepRow, work: Work): Promise<string> {
-  const { store, clock, outbox } = work;
-  const order = await store.orders.get(step.data.ref);
+  const { clock, outbox } = work;
+  const order = await work.orders.get(step.data.ref);
   if (!order) return 'the order is gone';
   const timed = orderSteps[order.data.status];
   if (!timed) return `the order is ${order.data.status} already`;
-  const requests = await store.requests.ofOrder(order.data.id);
+  const requests = await work.requests.ofOrder(order.data.id);
   const now = clock.iso();
   if (timed.next === 'PROCESSING') {
-    const moved = await store.orders.update(order, (d) =>
+    const moved = await work.orders.update(order, (d) =>
       Object.assign(d.data, { status: assertMove(orderTransitions, order.data.status, 'PROCESSING'), updated_at: now }),
     );
     for (const r of requests) {
       if (statusOf(r) !== 'NEW') continue;
-      const updated = await store.requests.update(r, (d) =>
+      const updated = await work.requests.update(r, (d) =>
         Object.assign(d.data, { status: moveRequest(r, 'PROCESSING'), updated_at: now }),
       );
       await outbox.publish('REQUEST', 'request.updated', { type: 'request', data: updated.data });
@@ -257,8 +256,7 @@ export async function runOrder(step: StepRow, work: Work): Promise<string> {
 
 /** Removes the pending lifecycle steps of a record (its status moved by hand). */
 export async function dropSteps(work: Work, ref: string): Promise<void> {
-  for (const step of await work.store.steps.ofRef(ref))
-    if (step.data.kind !== 'delivery') await work.store.steps.remove(step);
+  for (const step of await work.steps.ofRef(ref)) if (step.data.kind !== 'delivery') await work.steps.remove(step);
 }
 
 /** A 422 naming the move a table does not have. */
@@ -277,14 +275,12 @@ export async function moveRequestTo(
 ): Promise<RequestRow> {
   const from = statusOf(r);
   if (!requestTransitions[from].includes(to)) throw noMove('request', from, to, requestTransitions[from]);
-  const order = r.order_id ? await work.store.orders.get(r.order_id) : undefined;
+  const order = r.order_id ? await work.orders.get(r.order_id) : undefined;
   let moved: RequestRow;
   if (to === 'COMPLETED') moved = await finishRequest(work, r);
   else if (to === 'ERROR') moved = await failRequest(work, r, errorCode ?? 'SIMULATED_FAILURE');
   else {
-    moved = await work.store.requests.update(r, (d) =>
-      Object.assign(d.data, { status: to, updated_at: work.clock.iso() }),
-    );
+    moved = await work.requests.update(r, (d) => Object.assign(d.data, { status: to, updated_at: work.clock.iso() }));
     await work.outbox.publish('REQUEST', 'request.updated', { type: 'request', data: moved.data });
   }
   if (order?.data.status === 'PROCESSING') {
@@ -293,23 +289,23 @@ export async function moveRequestTo(
       await work.outbox.schedule('order', order.data.id, work.clock.ms() + ORDER_PROCESSING.afterMs(1));
     await settleOrder(work, order);
   }
-  return (await work.store.requests.get(r.data.id)) ?? moved;
+  return (await work.requests.get(r.data.id)) ?? moved;
 }
 
 /** Control API: moves an order to a status its table allows; its requests follow. */
 export async function moveOrderTo(work: Work, order: OrderRow, to: OrderStatus): Promise<OrderRow> {
   const from = order.data.status;
   if (!orderTransitions[from].includes(to)) throw noMove('order', from, to, orderTransitions[from]);
-  const requests = await work.store.requests.ofOrder(order.data.id);
+  const requests = await work.requests.ofOrder(order.data.id);
   if (to === 'CANCELLED' || to === 'PROCESSING') {
     for (const r of requests) {
       if (statusOf(r) !== 'NEW') continue;
-      const moved = await work.store.requests.update(r, (d) =>
+      const moved = await work.requests.update(r, (d) =>
         Object.assign(d.data, { status: moveRequest(r, to), updated_at: work.clock.iso() }),
       );
       await work.outbox.publish('REQUEST', 'request.updated', { type: 'request', data: moved.data });
     }
-    const moved = await work.store.orders.update(order, (d) =>
+    const moved = await work.orders.update(order, (d) =>
       Object.assign(d.data, { status: to, updated_at: work.clock.iso() }),
     );
     // the step that was to start it must not finish it early

@@ -9,10 +9,10 @@ export async function raiseOverwriteRequest(
   number: NumberRow,
   serviceProvider: string,
 ): Promise<OverwriteRequestRow> {
-  const { store, clock, ids, outbox } = work;
+  const { clock, ids, outbox } = work;
   const now = clock.now();
   const expires = new Date(now.getTime() + OSR_REVIEW_WINDOW_MS);
-  const row = await store.overwriteRequests.insert({
+  const row = await work.overwriteRequests.insert({
     number_id: number.data.id,
     service_provider: serviceProvider,
     reviewed_user_id: null,
@@ -36,11 +36,11 @@ export async function raiseOverwriteRequest(
 
 /** Past `expires_at` unreviewed, a request goes STALE. */
 export async function runOsrExpiry(step: StepRow, work: Work): Promise<string> {
-  const row = await work.store.overwriteRequests.get(step.data.ref);
+  const row = await work.overwriteRequests.get(step.data.ref);
   if (!row) return 'the overwrite request is gone';
   if (row.data.status !== 'NEW' || row.data.review_status !== 'NONE')
     return `overwrite request already ${row.data.status}`;
-  const stale = await work.store.overwriteRequests.update(row, (d) =>
+  const stale = await work.overwriteRequests.update(row, (d) =>
     Object.assign(d.data, { status: 'STALE', is_stale: true, updated_at: work.clock.iso() }),
   );
   await work.outbox.publish('OSR', 'osr.stale', { type: 'osr_overwrite_request', data: stale.data });

@@ -25,7 +25,7 @@ const registryId = (work: Work, prefix: string) =>
   prefix + Array.from({ length: 6 }, () => ALPHABET[Math.floor(work.random.float() * ALPHABET.length)]).join('');
 
 async function brandOf(work: Work, tcr: string): Promise<BrandRow> {
-  const brand = await work.store.brands.byTcr(tcr);
+  const brand = await work.brands.byTcr(tcr);
   if (!brand || brand.data.tcr_status === 'UNREGISTERED')
     throw new RequestFailure('BRAND_NOT_FOUND', `No registered brand ${tcr} in the account.`);
   return brand;
@@ -41,10 +41,10 @@ type Of<T extends RegistryRequest['type']> = Extract<RegistryRequest, { type: T 
 type Apply<T extends RegistryRequest['type']> = (work: Work, r: Of<T>) => Promise<void>;
 
 const registerBrand: Apply<'REGISTER_BRAND'> = async (work, r) => {
-  const { store, clock, ids } = work;
+  const { clock, ids } = work;
   const now = clock.iso();
   const d = r.data;
-  const brand = await store.brands.insert({
+  const brand = await work.brands.insert({
     data: {
       id: ids.uuid(),
       tcr_brand_id: registryId(work, 'B'),
@@ -65,10 +65,10 @@ const registerBrand: Apply<'REGISTER_BRAND'> = async (work, r) => {
 };
 
 const vetBrand: Apply<'VET_BRAND'> = async (work, r) => {
-  const { store, clock } = work;
+  const { clock } = work;
   const now = clock.iso();
   const brand = await brandOf(work, r.data.tcr_brand_id);
-  const vetted = await store.brands.update(brand, (b) =>
+  const vetted = await work.brands.update(brand, (b) =>
     Object.assign(b.data, {
       vetting_class: r.data.vetting_class ?? 'STANDARD',
       vetting_score: 1 + Math.floor(work.random.float() * 100),
@@ -79,17 +79,17 @@ const vetBrand: Apply<'VET_BRAND'> = async (work, r) => {
 };
 
 const unregisterBrand: Apply<'UNREGISTER_BRAND'> = async (work, r) => {
-  const { store, clock } = work;
+  const { clock } = work;
   const now = clock.iso();
   const brand = await brandOf(work, r.data.tcr_brand_id);
-  const ended = await store.brands.update(brand, (b) =>
+  const ended = await work.brands.update(brand, (b) =>
     Object.assign(b.data, { tcr_status: 'UNREGISTERED', updated_at: now }),
   );
   return brandEvent(work, 'brand.unregistered', ended);
 };
 
 const registerCampaign: Apply<'REGISTER_CAMPAIGN'> = async (work, r) => {
-  const { store, clock, ids } = work;
+  const { clock, ids } = work;
   const now = clock.iso();
   const d = r.data;
   const brand = await brandOf(work, d.tcr_brand_id);
@@ -122,7 +122,7 @@ const registerCampaign: Apply<'REGISTER_CAMPAIGN'> = async (work, r) => {
     inserted_at: now,
     updated_at: now,
   };
-  const campaign = await store.campaigns.insert({
+  const campaign = await work.campaigns.insert({
     brand: { id: brand.data.id, tcr_brand_id: brand.data.tcr_brand_id },
     shared_resource_group_id: null,
     shared_with: [],
@@ -133,12 +133,12 @@ const registerCampaign: Apply<'REGISTER_CAMPAIGN'> = async (work, r) => {
 };
 
 const unregisterCampaign: Apply<'UNREGISTER_CAMPAIGN'> = async (work, r) => {
-  const { store, clock } = work;
+  const { clock } = work;
   const now = clock.iso();
-  const campaign = r.data.tcr_campaign_id ? await store.campaigns.ownByTcr(r.data.tcr_campaign_id) : undefined;
+  const campaign = r.data.tcr_campaign_id ? await work.campaigns.ownByTcr(r.data.tcr_campaign_id) : undefined;
   if (!campaign)
     throw new RequestFailure('CAMPAIGN_NOT_FOUND', `No campaign ${r.data.tcr_campaign_id} of the account.`);
-  const ended = await store.campaigns.update(campaign, (c) =>
+  const ended = await work.campaigns.update(campaign, (c) =>
     Object.assign(c.data, { tcr_status: 'EXPIRED', updated_at: now }),
   );
   return campaignEvent(work, 'campaign.unregistered', ended);
@@ -163,20 +163,20 @@ export function applyRegistry(work: Work, r: RegistryRequest): Promise<void> {
 /** The registry's review ends: a PENDING brand or campaign turns ACTIVE. */
 export async function runRegistry(step: StepRow, work: Work): Promise<string> {
   const now = work.clock.iso();
-  const brand = await work.store.brands.get(step.data.ref);
+  const brand = await work.brands.get(step.data.ref);
   if (brand) {
     if (brand.data.tcr_status !== 'PENDING') return `brand ${brand.data.tcr_brand_id} is ${brand.data.tcr_status}`;
-    const active = await work.store.brands.update(brand, (b) =>
+    const active = await work.brands.update(brand, (b) =>
       Object.assign(b.data, { tcr_status: 'ACTIVE', updated_at: now }),
     );
     await brandEvent(work, 'brand.activated', active);
     return `brand ${brand.data.tcr_brand_id} PENDING → ACTIVE`;
   }
-  const campaign = await work.store.campaigns.get(step.data.ref);
+  const campaign = await work.campaigns.get(step.data.ref);
   if (!campaign) return 'the brand or campaign is gone';
   if (campaign.data.tcr_status !== 'PENDING')
     return `campaign ${campaign.data.tcr_campaign_id ?? ''} is ${campaign.data.tcr_status ?? 'unset'}`;
-  const active = await work.store.campaigns.update(campaign, (c) =>
+  const active = await work.campaigns.update(campaign, (c) =>
     Object.assign(c.data, { tcr_status: 'ACTIVE', updated_at: now }),
   );
   await campaignEvent(work, 'campaign.activated', active);

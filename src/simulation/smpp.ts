@@ -7,7 +7,7 @@
 import { secretMatches } from '../domain/secrets.js';
 import type { Clocks } from '../engine/clock.js';
 import type { Faults } from '../engine/faults.js';
-import type { Journal } from '../engine/journal.js';
+import type { Journal } from '../harness/journal.js';
 import type { Units, Work } from '../engine/work.js';
 import { SMPP_STATUS, type SmppHooks } from '../engine/transport/smpp_hooks.js';
 import type { Bound, Exchange } from '../engine/transport/smpp_binds.js';
@@ -81,7 +81,7 @@ async function submit(deps: SmppDeps, bind: Bound, pdu: PDU): Promise<{ status: 
   const source = numberOfAddress(pdu.source_addr, pdu.source_addr_ton);
   const destination = numberOfAddress(pdu.destination_addr, pdu.dest_addr_ton);
   return deps.work(bind.accountId, async (w) => {
-    const number = await w.store.numbers.byNumber(source);
+    const number = await w.numbers.byNumber(source);
     if (!number) return { status: SMPP_STATUS.ESME_RINVSRCADR };
     const id = messageId(w.ids.ulid(), deps.messageIds);
     const requested = Number(pdu.registered_delivery ?? 0);

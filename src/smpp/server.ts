@@ -11,7 +11,7 @@ import smpp, { type PDU, type Server, type Session } from 'smpp';
 import { answerOf, applied } from './answers.js';
 import type { Bound, BindKind, Exchange, SmppBinds } from '../engine/transport/smpp_binds.js';
 import { SMPP_STATUS, type SmppHooks } from '../engine/transport/smpp_hooks.js';
-import { NO_TRACES, type OpenSpan, type Tracing } from '../engine/tracing.js';
+import { NO_TRACES, type OpenSpan, type Tracing } from '../observability/tracing.js';
 
 export { SMPP_STATUS, type SmppHooks } from '../engine/transport/smpp_hooks.js';
 

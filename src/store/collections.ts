@@ -5,7 +5,7 @@
  * is checked once, by the collection that makes it (the unit may write, the row is the binding's),
  * its row frozen, an update applied to the row as stored now, and handed to the backend.
  * What every backend's table does with a row is here too: freeze it, list its index keys, make its
- * next version, refuse a taken unique key.
+ * next version, refuse a onDuplicate unique key.
  */
 import { assertFound } from '../domain/errors.js';
 import type { Draft } from '../domain/rows.js';
@@ -37,11 +37,11 @@ export class UniqueViolation extends Error {
  * the check (a backend finds the holder as it writes, or as the work's writes are sent), so a
  * handler need not read for the key first.
  */
-export type Taken = Readonly<Partial<Record<string, () => Error>>>;
+export type OnDuplicate = Readonly<Partial<Record<string, () => Error>>>;
 
-/** The error `taken` gives for a refused unique key, else `e` itself. */
-export const refusal = (e: unknown, taken: Taken | undefined): unknown =>
-  (e instanceof UniqueViolation && taken?.[e.index]?.()) || e;
+/** The error `onDuplicate` gives for a refused unique key, else `e` itself. */
+export const duplicateError = (e: unknown, onDuplicate: OnDuplicate | undefined): unknown =>
+  (e instanceof UniqueViolation && onDuplicate?.[e.index]?.()) || e;
 
 /** Freezes a row and everything in it, so a change can only go through the store. */
 export function deepFreeze<T>(value: T): T {
@@ -98,10 +98,10 @@ export interface RowStore<R extends AnyRow> {
   page?(accountId: string, window: PageWindow): Promise<PageRows<R>>;
   /** The row as stored now, read to change it (locked for the change where the backend locks rows). */
   current(id: string): Promise<R | undefined>;
-  /** Stores a new row; a unique key another row holds is refused with `taken`'s error, now or when the writes are sent. */
-  insert(row: R, taken?: Taken): Promise<void>;
+  /** Stores a new row; a unique key another row holds is refused with `onDuplicate`'s error, now or when the writes are sent. */
+  insert(row: R, onDuplicate?: OnDuplicate): Promise<void>;
   /** Stores `after` in place of `before` (the row as `current` read it), refused as `insert` is. */
-  replace(before: R | undefined, after: R, taken?: Taken): Promise<void>;
+  replace(before: R | undefined, after: R, onDuplicate?: OnDuplicate): Promise<void>;
   remove(row: R): Promise<void>;
 }
 
@@ -226,22 +226,22 @@ export class Collection<R extends AnyRow, New = R> {
     );
   }
 
-  /** Adds the row (frozen), the binding's account's; a unique key another row holds refuses it with `taken`'s error, now or when the writes are sent. */
-  async insert(row: New, taken?: Taken): Promise<R> {
+  /** Adds the row (frozen), the binding's account's; a unique key another row holds refuses it with `onDuplicate`'s error, now or when the writes are sent. */
+  async insert(row: New, onDuplicate?: OnDuplicate): Promise<R> {
     this.writable();
     const { bound } = this.r;
     // cast: R is New with the account added (New is R itself across accounts), which TypeScript cannot see of a generic R
     const frozen = deepFreeze((bound === null ? row : { account_id: bound, ...row }) as unknown as R);
-    await this.t.insert(frozen, taken);
+    await this.t.insert(frozen, onDuplicate);
     return frozen;
   }
 
   /** Applies `change` to a copy of the row as stored now, and stores the copy (refused as `insert` is). */
-  async update(row: R, change: (draft: Draft<R>) => void, taken?: Taken): Promise<R> {
+  async update(row: R, change: (draft: Draft<R>) => void, onDuplicate?: OnDuplicate): Promise<R> {
     this.writable();
     const current = await this.t.current(this.mine(row).data.id);
     const next: R = changed(this.name, row.data.id, current, change);
-    await this.t.replace(current, next, taken);
+    await this.t.replace(current, next, onDuplicate);
     return next;
   }
 

@@ -119,7 +119,7 @@ export interface Snapshot {
 }
 
 /** Where snapshots are kept: this process's memory, or the shared store (src/store/postgres/shared.ts). */
-export interface SnapshotShelf {
+export interface SnapshotStore {
   /** Each snapshot's name and the bytes of its files, in the order saved. */
   list(): Promise<{ name: string; bytes: number }[]>;
   get(name: string): Promise<Snapshot | undefined>;
@@ -149,7 +149,7 @@ export interface KeptTally {
 }
 
 /** Where kept coverage lives: this process, or the shared store (src/store/postgres/shared.ts). */
-export interface TallyShelf {
+export interface TallyStore {
   /** Adds `tally` to what is kept of the account (made when none is). */
   add(kept: KeptTally): Promise<void>;
   /** What is kept of the accounts a filter names: one account, a run's sandboxes, or every account. */

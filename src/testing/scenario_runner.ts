@@ -88,7 +88,7 @@ export function findScenario({ scenarios }: Catalog, name: string): Scenario | u
   return found?.scenario;
 }
 
-export class ScenarioShelf {
+export class ScenarioCatalog {
   private readonly dirs: string[];
 
   /** `userDirs` are searched before the built-in folder. */

@@ -1,6 +1,6 @@
 // The control calls the dashboard stands on, without a browser: the live journal, redelivery, the page's files.
 import { describe, expect, it } from 'vitest';
-import { JOURNAL_STREAMS } from '../../src/engine/journal.js';
+import { JOURNAL_STREAMS } from '../../src/harness/journal.js';
 import { startReceiver } from '../../src/testing/receiver.js';
 import { envelope, liveJournal, useServer } from '../support/helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, type Recorded } from '../../src/engine/journal.js';
+import { Journal, type Recorded } from '../../src/harness/journal.js';
 import { MemoryJournalLog } from '../../src/store/embedded/shared.js';
 import { SERVER_CALLS_KEPT } from '../../src/store/shared.js';
 

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatTimeline } from '../../src/testing/scenario.js';
-import { ScenarioShelf } from '../../src/testing/scenario_runner.js';
+import { ScenarioCatalog } from '../../src/testing/scenario_runner.js';
 import { useServer } from '../support/helpers.js';
 
-const shelf = new ScenarioShelf();
+const shelf = new ScenarioCatalog();
 const builtIn = await shelf.names();
 
 describe('scenarios', () => {
@@ -33,7 +33,7 @@ describe('scenarios', () => {
     writeFileSync(join(dir, 'helper.mjs'), 'export const helper = 1;\n');
     writeFileSync(join(dir, 'broken.mjs'), 'export default {\n');
     writeFileSync(join(dir, 'notes.md'), 'not a script\n');
-    const mine = new ScenarioShelf([dir]);
+    const mine = new ScenarioCatalog([dir]);
     const { scenarios, problems } = await mine.catalog();
     expect([...scenarios.keys()]).toEqual(expect.arrayContaining(['my-flow', 'second', 'cart-to-order']));
     expect(problems).toHaveLength(2);
@@ -55,7 +55,7 @@ describe('scenarios', () => {
         file,
         `export default { name: 'edited', title: 't', async run(s) { s.expect((await s.api('GET', '/api/v1/carts')).status === ${status}, 'listed'); } };\n`,
       );
-    const mine = new ScenarioShelf([dir]);
+    const mine = new ScenarioCatalog([dir]);
     write(500);
     expect((await mine.run(server().base, 'edited')).passed).toBe(false);
     write(200);

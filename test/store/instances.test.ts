@@ -3,7 +3,7 @@
 // races come out as on one instance; faults, journal and snapshots are shared; and an instance
 // killed during an `advance` leaves every step run exactly once.
 import { afterAll, describe, expect, it } from 'vitest';
-import { ScenarioShelf } from '../../src/testing/scenario_runner.js';
+import { ScenarioCatalog } from '../../src/testing/scenario_runner.js';
 import { runScenario, type ScenarioResult } from '../../src/testing/scenario.js';
 import { startReceiver } from '../../src/testing/receiver.js';
 import { startCli, type Running } from '../support/cli_process.js';
@@ -62,7 +62,7 @@ function comparable(result: ScenarioResult): string[] {
 
 describe('three instances over one PostgreSQL database', () => {
   const pg = usePostgres();
-  const shelf = new ScenarioShelf();
+  const shelf = new ScenarioCatalog();
 
   it('a client going round the three runs every scenario as one instance does', async () => {
     const [alone] = await instances(await pg().database(), 1);

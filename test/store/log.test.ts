@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/deps.js';
 import { buildServer, listen } from '../../src/server.js';
-import { ScenarioShelf } from '../../src/testing/scenario_runner.js';
+import { ScenarioCatalog } from '../../src/testing/scenario_runner.js';
 import { JsonStore } from '../../src/store/embedded/json_store.js';
 import { LogFile } from '../../src/store/embedded/log_file.js';
 import { emptyLists, type AnyRow, type DbData } from '../../src/store/schema.js';
 
-const shelf = new ScenarioShelf();
+const shelf = new ScenarioCatalog();
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'dipswitch-log-')), 'db.json');
 const stateOf = (store: JsonStore) => store.run({ read: true }, (w) => w.exportState());

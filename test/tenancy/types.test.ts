@@ -48,9 +48,9 @@ describe("a handler's unit of work is its account's view", () => {
     const seen = (account: string) =>
       server().runtime.runner.work(
         account,
-        async ({ store }) => ({
-          cart: (await store.carts.get(cart))?.data.id,
-          requests: (await store.requests.ofCart(cart)).length,
+        async (work) => ({
+          cart: (await work.carts.get(cart))?.data.id,
+          requests: (await work.requests.ofCart(cart)).length,
         }),
         { read: true },
       );

@@ -37,28 +37,28 @@ describe('outbound policy', () => {
       'http://[fe80::1]/',
       'sftp://2852039166/upload', // 169.254.169.254 as one number
     ])
-      expect(open.refusal(url), url).toMatch(/is a (metadata|unspecified|link-local) address/);
+      expect(open.denial(url), url).toMatch(/is a (metadata|unspecified|link-local) address/);
     for (const url of ['http://127.1:9/', 'http://10.0.0.1/', 'http://[::1]:9/', 'https://hooks.example.com/'])
-      expect(open.refusal(url), url).toBeNull();
+      expect(open.denial(url), url).toBeNull();
 
     const closed = new OutboundPolicy({ deny: ['private', 'loopback'] });
-    expect(closed.refusal('http://2130706433:9/')).toBe('127.0.0.1 is a loopback address (--outbound-deny loopback)');
-    expect(closed.refusal('http://[::ffff:7f00:1]:9/')).toContain('loopback');
-    expect(closed.refusal('http://192.168.1.10/')).toContain('private');
-    expect(closed.refusal('https://hooks.example.com/')).toBeNull();
+    expect(closed.denial('http://2130706433:9/')).toBe('127.0.0.1 is a loopback address (--outbound-deny loopback)');
+    expect(closed.denial('http://[::ffff:7f00:1]:9/')).toContain('loopback');
+    expect(closed.denial('http://192.168.1.10/')).toContain('private');
+    expect(closed.denial('https://hooks.example.com/')).toBeNull();
   });
 
   it('an allow list compares normalized host names', () => {
     const policy = new OutboundPolicy({ allow: ['hooks.example.com', '*.corp.example'] });
-    expect(policy.refusal('https://HOOKS.example.com./x')).toBeNull();
-    expect(policy.refusal('https://a.b.corp.example/x')).toBeNull();
-    expect(policy.refusal('https://evil.example/x')).toBe('evil.example is not in --outbound-allow');
-    expect(policy.refusal('http://a b/')).toBe('the target is not a URL');
+    expect(policy.denial('https://HOOKS.example.com./x')).toBeNull();
+    expect(policy.denial('https://a.b.corp.example/x')).toBeNull();
+    expect(policy.denial('https://evil.example/x')).toBe('evil.example is not in --outbound-allow');
+    expect(policy.denial('http://a b/')).toBe('the target is not a URL');
   });
 
   it('checks the address a name resolves to, at connect', async () => {
     const closed = new OutboundPolicy({ deny: ['loopback'] });
-    expect(closed.refusal('http://localhost:9/')).toBeNull(); // a name: judged when it is resolved
+    expect(closed.denial('http://localhost:9/')).toBeNull(); // a name: judged when it is resolved
     await expect(closed.resolve('localhost')).rejects.toThrow(/localhost: .* is a loopback address/);
     await expect(new OutboundPolicy().resolve('localhost')).resolves.toMatch(/^(127\.0\.0\.1|::1)$/);
   });

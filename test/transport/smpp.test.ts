@@ -3,7 +3,7 @@
 // input on the wire gets SMPP's answers and breaks nothing else.
 import { connect as tcp, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { REDACTED } from '../../src/engine/journal.js';
+import { REDACTED } from '../../src/harness/journal.js';
 import { SMPP_STATUS } from '../../src/smpp/server.js';
 import { listenSmpp } from '../../src/server.js';
 import { DEMO, envelope, useServer, type TestServer } from '../support/helpers.js';

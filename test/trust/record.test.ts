@@ -6,7 +6,7 @@ import { loadContract } from '../../src/contract.js';
 import { silentLogger } from '../../src/deps.js';
 import { fixtureState, loadFixtureFile, readFixtureFile } from '../../src/store/fixtures.js';
 import { runScenario } from '../../src/testing/scenario.js';
-import { ScenarioShelf } from '../../src/testing/scenario_runner.js';
+import { ScenarioCatalog } from '../../src/testing/scenario_runner.js';
 import { Recorder } from '../../src/trust/recording.js';
 import { runCliAsync } from '../support/cli_process.js';
 import { callAt, startTestServer, type TestServer, startTestProxy } from '../support/helpers.js';
@@ -140,7 +140,7 @@ describe('dipswitch proxy --record', () => {
   it('replayed on a fresh dipswitch with the recorded fixtures, every call agrees', async () => {
     const replay = await startTestServer({ fixtures: () => fixtureState(loadFixtureFile(recorder.fixtureFile)) });
     try {
-      const sc = await new ScenarioShelf([dir]).load('recorded-session');
+      const sc = await new ScenarioCatalog([dir]).load('recorded-session');
       const result = await runScenario(replay.base, sc);
       const failed = result.timeline.filter((e) => e.step === 'FAILED');
       expect(failed, result.error).toEqual([]);
@@ -154,7 +154,7 @@ describe('dipswitch proxy --record', () => {
   it('replayed on the default fixtures, each call that answers differently is reported, and the run goes on', async () => {
     const replay = await startTestServer();
     try {
-      const result = await runScenario(replay.base, await new ScenarioShelf([dir]).load('recorded-session'));
+      const result = await runScenario(replay.base, await new ScenarioCatalog([dir]).load('recorded-session'));
       expect(result.passed).toBe(false);
       const failed = result.timeline.filter((e) => e.step === 'FAILED').map((e) => e.detail);
       expect(failed).toEqual(

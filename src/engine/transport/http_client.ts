@@ -81,8 +81,8 @@ export function fetchBytes(
   policy: OutboundPolicy,
   limit = MEDIA_BYTES,
 ): Promise<{ contentType: string; bytes: Buffer }> {
-  const refusal = policy.refusal(url);
-  if (refusal) return Promise.reject(new OutboundRefused(`the medium ${url}: ${refusal}`));
+  const denial = policy.denial(url);
+  if (denial) return Promise.reject(new OutboundRefused(`the medium ${url}: ${denial}`));
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const call = (target.protocol === 'https:' ? httpsRequest : httpRequest)(

@@ -99,7 +99,7 @@ export class OutboundPolicy {
   }
 
   /** Why the URL may not be reached, judged on its host before connecting; null when it may. */
-  refusal(url: string): string | null {
+  denial(url: string): string | null {
     let host: string;
     try {
       host = normalizeHost(new URL(url.includes('://') ? url : `sftp://${url}`).hostname);

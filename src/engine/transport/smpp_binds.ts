@@ -4,7 +4,7 @@
  * SMPP's window.
  */
 import smpp, { type PDU, type Session } from 'smpp';
-import { NO_TRACES, type OpenSpan } from '../tracing.js';
+import { NO_TRACES, type OpenSpan } from '../../observability/tracing.js';
 
 /** A bind's span while traces are off. */
 const NO_SESSION = NO_TRACES.open({ name: '', kind: 'internal', attributes: {} });

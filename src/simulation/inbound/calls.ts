@@ -124,7 +124,7 @@ class Routing {
 }
 
 export async function routeCall(env: CallEnv, input: { to: string; from: string }) {
-  const { store, clock, ids, random } = env.work;
+  const { clock, ids, random } = env.work;
   const number = await findNumber(env.work, input.to);
   const call = {
     id: ids.ulid(),
@@ -135,7 +135,7 @@ export async function routeCall(env: CallEnv, input: { to: string; from: string 
   };
   const routing = new Routing(env, call);
   // spec: equal priorities are randomized (seeded, so a run repeats)
-  const destinations = (await store.destinations.ofNumber(number.data.id))
+  const destinations = (await env.work.destinations.ofNumber(number.data.id))
     .filter((d) => d.data.activated)
     .map((d) => ({ d, tie: random.float() }))
     .sort((a, b) => a.d.data.priority - b.d.data.priority || a.tie - b.tie)
@@ -146,7 +146,7 @@ export async function routeCall(env: CallEnv, input: { to: string; from: string 
     if (decision) break;
   }
   if (!decision) {
-    const sw = number.switch_id ? await store.switches.get(number.switch_id) : undefined;
+    const sw = number.switch_id ? await env.work.switches.get(number.switch_id) : undefined;
     decision = await routing.fallback(sw);
   }
   decision ??= { type: 'NONE', data: null, source: 'none' };

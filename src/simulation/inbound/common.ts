@@ -10,8 +10,8 @@ export interface TraceStep {
   [more: string]: unknown;
 }
 
-export async function findNumber(work: { store: AccountView }, to: string): Promise<NumberRow> {
-  const number = await work.store.numbers.byNumber(toE164(to));
+export async function findNumber(view: AccountView, to: string): Promise<NumberRow> {
+  const number = await view.numbers.byNumber(toE164(to));
   if (!number) throw invalidField('/to', `${toE164(to)} is not a number of this account.`);
   return number;
 }

@@ -87,12 +87,12 @@ async function sendCdr(a: Arrival): Promise<void> {
 
 /** An opt-out keyword from a sender not yet opted out makes an opt-out item; answers whether it was before. */
 async function optOut(a: Arrival): Promise<boolean> {
-  const { store, clock, ids } = a.work;
-  const optedOutBefore = (await store.optoutItems.byPair(a.number.data.id, a.from)) !== undefined;
+  const { clock, ids } = a.work;
+  const optedOutBefore = (await a.work.optoutItems.byPair(a.number.data.id, a.from)) !== undefined;
   const word = a.input.text.trim().toUpperCase();
   if (!OPT_OUT_KEYWORDS.includes(word) || optedOutBefore) return optedOutBefore;
   const now = clock.iso();
-  const item = await store.optoutItems.insert({
+  const item = await a.work.optoutItems.insert({
     number_id: a.number.data.id,
     sms_id: a.message.id,
     data: {
@@ -114,10 +114,9 @@ async function optOut(a: Arrival): Promise<boolean> {
 
 /** The number's auto response: a reply unless the sender opted out; answers whether the keyword intercepts. */
 async function autoRespond(a: Arrival, optedOutBefore: boolean): Promise<boolean> {
-  const { store } = a.work;
   const { trace, outbound } = a.outcome;
   const id = a.number.auto_response_id;
-  const auto = id ? await store.autoResponses.get(id) : undefined;
+  const auto = id ? await a.work.autoResponses.get(id) : undefined;
   const match = auto ? matchKeyword(auto.data.keywords, a.input.text) : undefined;
   if (!match) return false;
   if (optedOutBefore) {
@@ -146,9 +145,8 @@ async function autoRespond(a: Arrival, optedOutBefore: boolean): Promise<boolean
 
 /** The number's switch, by its protocol for the message's kind. */
 async function toSwitch(a: Arrival): Promise<void> {
-  const { store } = a.work;
   const { trace } = a.outcome;
-  const sw = a.number.switch_id ? await store.switches.get(a.number.switch_id) : undefined;
+  const sw = a.number.switch_id ? await a.work.switches.get(a.number.switch_id) : undefined;
   const enabled = a.kind === 'sms' ? sw?.data.sms_enabled : sw?.data.mms_enabled;
   const protocol = a.kind === 'sms' ? sw?.data.sms_protocol : sw?.data.mms_protocol;
   if (!sw || !enabled || !protocol || protocol === 'NONE') {
@@ -196,8 +194,7 @@ async function toHttp(a: Arrival, sw: SwitchRow, delivered: Record<string, unkno
 
 /** SMPP: a deliver_sm to a receiving bind of the switch's API key, waiting for one if none is bound. */
 async function toSmpp(a: Arrival, sw: SwitchRow, delivered: Record<string, unknown>, dlrOnSent: boolean) {
-  const { store } = a.work;
-  const key = sw.api_key_id ? await store.apiKeys.get(sw.api_key_id) : undefined;
+  const key = sw.api_key_id ? await a.work.apiKeys.get(sw.api_key_id) : undefined;
   const systemId = key?.data.smpp_system_id;
   if (!key || !systemId) {
     a.outcome.trace.push({ step: 'discarded', detail: 'the switch has SMPP but no API key to bind with' });
@@ -265,11 +262,11 @@ async function toSftp(a: Arrival, sw: SwitchRow, delivered: Record<string, unkno
  * (`GET /__sim/deliveries`, the dashboard's Deliveries): received at once, nothing leaves the process.
  */
 async function toChat(a: Arrival, delivered: Record<string, unknown>) {
-  const { store, clock } = a.work;
+  const { clock } = a.work;
   const body = JSON.stringify({ type: a.kind, data: delivered });
   const request = { method: 'CHAT' as const, url: 'chat://platform', headers: {}, body };
   const row = await a.work.outbox.deliver(a.kind, request, { retry: false, now: true });
-  await store.deliveries.update(row, (d) => {
+  await a.work.deliveries.update(row, (d) => {
     d.data.attempts.push({ at: clock.iso(), status: null, error: null, duration_ms: 0 });
     d.data.outcome = 'delivered';
     d.data.next_attempt_at = null;

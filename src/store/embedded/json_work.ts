@@ -8,7 +8,14 @@ import type { FileArea } from '../files.js';
 import { cleanupFailed } from '../../domain/side_paths.js';
 import type { Change } from './log_line.js';
 import { MemoryTable } from './memory_table.js';
-import { refusal, UniqueViolation, type RowStore, type SeqName, type Taken, type WorkFiles } from '../collections.js';
+import {
+  duplicateError,
+  UniqueViolation,
+  type RowStore,
+  type SeqName,
+  type OnDuplicate,
+  type WorkFiles,
+} from '../collections.js';
 import { COLLECTION_NAMES, type AnyRow, type CollectionName, type Collections, type DbData } from '../schema.js';
 import { SCHEMA } from '../schema.js';
 import { UnitOfWork } from '../store.js';
@@ -119,14 +126,14 @@ export class JsonWork extends UnitOfWork {
   }
 
   /** Makes a change to a table and remembers how to undo it. */
-  record(name: CollectionName, before: AnyRow | undefined, after: AnyRow | undefined, taken?: Taken): void {
+  record(name: CollectionName, before: AnyRow | undefined, after: AnyRow | undefined, onDuplicate?: OnDuplicate): void {
     this.writable();
     const table = this.store.tables()[name];
     if (after) {
       try {
         table.put(after);
       } catch (e) {
-        throw refusal(e, taken);
+        throw duplicateError(e, onDuplicate);
       }
       this.changes.push(['put', name, after]);
     } else if (before) {
@@ -152,11 +159,11 @@ export class JsonWork extends UnitOfWork {
       many: async (index, key) => [...t().many(index, key)],
       all: async () => t().all(),
       current: async (id) => t().get(id),
-      insert: async (row, taken) => {
+      insert: async (row, onDuplicate) => {
         if (t().get(row.data.id)) throw new UniqueViolation(name, 'id', row.data.id);
-        this.record(name, undefined, row, taken);
+        this.record(name, undefined, row, onDuplicate);
       },
-      replace: async (before, after, taken) => this.record(name, before, after, taken),
+      replace: async (before, after, onDuplicate) => this.record(name, before, after, onDuplicate),
       remove: async (row) => {
         const current = t().get(row.data.id);
         if (current) this.record(name, current, undefined);

@@ -16,9 +16,9 @@ import {
   type Kept,
   type KeptTally,
   type Snapshot,
-  type SnapshotShelf,
+  type SnapshotStore,
   type Tally,
-  type TallyShelf,
+  type TallyStore,
 } from '../shared.js';
 
 /** The rules of one process. */
@@ -142,7 +142,7 @@ export class MemoryJournalLog implements JournalLog {
 }
 
 /** Snapshots in memory. Rows are frozen, so a copy shares them with the live state and costs the lists. */
-export class MemorySnapshotShelf implements SnapshotShelf {
+export class MemorySnapshotStore implements SnapshotStore {
   private readonly saved = new Map<string, Snapshot>();
 
   async list(): Promise<{ name: string; bytes: number }[]> {
@@ -163,7 +163,7 @@ export class MemorySnapshotShelf implements SnapshotShelf {
  * objects with integer keys, which V8 backs with an array as long as the largest status (2.5 KB for a
  * `201`); the text of a tally is a tenth of that, and is read only when coverage is asked for.
  */
-export class MemoryTallyShelf implements TallyShelf {
+export class MemoryTallyStore implements TallyStore {
   private readonly kept = new Map<string, { run: string | null; text: string }>();
 
   constructor(

@@ -3,7 +3,7 @@
  * read (which must see them), or with its COMMIT. Each carries its values as literals in its text.
  */
 import pg from 'pg';
-import { refusal, type Taken } from '../collections.js';
+import { duplicateError, type OnDuplicate } from '../collections.js';
 import type { AnyRow, CollectionName } from '../schema.js';
 import { indexKeys } from './index_keys.js';
 import type { Queries } from './statements.js';
@@ -20,16 +20,16 @@ export const literal = (value: string): string => pg.escapeLiteral(value);
 export class PendingWrites {
   private statements: string[] = [];
   private bytes = 0;
-  /** The errors its writes asked for, by collection, should an index refuse one (`Taken`). */
-  private readonly taken = new Map<CollectionName, Taken>();
+  /** The errors its writes asked for, by collection, should an index refuse one (`OnDuplicate`). */
+  private readonly onDuplicate = new Map<CollectionName, OnDuplicate>();
 
   constructor(private readonly db: Queries) {}
 
-  refusing(name: CollectionName, taken: Taken | undefined): void {
-    if (taken) this.taken.set(name, { ...this.taken.get(name), ...taken });
+  onDuplicateOf(name: CollectionName, onDuplicate: OnDuplicate | undefined): void {
+    if (onDuplicate) this.onDuplicate.set(name, { ...this.onDuplicate.get(name), ...onDuplicate });
   }
 
-  /** Sends the writes not sent yet, in one round trip; an index's refusal is the write's `Taken` error. */
+  /** Sends the writes not sent yet, in one round trip; an index's refusal is the write's `OnDuplicate` error. */
   async flush(): Promise<void> {
     if (!this.statements.length) return;
     const text = this.statements.join(';\n');
@@ -37,7 +37,7 @@ export class PendingWrites {
     this.bytes = 0;
     await this.db.batch(text).catch((e: unknown) => {
       const violation = violationOf(e);
-      throw violation ? refusal(violation, this.taken.get(violation.collection as CollectionName)) : e;
+      throw violation ? duplicateError(violation, this.onDuplicate.get(violation.collection as CollectionName)) : e;
     });
   }
 
@@ -50,7 +50,7 @@ export class PendingWrites {
 
   /**
    * Writes a row and its index keys: a new row is inserted, refused with its keys if its id is
-   * taken; a changed one replaces the stored row and its old keys. A unique key another row holds is
+   * onDuplicate; a changed one replaces the stored row and its old keys. A unique key another row holds is
    * refused by the index's constraint. A refusal ends the work, when the statements are sent, with
    * UniqueViolation (`violationOf`). `counted`: the row counts in its account's list.
    */

@@ -13,7 +13,7 @@ import type {
   JournalScope,
   Kept,
   Snapshot,
-  SnapshotShelf,
+  SnapshotStore,
 } from '../shared.js';
 import type { PgStore } from './store.js';
 import { templatePattern } from '../../domain/matching.js';
@@ -235,7 +235,7 @@ export class PgJournalLog implements JournalLog {
     const last = rows[rows.length - 1];
     if (last && Math.floor(before / JOURNAL_TRIM_EVERY) !== Math.floor(this.appended / JOURNAL_TRIM_EVERY)) {
       await this.db.query('DELETE FROM journal WHERE upto <= $1', [Number(last.upto) - this.limitBytes]);
-      // the calls of no account: the newest SERVER_CALLS_KEPT (engine/journal.ts), give or take a trim's worth
+      // the calls of no account: the newest SERVER_CALLS_KEPT (harness/journal.ts), give or take a trim's worth
       await this.db.query(
         `DELETE FROM journal WHERE account_id IS NULL AND id < (SELECT coalesce(min(id), 0) FROM
            (SELECT id FROM journal WHERE account_id IS NULL ORDER BY id DESC LIMIT $1) newest)`,
@@ -298,7 +298,7 @@ export class PgJournalLog implements JournalLog {
   }
 }
 
-export class PgSnapshotShelf implements SnapshotShelf {
+export class PgSnapshotStore implements SnapshotStore {
   constructor(private readonly db: PgStore) {}
 
   async list(): Promise<{ name: string; bytes: number }[]> {

@@ -1,12 +1,12 @@
 /** Coverage kept past its account, in PostgreSQL (the instances share it): the table `tallies` (sql.ts). */
-import type { KeptTally, Tally, TallyShelf } from '../shared.js';
+import type { KeptTally, Tally, TallyStore } from '../shared.js';
 import type { PgStore } from './store.js';
 
 /**
  * Coverage kept past its account, shared by the instances: a tally is added to in one transaction
  * holding the account's row, so two instances keeping the same account's coverage add up.
  */
-export class PgTallyShelf implements TallyShelf {
+export class PgTallyStore implements TallyStore {
   constructor(
     private readonly db: PgStore,
     private readonly bound: number,

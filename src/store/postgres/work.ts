@@ -252,12 +252,12 @@ export class PgWork extends UnitOfWork {
       all: () => this.select<R>(`SELECT row FROM ${t} ORDER BY sort`, []),
       page: (accountId, window) => this.page<R>(name, accountId, window),
       current: async (id) => (await this.select<R>(`SELECT row FROM ${t} WHERE id = $1 FOR UPDATE`, [id]))[0],
-      insert: async (row, taken) => {
-        this.pending.refusing(name, taken);
+      insert: async (row, onDuplicate) => {
+        this.pending.onDuplicateOf(name, onDuplicate);
         await this.write(name, row, true);
       },
-      replace: async (_before, after, taken) => {
-        this.pending.refusing(name, taken);
+      replace: async (_before, after, onDuplicate) => {
+        this.pending.onDuplicateOf(name, onDuplicate);
         await this.write(name, after, false);
       },
       remove: async (row) => {

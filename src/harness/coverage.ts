@@ -6,14 +6,14 @@
  * past that the oldest go first.
  */
 import type { DeliveryRow } from '../domain/rows.js';
-import type { Units } from './work.js';
-import type { FaultRule, JournalEntry, Tally, TallyShelf } from '../store/shared.js';
-import type { Faults } from './faults.js';
+import type { Units } from '../engine/work.js';
+import type { FaultRule, JournalEntry, Tally, TallyStore } from '../store/shared.js';
+import type { Faults } from '../engine/faults.js';
 import type { Journal } from './journal.js';
 import { parseJson } from '../domain/json.js';
 import { addCall, addDelivery, addUsed, emptyUsed, type CallSeen, type Enumerated } from '../changes/footprint.js';
 
-export type { KeptTally, Tally, TallyShelf } from '../store/shared.js';
+export type { KeptTally, Tally, TallyStore } from '../store/shared.js';
 
 /** The newest calls a tally reads (the journal's own bound, 64 MB, usually holds fewer). */
 export const SCANNED_CALLS = 50_000;
@@ -110,7 +110,7 @@ export class Coverage {
       units: Units;
       journal: Journal;
       faults: Faults;
-      shelf: TallyShelf;
+      kept: TallyStore;
       enumerated: Enumerated;
     },
   ) {}
@@ -154,23 +154,23 @@ export class Coverage {
   /** What a scope covered: its live accounts' records and the tallies kept of its accounts. */
   async of(scope: CoverageScope): Promise<Tally> {
     const accounts = await this.accountsOf(scope);
-    const kept = await this.parts.shelf.list(scope === 'all' ? {} : scope);
+    const kept = await this.parts.kept.list(scope === 'all' ? {} : scope);
     return kept.reduce((t, k) => addTally(t, k.tally), await this.live(accounts));
   }
 
   /** Whether the scope names accounts that exist or whose coverage is kept. */
   async knows(scope: { account_id: string } | { run: string }): Promise<boolean> {
-    if ((await this.parts.shelf.list(scope)).length) return true;
+    if ((await this.parts.kept.list(scope)).length) return true;
     return 'run' in scope && !!(await this.accountsOf(scope))?.length;
   }
 
   /** Keeps what an account covered so far, before its records go (a reset or a removal). */
   async keep(accountId: string, run: string | null): Promise<void> {
-    await this.parts.shelf.add({ account_id: accountId, run, tally: await this.live([accountId]) });
+    await this.parts.kept.add({ account_id: accountId, run, tally: await this.live([accountId]) });
   }
 
   /** Drops every kept tally (a reset of the whole server that removes its sandboxes). */
   clear(): Promise<void> {
-    return this.parts.shelf.clear();
+    return this.parts.kept.clear();
   }
 }

@@ -6,7 +6,7 @@
  */
 import { wallClock } from '../deps.js';
 import type { Peers } from '../store/store.js';
-import { redactBody, redactHeaders, redactText } from './redact.js';
+import { redactBody, redactHeaders, redactText } from '../engine/redact.js';
 import { lostWith, type Warn } from '../domain/side_paths.js';
 import {
   matches,
@@ -21,7 +21,7 @@ import { parseJson } from '../domain/json.js';
 
 export type { JournalEntry, JournalFilter, JournalLog, JournalScope, Kept, JournalApi } from '../store/shared.js';
 
-export { REDACTED } from './redact.js';
+export { REDACTED } from '../engine/redact.js';
 
 /** Bodies longer than this are kept cut. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;

@@ -5,13 +5,13 @@
  */
 import type { Ids, Random } from '../deps.js';
 import { COLLECTION_NAMES, type AnyRow, type DbData } from '../store/schema.js';
-import type { Units } from './work.js';
-import type { Clocks } from './clock.js';
+import type { Units } from '../engine/work.js';
+import type { Clocks } from '../engine/clock.js';
 import type { Coverage } from './coverage.js';
-import type { Faults } from './faults.js';
+import type { Faults } from '../engine/faults.js';
 import type { Journal } from './journal.js';
 import { fillSandbox } from './sandboxes.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from '../engine/scheduler.js';
 
 /** The resets of the control API: the whole server, one account, an account removed (Runtime's). */
 /** The resets a runtime answers the control API with (src/runtime.ts describes each). */

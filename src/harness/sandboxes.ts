@@ -14,10 +14,10 @@ import type { ApiKeyRow, Role } from '../domain/rows.js';
 import type { DbData } from '../store/schema.js';
 import { namedFiles } from '../store/files.js';
 import type { UnitOfWork } from '../store/store.js';
-import type { Clock } from './clock.js';
-import type { SnapshotShelf } from '../store/shared.js';
+import type { Clock } from '../engine/clock.js';
+import type { SnapshotStore } from '../store/shared.js';
 
-export type { Snapshot, SnapshotShelf } from '../store/shared.js';
+export type { Snapshot, SnapshotStore } from '../store/shared.js';
 
 export interface Sandbox {
   id: string;
@@ -157,13 +157,13 @@ export interface SnapshotLimits {
 /** Runs `fn` in whole-state work (the store's `{ global: true }`). */
 export type WholeStateRun = <T>(fn: (store: UnitOfWork) => Promise<T>) => Promise<T>;
 
-/** The shelf's name of an account's snapshot: never a name of the whole state's (their pattern has no slash). */
-const shelfName = (name: string, owner: string | undefined): string => (owner ? `account/${owner}/${name}` : name);
+/** The store's name of an account's snapshot: never a name of the whole state's (their pattern has no slash). */
+const snapshotKey = (name: string, owner: string | undefined): string => (owner ? `account/${owner}/${name}` : name);
 
-/** The shelf's snapshots of one account (`owner`), or of the whole state, by the names they were saved under. */
+/** The store's snapshots of one account (`owner`), or of the whole state, by the names they were saved under. */
 const ownedBy = (owner: string | undefined) => (s: { name: string; bytes: number }) => {
   if (!owner) return s.name.includes('/') ? [] : [s];
-  const prefix = shelfName('', owner);
+  const prefix = snapshotKey('', owner);
   return s.name.startsWith(prefix) ? [{ ...s, name: s.name.slice(prefix.length) }] : [];
 };
 
@@ -175,18 +175,18 @@ const ownedBy = (owner: string | undefined) => (s: { name: string; bytes: number
 export class Snapshots {
   constructor(
     private readonly limits: SnapshotLimits,
-    private readonly shelf: SnapshotShelf,
+    private readonly snapshots: SnapshotStore,
   ) {}
 
   /**
-   * Saves a copy read in whole-state work (`run`), so the copy is one moment of the state; the shelf is
-   * read before it and written after it, outside its lock (a shelf of a shared store takes connections
+   * Saves a copy read in whole-state work (`run`), so the copy is one moment of the state; the store is
+   * read before it and written after it, outside its lock (a snapshot store shared by instances takes connections
    * of its own, which the account work waiting for that lock may hold). Past a limit:
    * 422 `limit_reached`.
    */
   async save(run: WholeStateRun, name: string, owner?: string): Promise<void> {
-    const all = await this.shelf.list();
-    const key = shelfName(name, owner);
+    const all = await this.snapshots.list();
+    const key = snapshotKey(name, owner);
     const others = all.filter((s) => s.name !== key);
     if (others.flatMap(ownedBy(owner)).length >= this.limits.count) {
       throw new DomainError('limit_reached', [
@@ -213,20 +213,20 @@ export class Snapshots {
       }
       return { data, files, bytes };
     });
-    await this.shelf.put(key, snapshot);
+    await this.snapshots.put(key, snapshot);
   }
 
   /** The snapshots of one account (`owner`), or of the whole state. */
   async list(owner?: string): Promise<{ name: string; bytes: number }[]> {
-    return (await this.shelf.list()).flatMap(ownedBy(owner));
+    return (await this.snapshots.list()).flatMap(ownedBy(owner));
   }
 
   /**
-   * Restores a copy in whole-state work (`run`), read from the shelf before it (as `save` says why):
+   * Restores a copy in whole-state work (`run`), read from the store before it (as `save` says why):
    * the whole state, or the records of the account it was saved for, every other account untouched.
    */
   async restore(run: WholeStateRun, name: string, owner?: string): Promise<boolean> {
-    const snap = await this.shelf.get(shelfName(name, owner));
+    const snap = await this.snapshots.get(snapshotKey(name, owner));
     if (!snap) return false;
     await run(async (store) => {
       for (const [id, bytes] of snap.files) await store.files.put(id, bytes);

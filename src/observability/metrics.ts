@@ -6,9 +6,6 @@
  * (several run in one process in tests).
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Store } from '../store/store.js';
-import type { Units } from './work.js';
-import type { Journal } from './journal.js';
 
 /** What a scrape reads from the running server. */
 export interface MetricSources {
@@ -138,26 +135,4 @@ export class Metrics {
   text(): Promise<string> {
     return this.registry.metrics();
   }
-}
-
-/** The metrics of a server, their gauges read from its parts when scraped. */
-export function serverMetrics(parts: {
-  store: Store;
-  units: Units;
-  journal: Journal;
-  binds: { total(): number };
-  /** The accounts whose earliest step is due and has not run (the scheduler's own count, asked when scraped). */
-  due: () => number;
-}): Metrics {
-  const { store, units, journal } = parts;
-  return new Metrics({
-    journalBytes: () => journal.bytes(),
-    sandboxes: () => units.run({ read: true }, async (w) => (await w.accounts.sandboxes()).length),
-    storeBytes: async () => store.size?.(),
-    smppBinds: () => parts.binds.total(),
-    steps: async () => ({
-      pending: await units.run({ read: true }, (w) => w.steps.waiting()),
-      due: parts.due(),
-    }),
-  });
 }
