@@ -7,12 +7,13 @@ package dipswitch
 import (
 	"context"
 	"net/url"
+	"strconv"
 )
 
 // Deliveries is the deliveries area: The delivery log: a page of it, verification, redelivery, the listeners.
 type Deliveries struct{ c *Client }
 
-// List is simDeliveries (GET /__sim/deliveries): Delivery log: Every outbound delivery of the account with each attempt; secrets redacted.
+// List is simDeliveries (GET /__sim/deliveries): Delivery log: Every outbound delivery of the account with each attempt, oldest first; secrets redacted.
 func (a *Deliveries) List(ctx context.Context, query *DeliveriesQuery) (*DeliveryList, error) {
 	var out DeliveryList
 	if err := a.c.Do(ctx, OpSimDeliveries, nil, nil, query.values(), &out); err != nil {
@@ -29,6 +30,15 @@ func (q *DeliveriesQuery) values() url.Values {
 	}
 	if q.Kind != nil {
 		v.Set("kind", *q.Kind)
+	}
+	if q.AccountID != nil {
+		v.Set("account_id", *q.AccountID)
+	}
+	if q.Limit != nil {
+		v.Set("limit", strconv.Itoa(*q.Limit))
+	}
+	if q.Cursor != nil {
+		v.Set("cursor", *q.Cursor)
 	}
 	return v
 }

@@ -875,8 +875,9 @@ const (
 
 // DeliveryList is a shape of the control API.
 type DeliveryList struct {
-	Count      int        `json:"count"`
+	Count      int        `json:"count"` // The deliveries in this answer.
 	Deliveries []Delivery `json:"deliveries"`
+	NextCursor *string    `json:"next_cursor"` // Where the next page starts (`cursor`); null when this is the last.
 }
 
 // TimelineEntry is a shape of the control API.
@@ -942,7 +943,10 @@ type RequestsQuery struct {
 
 // DeliveriesQuery is a shape of the control API: The query of `GET /__sim/deliveries`: each parameter absent unless given.
 type DeliveriesQuery struct {
-	Kind *string `json:"kind,omitempty"`
+	Kind      *string `json:"kind,omitempty"`
+	AccountID *string `json:"account_id,omitempty"`
+	Limit     *int    `json:"limit,omitempty"`
+	Cursor    *string `json:"cursor,omitempty"`
 }
 
 // CoverageQuery is a shape of the control API: The query of `GET /__sim/coverage`: each parameter absent unless given.

@@ -120,7 +120,7 @@ export type RequestsArea = ReturnType<typeof requestsArea>;
 
 /** The delivery log: a page of it, verification, redelivery, the listeners. (contract/sim.yaml's `x-client` area `deliveries`) */
 export const deliveriesArea = (invoke: Invoke) => ({
-  /** Delivery log: Every outbound delivery of the account with each attempt; secrets redacted. (`GET /__sim/deliveries`) */
+  /** Delivery log: Every outbound delivery of the account with each attempt, oldest first; secrets redacted. (`GET /__sim/deliveries`) */
   list: (query?: Query<operations['simDeliveries']>) => invoke('simDeliveries', { query }),
   /** Verify deliveries were sent: Counts the deliveries of the log that match a pattern (kind, target prefix, method, a body subset, the outcome) and checks the count, as `POST /__sim/requests/verify` does for calls, with its near misses. (`POST /__sim/deliveries/verify`) */
   verify: (body: Body<'simVerifyDeliveries'>) => invoke('simVerifyDeliveries', { body }),

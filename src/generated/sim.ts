@@ -342,7 +342,10 @@ export interface paths {
         };
         /**
          * Delivery log
-         * @description Every outbound delivery of the account with each attempt; secrets redacted.
+         * @description Every outbound delivery of the account with each attempt, oldest first; secrets redacted. With a key (or
+         *     without one, `account_id`) the whole log of its account (at most 2,000 kept) unless `limit` or `cursor` asks
+         *     for a page; without either, every account's, in pages: by account, then oldest first, `limit` a page (1,000 when not given). A full page carries
+         *     a `next_cursor` to ask for the next (the one after may be empty); the last has none.
          */
         readonly get: operations["simDeliveries"];
         readonly put?: never;
@@ -1623,8 +1626,11 @@ export interface components {
          */
         readonly delivery_kind: "event" | "cdr" | "sms" | "mms" | "dlr" | "route" | "result";
         readonly delivery_list: {
+            /** @description The deliveries in this answer. */
             readonly count: number;
             readonly deliveries: readonly components["schemas"]["delivery"][];
+            /** @description Where the next page starts (`cursor`); null when this is the last. */
+            readonly next_cursor: string | null;
         };
         readonly timeline_entry: {
             readonly at: string;
@@ -2233,6 +2239,12 @@ export interface operations {
             readonly query?: {
                 /** @description Only this kind. */
                 readonly kind?: components["schemas"]["delivery_kind"];
+                /** @description Without a key, one account's log (as its key would read it). */
+                readonly account_id?: string;
+                /** @description The most deliveries a page holds (1,000 without a key when not given). */
+                readonly limit?: number;
+                /** @description The `next_cursor` of the page before. */
+                readonly cursor?: string;
             };
             readonly header?: never;
             readonly path?: never;

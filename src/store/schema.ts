@@ -279,12 +279,14 @@ export const SCHEMA = {
     reads: (r) => ({
       /** The account's `n` oldest deliveries. */
       oldest: (n: number) => r.head(n),
+      /** Each account's oldest delivery: the accounts that have a log, for a listing across them in pages. */
+      oldestOfEach: () => r.firsts(),
       /** Deliveries an out-of-order fault holds back until the next one to the same target. */
       heldFor: (target: string) => r.many('held', target),
       /** Messages waiting for an SMPP bind of the key (a key is one account's), oldest first. */
       waitingFor: (keyId: string) => r.many('waiting', keyId),
     }),
-    across: ['heldFor', 'waitingFor'],
+    across: ['heldFor', 'waitingFor', 'oldestOfEach'],
   }),
 };
 

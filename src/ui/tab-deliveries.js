@@ -1,6 +1,6 @@
 // @ts-check
 // Deliveries: every delivery with its attempts, and "Redeliver now".
-import { account, paint, server, state } from './api.js';
+import { account, accountQuery, paint, server } from './api.js';
 import { all, clockTime, h, pretty, say, statusClass, traceLink } from './dom.js';
 import { every } from './shell.js';
 
@@ -25,11 +25,8 @@ function sentView(d) {
   ];
 }
 
-/** The server's deliveries, narrowed to the account picked. */
-const shownDeliveries = async () =>
-  (await server('GET', '/__sim/deliveries')).deliveries.filter(
-    (d) => !state.accountId || d.account_id === state.accountId,
-  );
+/** The deliveries of the account picked (its whole log), or the first page of every account's. */
+const shownDeliveries = async () => (await server('GET', `/__sim/deliveries?${accountQuery()}`)).deliveries;
 
 const heading = (n) =>
   h('h2', {}, `Deliveries of ${account()?.name ?? 'every account'} `, h('span', { class: 'muted' }, `${n}`));

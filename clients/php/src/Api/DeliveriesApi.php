@@ -16,11 +16,16 @@ class DeliveriesApi
     }
 
     /**
-     * Delivery log: Every outbound delivery of the account with each attempt; secrets redacted. (`GET /__sim/deliveries`)
+     * Delivery log: Every outbound delivery of the account with each attempt, oldest first; secrets redacted. (`GET /__sim/deliveries`)
      */
-    public function list(?string $kind = null): \Dipswitch\Model\DeliveryList
+    public function list(
+        ?string $kind = null,
+        ?string $accountId = null,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): \Dipswitch\Model\DeliveryList
     {
-        return \Dipswitch\Model\DeliveryList::fromArray($this->core->call('simDeliveries', [], null, ['kind' => $kind]));
+        return \Dipswitch\Model\DeliveryList::fromArray($this->core->call('simDeliveries', [], null, ['kind' => $kind, 'account_id' => $accountId, 'limit' => $limit, 'cursor' => $cursor]));
     }
 
     /**

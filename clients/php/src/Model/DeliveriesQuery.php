@@ -13,6 +13,9 @@ final class DeliveriesQuery implements \JsonSerializable
 {
     public function __construct(
         public readonly ?string $kind = null,
+        public readonly ?string $accountId = null,
+        public readonly ?int $limit = null,
+        public readonly ?string $cursor = null,
     ) {
     }
 
@@ -21,6 +24,9 @@ final class DeliveriesQuery implements \JsonSerializable
     {
         return new self(
             kind: array_key_exists('kind', $d) ? $d['kind'] : null,
+            accountId: array_key_exists('account_id', $d) ? $d['account_id'] : null,
+            limit: array_key_exists('limit', $d) ? $d['limit'] : null,
+            cursor: array_key_exists('cursor', $d) ? $d['cursor'] : null,
         );
     }
 
@@ -29,6 +35,9 @@ final class DeliveriesQuery implements \JsonSerializable
     {
         $out = [];
         if ($this->kind !== null) $out['kind'] = $this->kind;
+        if ($this->accountId !== null) $out['account_id'] = $this->accountId;
+        if ($this->limit !== null) $out['limit'] = $this->limit;
+        if ($this->cursor !== null) $out['cursor'] = $this->cursor;
         return $out;
     }
 }

@@ -12,9 +12,12 @@ namespace Dipswitch\Model;
 final class DeliveryList implements \JsonSerializable
 {
     public function __construct(
+        /** The deliveries in this answer. */
         public readonly int $count,
         /** @var list<\Dipswitch\Model\Delivery> */
         public readonly array $deliveries,
+        /** Where the next page starts (`cursor`); null when this is the last. */
+        public readonly ?string $nextCursor,
     ) {
     }
 
@@ -24,6 +27,7 @@ final class DeliveryList implements \JsonSerializable
         return new self(
             count: $d['count'],
             deliveries: array_map(static fn ($v) => \Dipswitch\Model\Delivery::fromArray($v), $d['deliveries']),
+            nextCursor: $d['next_cursor'],
         );
     }
 
@@ -33,6 +37,7 @@ final class DeliveryList implements \JsonSerializable
         $out = [];
         $out['count'] = $this->count;
         $out['deliveries'] = $this->deliveries;
+        $out['next_cursor'] = $this->nextCursor;
         return $out;
     }
 }

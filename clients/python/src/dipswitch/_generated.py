@@ -880,6 +880,7 @@ DeliveryList = TypedDict(
     {
         "count": int,
         "deliveries": List[Delivery],
+        "next_cursor": str | None,
     },
 )
 
@@ -966,6 +967,9 @@ DeliveriesQuery = TypedDict(
     "DeliveriesQuery",
     {
         "kind": NotRequired[str],
+        "account_id": NotRequired[str],
+        "limit": NotRequired[int],
+        "cursor": NotRequired[str],
     },
 )
 """The query of `GET /__sim/deliveries`: each parameter absent unless given."""

@@ -14,9 +14,16 @@ class DeliveriesApi(Area):
     """The delivery log: a page of it, verification, redelivery, the listeners."""
 
     @calls("simDeliveries")
-    def list(self, *, kind: Optional[str] = None) -> DeliveryList:
-        """Delivery log: Every outbound delivery of the account with each attempt; secrets redacted. (``GET /__sim/deliveries``)"""
-        return cast(DeliveryList, self._core.call("simDeliveries", None, None, {"kind": kind}))
+    def list(
+        self,
+        *,
+        kind: Optional[str] = None,
+        account_id: Optional[str] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+    ) -> DeliveryList:
+        """Delivery log: Every outbound delivery of the account with each attempt, oldest first; secrets redacted. (``GET /__sim/deliveries``)"""
+        return cast(DeliveryList, self._core.call("simDeliveries", None, None, {"kind": kind, "account_id": account_id, "limit": limit, "cursor": cursor}))
 
     @calls("simVerifyDeliveries")
     def verify(self, match: VerifyDeliveriesMatch, count: Optional[VerifyCount] = None) -> Verified:

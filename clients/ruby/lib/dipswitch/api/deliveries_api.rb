@@ -12,11 +12,11 @@ module Dipswitch
 
     private def given(...) = Core.given(...)
 
-    # Delivery log: Every outbound delivery of the account with each attempt; secrets redacted. (`GET
+    # Delivery log: Every outbound delivery of the account with each attempt, oldest first; secrets redacted. (`GET
     # /__sim/deliveries`)
     # @return [Model::DeliveryList]
-    def list(kind: nil)
-      Model::DeliveryList.from_h(@core.call('simDeliveries', {}, nil, { 'kind' => kind }))
+    def list(kind: nil, account_id: nil, limit: nil, cursor: nil)
+      Model::DeliveryList.from_h(@core.call('simDeliveries', {}, nil, { 'kind' => kind, 'account_id' => account_id, 'limit' => limit, 'cursor' => cursor }))
     end
 
     # Verify deliveries were sent: Counts the deliveries of the log that match a pattern (kind, target prefix,

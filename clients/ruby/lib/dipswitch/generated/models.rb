@@ -2133,21 +2133,24 @@ module Dipswitch
       end
     end
 
-    DeliveryList = Struct.new(:count, :deliveries, keyword_init: true) do
+    DeliveryList = Struct.new(:count, :deliveries, :next_cursor, keyword_init: true) do
       # @!attribute [r] count
-      #   @return [Integer]
+      #   @return [Integer] The deliveries in this answer.
       # @!attribute [r] deliveries
       #   @return [Array<Model::Delivery>]
+      # @!attribute [r] next_cursor
+      #   @return [String, nil] Where the next page starts (`cursor`); null when this is the last.
       def self.from_h(hash)
         new(
           count: hash['count'],
           deliveries: hash['deliveries']&.map { |v| Model::Delivery.from_h(v) },
+          next_cursor: hash['next_cursor'],
         )
       end
 
       # The JSON object again: the fields it has, under their names in the contract.
       def to_h
-        { 'count' => self[:count], 'deliveries' => self[:deliveries] }.compact
+        { 'count' => self[:count], 'deliveries' => self[:deliveries], 'next_cursor' => self[:next_cursor] }.compact
       end
     end
 
@@ -2337,18 +2340,27 @@ module Dipswitch
     end
 
     # The query of `GET /__sim/deliveries`: each parameter absent unless given.
-    DeliveriesQuery = Struct.new(:kind, keyword_init: true) do
+    DeliveriesQuery = Struct.new(:kind, :account_id, :limit, :cursor, keyword_init: true) do
       # @!attribute [r] kind
+      #   @return [String, nil]
+      # @!attribute [r] account_id
+      #   @return [String, nil]
+      # @!attribute [r] limit
+      #   @return [Integer, nil]
+      # @!attribute [r] cursor
       #   @return [String, nil]
       def self.from_h(hash)
         new(
           kind: hash['kind'],
+          account_id: hash['account_id'],
+          limit: hash['limit'],
+          cursor: hash['cursor'],
         )
       end
 
       # The JSON object again: the fields it has, under their names in the contract.
       def to_h
-        { 'kind' => self[:kind] }.compact
+        { 'kind' => self[:kind], 'account_id' => self[:account_id], 'limit' => self[:limit], 'cursor' => self[:cursor] }.compact
       end
     end
 

@@ -15,7 +15,7 @@ public abstract class DeliveriesApi {
         this.core = core;
     }
 
-    /** Delivery log: Every outbound delivery of the account with each attempt; secrets redacted. (`GET /__sim/deliveries`, simDeliveries) */
+    /** Delivery log: Every outbound delivery of the account with each attempt, oldest first; secrets redacted. (`GET /__sim/deliveries`, simDeliveries) */
     public DeliveryList list(DeliveriesQuery query) {
         return core.call(Operations.SIM_DELIVERIES, Map.of(), null, query, DeliveryList.class);
     }

@@ -10,15 +10,33 @@ import java.util.Map;
 /** The query of `GET /__sim/deliveries`: each parameter absent unless given. (contract/sim.yaml) */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DeliveriesQuery(
-    @JsonProperty("kind") String kind
+    @JsonProperty("kind") String kind,
+    @JsonProperty("account_id") String accountId,
+    @JsonProperty("limit") Integer limit,
+    @JsonProperty("cursor") String cursor
 ) {
     /** A DeliveriesQuery of its required components, the others absent. */
     public static DeliveriesQuery of() {
-        return new DeliveriesQuery(null);
+        return new DeliveriesQuery(null, null, null, null);
     }
 
     /** This DeliveriesQuery with `kind` replaced. */
     public DeliveriesQuery withKind(String kind) {
-        return new DeliveriesQuery(kind);
+        return new DeliveriesQuery(kind, accountId, limit, cursor);
+    }
+
+    /** This DeliveriesQuery with `account_id` replaced. */
+    public DeliveriesQuery withAccountId(String accountId) {
+        return new DeliveriesQuery(kind, accountId, limit, cursor);
+    }
+
+    /** This DeliveriesQuery with `limit` replaced. */
+    public DeliveriesQuery withLimit(Integer limit) {
+        return new DeliveriesQuery(kind, accountId, limit, cursor);
+    }
+
+    /** This DeliveriesQuery with `cursor` replaced. */
+    public DeliveriesQuery withCursor(String cursor) {
+        return new DeliveriesQuery(kind, accountId, limit, cursor);
     }
 }

@@ -10,17 +10,25 @@ import java.util.Map;
 /** A shape of the control API. (contract/sim.yaml) */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DeliveryList(
+    /** The deliveries in this answer. */
     @JsonProperty("count") int count,
-    @JsonProperty("deliveries") List<Delivery> deliveries
+    @JsonProperty("deliveries") List<Delivery> deliveries,
+    /** Where the next page starts (`cursor`); null when this is the last. */
+    @JsonProperty("next_cursor") String nextCursor
 ) {
 
     /** This DeliveryList with `count` replaced. */
     public DeliveryList withCount(int count) {
-        return new DeliveryList(count, deliveries);
+        return new DeliveryList(count, deliveries, nextCursor);
     }
 
     /** This DeliveryList with `deliveries` replaced. */
     public DeliveryList withDeliveries(List<Delivery> deliveries) {
-        return new DeliveryList(count, deliveries);
+        return new DeliveryList(count, deliveries, nextCursor);
+    }
+
+    /** This DeliveryList with `next_cursor` replaced. */
+    public DeliveryList withNextCursor(String nextCursor) {
+        return new DeliveryList(count, deliveries, nextCursor);
     }
 }
