@@ -5,6 +5,8 @@
  * skipped saying why.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract.js';
@@ -55,6 +57,23 @@ describe.skipIf(!go)('the Go client', { timeout: 600_000 }, () => {
     });
     expect(none.status).toBe(1);
     expect(none.stdout).toMatch(/the run made no sandbox: FAILS the gate of 10%/);
+  });
+
+  it("the README's example runs as pasted: a signed SMS at the test's receiver, a fault, a verify", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dipswitch-go-readme-'));
+    const readme = readFileSync(join(folder, 'README.md'), 'utf8');
+    const files = [...readme.matchAll(/```go file=(\S+)\n([\s\S]*?)```/g)];
+    expect(files.map((f) => f[1])).toEqual(['sms_test.go']);
+    for (const [, file, text] of files) writeFileSync(join(dir, file!), text!);
+    writeFileSync(
+      join(dir, 'go.mod'),
+      `module example.test/sms\n\ngo 1.19\n\nrequire dipswitch.test/go v0.0.0\n\nreplace dipswitch.test/go => ${folder}\n`,
+    );
+    const run = goTest(['-count=1', '-v', './...'], dir);
+    rmSync(dir, { recursive: true, force: true });
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/--- PASS: TestAnSMSReachesOurWebhookSigned/);
+    expect(run.stdout).toMatch(/--- PASS: TestAFaultAndAVerify/);
   });
 
   it('a gate outside 0-100 is refused before any test runs; with nothing to start, one line naming the ways', () => {

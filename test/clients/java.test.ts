@@ -6,7 +6,7 @@
  * pom. Outside CI, without a JDK or the jars, skipped saying why.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,6 +89,45 @@ describe.skipIf(!java)('the Java client', { timeout: 600_000 }, () => {
       'OrderTest.java',
       'WebhookTest.java',
     ]);
+  });
+
+  it("the README's example compiles and runs as pasted: a signed SMS at the test's receiver, a fault, a verify", () => {
+    const built = run(join(folder, 'build.sh'), ['jar'], {});
+    expect(built.status, built.stderr).toBe(0);
+    const jar = join(folder, built.stdout.trim().split('\n').at(-1)!);
+    const dir = mkdtempSync(join(tmpdir(), 'dipswitch-java-readme-'));
+    const readme = readFileSync(join(folder, 'README.md'), 'utf8');
+    const files = [...readme.matchAll(/```java file=(\S+)\n([\s\S]*?)```/g)];
+    expect(files.map((f) => f[1])).toEqual(['SmsTest.java']);
+    for (const [, file, text] of files) writeFileSync(join(dir, file!), text!);
+    const jars = ['jackson-databind', 'jackson-core', 'jackson-annotations', 'junit-platform-console-standalone'];
+    const cp = [jar, ...jars.map((j) => join(LIBS, `${j}.jar`))].join(':');
+    const javac = spawnSync(
+      'javac',
+      ['-d', join(dir, 'classes'), '-cp', cp, '--release', '17', join(dir, 'SmsTest.java')],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(javac.status, javac.stderr).toBe(0);
+    const tests = spawnSync(
+      'java',
+      [
+        '-cp',
+        `${join(dir, 'classes')}:${cp}`,
+        'org.junit.platform.console.ConsoleLauncher',
+        '--disable-banner',
+        '--disable-ansi-colors',
+        '--details=tree',
+        '--scan-classpath',
+        join(dir, 'classes'),
+      ],
+      { encoding: 'utf8', timeout: 300_000, env: { ...clean, DIPSWITCH_COMMAND: command } },
+    );
+    rmSync(dir, { recursive: true, force: true });
+    expect(tests.status, `${tests.stdout}${tests.stderr}`).toBe(0);
+    expect(tests.stdout).toMatch(/\[\s+2 tests successful\s+\]/);
+    expect(ours()).toEqual([]);
   });
 
   it('the jar and its pom: the coordinates, version and licence of what is built, Jackson the one dependency', () => {

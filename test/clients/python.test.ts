@@ -13,6 +13,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -136,6 +137,22 @@ describe.skipIf(!python)('the Python client', { timeout: 300_000 }, () => {
     );
     expect(gated.stdout + gated.stderr).not.toMatch(/Traceback/);
     expect(leftover()).toEqual([]);
+  });
+
+  it("the README's example runs as pasted: a signed SMS at the test's receiver, a fault, a verify; mypy --strict takes it", () => {
+    const dir = scratchDir('readme');
+    const readme = readFileSync(join(folder, 'README.md'), 'utf8');
+    const files = [...readme.matchAll(/```python file=(\S+)\n([\s\S]*?)```/g)];
+    expect(files.map((f) => f[1])).toEqual(['test_sms.py']);
+    for (const [, file, text] of files) writeFileSync(join(dir, file!), text!);
+    const run = pytest(['-q', '-p', 'no:cacheprovider', '.'], dir, { DIPSWITCH_COMMAND: command });
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/2 passed/);
+    const typed = spawnSync('mypy', ['--strict', '--cache-dir', join(dir, '.mypy'), join(dir, 'test_sms.py')], {
+      encoding: 'utf8',
+      env: { ...clean, MYPYPATH: join(folder, 'src') },
+    });
+    expect(typed.status, `${typed.stdout}${typed.stderr}`).toBe(0);
   });
 
   it("the example client team's suite passes under pytest -n 4: a started server, a running one, a token-guarded one", async () => {
