@@ -59,3 +59,12 @@ func (c *Client) Metrics(ctx context.Context) (string, error) {
 	var out string
 	return out, c.Do(ctx, OpSimMetrics, nil, nil, nil, &out)
 }
+
+// Admission is simAdmission (GET /__sim/admission): Who waits for their turn: The fair admission of calls by account on this instance (docs/hosted.md, "A neighbour's flood"): its bounds, and each account with calls in the works, waiting for their turn, or refused since the start (503 `backlog_full`, 429 `rate_limited`), most waiting first; the mean wait of its calls let in.
+func (c *Client) Admission(ctx context.Context) (*Admission, error) {
+	var out Admission
+	if err := c.Do(ctx, OpSimAdmission, nil, nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

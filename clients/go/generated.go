@@ -617,6 +617,29 @@ type ContractDiffSide struct {
 	Version string `json:"version"`
 }
 
+// AdmissionLimits is a shape of the control API.
+type AdmissionLimits struct {
+	AccountInFlight int      `json:"account_in_flight"` // Calls of one account in the works at once (--account-in-flight).
+	CallsInFlight   int      `json:"calls_in_flight"`   // Calls of every account in the works at once (--calls-in-flight).
+	AccountBacklog  int      `json:"account_backlog"`   // Calls of one account waiting; one more is refused (--account-backlog).
+	AccountRate     *float64 `json:"account_rate"`      // Calls a second of one account (--account-rate); null: no rate.
+}
+
+// AdmissionAccountsItem is a shape of the control API.
+type AdmissionAccountsItem struct {
+	AccountID  string  `json:"account_id"`
+	Running    int     `json:"running"`      // Calls in the works now.
+	Waiting    int     `json:"waiting"`      // Calls waiting for their turn now.
+	Refused    int     `json:"refused"`      // Calls refused since the start (backlog full
+	MeanWaitMS float64 `json:"mean_wait_ms"` // The mean wait of its calls let in after waiting.
+}
+
+// Admission is a shape of the control API.
+type Admission struct {
+	Limits   AdmissionLimits         `json:"limits"`
+	Accounts []AdmissionAccountsItem `json:"accounts"`
+}
+
 // CoverageDelivered is a shape of the control API.
 type CoverageDelivered struct {
 	Kind      string          `json:"kind"`      // The event kind, CDR kind or message format.
@@ -1006,6 +1029,7 @@ var (
 	OpSimCoverage         = Operation{"simCoverage", "GET", "/__sim/coverage"}
 	OpSimFootprint        = Operation{"simFootprint", "GET", "/__sim/footprint"}
 	OpSimMetrics          = Operation{"simMetrics", "GET", "/__sim/metrics"}
+	OpSimAdmission        = Operation{"simAdmission", "GET", "/__sim/admission"}
 	OpSimRequestStream    = Operation{"simRequestStream", "GET", "/__sim/requests/stream"}
 	OpSimMcp              = Operation{"simMcp", "POST", "/__sim/mcp"}
 	OpSimListen           = Operation{"simListen", "GET", "/__sim/listen"}
@@ -1057,6 +1081,7 @@ var ContractOperations = []Operation{
 	OpSimCoverage,
 	OpSimFootprint,
 	OpSimMetrics,
+	OpSimAdmission,
 	OpSimRequestStream,
 	OpSimMcp,
 	OpSimListen,

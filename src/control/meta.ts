@@ -26,6 +26,33 @@ export const metaHandlers = {
     contentType: port.metrics.registry.contentType,
   }),
 
+  simAdmission: ({ port, own }) => {
+    const limits = port.metrics.admissionLimits();
+    const accounts = port.metrics
+      .queues()
+      .filter((q) => own === undefined || q.account === own)
+      .sort((a, b) => b.waiting - a.waiting || b.running - a.running || a.account.localeCompare(b.account))
+      .map((q) => ({
+        account_id: q.account,
+        running: q.running,
+        waiting: q.waiting,
+        refused: q.refused,
+        mean_wait_ms: Math.round(q.meanWaitMs * 100) / 100,
+      }));
+    return {
+      status: 200,
+      body: {
+        limits: {
+          account_in_flight: limits?.perAccount ?? 1,
+          calls_in_flight: limits?.total ?? 1,
+          account_backlog: limits?.backlog ?? 1,
+          account_rate: limits?.rate ?? null,
+        },
+        accounts,
+      },
+    };
+  },
+
   simListScenarios: async ({ port }) => {
     const { scenarios, problems } = await port.scenarios.catalog();
     const names = [...scenarios.keys()].sort();

@@ -62,6 +62,8 @@ export const serverArea = (invoke: Invoke) => ({
   runScenario: (name: string) => invoke('simScenario', { params: { name: name } }),
   /** Metrics for Prometheus: The server's metrics in Prometheus's text format: calls by API, operation and status with a latency histogram; delivery attempts by protocol, kind and outcome; SMPP binds and PDUs; the journal's bytes, the sandboxes, the store's size and the scheduler's backlog. (`GET /__sim/metrics`) */
   metrics: () => invoke('simMetrics'),
+  /** Who waits for their turn: The fair admission of calls by account on this instance (docs/hosted.md, "A neighbour's flood"): its bounds, and each account with calls in the works, waiting for their turn, or refused since the start (503 `backlog_full`, 429 `rate_limited`), most waiting first; the mean wait of its calls let in. (`GET /__sim/admission`) */
+  admission: () => invoke('simAdmission'),
 });
 export type ServerArea = ReturnType<typeof serverArea>;
 

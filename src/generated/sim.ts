@@ -783,6 +783,29 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/__sim/admission": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * Who waits for their turn
+         * @description The fair admission of calls by account on this instance (docs/hosted.md, "A neighbour's flood"): its bounds,
+         *     and each account with calls in the works, waiting for their turn, or refused since the start (503
+         *     `backlog_full`, 429 `rate_limited`), most waiting first; the mean wait of its calls let in. With a key, its
+         *     account's alone. The dashboard shows it.
+         */
+        readonly get: operations["simAdmission"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/__sim/requests/stream": {
         readonly parameters: {
             readonly query?: never;
@@ -1409,6 +1432,29 @@ export interface components {
             readonly source: string;
             readonly title: string;
             readonly version: string;
+        };
+        readonly admission: {
+            readonly limits: {
+                /** @description Calls of one account in the works at once (--account-in-flight). */
+                readonly account_in_flight: number;
+                /** @description Calls of every account in the works at once (--calls-in-flight). */
+                readonly calls_in_flight: number;
+                /** @description Calls of one account waiting; one more is refused (--account-backlog). */
+                readonly account_backlog: number;
+                /** @description Calls a second of one account (--account-rate); null: no rate. */
+                readonly account_rate: number | null;
+            };
+            readonly accounts: readonly {
+                readonly account_id: string;
+                /** @description Calls in the works now. */
+                readonly running: number;
+                /** @description Calls waiting for their turn now. */
+                readonly waiting: number;
+                /** @description Calls refused since the start (backlog full */
+                readonly refused: number;
+                /** @description The mean wait of its calls let in after waiting. */
+                readonly mean_wait_ms: number;
+            }[];
         };
         readonly coverage_delivered: {
             /** @description The event kind, CDR kind or message format. */
@@ -2883,6 +2929,27 @@ export interface operations {
                 };
                 content: {
                     readonly "text/plain": string;
+                };
+            };
+            readonly 403: components["responses"]["forbidden"];
+        };
+    };
+    readonly simAdmission: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The admission. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["admission"];
                 };
             };
             readonly 403: components["responses"]["forbidden"];

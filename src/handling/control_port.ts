@@ -31,7 +31,7 @@ export interface ControlPort {
   listeners: Pick<Listeners, 'open' | 'answer' | 'list'>;
   coverage: Pick<Coverage, 'of' | 'knows'>;
   snapshots: Pick<Snapshots, 'save' | 'restore' | 'list'>;
-  metrics: Pick<Metrics, 'text' | 'registry'>;
+  metrics: Pick<Metrics, 'text' | 'registry' | 'queues' | 'admissionLimits'>;
   scenarios: ScenarioCatalog;
   ids: Pick<Ids, 'uuid'>;
   /** The nondeterminism a sandbox's keys and secrets draw on. */
@@ -89,7 +89,12 @@ export function controlPort(
       restore: (...a) => snapshots.restore(...a),
       list: (...a) => snapshots.list(...a),
     },
-    metrics: { text: () => metrics.text(), registry: metrics.registry },
+    metrics: {
+      text: () => metrics.text(),
+      registry: metrics.registry,
+      queues: () => metrics.queues(),
+      admissionLimits: () => metrics.admissionLimits(),
+    },
     scenarios: runtime.scenarios,
     ids: { uuid: () => ids.uuid() },
     sources: { ids, random: runtime.random },

@@ -45,7 +45,7 @@ export class Admission {
   private running = 0;
 
   constructor(
-    private readonly limits: AdmissionLimits,
+    readonly limits: AdmissionLimits,
     private readonly now: () => number,
   ) {}
 

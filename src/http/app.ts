@@ -196,6 +196,7 @@ export async function createApp(runtime: Runtime, handlers: Handlers, opts: AppO
     ),
   };
   runtime.metrics.queues = () => p.admission.depths();
+  runtime.metrics.admissionLimits = () => p.admission.limits;
   app.disable('x-powered-by');
   // no ETag: hashing every answer's body cost more than any client saves on this API
   app.set('etag', false);

@@ -19,6 +19,7 @@ export interface MetricSources {
 /** One account's calls as admission holds them (src/http/admission.ts). */
 export interface AccountQueue {
   account: string;
+  running: number;
   waiting: number;
   refused: number;
   meanWaitMs: number;
@@ -28,6 +29,9 @@ export class Metrics {
   readonly registry = new Registry();
   /** The accounts' queues, read when scraped: set by the app that admits the calls. */
   queues: () => AccountQueue[] = () => [];
+  /** The bounds admission holds the calls to (src/http/admission.ts): set by the app that admits them. */
+  admissionLimits: () => { perAccount: number; total: number; backlog: number; rate?: number } | undefined = () =>
+    undefined;
   private readonly calls: Counter<'api' | 'operation' | 'status'>;
   private readonly latency: Histogram<'api' | 'operation'>;
   private readonly attempts: Counter<'protocol' | 'kind' | 'outcome'>;

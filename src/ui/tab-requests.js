@@ -210,6 +210,23 @@ async function catchUp(api) {
   renderIfShown();
 }
 
+/** Which accounts wait for their turn on this instance (GET /__sim/admission), in a line above the calls. */
+async function showAdmission() {
+  const { limits, accounts } = await server('GET', '/__sim/admission');
+  const line = maybe$('admission');
+  if (!line) return;
+  const named = (id) => state.accounts.find((a) => a.id === id)?.name ?? id;
+  const busy = accounts.filter((a) => a.waiting > 0 || a.refused > 0);
+  line.textContent = busy.length
+    ? `Waiting for their turn: ${busy
+        .map(
+          (a) =>
+            `${named(a.account_id)}: ${a.waiting} waiting, ${a.running} in the works, ${a.refused} refused, ${a.mean_wait_ms} ms mean wait`,
+        )
+        .join('; ')}`
+    : `No account waits for its turn (at most ${limits.account_in_flight} calls of an account in the works, ${limits.calls_in_flight} in all).`;
+}
+
 export async function requestsView() {
   const f = requestFilters();
   const view = h(
@@ -219,6 +236,7 @@ export async function requestsView() {
       'section',
       {},
       h('h2', {}, 'Requests ', h('span', { id: 'calls-count', class: 'muted' })),
+      h('p', { id: 'admission', class: 'muted' }),
       h(
         'div',
         { class: 'toolbar' },
@@ -244,6 +262,7 @@ export async function requestsView() {
   paint('requests', view);
   state.live = false;
   renderCalls();
+  void showAdmission();
   // the server's view: every account's calls, those refused before an account was known included
   void follow(f.api);
 }

@@ -128,6 +128,10 @@ describe.skipIf(!executable)('dashboard', { timeout: 240_000 }, () => {
     const row = page.locator('#calls tr.call', { hasText: '/api/v1/carts' }).first();
     await row.waitFor();
     await expect(page.locator('#calls tr.call', { hasText: '/api/v1/numbers' }).count()).resolves.toBe(1);
+    // who waits for their turn: nobody, with the instance's bounds
+    await expect
+      .poll(() => page!.locator('#admission').textContent())
+      .toContain('No account waits for its turn (at most 8 calls of an account in the works, 32 in all)');
     await row.click();
     const detail = page.locator('#call-detail');
     await expect(detail.textContent()).resolves.toContain('createCart');

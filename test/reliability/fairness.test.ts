@@ -95,9 +95,17 @@ describe('a busy account on a server', () => {
         expect(refused.body.errors[0]).toMatchObject({ code: 'backlog_full', title: 'Backlog full' });
         return true;
       }, 'the backlog to fill');
+      // who waits, as the dashboard reads it: the busy account, its bounds; its own key sees itself alone
+      const seen = (await server.call('GET', '/__sim/admission', { key: null })).body;
+      expect(seen.limits).toEqual({ account_in_flight: 1, calls_in_flight: 2, account_backlog: 2, account_rate: null });
+      expect(seen.accounts[0]).toMatchObject({ account_id: made.body.id, running: 1, waiting: 2 });
+      expect(seen.accounts[0].refused).toBeGreaterThanOrEqual(1);
       // the demo account's call is not held behind them
       expect((await server.call('GET', '/api/v1/carts')).status).toBe(200);
       expect((await Promise.all(calls)).map((r) => r.status)).toEqual([200, 200, 200]);
+      // its own key (a call queued like the others, once they are done) sees its account alone
+      const own = (await server.call('GET', '/__sim/admission', { key: busy })).body;
+      expect(own.accounts.map((a: { account_id: string }) => a.account_id)).toEqual([made.body.id]);
       const journal = await server.call('GET', `/__sim/requests?operation_id=listCarts&status=503`, { key: busy });
       expect(journal.body.count).toBeGreaterThanOrEqual(1);
     } finally {

@@ -52,4 +52,12 @@ trait ServerApi
     {
         return (string) $this->call('simMetrics', [], null);
     }
+
+    /**
+     * Who waits for their turn: The fair admission of calls by account on this instance (docs/hosted.md, "A neighbour's flood"): its bounds, and each account with calls in the works, waiting for their turn, or refused since the start (503 `backlog_full`, 429 `rate_limited`), most waiting first; the mean wait of its calls let in. (`GET /__sim/admission`)
+     */
+    public function admission(): \Dipswitch\Model\Admission
+    {
+        return \Dipswitch\Model\Admission::fromArray($this->call('simAdmission', [], null));
+    }
 }

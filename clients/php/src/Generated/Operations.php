@@ -53,6 +53,7 @@ final class Operations
         'simCoverage' => ['GET', '/__sim/coverage'],
         'simFootprint' => ['GET', '/__sim/footprint'],
         'simMetrics' => ['GET', '/__sim/metrics'],
+        'simAdmission' => ['GET', '/__sim/admission'],
         'simRequestStream' => ['GET', '/__sim/requests/stream'],
         'simMcp' => ['POST', '/__sim/mcp'],
         'simListen' => ['GET', '/__sim/listen'],

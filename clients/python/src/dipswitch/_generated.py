@@ -631,6 +631,35 @@ ContractDiff = TypedDict(
 )
 """`dipswitch diff --format json`: the changes from one contract to the next, each classified, and crossed with a footprint when one is given (docs/contract-changes.md)."""
 
+AdmissionLimits = TypedDict(
+    "AdmissionLimits",
+    {
+        "account_in_flight": int,
+        "calls_in_flight": int,
+        "account_backlog": int,
+        "account_rate": float | None,
+    },
+)
+
+AdmissionAccountsItem = TypedDict(
+    "AdmissionAccountsItem",
+    {
+        "account_id": str,
+        "running": int,
+        "waiting": int,
+        "refused": int,
+        "mean_wait_ms": float,
+    },
+)
+
+Admission = TypedDict(
+    "Admission",
+    {
+        "limits": AdmissionLimits,
+        "accounts": List[AdmissionAccountsItem],
+    },
+)
+
 VerifyCount = TypedDict(
     "VerifyCount",
     {
@@ -1043,6 +1072,7 @@ CONTRACT_OPERATIONS: Dict[str, Operation] = {
     "simCoverage": Operation("simCoverage", "GET", "/__sim/coverage"),
     "simFootprint": Operation("simFootprint", "GET", "/__sim/footprint"),
     "simMetrics": Operation("simMetrics", "GET", "/__sim/metrics"),
+    "simAdmission": Operation("simAdmission", "GET", "/__sim/admission"),
     "simRequestStream": Operation("simRequestStream", "GET", "/__sim/requests/stream"),
     "simMcp": Operation("simMcp", "POST", "/__sim/mcp"),
     "simListen": Operation("simListen", "GET", "/__sim/listen"),

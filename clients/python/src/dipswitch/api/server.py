@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, cast
 
 from .._core import calls, given
 from .client import ControlApi
-from .._generated import AccountList, ListScenariosResponse, ScenarioResult
+from .._generated import AccountList, Admission, ListScenariosResponse, ScenarioResult
 
 
 class ServerApi(ControlApi):
@@ -38,3 +38,8 @@ class ServerApi(ControlApi):
     def metrics(self) -> str:
         """Metrics for Prometheus: The server's metrics in Prometheus's text format: calls by API, operation and status with a latency histogram; delivery attempts by protocol, kind and outcome; SMPP binds and PDUs; the journal's bytes, the sandboxes, the store's size and the scheduler's backlog. (``GET /__sim/metrics``)"""
         return cast(str, self.call("simMetrics"))
+
+    @calls("simAdmission")
+    def admission(self) -> Admission:
+        """Who waits for their turn: The fair admission of calls by account on this instance (docs/hosted.md, "A neighbour's flood"): its bounds, and each account with calls in the works, waiting for their turn, or refused since the start (503 `backlog_full`, 429 `rate_limited`), most waiting first; the mean wait of its calls let in. (``GET /__sim/admission``)"""
+        return cast(Admission, self.call("simAdmission"))

@@ -41,5 +41,14 @@ module Dipswitch
     def metrics
       self.call('simMetrics', {}, nil).to_s
     end
+
+    # Who waits for their turn: The fair admission of calls by account on this instance (docs/hosted.md, "A
+    # neighbour's flood"): its bounds, and each account with calls in the works, waiting for their turn, or refused
+    # since the start (503 `backlog_full`, 429 `rate_limited`), most waiting first; the mean wait of its calls let
+    # in. (`GET /__sim/admission`)
+    # @return [Model::Admission]
+    def admission
+      Model::Admission.from_h(self.call('simAdmission', {}, nil))
+    end
   end
 end

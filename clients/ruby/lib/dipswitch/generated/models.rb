@@ -1518,6 +1518,75 @@ module Dipswitch
       end
     end
 
+    AdmissionLimits = Struct.new(:account_in_flight, :calls_in_flight, :account_backlog, :account_rate, keyword_init: true) do
+      # @!attribute [r] account_in_flight
+      #   @return [Integer] Calls of one account in the works at once (--account-in-flight).
+      # @!attribute [r] calls_in_flight
+      #   @return [Integer] Calls of every account in the works at once (--calls-in-flight).
+      # @!attribute [r] account_backlog
+      #   @return [Integer] Calls of one account waiting; one more is refused (--account-backlog).
+      # @!attribute [r] account_rate
+      #   @return [Numeric, nil] Calls a second of one account (--account-rate); null: no rate.
+      def self.from_h(hash)
+        new(
+          account_in_flight: hash['account_in_flight'],
+          calls_in_flight: hash['calls_in_flight'],
+          account_backlog: hash['account_backlog'],
+          account_rate: hash['account_rate'],
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'account_in_flight' => self[:account_in_flight], 'calls_in_flight' => self[:calls_in_flight], 'account_backlog' => self[:account_backlog], 'account_rate' => self[:account_rate] }.compact
+      end
+    end
+
+    AdmissionAccountsItem = Struct.new(:account_id, :running, :waiting, :refused, :mean_wait_ms, keyword_init: true) do
+      # @!attribute [r] account_id
+      #   @return [String]
+      # @!attribute [r] running
+      #   @return [Integer] Calls in the works now.
+      # @!attribute [r] waiting
+      #   @return [Integer] Calls waiting for their turn now.
+      # @!attribute [r] refused
+      #   @return [Integer] Calls refused since the start (backlog full
+      # @!attribute [r] mean_wait_ms
+      #   @return [Numeric] The mean wait of its calls let in after waiting.
+      def self.from_h(hash)
+        new(
+          account_id: hash['account_id'],
+          running: hash['running'],
+          waiting: hash['waiting'],
+          refused: hash['refused'],
+          mean_wait_ms: hash['mean_wait_ms'],
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'account_id' => self[:account_id], 'running' => self[:running], 'waiting' => self[:waiting], 'refused' => self[:refused], 'mean_wait_ms' => self[:mean_wait_ms] }.compact
+      end
+    end
+
+    Admission = Struct.new(:limits, :accounts, keyword_init: true) do
+      # @!attribute [r] limits
+      #   @return [Model::AdmissionLimits]
+      # @!attribute [r] accounts
+      #   @return [Array<Model::AdmissionAccountsItem>]
+      def self.from_h(hash)
+        new(
+          limits: Model::AdmissionLimits.from_h(hash['limits']),
+          accounts: hash['accounts']&.map { |v| Model::AdmissionAccountsItem.from_h(v) },
+        )
+      end
+
+      # The JSON object again: the fields it has, under their names in the contract.
+      def to_h
+        { 'limits' => self[:limits], 'accounts' => self[:accounts] }.compact
+      end
+    end
+
     # How many matches there must be: exactly, at least or at most N (at least 1 when not given).
     VerifyCount = Struct.new(:exactly, :at_least, :at_most, keyword_init: true) do
       # @!attribute [r] exactly

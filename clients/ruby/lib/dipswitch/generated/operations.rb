@@ -45,6 +45,7 @@ module Dipswitch
     'simCoverage' => ['GET', '/__sim/coverage'],
     'simFootprint' => ['GET', '/__sim/footprint'],
     'simMetrics' => ['GET', '/__sim/metrics'],
+    'simAdmission' => ['GET', '/__sim/admission'],
     'simRequestStream' => ['GET', '/__sim/requests/stream'],
     'simMcp' => ['POST', '/__sim/mcp'],
     'simListen' => ['GET', '/__sim/listen'],

@@ -48,6 +48,7 @@ public final class Operations {
     public static final Operation SIM_COVERAGE = new Operation("simCoverage", "GET", "/__sim/coverage");
     public static final Operation SIM_FOOTPRINT = new Operation("simFootprint", "GET", "/__sim/footprint");
     public static final Operation SIM_METRICS = new Operation("simMetrics", "GET", "/__sim/metrics");
+    public static final Operation SIM_ADMISSION = new Operation("simAdmission", "GET", "/__sim/admission");
     public static final Operation SIM_REQUEST_STREAM = new Operation("simRequestStream", "GET", "/__sim/requests/stream");
     public static final Operation SIM_MCP = new Operation("simMcp", "POST", "/__sim/mcp");
     public static final Operation SIM_LISTEN = new Operation("simListen", "GET", "/__sim/listen");
@@ -57,7 +58,7 @@ public final class Operations {
     public static final Operation SIM_REDELIVER = new Operation("simRedeliver", "POST", "/__sim/deliveries/{id}/redeliver");
 
     /** Every operation of the contract. */
-    public static final List<Operation> ALL = List.of(SIM_OPENAPI, SIM_HEALTH, SIM_READY, SIM_RESET, SIM_ACCOUNTS, SIM_CREATE_SANDBOX, SIM_DELETE_ACCOUNT, SIM_ADD_FAULT, SIM_LIST_FAULTS, SIM_GET_FAULT, SIM_DELETE_FAULT, SIM_REQUESTS, SIM_LIST_SNAPSHOTS, SIM_SAVE_SNAPSHOT, SIM_RESTORE_SNAPSHOT, SIM_CLOCK, SIM_ADVANCE, SIM_FREEZE, SIM_RESUME, SIM_DELIVERIES, SIM_INBOUND_SMS, SIM_INBOUND_MMS, SIM_INBOUND_CALL, SIM_RAISE_OVERWRITE, SIM_MOVE_ORDER, SIM_MOVE_REQUEST, SIM_ABORT_BULK_DIP, SIM_SCHEDULE_BULK_DIP, SIM_SUSPEND_USER, SIM_REINSTATE_USER, SIM_CREATE_GROUP, SIM_LIST_SCENARIOS, SIM_SCENARIO, SIM_DASHBOARD, SIM_DASHBOARD_ASSET, SIM_VERIFY_REQUESTS, SIM_VERIFY_DELIVERIES, SIM_COVERAGE, SIM_FOOTPRINT, SIM_METRICS, SIM_REQUEST_STREAM, SIM_MCP, SIM_LISTEN, SIM_LISTENERS, SIM_LISTEN_ANSWER, SIM_DELIVERY, SIM_REDELIVER);
+    public static final List<Operation> ALL = List.of(SIM_OPENAPI, SIM_HEALTH, SIM_READY, SIM_RESET, SIM_ACCOUNTS, SIM_CREATE_SANDBOX, SIM_DELETE_ACCOUNT, SIM_ADD_FAULT, SIM_LIST_FAULTS, SIM_GET_FAULT, SIM_DELETE_FAULT, SIM_REQUESTS, SIM_LIST_SNAPSHOTS, SIM_SAVE_SNAPSHOT, SIM_RESTORE_SNAPSHOT, SIM_CLOCK, SIM_ADVANCE, SIM_FREEZE, SIM_RESUME, SIM_DELIVERIES, SIM_INBOUND_SMS, SIM_INBOUND_MMS, SIM_INBOUND_CALL, SIM_RAISE_OVERWRITE, SIM_MOVE_ORDER, SIM_MOVE_REQUEST, SIM_ABORT_BULK_DIP, SIM_SCHEDULE_BULK_DIP, SIM_SUSPEND_USER, SIM_REINSTATE_USER, SIM_CREATE_GROUP, SIM_LIST_SCENARIOS, SIM_SCENARIO, SIM_DASHBOARD, SIM_DASHBOARD_ASSET, SIM_VERIFY_REQUESTS, SIM_VERIFY_DELIVERIES, SIM_COVERAGE, SIM_FOOTPRINT, SIM_METRICS, SIM_ADMISSION, SIM_REQUEST_STREAM, SIM_MCP, SIM_LISTEN, SIM_LISTENERS, SIM_LISTEN_ANSWER, SIM_DELIVERY, SIM_REDELIVER);
 
     /** The operations no client offers (`x-client: { omit }`), with the reason. */
     public static final Map<String, String> OMITTED = Map.of(
@@ -109,6 +110,7 @@ public final class Operations {
         Map.entry("simCoverage", "client.coverage"),
         Map.entry("simFootprint", "client.footprint"),
         Map.entry("simMetrics", "server.metrics"),
+        Map.entry("simAdmission", "server.admission"),
         Map.entry("simListeners", "deliveries.listeners"),
         Map.entry("simDelivery", "deliveries.get"),
         Map.entry("simRedeliver", "deliveries.redeliver")

@@ -42,4 +42,9 @@ public abstract class ServerApi extends ControlApi {
     public String metrics() {
         return core.call(Operations.SIM_METRICS, Map.of(), null, null, String.class);
     }
+
+    /** Who waits for their turn: The fair admission of calls by account on this instance (docs/hosted.md, "A neighbour's flood"): its bounds, and each account with calls in the works, waiting for their turn, or refused since the start (503 `backlog_full`, 429 `rate_limited`), most waiting first; the mean wait of its calls let in. (`GET /__sim/admission`, simAdmission) */
+    public Admission admission() {
+        return core.call(Operations.SIM_ADMISSION, Map.of(), null, null, Admission.class);
+    }
 }
