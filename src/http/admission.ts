@@ -36,6 +36,8 @@ interface Lane {
   /** With a rate: the calls it may still make now, and when that was counted (ms). */
   tokens: number;
   countedAt: number;
+  /** When its last call was let in, as a count of calls let in (-1: never): among equals, the longest unserved goes first. */
+  servedAt: number;
 }
 
 export class Admission {
@@ -43,6 +45,8 @@ export class Admission {
   /** The accounts with calls waiting, in the order they are next let in. */
   private readonly turn: string[] = [];
   private running = 0;
+  /** Calls let in since the start. */
+  private served = 0;
 
   constructor(
     readonly limits: AdmissionLimits,
@@ -91,7 +95,16 @@ export class Admission {
     let lane = this.lanes.get(accountId);
     if (!lane) {
       const tokens = this.limits.rate ?? 0;
-      lane = { running: 0, waiting: [], refused: 0, waitedMs: 0, waited: 0, tokens, countedAt: this.now() };
+      lane = {
+        running: 0,
+        waiting: [],
+        refused: 0,
+        waitedMs: 0,
+        waited: 0,
+        tokens,
+        countedAt: this.now(),
+        servedAt: -1,
+      };
       this.lanes.set(accountId, lane);
     }
     return lane;
@@ -119,6 +132,7 @@ export class Admission {
   private start(accountId: string, lane: Lane): () => void {
     lane.running++;
     this.running++;
+    lane.servedAt = this.served++;
     return this.release(accountId, lane);
   }
 
@@ -138,22 +152,27 @@ export class Admission {
   }
 
   /**
-   * Lets waiting calls in while there is room: each time the waiting account with the fewest calls in the works
-   * (the first in turn among equals), so a quiet account goes ahead of a busy one; none at its own bound.
+   * Lets waiting calls in while there is room: each time the waiting account with the fewest calls in the works,
+   * and among equals the one served longest ago, so a quiet account goes ahead of a busy one; none at its own bound.
    */
   private letIn(): void {
     while (this.running < this.limits.total) {
       let pick = -1;
       let fewest = this.limits.perAccount;
+      let longest = Infinity;
       this.turn.forEach((accountId, i) => {
-        const running = this.lanes.get(accountId)?.running ?? 0;
-        if (running < fewest) [pick, fewest] = [i, running];
+        const lane = this.lanes.get(accountId);
+        const running = lane?.running ?? 0;
+        const servedAt = lane?.servedAt ?? -1;
+        if (running < fewest || (running === fewest && pick >= 0 && servedAt < longest))
+          [pick, fewest, longest] = [i, running, servedAt];
       });
       if (pick < 0) return;
       const [accountId = ''] = this.turn.splice(pick, 1);
       const lane = this.lane(accountId);
       lane.running++;
       this.running++;
+      lane.servedAt = this.served++;
       lane.waiting.shift()?.();
       if (lane.waiting.length) this.turn.push(accountId);
     }

@@ -41,6 +41,27 @@ describe('admission, by account', () => {
 });
 
 describe("a rate per account (an operator's, off by default)", () => {
+  it('among accounts with as many calls in the works, lets in the one served longest ago', async () => {
+    const admission = new Admission({ perAccount: 1, total: 1, backlog: 3 }, () => 0);
+    const order: string[] = [];
+    const held: (() => void)[] = [];
+    const call = (who: string) =>
+      admission.admit(who.replace(/\d/, '')).then((release) => {
+        order.push(who);
+        held.push(release);
+      });
+    await call('busy1');
+    // the busy account waits first, the quiet one after it: both have nothing in the works when busy1 ends
+    const rest = [call('busy2'), call('busy3'), call('quiet1')];
+    while (order.length < 4) {
+      held.shift()?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(rest);
+    held.forEach((release) => release());
+    expect(order).toEqual(['busy1', 'quiet1', 'busy2', 'busy3']);
+  });
+
   it('lets an account make its rate of calls a second, refuses the next with rate_limited, and refills as time goes', async () => {
     let now = 0;
     const admission = new Admission({ perAccount: 8, total: 32, backlog: 10, rate: 3 }, () => now);
