@@ -95,6 +95,15 @@ interface View {
   additional: At[];
 }
 
+const emptyView = (): View => ({
+  types: undefined,
+  bounds: {},
+  properties: new Map(),
+  required: new Set(),
+  items: [],
+  additional: [],
+});
+
 const BOUNDS = ['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems'] as const;
 
 export class ShapeReader {
@@ -154,14 +163,7 @@ export class ShapeReader {
   /** Folds alternatives: a field is any branch's, required only when every branch requires it. */
   private foldBranches(v: View, branches: At[], stack: Set<Json>, depth: number): void {
     const views = branches.map((b) => {
-      const bv: View = {
-        types: undefined,
-        bounds: {},
-        properties: new Map(),
-        required: new Set(),
-        items: [],
-        additional: [],
-      };
+      const bv = emptyView();
       this.fold(bv, b, stack, depth + 1);
       return bv;
     });
@@ -194,14 +196,7 @@ export class ShapeReader {
       into.set(path, { types: [], required });
       return;
     }
-    const v: View = {
-      types: undefined,
-      bounds: {},
-      properties: new Map(),
-      required: new Set(),
-      items: [],
-      additional: [],
-    };
+    const v = emptyView();
     for (const p of parts) this.fold(v, p, stack, 0);
     into.set(path, {
       types: [...(v.types ?? [])].sort(),

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { componentValidator } from '../../src/contract.js';
-import { envelope, useReceiver, useServer } from '../support/helpers.js';
+import { envelope, numberEvents, useReceiver, useServer } from '../support/helpers.js';
 import { runCliAsync } from '../support/cli_process.js';
 
 type Doc = any;
@@ -38,20 +38,7 @@ describe('a footprint crossed with the next contract', () => {
       .body;
     await server().call('GET', `/api/v1/carts/${cart.data.id}`, { key });
     await server().call('GET', '/api/v1/carts?first=5', { key });
-    await server().call('POST', '/api/v1/event_subscriptions', {
-      key,
-      body: envelope('event_subscription', {
-        name: 'e',
-        protocol: 'HTTP',
-        data: `${receiver().url}/ev`,
-        topics: ['DID'],
-      }),
-    });
-    await server().call('PATCH', `/api/v1/numbers/${box.numbers[0]}`, {
-      key,
-      body: envelope('did', { description: 'x' }),
-    });
-    await server().settle(key);
+    await numberEvents(server(), box, `${receiver().url}/ev`);
     await server().call('DELETE', `/__sim/accounts/${box.id}`, { key: null });
   }
 

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { envelope, useReceiver, useServer } from '../support/helpers.js';
+import { envelope, numberEvents, useReceiver, useServer } from '../support/helpers.js';
 import { runCliAsync } from '../support/cli_process.js';
 
 describe('coverage', () => {
@@ -24,20 +24,7 @@ describe('coverage', () => {
       body: { match: { operation_id: 'listCarts' }, effect: { status: 503 }, times: 1 },
     });
     await server().call('GET', '/api/v1/carts', { key });
-    await server().call('POST', '/api/v1/event_subscriptions', {
-      key,
-      body: envelope('event_subscription', {
-        name: 'e',
-        protocol: 'HTTP',
-        data: `${receiver().url}/ev`,
-        topics: ['DID'],
-      }),
-    });
-    await server().call('PATCH', `/api/v1/numbers/${box.numbers[0]}`, {
-      key,
-      body: envelope('did', { description: 'x' }),
-    });
-    await server().settle(key);
+    await numberEvents(server(), box, `${receiver().url}/ev`);
     // Demo's calls are not the sandbox's
     await server().call('GET', '/api/v1/users');
     const c = (await server().call('GET', '/__sim/coverage', { key })).body;

@@ -3,7 +3,7 @@
  * oldest first; every delivery once, on both backends; a key's own log whole unless it asks for a page.
  */
 import { describe, expect, it } from 'vitest';
-import { envelope, useReceiver, useServer } from '../support/helpers.js';
+import { numberEvents, useReceiver, useServer } from '../support/helpers.js';
 
 describe('the delivery log across accounts, in pages', () => {
   const server = useServer();
@@ -12,23 +12,8 @@ describe('the delivery log across accounts, in pages', () => {
   /** A sandbox whose number is updated `n` times, each update an event delivered. */
   async function sandboxWithEvents(n: number) {
     const box = (await server().call('POST', '/__sim/accounts', { key: null, body: {} })).body;
-    const key = box.keys.admin;
-    await server().call('POST', '/api/v1/event_subscriptions', {
-      key,
-      body: envelope('event_subscription', {
-        name: 'e',
-        protocol: 'HTTP',
-        data: `${receiver().url}/ev`,
-        topics: ['DID'],
-      }),
-    });
-    for (let i = 0; i < n; i++)
-      await server().call('PATCH', `/api/v1/numbers/${box.numbers[0]}`, {
-        key,
-        body: envelope('did', { description: `d${i}` }),
-      });
-    await server().settle(key);
-    return { id: box.id as string, key: key as string };
+    await numberEvents(server(), box, `${receiver().url}/ev`, n);
+    return { id: box.id as string, key: box.keys.admin as string };
   }
 
   it('pages every account’s deliveries once, by account then oldest first, and refuses a cursor of its own making', async () => {

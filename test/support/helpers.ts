@@ -332,3 +332,26 @@ export async function startTestProxy(upstream: string, ride: Pick<ProxyOptions, 
   });
   return { ...proxy, base: `http://127.0.0.1:${(proxy.server.address() as AddressInfo).port}` };
 }
+
+/**
+ * A DID event subscription of the sandbox to `url`, then `times` updates of its first number: each one an
+ * event delivered; settled before it answers.
+ */
+export async function numberEvents(
+  server: TestServer,
+  box: { keys: { admin: string }; numbers: string[] },
+  url: string,
+  times = 1,
+): Promise<void> {
+  const key = box.keys.admin;
+  await server.call('POST', '/api/v1/event_subscriptions', {
+    key,
+    body: envelope('event_subscription', { name: 'e', protocol: 'HTTP', data: url, topics: ['DID'] }),
+  });
+  for (let i = 0; i < times; i++)
+    await server.call('PATCH', `/api/v1/numbers/${box.numbers[0]}`, {
+      key,
+      body: envelope('did', { description: `d${i}` }),
+    });
+  await server.settle(key);
+}
