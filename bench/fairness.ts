@@ -4,12 +4,23 @@
  * so the quiet caller's event loop is its own), on the embedded store in memory; the quiet sandbox's calls, median
  * and p99, and the flood's own throughput alone and beside it. With BENCH_BEFORE, the same for that checkout's build.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { join } from 'node:path';
 import { freshPort, median, ROOT, startProcess, stop } from './harness.js';
 
 const FAIR_S = Number(process.env.BENCH_FAIR_SECONDS ?? 8);
 const FLOOD_CONNECTIONS = 64;
+
+/**
+ * `BENCH_PIN=1` (Linux, taskset): the server on the first core alone, the flood's process and this one on the
+ * others, so the quiet caller's round trip is the server's doing and not a share of cores with the generator.
+ */
+const PIN = process.env.BENCH_PIN === '1' && os.cpus().length >= 2;
+const pinned = (cores: string, cmd: string, args: string[]): [string, string[]] =>
+  PIN ? ['taskset', ['-c', cores, cmd, ...args]] : [cmd, args];
+const SERVER_CORES = '0';
+const CLIENT_CORES = `1-${os.cpus().length - 1}`;
 
 export interface FairnessRow {
   build: string;
@@ -70,7 +81,7 @@ async function quietCalls(base: string, quiet: { key: string; path: string }, se
 async function flood(base: string, busy: { key: string; path: string }, seconds: number): Promise<number> {
   const args = [join(ROOT, 'node_modules/autocannon/autocannon.js'), '-j', '-c', String(FLOOD_CONNECTIONS)];
   args.push('-d', String(seconds), '-H', `authorization=Bearer ${busy.key}`, base + busy.path);
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(...pinned(CLIENT_CORES, process.execPath, args), { stdio: ['ignore', 'pipe', 'ignore'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   await new Promise((resolve) => child.once('exit', resolve));
@@ -81,8 +92,10 @@ async function buildRows(build: string, root: string): Promise<FairnessRow[]> {
   const port = freshPort();
   const base = `http://127.0.0.1:${port}`;
   const { child } = await startProcess(
-    process.execPath,
-    [join(root, 'dist/src/cli/main.js'), '--memory', '--no-smpp', '-q', '--clock', 'frozen', '--port', String(port)],
+    ...pinned(SERVER_CORES, process.execPath, [
+      join(root, 'dist/src/cli/main.js'),
+      ...['--memory', '--no-smpp', '-q', '--clock', 'frozen', '--port', String(port)],
+    ]),
     `${base}/__sim/health`,
   );
   try {
@@ -116,6 +129,8 @@ async function buildRows(build: string, root: string): Promise<FairnessRow[]> {
 }
 
 export async function fairnessFigures(): Promise<FairnessRow[]> {
+  // this process calls as the quiet sandbox: on the client cores too
+  if (PIN) spawnSync('taskset', ['-p', '-c', CLIENT_CORES, String(process.pid)]);
   const rows = await buildRows('this build', ROOT);
   const before = process.env.BENCH_BEFORE;
   if (before) rows.push(...(await buildRows('before', before)));

@@ -3,6 +3,7 @@ import { DomainError, invalidParameter, notFound } from '../domain/errors.js';
 import { JOURNAL_STREAMS, type JournalFilter } from '../harness/journal.js';
 import type { SimHandlerMap, StreamWriter } from '../handling/handler.js';
 import { checkAccount, checkCallPattern } from './patterns.js';
+import { parseJson } from '../domain/json.js';
 import type { DeliveryKind, DeliveryRow } from '../domain/delivery_rows.js';
 import { keyOf, type SortKey } from '../store/page.js';
 import type { UnitOfWork } from '../store/store.js';
@@ -25,12 +26,7 @@ const encodeCursor = (p: DeliveryPlace) => Buffer.from(JSON.stringify([p.account
 /** A `next_cursor` read back; anything else is refused by name. */
 function deliveryCursor(cursor: string): DeliveryPlace {
   const refused = () => invalidParameter('cursor', 'cursor is not a next_cursor of this delivery log.');
-  let parts: unknown;
-  try {
-    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw refused();
-  }
+  const parts = parseJson(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!Array.isArray(parts) || parts.length !== 3 || !parts.every((p) => typeof p === 'string')) throw refused();
   const [account, at, id] = parts as [string, string, string];
   return { account, key: [at, id] };
