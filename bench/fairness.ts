@@ -19,6 +19,9 @@ const FLOOD_CONNECTIONS = 64;
 const PIN = process.env.BENCH_PIN === '1' && os.cpus().length >= 2;
 const pinned = (cores: string, cmd: string, args: string[]): [string, string[]] =>
   PIN ? ['taskset', ['-c', cores, cmd, ...args]] : [cmd, args];
+/** The flood's generator, pinned, and niced under the quiet caller that shares its cores. */
+const generator = (cmd: string, args: string[]): [string, string[]] =>
+  PIN ? ['nice', ['-n', '19', 'taskset', '-c', CLIENT_CORES, cmd, ...args]] : [cmd, args];
 const SERVER_CORES = '0';
 const CLIENT_CORES = `1-${os.cpus().length - 1}`;
 
@@ -81,7 +84,7 @@ async function quietCalls(base: string, quiet: { key: string; path: string }, se
 async function flood(base: string, busy: { key: string; path: string }, seconds: number): Promise<number> {
   const args = [join(ROOT, 'node_modules/autocannon/autocannon.js'), '-j', '-c', String(FLOOD_CONNECTIONS)];
   args.push('-d', String(seconds), '-H', `authorization=Bearer ${busy.key}`, base + busy.path);
-  const child = spawn(...pinned(CLIENT_CORES, process.execPath, args), { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(...generator(process.execPath, args), { stdio: ['ignore', 'pipe', 'ignore'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   await new Promise((resolve) => child.once('exit', resolve));
@@ -95,6 +98,8 @@ async function buildRows(build: string, root: string): Promise<FairnessRow[]> {
     ...pinned(SERVER_CORES, process.execPath, [
       join(root, 'dist/src/cli/main.js'),
       ...['--memory', '--no-smpp', '-q', '--clock', 'frozen', '--port', String(port)],
+      // BENCH_FAIR_ARGS: more flags for the server (admission's bounds, to compare them)
+      ...(process.env.BENCH_FAIR_ARGS ?? '').split(' ').filter(Boolean),
     ]),
     `${base}/__sim/health`,
   );

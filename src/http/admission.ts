@@ -173,7 +173,10 @@ export class Admission {
       lane.running++;
       this.running++;
       lane.servedAt = this.served++;
-      lane.waiting.shift()?.();
+      // on the next turn of the event loop: a call let in runs no sooner than the sockets are read, so calls let in
+      // one after another (each may answer without I/O) never keep a new arrival unread
+      const next = lane.waiting.shift();
+      if (next) setImmediate(next);
       if (lane.waiting.length) this.turn.push(accountId);
     }
   }
