@@ -133,6 +133,7 @@ function checkOpenApi(doc: Json, where: string): void {
 
 /** Reads the contract at `where` with every document its `$ref`s name. */
 export async function readContract(where: string, bounds: ReadBounds = DEFAULT_BOUNDS): Promise<Contract> {
+  // read from its whole path; named in reports as given (a GitHub annotation's file is the repository's path)
   const source = isUrl(where) ? where : resolve(where);
   const docs = new Map<string, Json>();
   const load = async (at: string, text?: string) => {
@@ -151,7 +152,7 @@ export async function readContract(where: string, bounds: ReadBounds = DEFAULT_B
     return { node: pointer(docs.get(doc) ?? null, ref.includes('#') ? ref.slice(ref.indexOf('#') + 1) : '', ref), doc };
   });
   try {
-    return { source, document, shape: reader.shape(document, source) };
+    return { source: where, document, shape: reader.shape(document, source) };
   } catch (e) {
     if (e instanceof ContractError) throw e;
     throw new ContractError(`${where}: ${(e as Error).message}`);
