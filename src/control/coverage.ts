@@ -159,7 +159,7 @@ function footprintOf(tally: Tally) {
 export const coverageHandlers = {
   simFootprint: async ({ port, read, own, query }) => ({
     status: 200,
-    body: footprintOf(await port.coverage.of(await scopeOf(port, read, own, query ?? {}))),
+    body: footprintOf(await port.coverage.of(await scopeOf(port, read, own, query ?? {}), { used: true })),
   }),
   simCoverage: async ({ port, read, own, query }) => {
     const tally = await port.coverage.of(await scopeOf(port, read, own, query ?? {}));

@@ -116,7 +116,7 @@ export class Coverage {
   ) {}
 
   /** The tally of the live records of some accounts (every account when `accounts` is undefined). */
-  private async live(accounts: readonly string[] | undefined): Promise<Tally> {
+  private async live(accounts: readonly string[] | undefined, used: boolean): Promise<Tally> {
     const { units, journal, faults, enumerated } = this.parts;
     const only = accounts ? new Set(accounts) : undefined;
     const calls: JournalEntry[] = [];
@@ -138,7 +138,7 @@ export class Coverage {
     const rules = (await faults.list()).filter(
       (r) => !only || (r.match.account_id !== undefined && only.has(r.match.account_id)),
     );
-    return tallyOf(calls, rows, rules, enumerated);
+    return tallyOf(calls, rows, rules, used ? enumerated : undefined);
   }
 
   /** The live accounts a scope names: the account, a run's sandboxes, or all (undefined). */
@@ -151,11 +151,11 @@ export class Coverage {
     );
   }
 
-  /** What a scope covered: its live accounts' records and the tallies kept of its accounts. */
-  async of(scope: CoverageScope): Promise<Tally> {
+  /** What a scope covered: its live accounts' records and the tallies kept of its accounts; with `used`, what their calls used (the footprint), which only its reader pays for. */
+  async of(scope: CoverageScope, opts: { used?: boolean } = {}): Promise<Tally> {
     const accounts = await this.accountsOf(scope);
     const kept = await this.parts.kept.list(scope === 'all' ? {} : scope);
-    return kept.reduce((t, k) => addTally(t, k.tally), await this.live(accounts));
+    return kept.reduce((t, k) => addTally(t, k.tally), await this.live(accounts, opts.used ?? false));
   }
 
   /** Whether the scope names accounts that exist or whose coverage is kept. */
@@ -166,7 +166,7 @@ export class Coverage {
 
   /** Keeps what an account covered so far, before its records go (a reset or a removal). */
   async keep(accountId: string, run: string | null): Promise<void> {
-    await this.parts.kept.add({ account_id: accountId, run, tally: await this.live([accountId]) });
+    await this.parts.kept.add({ account_id: accountId, run, tally: await this.live([accountId], true) });
   }
 
   /** Drops every kept tally (a reset of the whole server that removes its sandboxes). */
