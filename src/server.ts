@@ -3,7 +3,7 @@
  * src/deps.ts, the scheduler and its delivery worker, faults, the journal, snapshots, and the app
  * built on them. main.ts, the library API and the tests all start a server through `buildServer`.
  */
-import { servedEnumerated } from './changes/served.js';
+import { servedValued } from './changes/served.js';
 import { createServer, type Server } from 'node:http';
 import { createApp, type App, type AppOptions } from './http/app.js';
 import { handlers } from './api/index.js';
@@ -130,7 +130,7 @@ function shared(pg: PgStore | undefined, store: Store, units: Units, random: Ran
     faults,
     journal,
     snapshots: new Snapshots({ count: limits.snapshots, bytes: limits.snapshotBytes }, snapshots),
-    coverage: new Coverage({ units, journal, faults, kept: tallies, enumerated: servedEnumerated }),
+    coverage: new Coverage({ units, journal, faults, kept: tallies, valued: servedValued }),
   };
 }
 

@@ -473,7 +473,7 @@ type FootprintOperationsItem struct {
 	Statuses        []string            `json:"statuses"`       // The statuses answered (`no answer` for a dropped connection).
 	RequestFields   []string            `json:"request_fields"` // The request body's field paths the calls sent.
 	QueryParameters []string            `json:"query_parameters"`
-	Values          map[string][]string `json:"values"`          // For each enumerated request field or query parameter (`query.NAME`) the calls sent, the values sent.
+	Values          map[string][]string `json:"values"`          // For each request field or query parameter (`query.NAME`) the calls sent that is enumerated or a number with a minimum or maximum, the values sent.
 	ResponseFields  map[string][]string `json:"response_fields"` // By status, the response body's field paths that came back.
 }
 
@@ -592,6 +592,7 @@ type ContractDiffChangesItem struct {
 	Parameter *string                          `json:"parameter,omitempty"` // Where and which: `query status`.
 	Field     *string                          `json:"field,omitempty"`     // The field's path (`data.numbers[].number`); empty for the whole body.
 	Values    []string                         `json:"values,omitempty"`    // The enumeration values added or removed.
+	Bound     *float64                         `json:"bound,omitempty"`     // A bound's value in the next contract (its maximum, minimum, length or items), where one was set or changed.
 	Text      string                           `json:"text"`
 	Verdict   ContractDiffChangesItemVerdict   `json:"verdict"`         // What the change means for the suite the footprint is of (without a footprint, every change is the team's).
 	Why       string                           `json:"why"`             // The calls and fields that tie the change to the suite, or why nothing does.

@@ -19,5 +19,7 @@ export interface Change {
   field?: string;
   /** The enumeration values added or removed. */
   values?: string[];
+  /** A bound's value in the next contract, where one was set or changed. */
+  bound?: number;
   text: string;
 }

@@ -132,12 +132,14 @@ function boundChanges(say: Say, way: Way, f: string, base: Field, next: Field): 
         `${id}-${isMax ? 'decreased' : 'increased'}`,
         way === 'sent' ? 'breaking' : 'safe',
         `${what}, was ${b ?? 'unbounded'}`,
+        { bound: n },
       );
     else
       say(
         `${id}-${n === undefined ? 'removed' : isMax ? 'increased' : 'decreased'}`,
         way === 'sent' ? 'safe' : 'may-break',
         n === undefined ? `${where(f)} is no longer ${words} ${b}` : `${what}, was ${b}`,
+        n === undefined ? {} : { bound: n },
       );
   }
 }

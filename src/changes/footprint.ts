@@ -2,10 +2,10 @@
  * A suite's footprint: what its calls and its receivers used of the contract (GET /__sim/footprint).
  * Counted from the journal and the delivery log beside the coverage, and kept past the sandboxes
  * with it: per operation, the request fields and query parameters sent, the values sent of the
- * enumerated ones, the response fields received by status; per webhook, the payload's fields.
+ * valued ones, the response fields received by status; per webhook, the payload's fields.
  * Bounded: FIELDS_BOUND paths a list, VALUES_BOUND values a field, each value at most VALUE_CHARS.
  */
-import { pathsOf, type Shape } from './shape.js';
+import { pathsOf, type Field, type Shape } from './shape.js';
 
 export const FIELDS_BOUND = 500;
 export const VALUES_BOUND = 32;
@@ -42,19 +42,23 @@ function union(list: string[], more: Iterable<string>, bound: number): string[] 
   return set.size === list.length ? list : [...set].sort();
 }
 
-/** The enumerated request fields and query parameters of each operation, by operationId. */
-export type Enumerated = (operationId: string) => { body: Set<string>; query: Set<string> };
+/** The valued request fields and query parameters of each operation, by operationId. */
+export type Valued = (operationId: string) => { body: Set<string>; query: Set<string> };
 
 /** What a contract's operations enumerate, read once. */
-export function enumeratedOf(shape: Shape): Enumerated {
+/** Whether a footprint keeps the values sent of a field. */
+const kept = (f: Field): boolean =>
+  !!f.enum ||
+  (f.types.some((t) => t === 'integer' || t === 'number') && (f.minimum !== undefined || f.maximum !== undefined));
+
+export function valuedOf(shape: Shape): Valued {
   const byId = new Map<string, { body: Set<string>; query: Set<string> }>();
   for (const o of shape.operations.values()) {
     if (!o.operationId) continue;
     const body = new Set<string>();
-    for (const fields of o.request.values()) for (const [p, f] of fields) if (f.enum) body.add(p);
+    for (const fields of o.request.values()) for (const [p, f] of fields) if (kept(f)) body.add(p);
     const query = new Set<string>();
-    for (const p of o.parameters.values())
-      if (p.in === 'query' && [...p.fields.values()].some((f) => f.enum)) query.add(p.name);
+    for (const p of o.parameters.values()) if (p.in === 'query' && [...p.fields.values()].some(kept)) query.add(p.name);
     byId.set(o.operationId, { body, query });
   }
   const none = { body: new Set<string>(), query: new Set<string>() };
@@ -92,7 +96,7 @@ export interface CallSeen {
 }
 
 /** Adds one call to `into`. */
-export function addCall(into: Used, c: CallSeen, enumerated: Enumerated): void {
+export function addCall(into: Used, c: CallSeen, valued: Valued): void {
   if (!c.operation_id) return;
   const op = (into.operations[c.operation_id] ??= { request: [], query: [], values: {}, response: {} });
   if (c.request.body !== null && c.request.body !== undefined) {
@@ -102,7 +106,7 @@ export function addCall(into: Used, c: CallSeen, enumerated: Enumerated): void {
   }
   const query = c.request.query ?? {};
   op.query = union(op.query, Object.keys(query), FIELDS_BOUND);
-  const en = enumerated(c.operation_id);
+  const en = valued(c.operation_id);
   const values = new Map<string, Set<string>>();
   if (en.body.size) valuesAt(c.request.body, en.body, values);
   for (const name of en.query) {

@@ -44,6 +44,8 @@ function touchOperation(c: Change, op: Op): { touch: 'yes' | 'partly' | 'no'; wh
         ? { touch: 'partly', why: `${calls(op)}; query ${name} sent by some of them` }
         : { touch: 'yes', why: `${calls(op)}, none with query ${name}` };
     if (id.endsWith('enum-value-removed')) return valuesTouch(c, op, `query.${name}`, `query ${name}`);
+    if (BOUND_TIGHTENED.test(id) && op.values[`query.${name}`])
+      return boundTouch(c, op, `query.${name}`, `query ${name}`);
     return sent
       ? { touch: 'yes', why: `${calls(op)} with query ${name}` }
       : { touch: 'no', why: `query ${name} never sent` };
@@ -61,6 +63,7 @@ function touchOperation(c: Change, op: Op): { touch: 'yes' | 'partly' | 'no'; wh
         ? { touch: 'partly', why: `${calls(op)}; \`${f}\` sent by some of them` }
         : { touch: 'yes', why: `${calls(op)}, none sending \`${f}\`` };
     if (id.endsWith('enum-value-removed')) return valuesTouch(c, op, f, `\`${f}\``);
+    if (BOUND_TIGHTENED.test(id) && op.values[f]) return boundTouch(c, op, f, `\`${f}\``);
     return sent ? { touch: 'yes', why: `${calls(op)} sending \`${f}\`` } : { touch: 'no', why: `\`${f}\` never sent` };
   }
   // a response
@@ -76,6 +79,18 @@ function touchOperation(c: Change, op: Op): { touch: 'yes' | 'partly' | 'no'; wh
     touch: 'no',
     why: met ? `\`${f}\` never received with ${status}` : `${op.operation_id} never answered ${status}`,
   };
+}
+
+/** A numeric bound tightened: a maximum lowered, a minimum raised. */
+const BOUND_TIGHTENED = /-(max-decreased|min-increased)$/;
+
+/** A numeric bound tightened touches the suite only if it sent a value past the new bound. */
+function boundTouch(c: Change, op: Op, key: string, name: string): { touch: 'yes' | 'no'; why: string } {
+  const sent = op.values[key] ?? [];
+  const bound = c.bound ?? NaN;
+  const past = sent.filter((v) => (c.id.endsWith('max-decreased') ? Number(v) > bound : Number(v) < bound));
+  if (past.length) return { touch: 'yes', why: `${calls(op)}; sent ${name} = ${past.join(', ')}` };
+  return { touch: 'no', why: `sent ${name} only as ${sent.join(', ')}, within ${bound}` };
 }
 
 /** An enumeration narrowed touches the suite only if it sent a value taken away. */

@@ -1340,7 +1340,7 @@ export interface components {
                 /** @description The request body's field paths the calls sent. */
                 readonly request_fields: readonly string[];
                 readonly query_parameters: readonly string[];
-                /** @description For each enumerated request field or query parameter (`query.NAME`) the calls sent, the values sent. */
+                /** @description For each request field or query parameter (`query.NAME`) the calls sent that is enumerated or a number with a minimum or maximum, the values sent. */
                 readonly values: {
                     readonly [key: string]: readonly string[];
                 };
@@ -1412,6 +1412,8 @@ export interface components {
                 readonly field?: string;
                 /** @description The enumeration values added or removed. */
                 readonly values?: readonly string[];
+                /** @description A bound's value in the next contract (its maximum, minimum, length or items), where one was set or changed. */
+                readonly bound?: number;
                 readonly text: string;
                 /**
                  * @description What the change means for the suite the footprint is of (without a footprint, every change is the team's).

@@ -11,7 +11,7 @@ import type { FaultRule, JournalEntry, Tally, TallyStore } from '../store/shared
 import type { Faults } from '../engine/faults.js';
 import type { Journal } from './journal.js';
 import { parseJson } from '../domain/json.js';
-import { addCall, addDelivery, addUsed, emptyUsed, type CallSeen, type Enumerated } from '../changes/footprint.js';
+import { addCall, addDelivery, addUsed, emptyUsed, type CallSeen, type Valued } from '../changes/footprint.js';
 
 export type { KeptTally, Tally, TallyStore } from '../store/shared.js';
 
@@ -44,24 +44,24 @@ function kindOf(row: DeliveryRow, list: DeliveryList): string | undefined {
 /** What a call or an attempt that had no answer (a dropped connection) is counted under. */
 export const NO_ANSWER = 'no answer';
 
-/** The tally of some calls, deliveries and rules; with `enumerated`, of what they used too (the footprint). */
+/** The tally of some calls, deliveries and rules; with `valued`, of what they used too (the footprint). */
 export function tallyOf(
   calls: readonly (Pick<JournalEntry, 'operation_id' | 'status'> & Partial<CallSeen>)[],
   rows: readonly DeliveryRow[],
   rules: readonly FaultRule[],
-  enumerated?: Enumerated,
+  valued?: Valued,
 ): Tally {
   const used = emptyUsed();
   const t = { ...emptyTally(), used };
   for (const c of calls) {
     if (!c.operation_id) continue;
-    if (enumerated && c.request && c.response) addCall(used, c as CallSeen, enumerated);
+    if (valued && c.request && c.response) addCall(used, c as CallSeen, valued);
     const statuses = (t.calls[c.operation_id] ??= {});
     const key = c.status === null ? NO_ANSWER : String(c.status);
     statuses[key] = (statuses[key] ?? 0) + 1;
   }
   for (const row of rows) {
-    if (enumerated) addDelivery(used, row.data.kind, parseJson(row.request.body));
+    if (valued) addDelivery(used, row.data.kind, parseJson(row.request.body));
     for (const list of LISTS) {
       const kind = kindOf(row, list);
       if (kind === undefined) continue;
@@ -111,13 +111,13 @@ export class Coverage {
       journal: Journal;
       faults: Faults;
       kept: TallyStore;
-      enumerated: Enumerated;
+      valued: Valued;
     },
   ) {}
 
   /** The tally of the live records of some accounts (every account when `accounts` is undefined). */
   private async live(accounts: readonly string[] | undefined, used: boolean): Promise<Tally> {
-    const { units, journal, faults, enumerated } = this.parts;
+    const { units, journal, faults, valued } = this.parts;
     const only = accounts ? new Set(accounts) : undefined;
     const calls: JournalEntry[] = [];
     const filter = { api: 'v1' as const, ...(accounts?.length === 1 ? { account_id: accounts[0] } : {}) };
@@ -138,7 +138,7 @@ export class Coverage {
     const rules = (await faults.list()).filter(
       (r) => !only || (r.match.account_id !== undefined && only.has(r.match.account_id)),
     );
-    return tallyOf(calls, rows, rules, used ? enumerated : undefined);
+    return tallyOf(calls, rows, rules, used ? valued : undefined);
   }
 
   /** The live accounts a scope names: the account, a run's sandboxes, or all (undefined). */

@@ -124,6 +124,35 @@ describe('a footprint crossed with the next contract', () => {
     expect(md.stdout).toContain('| breaks you | POST /api/v1/carts (createCart) |');
   });
 
+  it('a bound lowered breaks the suite only if it sent a value past it', async () => {
+    await suite('fp-c');
+    const file = join(dir, 'fp-c.json');
+    expect((await runCliAsync(['footprint', '--url', server().base, '--run', 'fp-c', '--out', file])).status).toBe(0);
+    expect(
+      JSON.parse(readFileSync(file, 'utf8')).operations.find(
+        (o: { operation_id: string }) => o.operation_id === 'listCarts',
+      ).values,
+    ).toEqual({ 'query.first': ['5'] });
+    const within = await diff(
+      contract('first-10', (d) => (d.components.parameters.first.schema.maximum = 10)),
+      '--footprint',
+      file,
+    );
+    expect(within.status, within.stdout).toBe(0);
+    expect(within.stdout).toMatch(
+      /NOT USED BY YOU +GET \/api\/v1\/carts \(listCarts\): query parameter first: its value: at most 10, was 100/,
+    );
+    expect(within.stdout).toContain('sent query first only as 5, within 10');
+    const past = await diff(
+      contract('first-2', (d) => (d.components.parameters.first.schema.maximum = 2)),
+      '--footprint',
+      file,
+    );
+    expect(past.status).toBe(1);
+    expect(past.stdout).toMatch(/BREAKS YOU +GET \/api\/v1\/carts \(listCarts\)/);
+    expect(past.stdout).toContain('sent query first = 5');
+  });
+
   it('refuses a footprint of another contract or a malformed one, in one line with exit 2', async () => {
     const fp = (await server().call('GET', '/__sim/footprint', { key: null })).body;
     const other = join(dir, 'other.json');

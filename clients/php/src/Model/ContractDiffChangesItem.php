@@ -30,6 +30,8 @@ final class ContractDiffChangesItem implements \JsonSerializable
         public readonly ?string $field = null,
         /** The enumeration values added or removed. @var list<string>|null */
         public readonly ?array $values = null,
+        /** A bound's value in the next contract (its maximum, minimum, length or items), where one was set or changed. */
+        public readonly int|float|null $bound = null,
         /** With `--against`: an operation the provider serves that dipswitch does not simulate, one dipswitch simulates that is not served, or one that differs. */
         public readonly ?\Dipswitch\Model\ContractDiffChangesItemDrift $drift = null,
     ) {
@@ -51,6 +53,7 @@ final class ContractDiffChangesItem implements \JsonSerializable
             parameter: array_key_exists('parameter', $d) ? $d['parameter'] : null,
             field: array_key_exists('field', $d) ? $d['field'] : null,
             values: array_key_exists('values', $d) ? $d['values'] : null,
+            bound: array_key_exists('bound', $d) ? $d['bound'] : null,
             drift: array_key_exists('drift', $d) ? \Dipswitch\Model\ContractDiffChangesItemDrift::from($d['drift']) : null,
         );
     }
@@ -71,6 +74,7 @@ final class ContractDiffChangesItem implements \JsonSerializable
         if ($this->parameter !== null) $out['parameter'] = $this->parameter;
         if ($this->field !== null) $out['field'] = $this->field;
         if ($this->values !== null) $out['values'] = $this->values;
+        if ($this->bound !== null) $out['bound'] = $this->bound;
         if ($this->drift !== null) $out['drift'] = $this->drift;
         return $out;
     }

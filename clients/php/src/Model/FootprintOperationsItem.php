@@ -22,7 +22,7 @@ final class FootprintOperationsItem implements \JsonSerializable
         public readonly array $requestFields,
         /** @var list<string> */
         public readonly array $queryParameters,
-        /** For each enumerated request field or query parameter (`query.NAME`) the calls sent, the values sent. @var array<string, list<string>> */
+        /** For each request field or query parameter (`query.NAME`) the calls sent that is enumerated or a number with a minimum or maximum, the values sent. @var array<string, list<string>> */
         public readonly array $values,
         /** By status, the response body's field paths that came back. @var array<string, list<string>> */
         public readonly array $responseFields,

@@ -600,6 +600,7 @@ ContractDiffChangesItem = TypedDict(
         "parameter": NotRequired[str],
         "field": NotRequired[str],
         "values": NotRequired[List[str]],
+        "bound": NotRequired[float],
         "text": str,
         "verdict": ContractDiffChangesItemVerdict,
         "why": str,

@@ -1210,7 +1210,7 @@ module Dipswitch
       # @!attribute [r] query_parameters
       #   @return [Array<String>]
       # @!attribute [r] values
-      #   @return [Hash{String => Array<String>}] For each enumerated request field or query parameter (`query.NAME`) the calls sent, the values sent.
+      #   @return [Hash{String => Array<String>}] For each request field or query parameter (`query.NAME`) the calls sent that is enumerated or a numb
       # @!attribute [r] response_fields
       #   @return [Hash{String => Array<String>}] By status, the response body's field paths that came back.
       def self.from_h(hash)
@@ -1408,7 +1408,7 @@ module Dipswitch
       VALUES = [NOT_SIMULATED, NOT_SERVED, DIFFERS].freeze
     end
 
-    ContractDiffChangesItem = Struct.new(:id, :level, :operation, :place, :status, :media_type, :parameter, :field, :values, :text, :verdict, :why, :drift, keyword_init: true) do
+    ContractDiffChangesItem = Struct.new(:id, :level, :operation, :place, :status, :media_type, :parameter, :field, :values, :bound, :text, :verdict, :why, :drift, keyword_init: true) do
       # @!attribute [r] id
       #   @return [String] The oasdiff check the change is, or a rule of dipswitch's own in its style (docs/contract-changes.md
       # @!attribute [r] level
@@ -1427,6 +1427,8 @@ module Dipswitch
       #   @return [String, nil] The field's path (`data.numbers[].number`); empty for the whole body.
       # @!attribute [r] values
       #   @return [Array<String>, nil] The enumeration values added or removed.
+      # @!attribute [r] bound
+      #   @return [Numeric, nil] A bound's value in the next contract (its maximum, minimum, length or items), where one was set or c
       # @!attribute [r] text
       #   @return [String]
       # @!attribute [r] verdict
@@ -1446,6 +1448,7 @@ module Dipswitch
           parameter: hash['parameter'],
           field: hash['field'],
           values: hash['values'],
+          bound: hash['bound'],
           text: hash['text'],
           verdict: hash['verdict'],
           why: hash['why'],
@@ -1455,7 +1458,7 @@ module Dipswitch
 
       # The JSON object again: the fields it has, under their names in the contract.
       def to_h
-        { 'id' => self[:id], 'level' => self[:level], 'operation' => self[:operation], 'place' => self[:place], 'status' => self[:status], 'media_type' => self[:media_type], 'parameter' => self[:parameter], 'field' => self[:field], 'values' => self[:values], 'text' => self[:text], 'verdict' => self[:verdict], 'why' => self[:why], 'drift' => self[:drift] }.compact
+        { 'id' => self[:id], 'level' => self[:level], 'operation' => self[:operation], 'place' => self[:place], 'status' => self[:status], 'media_type' => self[:media_type], 'parameter' => self[:parameter], 'field' => self[:field], 'values' => self[:values], 'bound' => self[:bound], 'text' => self[:text], 'verdict' => self[:verdict], 'why' => self[:why], 'drift' => self[:drift] }.compact
       end
     end
 

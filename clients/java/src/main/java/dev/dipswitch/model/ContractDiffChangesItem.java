@@ -23,6 +23,8 @@ public record ContractDiffChangesItem(
     @JsonProperty("field") String field,
     /** The enumeration values added or removed. */
     @JsonProperty("values") List<String> values,
+    /** A bound's value in the next contract (its maximum, minimum, length or items), where one was set or changed. */
+    @JsonProperty("bound") Double bound,
     @JsonProperty("text") String text,
     /** What the change means for the suite the footprint is of (without a footprint, every change is the team's). */
     @JsonProperty("verdict") ContractDiffChangesItemVerdict verdict,
@@ -33,71 +35,76 @@ public record ContractDiffChangesItem(
 ) {
     /** A ContractDiffChangesItem of its required components, the others absent. */
     public static ContractDiffChangesItem of(String id, ContractDiffChangesItemLevel level, ContractDiffChangesItemOperation operation, ContractDiffChangesItemPlace place, String text, ContractDiffChangesItemVerdict verdict, String why) {
-        return new ContractDiffChangesItem(id, level, operation, place, null, null, null, null, null, text, verdict, why, null);
+        return new ContractDiffChangesItem(id, level, operation, place, null, null, null, null, null, null, text, verdict, why, null);
     }
 
     /** This ContractDiffChangesItem with `id` replaced. */
     public ContractDiffChangesItem withId(String id) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 
     /** This ContractDiffChangesItem with `level` replaced. */
     public ContractDiffChangesItem withLevel(ContractDiffChangesItemLevel level) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 
     /** This ContractDiffChangesItem with `operation` replaced. */
     public ContractDiffChangesItem withOperation(ContractDiffChangesItemOperation operation) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 
     /** This ContractDiffChangesItem with `place` replaced. */
     public ContractDiffChangesItem withPlace(ContractDiffChangesItemPlace place) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 
     /** This ContractDiffChangesItem with `status` replaced. */
     public ContractDiffChangesItem withStatus(String status) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 
     /** This ContractDiffChangesItem with `media_type` replaced. */
     public ContractDiffChangesItem withMediaType(String mediaType) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 
     /** This ContractDiffChangesItem with `parameter` replaced. */
     public ContractDiffChangesItem withParameter(String parameter) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 
     /** This ContractDiffChangesItem with `field` replaced. */
     public ContractDiffChangesItem withField(String field) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 
     /** This ContractDiffChangesItem with `values` replaced. */
     public ContractDiffChangesItem withValues(List<String> values) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
+    }
+
+    /** This ContractDiffChangesItem with `bound` replaced. */
+    public ContractDiffChangesItem withBound(Double bound) {
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 
     /** This ContractDiffChangesItem with `text` replaced. */
     public ContractDiffChangesItem withText(String text) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 
     /** This ContractDiffChangesItem with `verdict` replaced. */
     public ContractDiffChangesItem withVerdict(ContractDiffChangesItemVerdict verdict) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 
     /** This ContractDiffChangesItem with `why` replaced. */
     public ContractDiffChangesItem withWhy(String why) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 
     /** This ContractDiffChangesItem with `drift` replaced. */
     public ContractDiffChangesItem withDrift(ContractDiffChangesItemDrift drift) {
-        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, text, verdict, why, drift);
+        return new ContractDiffChangesItem(id, level, operation, place, status, mediaType, parameter, field, values, bound, text, verdict, why, drift);
     }
 }

@@ -19,7 +19,7 @@ public record FootprintOperationsItem(
     /** The request body's field paths the calls sent. */
     @JsonProperty("request_fields") List<String> requestFields,
     @JsonProperty("query_parameters") List<String> queryParameters,
-    /** For each enumerated request field or query parameter (`query.NAME`) the calls sent, the values sent. */
+    /** For each request field or query parameter (`query.NAME`) the calls sent that is enumerated or a number with a minimum or maximum, the values sent. */
     @JsonProperty("values") Map<String, List<String>> values,
     /** By status, the response body's field paths that came back. */
     @JsonProperty("response_fields") Map<String, List<String>> responseFields
