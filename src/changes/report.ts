@@ -3,6 +3,7 @@
  * for a pull request's comment, JSON, JUnit XML (a case per operation the suite used) and GitHub
  * workflow annotations.
  */
+import { escapeXml } from '../domain/xml.js';
 import { diff } from './diff.js';
 import type { Contract } from './document.js';
 import type { Shape } from './shape.js';
@@ -129,9 +130,6 @@ function markdown(r: Report): string {
   return out.join('\n');
 }
 
-const xml = (s: string) =>
-  s.replace(/[<>&'"]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[ch] ?? ch);
-
 /** A case per operation the suite used (each operation of the base without a footprint); its failure the changes that fail it. */
 function junit(r: Report, base: Shape, fp: Footprint | undefined): string {
   const names = fp
@@ -150,11 +148,11 @@ function junit(r: Report, base: Shape, fp: Footprint | undefined): string {
   let failures = 0;
   const cases = names.map(({ key, name }) => {
     const failing = r.changes.filter((c) => keyOf(c) === key && fails(c.verdict, r.fail_on));
-    const open = `    <testcase classname="dipswitch.contract" name="${xml(name)}" time="0"`;
+    const open = `    <testcase classname="dipswitch.contract" name="${escapeXml(name)}" time="0"`;
     if (!failing.length) return `${open}/>`;
     failures++;
     const detail = failing.map((c) => `${VERDICT_WORDS[c.verdict]}: ${c.text} [${c.id}] (${c.why})`).join('\n');
-    return `${open}>\n      <failure message="${xml(`${failing.length} change${failing.length === 1 ? '' : 's'} ${failing.some((c) => c.verdict === 'breaks-you') ? 'break' : 'may break'} this operation`)}" type="contract-change">${xml(detail)}</failure>\n    </testcase>`;
+    return `${open}>\n      <failure message="${escapeXml(`${failing.length} change${failing.length === 1 ? '' : 's'} ${failing.some((c) => c.verdict === 'breaks-you') ? 'break' : 'may break'} this operation`)}" type="contract-change">${escapeXml(detail)}</failure>\n    </testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -8,33 +8,15 @@ import { componentValidator, contractPath } from '../contract.js';
 import { ContractError, parseDocument, readContract, readText, type ReadBounds } from '../changes/document.js';
 import { render, report, type Format } from '../changes/report.js';
 import type { FailOn, Footprint } from '../changes/verdict.js';
+import { scopedGet, type ScopeFlags } from './scope_get.js';
 import { Stop } from './stop.js';
 
-export interface FootprintFlags {
-  url: string;
-  key?: string;
-  run?: string;
-  accountId?: string;
-  adminToken?: string;
+export interface FootprintFlags extends ScopeFlags {
   out?: string;
 }
 
 export async function footprint(f: FootprintFlags): Promise<void> {
-  const headers: Record<string, string> = {};
-  if (f.key) headers.authorization = `Bearer ${f.key}`;
-  if (f.adminToken) headers['x-sim-admin-token'] = f.adminToken;
-  const target = new URL('/__sim/footprint', f.url);
-  if (f.run) target.searchParams.set('run', f.run);
-  if (f.accountId) target.searchParams.set('account_id', f.accountId);
-  let res: Response;
-  try {
-    res = await fetch(target, { headers });
-  } catch (e) {
-    throw new Stop(`cannot reach ${f.url}: ${(e as Error).message}`, 1);
-  }
-  const text = await res.text();
-  if (res.status !== 200) throw new Stop(`${f.url} answered ${res.status}: ${text.slice(0, 300)}`, 1);
-  const pretty = `${JSON.stringify(JSON.parse(text), null, 2)}\n`;
+  const pretty = `${JSON.stringify(await scopedGet('/__sim/footprint', f), null, 2)}\n`;
   if (f.out) await writeFile(f.out, pretty);
   else process.stdout.write(pretty);
 }

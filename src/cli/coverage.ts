@@ -5,17 +5,14 @@
  * no call seen is 0%). `--run` gates on the sandboxes one run made, removed ones included.
  */
 import type { components } from '../generated/sim.js';
+import { escapeXml } from '../domain/xml.js';
+import { scopedGet, type ScopeFlags } from './scope_get.js';
 import { Stop } from './stop.js';
 
 type Coverage = components['schemas']['coverage'];
 type Delivered = components['schemas']['coverage_delivered'];
 
-export interface CoverageFlags {
-  url: string;
-  key?: string;
-  run?: string;
-  accountId?: string;
-  adminToken?: string;
+export interface CoverageFlags extends ScopeFlags {
   failUnder?: number;
   format: 'table' | 'json' | 'junit' | 'markdown';
 }
@@ -68,9 +65,6 @@ function markdown(c: Coverage): string {
   ].join('\n');
 }
 
-const xml = (s: string) =>
-  s.replace(/[<>&'"]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[ch] ?? ch);
-
 type Case = { name: string; failure?: string; skipped?: string };
 
 /**
@@ -84,9 +78,11 @@ function junit(c: Coverage, failUnder: number | undefined): string {
     const failures = cases.filter((t) => t.failure).length;
     const skipped = cases.filter((t) => t.skipped !== undefined).length;
     const body = cases.map((t) => {
-      const open = `    <testcase classname="dipswitch.${xml(name)}" name="${xml(t.name)}" time="0"`;
-      if (t.failure) return `${open}>\n      <failure message="${xml(t.failure)}" type="not-seen"/>\n    </testcase>`;
-      if (t.skipped !== undefined) return `${open}>\n      <skipped message="${xml(t.skipped)}"/>\n    </testcase>`;
+      const open = `    <testcase classname="dipswitch.${escapeXml(name)}" name="${escapeXml(t.name)}" time="0"`;
+      if (t.failure)
+        return `${open}>\n      <failure message="${escapeXml(t.failure)}" type="not-seen"/>\n    </testcase>`;
+      if (t.skipped !== undefined)
+        return `${open}>\n      <skipped message="${escapeXml(t.skipped)}"/>\n    </testcase>`;
       return `${open}/>`;
     });
     return {
@@ -94,7 +90,7 @@ function junit(c: Coverage, failUnder: number | undefined): string {
       failures,
       skipped,
       text: [
-        `  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="0">`,
+        `  <testsuite name="${escapeXml(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="0">`,
         ...body,
         '  </testsuite>',
       ].join('\n'),
@@ -148,21 +144,7 @@ export function renderCoverage(c: Coverage, format: CoverageFlags['format'], fai
 }
 
 export async function coverage(f: CoverageFlags): Promise<void> {
-  const headers: Record<string, string> = {};
-  if (f.key) headers.authorization = `Bearer ${f.key}`;
-  if (f.adminToken) headers['x-sim-admin-token'] = f.adminToken;
-  let res: Response;
-  try {
-    const target = new URL('/__sim/coverage', f.url);
-    if (f.run) target.searchParams.set('run', f.run);
-    if (f.accountId) target.searchParams.set('account_id', f.accountId);
-    res = await fetch(target, { headers });
-  } catch (e) {
-    throw new Stop(`cannot reach ${f.url}: ${(e as Error).message}`, 1);
-  }
-  const text = await res.text();
-  if (res.status !== 200) throw new Stop(`${f.url} answered ${res.status}: ${text.slice(0, 300)}`, 1);
-  const report = JSON.parse(text) as Coverage;
+  const report = (await scopedGet('/__sim/coverage', f)) as Coverage;
   console.log(renderCoverage(report, f.format, f.failUnder));
   if (f.failUnder !== undefined && report.summary.percent < f.failUnder)
     throw new Stop(`coverage ${report.summary.percent}% is under --fail-under ${f.failUnder}%`, 1);

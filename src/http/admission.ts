@@ -130,10 +130,15 @@ export class Admission {
   }
 
   private start(accountId: string, lane: Lane): () => void {
+    this.take(lane);
+    return this.release(accountId, lane);
+  }
+
+  /** A slot of the account's and of the server's, taken by a call let in now. */
+  private take(lane: Lane): void {
     lane.running++;
     this.running++;
     lane.servedAt = this.served++;
-    return this.release(accountId, lane);
   }
 
   /** The call's release (once): its slot freed, and the next accounts' calls let in, in turn. */
@@ -170,9 +175,7 @@ export class Admission {
       if (pick < 0) return;
       const [accountId = ''] = this.turn.splice(pick, 1);
       const lane = this.lane(accountId);
-      lane.running++;
-      this.running++;
-      lane.servedAt = this.served++;
+      this.take(lane);
       // on the next turn of the event loop: a call let in runs no sooner than the sockets are read, so calls let in
       // one after another (each may answer without I/O) never keep a new arrival unread
       const next = lane.waiting.shift();
