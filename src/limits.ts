@@ -81,7 +81,7 @@ export const LIMIT_FLAGS = [
     key: 'accountInFlight',
     flag: '--account-in-flight <n>',
     env: 'ACCOUNT_IN_FLIGHT',
-    help: "calls of one account in the works at once (more wait their account's turn)",
+    help: "calls of one account in the works at once, and let in a turn of the event loop (more wait their account's turn)",
     default: 8,
   },
   {

@@ -1,10 +1,13 @@
 /**
  * Fair admission of calls by account (docs/hosted.md, "A neighbour's flood"): once a call's account is known (its
- * key, before any work), it runs at once while its account has fewer than `perAccount` calls in the works and the
- * server fewer than `total`; else it waits in its account's queue, and each call that ends lets in the next of the
- * accounts waiting, in turn. A quiet account's call goes ahead of a busy account's backlog. An account's queue holds
- * at most `backlog` calls: one more is refused at once (AccountBacklogFull: 503 with Retry-After). Calls of no
- * account (health, readiness, the dashboard's files, the control API's own authority) are never queued.
+ * key, before any work), it runs at once while its account has fewer than `perAccount` calls in the works and was
+ * let in fewer than `perAccount` times in this turn of the event loop, and the server has fewer than `total` in the
+ * works; else it waits in its account's queue. Once a turn (the loop's check phase, after the sockets were read), the
+ * waiting accounts are let in, in turn, each up to its bound. A call that answers without I/O (a GET on the embedded
+ * store) ends before the next socket is read, so the bound a turn is what keeps one account's calls from filling the
+ * loop's whole turn, and a quiet account's call, let in at its arrival, from waiting behind them. An account's queue
+ * holds at most `backlog` calls: one more is refused at once (503 backlog_full with Retry-After). Calls of no account
+ * (health, readiness, the dashboard's files, the control API's own authority) are never queued.
  * An operator may also set a rate (`rate`, off by default: the real service's limits are not shown): calls a second
  * of one account, a token bucket of that size refilled as time goes, past it 429 `rate_limited` with Retry-After.
  */
@@ -27,6 +30,8 @@ export const RETRY_AFTER_S = 1;
 /** One account's calls: those in the works, and those waiting, oldest first. */
 interface Lane {
   running: number;
+  /** Calls let in during this turn of the event loop. */
+  thisTurn: number;
   waiting: (() => void)[];
   /** Calls refused past the backlog, since the start. */
   refused: number;
@@ -47,6 +52,8 @@ export class Admission {
   private running = 0;
   /** Calls let in since the start. */
   private served = 0;
+  /** The next turn is scheduled. */
+  private turning = false;
 
   constructor(
     readonly limits: AdmissionLimits,
@@ -60,8 +67,7 @@ export class Admission {
   async admit(accountId: string): Promise<() => void> {
     const lane = this.lane(accountId);
     this.spend(lane);
-    if (!lane.waiting.length && lane.running < this.limits.perAccount && this.running < this.limits.total)
-      return this.start(accountId, lane);
+    if (!lane.waiting.length && this.hasRoom(lane)) return this.start(lane);
     if (lane.waiting.length >= this.limits.backlog) {
       lane.refused++;
       throw new DomainError('backlog_full', [
@@ -74,10 +80,11 @@ export class Admission {
     await new Promise<void>((resolve) => {
       lane.waiting.push(resolve);
       if (lane.waiting.length === 1) this.turn.push(accountId);
+      this.nextTurn();
     });
     lane.waitedMs += this.now() - since;
     lane.waited++;
-    return this.release(accountId, lane);
+    return this.release(lane);
   }
 
   /** Each account's calls waiting now, in the works, refused since the start, and the mean wait of those let in. */
@@ -97,6 +104,7 @@ export class Admission {
       const tokens = this.limits.rate ?? 0;
       lane = {
         running: 0,
+        thisTurn: 0,
         waiting: [],
         refused: 0,
         waitedMs: 0,
@@ -129,57 +137,78 @@ export class Admission {
     ]);
   }
 
-  private start(accountId: string, lane: Lane): () => void {
+  /** The account may have one more call in the works now, and the server too. */
+  private hasRoom(lane: Lane): boolean {
+    const { perAccount, total } = this.limits;
+    return lane.running < perAccount && lane.thisTurn < perAccount && this.running < total;
+  }
+
+  private start(lane: Lane): () => void {
     this.take(lane);
-    return this.release(accountId, lane);
+    return this.release(lane);
   }
 
   /** A slot of the account's and of the server's, taken by a call let in now. */
   private take(lane: Lane): void {
     lane.running++;
+    lane.thisTurn++;
     this.running++;
     lane.servedAt = this.served++;
+    this.nextTurn();
   }
 
-  /** The call's release (once): its slot freed, and the next accounts' calls let in, in turn. */
-  private release(accountId: string, lane: Lane): () => void {
+  /** The call's release (once): its slot freed; the accounts waiting are let in at the next turn. */
+  private release(lane: Lane): () => void {
     let done = false;
     return () => {
       if (done) return;
       done = true;
       lane.running--;
       this.running--;
-      this.letIn();
-      // an account with nothing running or waiting keeps its counts only while they say something (a rate's bucket does)
-      if (!lane.running && !lane.waiting.length && !lane.refused && this.limits.rate === undefined)
-        this.lanes.delete(accountId);
+      if (this.turn.length) this.nextTurn();
     };
   }
 
   /**
+   * Schedules the next turn (once): on the event loop's check phase, after the sockets were read, every account may
+   * be let in its bound again, and the waiting accounts are let in.
+   */
+  private nextTurn(): void {
+    if (this.turning) return;
+    this.turning = true;
+    setImmediate(() => {
+      this.turning = false;
+      for (const [accountId, lane] of this.lanes) {
+        lane.thisTurn = 0;
+        // an account with nothing running or waiting keeps its counts only while they say something (a rate's bucket does)
+        if (!lane.running && !lane.waiting.length && !lane.refused && this.limits.rate === undefined)
+          this.lanes.delete(accountId);
+      }
+      this.letIn();
+    });
+  }
+
+  /**
    * Lets waiting calls in while there is room: each time the waiting account with the fewest calls in the works,
-   * and among equals the one served longest ago, so a quiet account goes ahead of a busy one; none at its own bound.
+   * and among equals the one served longest ago, so a quiet account goes ahead of a busy one; none past its bounds.
+   * Each call let in runs once this turn's callback returns, in the order let in.
    */
   private letIn(): void {
     while (this.running < this.limits.total) {
       let pick = -1;
-      let fewest = this.limits.perAccount;
+      let fewest = Infinity;
       let longest = Infinity;
       this.turn.forEach((accountId, i) => {
         const lane = this.lanes.get(accountId);
-        const running = lane?.running ?? 0;
-        const servedAt = lane?.servedAt ?? -1;
-        if (running < fewest || (running === fewest && pick >= 0 && servedAt < longest))
-          [pick, fewest, longest] = [i, running, servedAt];
+        if (!lane || !this.hasRoom(lane)) return;
+        if (lane.running < fewest || (lane.running === fewest && lane.servedAt < longest))
+          [pick, fewest, longest] = [i, lane.running, lane.servedAt];
       });
       if (pick < 0) return;
       const [accountId = ''] = this.turn.splice(pick, 1);
       const lane = this.lane(accountId);
       this.take(lane);
-      // on the next turn of the event loop: a call let in runs no sooner than the sockets are read, so calls let in
-      // one after another (each may answer without I/O) never keep a new arrival unread
-      const next = lane.waiting.shift();
-      if (next) setImmediate(next);
+      lane.waiting.shift()?.();
       if (lane.waiting.length) this.turn.push(accountId);
     }
   }

@@ -40,6 +40,30 @@ describe('admission, by account', () => {
   });
 });
 
+describe('admission, a turn of the event loop at a time', () => {
+  it("lets one account's calls that answer at once in at most its bound a turn; another account's call runs at its arrival", async () => {
+    const admission = new Admission({ perAccount: 2, total: 32, backlog: 10 }, () => 0);
+    const seen: string[] = [];
+    // a call read, let in and answered before the next is read, as a GET on the embedded store is
+    const arrive = async (who: string) => {
+      const release = await admission.admit(who.replace(/\d/, ''));
+      seen.push(who);
+      release();
+    };
+    // one turn: nothing here waits for the event loop
+    await arrive('busy1');
+    await arrive('busy2');
+    const later = [arrive('busy3'), arrive('busy4'), arrive('busy5')];
+    await arrive('quiet1');
+    expect(seen).toEqual(['busy1', 'busy2', 'quiet1']);
+    // the next turns: two of the busy account's a turn
+    await new Promise((r) => setImmediate(r));
+    expect(seen).toEqual(['busy1', 'busy2', 'quiet1', 'busy3', 'busy4']);
+    await Promise.all(later);
+    expect(seen).toEqual(['busy1', 'busy2', 'quiet1', 'busy3', 'busy4', 'busy5']);
+  });
+});
+
 describe("a rate per account (an operator's, off by default)", () => {
   it('among accounts with as many calls in the works, lets in the one served longest ago', async () => {
     const admission = new Admission({ perAccount: 1, total: 1, backlog: 3 }, () => 0);
