@@ -54,6 +54,8 @@ export class Admission {
   private served = 0;
   /** The next turn is scheduled. */
   private turning = false;
+  /** The accounts let in during this turn: their counts start again at the next. */
+  private readonly touched = new Set<string>();
 
   constructor(
     readonly limits: AdmissionLimits,
@@ -67,7 +69,7 @@ export class Admission {
   async admit(accountId: string): Promise<() => void> {
     const lane = this.lane(accountId);
     this.spend(lane);
-    if (!lane.waiting.length && this.hasRoom(lane)) return this.start(lane);
+    if (!lane.waiting.length && this.hasRoom(lane)) return this.start(accountId, lane);
     if (lane.waiting.length >= this.limits.backlog) {
       lane.refused++;
       throw new DomainError('backlog_full', [
@@ -84,7 +86,7 @@ export class Admission {
     });
     lane.waitedMs += this.now() - since;
     lane.waited++;
-    return this.release(lane);
+    return this.release(accountId, lane);
   }
 
   /** Each account's calls waiting now, in the works, refused since the start, and the mean wait of those let in. */
@@ -143,30 +145,38 @@ export class Admission {
     return lane.running < perAccount && lane.thisTurn < perAccount && this.running < total;
   }
 
-  private start(lane: Lane): () => void {
-    this.take(lane);
-    return this.release(lane);
+  private start(accountId: string, lane: Lane): () => void {
+    this.take(accountId, lane);
+    return this.release(accountId, lane);
   }
 
   /** A slot of the account's and of the server's, taken by a call let in now. */
-  private take(lane: Lane): void {
+  private take(accountId: string, lane: Lane): void {
     lane.running++;
     lane.thisTurn++;
     this.running++;
     lane.servedAt = this.served++;
+    this.touched.add(accountId);
     this.nextTurn();
   }
 
   /** The call's release (once): its slot freed; the accounts waiting are let in at the next turn. */
-  private release(lane: Lane): () => void {
+  private release(accountId: string, lane: Lane): () => void {
     let done = false;
     return () => {
       if (done) return;
       done = true;
       lane.running--;
       this.running--;
+      this.forget(accountId, lane);
       if (this.turn.length) this.nextTurn();
     };
+  }
+
+  /** An account with nothing running, waiting or let in this turn keeps its counts only while they say something. */
+  private forget(accountId: string, lane: Lane): void {
+    if (lane.running || lane.waiting.length || lane.thisTurn || lane.refused || this.limits.rate !== undefined) return;
+    this.lanes.delete(accountId);
   }
 
   /**
@@ -178,12 +188,13 @@ export class Admission {
     this.turning = true;
     setImmediate(() => {
       this.turning = false;
-      for (const [accountId, lane] of this.lanes) {
+      for (const accountId of this.touched) {
+        const lane = this.lanes.get(accountId);
+        if (!lane) continue;
         lane.thisTurn = 0;
-        // an account with nothing running or waiting keeps its counts only while they say something (a rate's bucket does)
-        if (!lane.running && !lane.waiting.length && !lane.refused && this.limits.rate === undefined)
-          this.lanes.delete(accountId);
+        this.forget(accountId, lane);
       }
+      this.touched.clear();
       this.letIn();
     });
   }
@@ -207,7 +218,7 @@ export class Admission {
       if (pick < 0) return;
       const [accountId = ''] = this.turn.splice(pick, 1);
       const lane = this.lane(accountId);
-      this.take(lane);
+      this.take(accountId, lane);
       lane.waiting.shift()?.();
       if (lane.waiting.length) this.turn.push(accountId);
     }
