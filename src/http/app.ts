@@ -149,9 +149,12 @@ async function pipeline(p: Pipeline, call: Call): Promise<void> {
   }
 }
 
-/** Waits for the call's turn among its account's (none for a call of no account); a full backlog: 503, Retry-After. */
+/**
+ * Waits for the call's turn among its account's (none for a call of no account, nor for one made inside a call let
+ * in); a full backlog: 503, Retry-After.
+ */
 async function admitted(p: Pipeline, call: Call): Promise<(() => void) | undefined> {
-  if (!call.principal) return undefined;
+  if (!call.principal || call.req.inside) return undefined;
   try {
     return await p.admission.admit(call.principal.accountId);
   } catch (e) {

@@ -29,6 +29,11 @@ export interface Incoming {
   /** What the socket said, where there is one (the server span's attributes). */
   httpVersion?: string;
   remoteAddress?: string;
+  /**
+   * Made inside a call already let in (SimCtx.callBack: an MCP tool's call, a scenario's step): part of that call's
+   * work, never queued again behind its own account (whose slot the call waiting for it holds).
+   */
+  inside?: boolean;
 }
 
 /** An answer: a status, headers and body; a live stream; or nothing at all (`status: null`, a dropped call). */

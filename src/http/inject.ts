@@ -11,8 +11,11 @@ import { JSON_LIMIT_BYTES, type Handle, type Incoming, type Outgoing } from './e
 const withCharset = (type: string) =>
   /charset=/i.test(type) || !/^(application\/(json|yaml)|text\/)/.test(type) ? type : `${type}; charset=utf-8`;
 
-/** What the core answers a path (with its query) and fetch's options, as fetch would answer it over HTTP. */
-export function injector(handle: Handle, runtime: Runtime, origin: string): Fetcher {
+/**
+ * What the core answers a path (with its query) and fetch's options, as fetch would answer it over HTTP; `inside`: the
+ * calls are made inside a call already let in (Incoming.inside).
+ */
+export function injector(handle: Handle, runtime: Runtime, origin: string, inside = false): Fetcher {
   return async (path, init = {}) => {
     const url = new URL(path, origin);
     const method = (init.method ?? 'GET').toUpperCase();
@@ -29,7 +32,7 @@ export function injector(handle: Handle, runtime: Runtime, origin: string): Fetc
     // over its limit, a body is refused as the wire refuses it (a multipart upload has its own)
     const multipart = String(headers['content-type'] ?? '').startsWith('multipart/');
     const unreadable = body && !multipart && body.length > JSON_LIMIT_BYTES ? 'too_large' : undefined;
-    const out = await handle({ method, path: url.pathname, query, headers, body, origin, unreadable });
+    const out = await handle({ method, path: url.pathname, query, headers, body, origin, unreadable, inside });
     if (out.status === null) throw new TypeError(`${method} ${url.pathname}: no answer (the call was dropped)`);
     return responseOf(out, method, runtime);
   };

@@ -8,6 +8,8 @@ import { Admission } from '../../src/http/admission.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { startTestServer } from '../support/helpers.js';
 import { eventually } from '../support/eventually.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 describe('admission, by account', () => {
   it("lets a quiet account's call in ahead of a busy account's backlog, each account in turn", async () => {
@@ -154,6 +156,27 @@ describe('a busy account on a server', () => {
       const journal = await server.call('GET', `/__sim/requests?operation_id=listCarts&status=503`, { key: busy });
       expect(journal.body.count).toBeGreaterThanOrEqual(1);
     } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a call made inside a call let in', () => {
+  it("is not queued behind its own account: an MCP tool's call, at one call of the account in the works", async () => {
+    const server = await startTestServer({ limits: { accountInFlight: 1 } });
+    const client = new Client({ name: 'fairness', version: '1.0.0' });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('/__sim/mcp', server.base), {
+          requestInit: { headers: { authorization: 'Bearer demo-admin-key' } },
+        }),
+      );
+      // the tool's call is the demo account's, made while the MCP call (the demo account's one in the works) waits for it
+      const result = await client.callTool({ name: 'listCarts', arguments: {} });
+      expect(result.isError).not.toBe(true);
+      expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}')).toHaveProperty('results');
+    } finally {
+      await client.close();
       await server.close();
     }
   });
