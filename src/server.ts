@@ -6,6 +6,7 @@
 import { servedValued } from './changes/served.js';
 import { createServer, type Server } from 'node:http';
 import { createApp, type App, type AppOptions } from './http/app.js';
+import { serverClasses } from './http/classes.js';
 import { handlers } from './api/index.js';
 import { simHandlers } from './control/index.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
@@ -341,6 +342,7 @@ export function listen(
       requestTimeout: limits.requestTimeoutMs,
       // how often Node looks for connections past those times
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, limits.headersTimeoutMs / 4)),
+      ...serverClasses(app),
     },
     app,
   );

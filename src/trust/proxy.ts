@@ -5,6 +5,7 @@
  */
 import express, { type Request, type Response } from 'express';
 import { createServer, type Server } from 'node:http';
+import { serverClasses } from '../http/classes.js';
 import type { Logger } from '../deps.js';
 import { contractPath } from '../contract.js';
 import type { Recorder } from './recording.js';
@@ -211,7 +212,7 @@ export async function startProxy(
     // the recording and the shadow's call come after the client has its answer, never on its path
     ride(opts, req, sent, output.statusCode, output.body);
   });
-  const server = createServer(app);
+  const server = createServer(serverClasses(app), app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => {
