@@ -1,5 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract.js';
+import { serverClasses } from '../../src/http/classes.js';
 import { envelope, onlyError, useServer, startTestServer } from '../support/helpers.js';
 
 describe('request pipeline', () => {
@@ -138,5 +142,26 @@ describe('response validation', () => {
     await server.close();
     expect(server.app.contractViolations).toHaveLength(1);
     expect(server.app.contractViolations[0]).toContain('listApiKeys answered 200 off contract');
+  });
+});
+
+describe("Node's request and response, as express's (src/http/classes.ts)", () => {
+  it("are made with the app's own prototypes, so express's change of them is none, and express works on them", async () => {
+    const app = express();
+    app.use((req, res) => void res.json({ app: req.app === app, path: req.path, query: req.query }));
+    const made: boolean[] = [];
+    // what express is handed, before it sets any prototype
+    const server = createServer(serverClasses(app), (req, res) => {
+      made.push(Object.getPrototypeOf(req) === app.request, Object.getPrototypeOf(res) === app.response);
+      app(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/x?a=1`);
+      expect(await res.json()).toEqual({ app: true, path: '/x', query: { a: '1' } });
+      expect(made).toEqual([true, true]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
