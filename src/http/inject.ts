@@ -15,7 +15,12 @@ const withCharset = (type: string) =>
  * What the core answers a path (with its query) and fetch's options, as fetch would answer it over HTTP; `inside`: the
  * calls are made inside a call already let in (Incoming.inside).
  */
-export function injector(handle: Handle, runtime: Runtime, origin: string, inside = false): Fetcher {
+export function injector(
+  handle: Handle,
+  runtime: Runtime,
+  origin: string,
+  { inside = false }: { inside?: boolean } = {},
+): Fetcher {
   return async (path, init = {}) => {
     const url = new URL(path, origin);
     const method = (init.method ?? 'GET').toUpperCase();

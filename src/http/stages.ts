@@ -223,7 +223,7 @@ function passes<T>(
 
 /** The core in the process, as the call's caller and as the server (SimCtx.callBack). */
 function callBack(p: Pipeline, call: Call): SimCtx<SimOperationId>['callBack'] {
-  const inject = injector(p.handle, p.runtime, call.req.origin, true);
+  const inject = injector(p.handle, p.runtime, call.req.origin, { inside: true });
   const token = p.opts.simAdminToken;
   const as =
     (add: (path: string) => Record<string, string>): Fetcher =>
